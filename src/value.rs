@@ -1,0 +1,224 @@
+//! The data model: the values Hiera reads, merges and returns.
+//!
+//! A [`Value`] mirrors the Ruby objects Puppet works with: `nil`, booleans,
+//! Integers of any size, Floats, Strings (UTF-8, or raw bytes), Symbols,
+//! ordered Hashes whose keys may be any value, Arrays and `Sensitive`.
+//!
+//! Strings and containers are reference counted, so cloning a value out of
+//! the file cache costs a reference-count increment, not a deep copy. A merge
+//! that changes a container copies it on write (`Arc::make_mut`).
+//!
+//! Equality and hashing follow Ruby's `eql?`: `1` and `1.0` are different
+//! keys and different array elements; floats compare by bit pattern.
+
+use indexmap::IndexMap;
+use std::hash::{Hash, Hasher};
+use std::sync::Arc;
+
+/// An ordered hash, as Ruby's `Hash`: insertion order is kept and significant.
+pub type Map = IndexMap<Value, Value>;
+
+/// A Hiera value.
+#[derive(Clone, Debug, Default)]
+pub enum Value {
+    /// Ruby `nil` (Puppet `undef`).
+    #[default]
+    Nil,
+    /// `true` / `false`.
+    Bool(bool),
+    /// An Integer that fits in 64 bits.
+    Int(i64),
+    /// An Integer beyond 64 bits, kept exactly as its decimal digits
+    /// (optional leading `-`, no leading zeros).
+    BigInt(Arc<str>),
+    /// A Float.
+    Float(f64),
+    /// A valid UTF-8 String.
+    String(Arc<str>),
+    /// A String that is not valid UTF-8 (e.g. from YAML `!!binary`).
+    Bytes(Arc<[u8]>),
+    /// A Ruby Symbol (YAML `:sym` values); Puppet rejects these when looked up.
+    Symbol(Arc<str>),
+    /// An Array.
+    Array(Arc<Vec<Value>>),
+    /// A Hash, in insertion order.
+    Hash(Arc<Map>),
+    /// A `Sensitive` wrapper (from `convert_to: Sensitive`).
+    Sensitive(Arc<Value>),
+}
+
+impl Value {
+    /// A String value.
+    pub fn string(s: impl Into<Arc<str>>) -> Value {
+        Value::String(s.into())
+    }
+
+    /// An Array value.
+    pub fn array(v: Vec<Value>) -> Value {
+        Value::Array(Arc::new(v))
+    }
+
+    /// A Hash value.
+    pub fn hash(m: Map) -> Value {
+        Value::Hash(Arc::new(m))
+    }
+
+    /// An empty Hash.
+    pub fn empty_hash() -> Value {
+        Value::Hash(Arc::new(Map::new()))
+    }
+
+    /// `true` for `nil`.
+    pub fn is_nil(&self) -> bool {
+        matches!(self, Value::Nil)
+    }
+
+    /// The string slice of a UTF-8 String value.
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Value::String(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The map of a Hash value.
+    pub fn as_hash(&self) -> Option<&Map> {
+        match self {
+            Value::Hash(h) => Some(h),
+            _ => None,
+        }
+    }
+
+    /// The elements of an Array value.
+    pub fn as_array(&self) -> Option<&[Value]> {
+        match self {
+            Value::Array(a) => Some(a),
+            _ => None,
+        }
+    }
+
+    /// Ruby truthiness: everything but `nil` and `false` is true.
+    pub fn is_truthy(&self) -> bool {
+        !matches!(self, Value::Nil | Value::Bool(false))
+    }
+
+    /// The Ruby class name of the value (`String`, `Array`, `Hash`,
+    /// `Integer`, `Float`, `TrueClass`, `FalseClass`, `NilClass`, `Symbol`).
+    pub fn ruby_class(&self) -> &'static str {
+        match self {
+            Value::Nil => "NilClass",
+            Value::Bool(true) => "TrueClass",
+            Value::Bool(false) => "FalseClass",
+            Value::Int(_) | Value::BigInt(_) => "Integer",
+            Value::Float(_) => "Float",
+            Value::String(_) | Value::Bytes(_) => "String",
+            Value::Symbol(_) => "Symbol",
+            Value::Array(_) => "Array",
+            Value::Hash(_) => "Hash",
+            Value::Sensitive(_) => "Puppet::Pops::Types::PSensitiveType::Sensitive",
+        }
+    }
+
+    /// Looks up a String key in a Hash value.
+    pub fn get(&self, key: &str) -> Option<&Value> {
+        self.as_hash()?.get(&Value::string(key))
+    }
+}
+
+impl From<&str> for Value {
+    fn from(s: &str) -> Value {
+        Value::String(Arc::from(s))
+    }
+}
+
+impl From<String> for Value {
+    fn from(s: String) -> Value {
+        Value::String(Arc::from(s))
+    }
+}
+
+impl From<i64> for Value {
+    fn from(i: i64) -> Value {
+        Value::Int(i)
+    }
+}
+
+impl From<bool> for Value {
+    fn from(b: bool) -> Value {
+        Value::Bool(b)
+    }
+}
+
+impl PartialEq for Value {
+    fn eq(&self, other: &Value) -> bool {
+        use Value::*;
+        match (self, other) {
+            (Nil, Nil) => true,
+            (Bool(a), Bool(b)) => a == b,
+            (Int(a), Int(b)) => a == b,
+            (BigInt(a), BigInt(b)) => a == b,
+            (Float(a), Float(b)) => a.to_bits() == b.to_bits(),
+            (String(a), String(b)) => a == b,
+            (Bytes(a), Bytes(b)) => a == b,
+            (Symbol(a), Symbol(b)) => a == b,
+            (Array(a), Array(b)) => Arc::ptr_eq(a, b) || a == b,
+            (Hash(a), Hash(b)) => {
+                Arc::ptr_eq(a, b)
+                    || (a.len() == b.len()
+                        && a.iter().all(|(k, v)| b.get(k).is_some_and(|w| v == w)))
+            }
+            (Sensitive(a), Sensitive(b)) => Arc::ptr_eq(a, b),
+            _ => false,
+        }
+    }
+}
+
+impl Eq for Value {}
+
+impl Hash for Value {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        std::mem::discriminant(self).hash(state);
+        match self {
+            Value::Nil => {}
+            Value::Bool(b) => b.hash(state),
+            Value::Int(i) => i.hash(state),
+            Value::BigInt(s) | Value::String(s) | Value::Symbol(s) => s.hash(state),
+            Value::Float(f) => f.to_bits().hash(state),
+            Value::Bytes(b) => b.hash(state),
+            Value::Array(a) => {
+                a.len().hash(state);
+                for v in a.iter() {
+                    v.hash(state);
+                }
+            }
+            // Ruby hashes of hashes are order independent: hash only the size.
+            Value::Hash(h) => h.len().hash(state),
+            Value::Sensitive(v) => (Arc::as_ptr(v) as usize).hash(state),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn integer_and_float_keys_are_distinct() {
+        let mut m = Map::new();
+        m.insert(Value::Int(1), Value::from("int"));
+        m.insert(Value::Float(1.0), Value::from("float"));
+        assert_eq!(m.len(), 2);
+        assert_eq!(m.get(&Value::Int(1)), Some(&Value::from("int")));
+    }
+
+    #[test]
+    fn hash_equality_ignores_order() {
+        let mut a = Map::new();
+        a.insert("x".into(), Value::Int(1));
+        a.insert("y".into(), Value::Int(2));
+        let mut b = Map::new();
+        b.insert("y".into(), Value::Int(2));
+        b.insert("x".into(), Value::Int(1));
+        assert_eq!(Value::hash(a), Value::hash(b));
+    }
+}
