@@ -68,7 +68,12 @@ pub struct Error {
 impl Error {
     /// An error without file information.
     pub fn new(kind: ErrorKind, message: impl Into<String>) -> Error {
-        Error { kind, message: message.into(), file: None, line: None }
+        Error {
+            kind,
+            message: message.into(),
+            file: None,
+            line: None,
+        }
     }
 
     /// A configuration error; Puppet's ` (file: F)` or ` (file: F, line: N)`
@@ -79,7 +84,12 @@ impl Error {
             Some(l) => message.push_str(&format!(" (file: {}, line: {})", file.display(), l)),
             None => message.push_str(&format!(" (file: {})", file.display())),
         }
-        Error { kind: ErrorKind::Config, message, file: Some(file.to_path_buf()), line }
+        Error {
+            kind: ErrorKind::Config,
+            message,
+            file: Some(file.to_path_buf()),
+            line,
+        }
     }
 
     /// A parse error of a data or config file, worded as Puppet's

@@ -1,10 +1,35 @@
 //! libhiera: Puppet's Hiera lookup engine in Rust.
 //!
 //! The engine answers what Puppet 7.23's `lookup()` answers, value for value
-//! and key order for key order. See README.md.
+//! and key order for key order. Open a configuration with [`Hiera::open`],
+//! bind it to a node's variables with [`Session::new`], and look up keys.
+//!
+//! ```no_run
+//! use std::sync::Arc;
+//! let hiera = Arc::new(hiera::Hiera::open(hiera::Options::default()).unwrap());
+//! let session = hiera::Session::new(hiera, hiera::Map::new());
+//! let value = session.lookup_key("ntp::servers").unwrap();
+//! ```
 
+pub mod config;
+pub mod convert;
+pub mod data;
+pub mod deep_merge;
 pub mod error;
+pub mod glob;
+pub mod interpolate;
+pub mod json;
+pub mod key;
+pub mod lookup;
+pub mod merge;
+pub mod ptype;
+pub mod render;
+pub mod request;
+pub mod rubyre;
+pub mod scope;
 pub mod value;
+pub mod yaml;
 
 pub use error::{Error, ErrorKind, Result};
+pub use lookup::{Hiera, LookupRequest, Options, Session, Strict};
 pub use value::{Map, Value};

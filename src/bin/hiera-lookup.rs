@@ -1,0 +1,270 @@
+//! `hiera-lookup`: `puppet lookup`'s job, on libhiera.
+//!
+//! Exit status: 0 found (or default used), 1 not found, 2 error.
+
+use hiera::render::{from_json, ruby_to_s, to_json, to_json_pretty, to_yaml};
+use hiera::request::{parse_request, response_json};
+use hiera::{Hiera, LookupRequest, Map, Options, Session, Value};
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+const USAGE: &str = "usage: hiera-lookup [--hiera_config FILE] [--environmentpath DIR] [--environment NAME]
+                    [--scope FILE | --facts FILE [--node CERTNAME]]
+                    [--merge first|unique|hash|deep|JSON] [--knock-out-prefix P]
+                    [--sort-merged-arrays] [--merge-hash-arrays] [--default JSON]
+                    [--explain] [--render-as s|json|yaml] [--strict off|warning|error]
+                    (KEY... | --batch)";
+
+struct Args {
+    options: Options,
+    scope_file: Option<PathBuf>,
+    facts_file: Option<PathBuf>,
+    node: Option<String>,
+    merge: Option<String>,
+    knockout: Option<String>,
+    sort_merged: bool,
+    merge_hash_arrays: bool,
+    default: Option<String>,
+    explain: bool,
+    render_as: String,
+    batch: bool,
+    keys: Vec<String>,
+}
+
+fn fail(msg: impl std::fmt::Display) -> ExitCode {
+    eprintln!("Error: {msg}");
+    ExitCode::from(2)
+}
+
+fn parse_args() -> Result<Args, String> {
+    let mut a = Args {
+        options: Options::default(),
+        scope_file: None,
+        facts_file: None,
+        node: None,
+        merge: None,
+        knockout: None,
+        sort_merged: false,
+        merge_hash_arrays: false,
+        default: None,
+        explain: false,
+        render_as: "yaml".into(),
+        batch: false,
+        keys: Vec::new(),
+    };
+    let mut it = std::env::args().skip(1);
+    while let Some(arg) = it.next() {
+        let (flag, inline) = match arg.split_once('=') {
+            Some((f, v)) if f.starts_with("--") => (f.to_string(), Some(v.to_string())),
+            _ => (arg.clone(), None),
+        };
+        let mut value = |name: &str| -> Result<String, String> {
+            match &inline {
+                Some(v) => Ok(v.clone()),
+                None => it.next().ok_or_else(|| format!("{name} needs a value")),
+            }
+        };
+        match flag.as_str() {
+            "--hiera_config" | "--hiera-config" => a.options.hiera_config = PathBuf::from(value(&flag)?),
+            "--environmentpath" => a.options.environmentpath = PathBuf::from(value(&flag)?),
+            "--environment" => a.options.environment = value(&flag)?,
+            "--scope" => a.scope_file = Some(PathBuf::from(value(&flag)?)),
+            "--facts" => a.facts_file = Some(PathBuf::from(value(&flag)?)),
+            "--node" => a.node = Some(value(&flag)?),
+            "--merge" => a.merge = Some(value(&flag)?),
+            "--knock-out-prefix" | "--knock_out_prefix" => a.knockout = Some(value(&flag)?),
+            "--sort-merged-arrays" | "--sort_merged_arrays" => a.sort_merged = true,
+            "--merge-hash-arrays" | "--merge_hash_arrays" => a.merge_hash_arrays = true,
+            "--default" => a.default = Some(value(&flag)?),
+            "--explain" => a.explain = true,
+            "--render-as" | "--render_as" => a.render_as = value(&flag)?.to_lowercase(),
+            "--strict" => {
+                a.options.strict = match value(&flag)?.as_str() {
+                    "off" => hiera::Strict::Off,
+                    "warning" => hiera::Strict::Warning,
+                    "error" => hiera::Strict::Error,
+                    other => return Err(format!("--strict takes off, warning or error, not '{other}'")),
+                }
+            }
+            "--batch" => a.batch = true,
+            "-h" | "--help" => {
+                println!("{USAGE}");
+                std::process::exit(0);
+            }
+            f if f.starts_with("--") => return Err(format!("unknown option '{f}'\n{USAGE}")),
+            _ => a.keys.push(arg),
+        }
+    }
+    if !matches!(a.render_as.as_str(), "s" | "json" | "yaml") {
+        return Err(format!("Unknown rendering format '{}'", a.render_as));
+    }
+    if a.scope_file.is_some() && a.facts_file.is_some() {
+        return Err("--scope and --facts cannot be used together".into());
+    }
+    if !a.batch && a.keys.is_empty() {
+        return Err(format!("No keys were given to lookup.\n{USAGE}"));
+    }
+    Ok(a)
+}
+
+fn read_data_file(path: &PathBuf) -> Result<Value, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let is_json = path.extension().is_some_and(|e| e == "json") || text.trim_start().starts_with('{');
+    if is_json {
+        from_json(&text).map_err(|e| format!("{}: {}", path.display(), e.message))
+    } else {
+        hiera::data::load_yaml_text(&text, path)
+            .map(|v| hiera::config::symkeys_to_string(&v.unwrap_or_else(Value::empty_hash)))
+            .map_err(|e| e.message)
+    }
+}
+
+fn build_scope(a: &Args) -> Result<Map, String> {
+    if let Some(f) = &a.scope_file {
+        return match read_data_file(f)? {
+            Value::Hash(h) => Ok((*h).clone()),
+            _ => Err(format!("{}: the scope must be a hash", f.display())),
+        };
+    }
+    let facts = match &a.facts_file {
+        Some(f) => match read_data_file(f)? {
+            Value::Hash(h) => {
+                // `puppet facts` output nests the facts under "values".
+                match h.get(&Value::from("values")).and_then(Value::as_hash) {
+                    Some(v) if h.contains_key(&Value::from("name")) => v.clone(),
+                    _ => (*h).clone(),
+                }
+            }
+            _ => return Err(format!("{}: the facts must be a hash", f.display())),
+        },
+        None => Map::new(),
+    };
+    Ok(hiera::scope::scope_from_facts(&facts, a.node.as_deref(), &a.options.environment))
+}
+
+fn merge_value(a: &Args) -> Result<Option<Value>, String> {
+    let Some(m) = &a.merge else {
+        if a.knockout.is_some() || a.sort_merged || a.merge_hash_arrays {
+            return Err("The options --knock-out-prefix, --sort-merged-arrays, and --merge-hash-arrays are only applicable when using --merge deep".into());
+        }
+        return Ok(None);
+    };
+    if m.trim_start().starts_with('{') {
+        return from_json(m).map(Some).map_err(|e| format!("--merge: {}", e.message));
+    }
+    if !matches!(m.as_str(), "first" | "unique" | "hash" | "deep") {
+        return Err("The --merge option only accepts 'first', 'unique', 'hash', or 'deep'".into());
+    }
+    if m != "deep" {
+        if a.knockout.is_some() || a.sort_merged || a.merge_hash_arrays {
+            return Err("The options --knock-out-prefix, --sort-merged-arrays, and --merge-hash-arrays are only applicable when using --merge deep".into());
+        }
+        return Ok(Some(Value::from(m.as_str())));
+    }
+    let mut h = Map::new();
+    h.insert("strategy".into(), "deep".into());
+    if let Some(k) = &a.knockout {
+        h.insert("knockout_prefix".into(), k.as_str().into());
+    }
+    if a.sort_merged {
+        h.insert("sort_merged_arrays".into(), Value::Bool(true));
+    }
+    if a.merge_hash_arrays {
+        h.insert("merge_hash_arrays".into(), Value::Bool(true));
+    }
+    Ok(Some(if h.len() == 1 { Value::from("deep") } else { Value::hash(h) }))
+}
+
+fn render(v: &Value, how: &str) -> String {
+    match how {
+        "json" => to_json_pretty(v),
+        "s" => {
+            let mut s = String::new();
+            ruby_to_s(v, &mut s);
+            s
+        }
+        _ => to_yaml(v).trim_end().to_string(),
+    }
+}
+
+fn main() -> ExitCode {
+    let a = match parse_args() {
+        Ok(a) => a,
+        Err(e) => return fail(e),
+    };
+    let scope = match build_scope(&a) {
+        Ok(s) => s,
+        Err(e) => return fail(e),
+    };
+    let hiera = match Hiera::open(a.options.clone()) {
+        Ok(h) => Arc::new(h),
+        Err(e) => return fail(e),
+    };
+    let session = Session::new(hiera, scope);
+    if a.batch {
+        return batch(&session);
+    }
+    let merge = match merge_value(&a) {
+        Ok(m) => m,
+        Err(e) => return fail(e),
+    };
+    let default = match &a.default {
+        Some(d) => match from_json(d) {
+            Ok(v) => Some(v),
+            // puppet lookup takes the default as a plain string
+            Err(_) => Some(Value::from(d.as_str())),
+        },
+        None => None,
+    };
+    let req = LookupRequest { keys: a.keys.clone(), merge, default, ..Default::default() };
+    if a.explain {
+        let (outcome, text) = session.explain(&req);
+        let mut out = std::io::stdout().lock();
+        let _ = writeln!(out, "{}", text.trim_end());
+        return match outcome {
+            Err(_) => ExitCode::from(2),
+            _ => ExitCode::SUCCESS,
+        };
+    }
+    match session.lookup(&req) {
+        Ok(Some(v)) => {
+            println!("{}", render(&v, &a.render_as));
+            ExitCode::SUCCESS
+        }
+        Ok(None) => ExitCode::from(1),
+        Err(e) => fail(e),
+    }
+}
+
+fn batch(session: &Session) -> ExitCode {
+    let stdin = std::io::stdin();
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    for line in stdin.lock().lines() {
+        let line = match line {
+            Ok(l) => l,
+            Err(e) => return fail(e),
+        };
+        if line.trim().is_empty() {
+            continue;
+        }
+        let resp = match parse_request(&line) {
+            Ok(req) => {
+                if req.explain {
+                    let (outcome, text) = session.explain(&req.lookup);
+                    response_json(&outcome, Some(&text))
+                } else {
+                    response_json(&session.lookup(&req.lookup), None)
+                }
+            }
+            Err(e) => response_json(&Err(e), None),
+        };
+        if writeln!(out, "{resp}").is_err() {
+            return ExitCode::from(2);
+        }
+    }
+    let _ = out.flush();
+    let _ = to_json;
+    ExitCode::SUCCESS
+}

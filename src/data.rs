@@ -1,0 +1,242 @@
+//! Data files: `yaml_data` and `json_data` as Puppet reads them, and the
+//! file cache that re-reads a file when its inode, mtime or size changes.
+
+use crate::config::{symkeys_to_string, HieraConfig, LayerKind};
+use crate::error::{Error, ErrorKind, Result};
+use crate::value::{Map, Value};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::SystemTime;
+
+/// The largest data or config file read (bytes); larger files are an error.
+pub const MAX_FILE_SIZE: u64 = 256 * 1024 * 1024;
+
+/// What identifies one version of a file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Stamp {
+    ino: u64,
+    mtime: Option<SystemTime>,
+    size: u64,
+}
+
+/// Whether a path exists, and what it is.
+pub fn exists(path: &Path) -> bool {
+    std::fs::metadata(path).is_ok()
+}
+
+fn stamp_of(path: &Path) -> std::io::Result<(Stamp, std::fs::Metadata)> {
+    let md = std::fs::metadata(path)?;
+    #[cfg(unix)]
+    let ino = std::os::unix::fs::MetadataExt::ino(&md);
+    #[cfg(not(unix))]
+    let ino = 0;
+    Ok((Stamp { ino, mtime: md.modified().ok(), size: md.len() }, md))
+}
+
+/// Reads a file as Puppet would, refusing what would hang or is not a file.
+fn read_text(path: &Path, md: &std::fs::Metadata) -> Result<String> {
+    if md.is_dir() {
+        return Err(Error {
+            kind: ErrorKind::Io,
+            message: format!("Is a directory @ io_fread - {}", path.display()),
+            file: Some(path.to_path_buf()),
+            line: None,
+        });
+    }
+    if !md.is_file() {
+        return Err(Error {
+            kind: ErrorKind::Io,
+            message: format!("Not a regular file (a FIFO, socket or device): {}", path.display()),
+            file: Some(path.to_path_buf()),
+            line: None,
+        });
+    }
+    if md.len() > MAX_FILE_SIZE {
+        return Err(Error {
+            kind: ErrorKind::Io,
+            message: format!("File too large ({} bytes): {}", md.len(), path.display()),
+            file: Some(path.to_path_buf()),
+            line: None,
+        });
+    }
+    let bytes = std::fs::read(path).map_err(|e| Error {
+        kind: ErrorKind::Io,
+        message: format!("{} @ rb_sysopen - {}", io_message(&e), path.display()),
+        file: Some(path.to_path_buf()),
+        line: None,
+    })?;
+    String::from_utf8(bytes).map_err(|e| {
+        Error::parse(path, format!("invalid byte sequence in UTF-8 at byte {}", e.utf8_error().valid_up_to()), None)
+    })
+}
+
+fn io_message(e: &std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::NotFound => "No such file or directory".into(),
+        std::io::ErrorKind::PermissionDenied => "Permission denied".into(),
+        _ => e.to_string(),
+    }
+}
+
+/// Parses YAML text as Puppet's safe loader does (aliases allowed).
+pub fn load_yaml_text(text: &str, path: &Path) -> Result<Option<Value>> {
+    crate::yaml::load(text, &crate::yaml::YamlOptions::default()).map_err(|e| Error::parse(path, &e.message, e.line))
+}
+
+/// Parses a `yaml_data` file's text into its data hash.
+pub fn parse_yaml_data(text: &str, path: &Path) -> Result<Arc<Map>> {
+    match load_yaml_text(text, path)? {
+        Some(v @ Value::Hash(_)) => match symkeys_to_string(&v) {
+            Value::Hash(h) => Ok(h),
+            _ => unreachable!(),
+        },
+        // nil, or not a hash: "file does not contain a valid yaml hash" (a
+        // warning under strict=warning); the file counts as empty.
+        _ => Ok(Arc::new(Map::new())),
+    }
+}
+
+/// Parses a `json_data` file's text into its data hash.
+pub fn parse_json_data(text: &str, path: &Path) -> Result<Arc<Map>> {
+    let v = crate::json::load(text).map_err(|e| Error::parse(path, &e.message, e.line))?;
+    match v {
+        Value::Hash(h) => Ok(h),
+        other => Err(Error {
+            kind: ErrorKind::Type,
+            message: format!(
+                "Value returned from data_hash function 'json_data', when using location '{}', has wrong type, expects a Hash value, got {}",
+                path.display(),
+                crate::ptype::infer_type(&other)
+            ),
+            file: Some(path.to_path_buf()),
+            line: None,
+        }),
+    }
+}
+
+/// The format of a data file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DataFormat {
+    /// `yaml_data`.
+    Yaml,
+    /// `json_data`.
+    Json,
+}
+
+#[derive(Clone)]
+enum Parsed {
+    Data(Result<Arc<Map>>),
+    Config(Result<Option<Arc<HieraConfig>>>),
+}
+
+struct CacheEntry {
+    stamp: Stamp,
+    parsed: Parsed,
+}
+
+/// A cache of parsed files, shared by all sessions of a [`crate::Hiera`].
+///
+/// Each access `stat`s the file; when its inode, mtime or size differ from
+/// the cached version it is read and parsed again. Parse errors are cached
+/// too (a broken file is not re-parsed until it changes).
+#[derive(Default)]
+pub struct FileCache {
+    entries: Mutex<HashMap<(PathBuf, u8), CacheEntry>>,
+    generation: AtomicU64,
+}
+
+impl FileCache {
+    /// A counter that changes whenever a cached file was (re)loaded.
+    pub fn generation(&self) -> u64 {
+        self.generation.load(Ordering::Acquire)
+    }
+
+    fn get(&self, path: &Path, tag: u8, parse: impl FnOnce(&str) -> Parsed) -> std::result::Result<Parsed, Error> {
+        let (stamp, md) = stamp_of(path).map_err(|e| Error {
+            kind: ErrorKind::Io,
+            message: format!("{} @ rb_sysopen - {}", io_message(&e), path.display()),
+            file: Some(path.to_path_buf()),
+            line: None,
+        })?;
+        let key = (path.to_path_buf(), tag);
+        {
+            let map = self.entries.lock().unwrap_or_else(|p| p.into_inner());
+            if let Some(e) = map.get(&key) {
+                if e.stamp == stamp {
+                    return Ok(e.parsed.clone());
+                }
+            }
+        }
+        // Parse outside the lock so slow files do not block other threads.
+        let text = read_text(path, &md)?;
+        let parsed = parse(&text);
+        let mut map = self.entries.lock().unwrap_or_else(|p| p.into_inner());
+        map.insert(key, CacheEntry { stamp, parsed: parsed.clone() });
+        self.generation.fetch_add(1, Ordering::AcqRel);
+        Ok(parsed)
+    }
+
+    /// The data hash of a data file.
+    pub fn data(&self, path: &Path, format: DataFormat) -> Result<Arc<Map>> {
+        let tag = match format {
+            DataFormat::Yaml => 0,
+            DataFormat::Json => 1,
+        };
+        match self.get(path, tag, |text| {
+            Parsed::Data(match format {
+                DataFormat::Yaml => parse_yaml_data(text, path),
+                DataFormat::Json => parse_json_data(text, path),
+            })
+        })? {
+            Parsed::Data(r) => r,
+            Parsed::Config(_) => unreachable!(),
+        }
+    }
+
+    /// The parsed hiera.yaml at `path` for `layer`.
+    pub fn config(&self, path: &Path, layer: LayerKind) -> Result<Option<Arc<HieraConfig>>> {
+        let tag = match layer {
+            LayerKind::Global => 2,
+            LayerKind::Environment => 3,
+            LayerKind::Module => 4,
+        };
+        match self.get(path, tag, |text| Parsed::Config(HieraConfig::parse(text, path, layer).map(|o| o.map(Arc::new))))? {
+            Parsed::Config(r) => r,
+            Parsed::Data(_) => unreachable!(),
+        }
+    }
+
+    /// Number of cached files.
+    pub fn len(&self) -> usize {
+        self.entries.lock().map(|m| m.len()).unwrap_or(0)
+    }
+
+    /// `true` when nothing is cached.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cache_rereads_changed_file() {
+        let dir = std::env::temp_dir().join(format!("libhiera-cache-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let f = dir.join("x.yaml");
+        std::fs::write(&f, "a: 1\n").unwrap();
+        let cache = FileCache::default();
+        let d = cache.data(&f, DataFormat::Yaml).unwrap();
+        assert_eq!(d.get(&Value::from("a")), Some(&Value::Int(1)));
+        std::fs::write(&f, "a: 22\nb: 2\n").unwrap();
+        let d = cache.data(&f, DataFormat::Yaml).unwrap();
+        assert_eq!(d.get(&Value::from("a")), Some(&Value::Int(22)));
+        let e = cache.data(&dir, DataFormat::Yaml).unwrap_err();
+        assert!(e.message.starts_with("Is a directory @ io_fread - "));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -1,0 +1,1279 @@
+//! Deep merging as done by the Ruby `deep_merge` gem, version 1.1.1.
+//!
+//! Both Hiera 5 (Puppet's `deep` merge strategy) and Hiera 3
+//! (`:merge_behavior: deep` / `deeper`) hand their deep merges to
+//! `DeepMerge.deep_merge!(source, dest, options)`. [`deep_merge`] reproduces
+//! that call, quirks included:
+//!
+//! * `source` has priority; the merged `dest` is returned.
+//! * A `nil` source leaves `dest` alone; a `nil` or `false` dest is replaced
+//!   by the source (unless `preserve_unmergeables`).
+//! * A key whose destination value is missing, `nil` or `false` receives the
+//!   source value merged into a shallow copy of itself, so arrays nested in
+//!   it lose their duplicates (and, with a knockout prefix, lose knocked out
+//!   entries in the way Ruby's `delete_if` does when the array deletes from
+//!   itself while being iterated).
+//! * Arrays are merged as `dest | source` (union by `eql?`, destination
+//!   order first), after knockouts; `sort_merged_arrays` sorts the result
+//!   the way Ruby's `Array#sort!` does (glibc merge sort, `<=>` semantics,
+//!   Ruby's `comparison of X with Y failed` errors).
+//! * The knockout prefix is used unescaped in the regular expression
+//!   `/^#{prefix}/` (so `^` is a start-of-line anchor and regexp
+//!   metacharacters in the prefix are live).
+//! * A non-hash destination overwritten by a source hash becomes that very
+//!   hash, so the remaining keys of the source are then merged into
+//!   themselves.
+//!
+//! The `merge_debug` option of the gem only prints to standard output and is
+//! not reproduced. The options `keep_array_duplicates` and
+//! `merge_nil_values` only exist in later versions of the gem (1.2+), so they
+//! are not offered here.
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::value::{Map, Value};
+use indexmap::IndexSet;
+use std::cell::OnceCell;
+use std::cmp::Ordering;
+use std::sync::Arc;
+
+/// The options of `DeepMerge.deep_merge!` (gem 1.1.1). `Default` gives the
+/// gem's defaults.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DeepMergeOptions {
+    /// `:preserve_unmergeables`: keep the destination when source and
+    /// destination cannot be merged (Hiera 3 `deep` = true; Puppet `deep`
+    /// and Hiera 3 `deeper` = false).
+    pub preserve_unmergeables: bool,
+    /// `:knockout_prefix`: strings starting with it remove matching entries.
+    pub knockout_prefix: Option<String>,
+    /// `:overwrite_arrays`: a source array replaces the destination.
+    pub overwrite_arrays: bool,
+    /// `:sort_merged_arrays`: sort arrays after merging them.
+    pub sort_merged_arrays: bool,
+    /// `:unpack_arrays`: join arrays with this string and split them again.
+    pub unpack_arrays: Option<String>,
+    /// `:merge_hash_arrays`: merge arrays of hashes element by element.
+    pub merge_hash_arrays: bool,
+    /// `:extend_existing_arrays`: push non-array sources onto a destination
+    /// array instead of replacing it.
+    pub extend_existing_arrays: bool,
+}
+
+impl DeepMergeOptions {
+    /// The options Puppet's `deep` merge strategy starts from
+    /// (`preserve_unmergeables: false`); Puppet then adds the lookup's
+    /// `knockout_prefix`, `sort_merged_arrays` and `merge_hash_arrays`.
+    pub fn puppet_deep() -> DeepMergeOptions {
+        DeepMergeOptions::default()
+    }
+
+    /// Hiera 3 `:merge_behavior: deep` (`preserve_unmergeables: true`).
+    pub fn hiera3_deep() -> DeepMergeOptions {
+        DeepMergeOptions {
+            preserve_unmergeables: true,
+            ..DeepMergeOptions::default()
+        }
+    }
+
+    /// Hiera 3 `:merge_behavior: deeper` (`preserve_unmergeables: false`).
+    pub fn hiera3_deeper() -> DeepMergeOptions {
+        DeepMergeOptions::default()
+    }
+}
+
+/// `DeepMerge.deep_merge!(source, dest, options)`: merges `source` into
+/// `dest` and returns the merged destination. `source` has priority.
+///
+/// Errors: `DeepMerge::InvalidParameter` (empty knockout prefix, or a
+/// knockout prefix with `preserve_unmergeables`) and an invalid knockout
+/// regexp give [`ErrorKind::InvalidArgument`]; Ruby's `ArgumentError` from
+/// sorting incomparable values gives [`ErrorKind::Type`]. Messages are
+/// Ruby's.
+pub fn deep_merge(source: &Value, dest: Value, opts: &DeepMergeOptions) -> Result<Value> {
+    if opts.knockout_prefix.as_deref() == Some("") {
+        return Err(invalid_parameter(
+            "knockout_prefix cannot be an empty string in deep_merge!",
+        ));
+    }
+    if opts.knockout_prefix.is_some() && opts.preserve_unmergeables {
+        return Err(invalid_parameter(
+            "overwrite_unmergeable must be true if knockout_prefix is specified in deep_merge!",
+        ));
+    }
+    let merger = Merger {
+        opts,
+        knockout: opts.knockout_prefix.as_deref().map(|prefix| Knockout {
+            prefix,
+            regex: OnceCell::new(),
+            byte_regex: OnceCell::new(),
+        }),
+    };
+    merger.merge(source.clone(), Dest::Other(dest))
+}
+
+fn invalid_parameter(message: &str) -> Error {
+    Error::new(ErrorKind::InvalidArgument, message)
+}
+
+/// The destination of one recursive `deep_merge!` call, and how it relates
+/// to the source object (the gem aliases objects in two places, and the
+/// aliasing is visible in the results).
+enum Dest {
+    /// A destination object distinct from the source.
+    Other(Value),
+    /// The destination is the source object itself (`deep_merge!(v, v)`).
+    Same,
+    /// The destination is `source.dup`: a shallow copy whose elements are
+    /// the source's own elements.
+    Copy,
+}
+
+struct Knockout<'a> {
+    prefix: &'a str,
+    /// `/^#{prefix}/`, compiled on first use as Ruby does.
+    regex: OnceCell<std::result::Result<regex::bytes::Regex, String>>,
+    /// The same, matching bytes rather than characters, for binary strings.
+    byte_regex: OnceCell<Option<regex::bytes::Regex>>,
+}
+
+impl Knockout<'_> {
+    fn regex(&self) -> Result<&regex::bytes::Regex> {
+        let compiled = self.regex.get_or_init(|| {
+            regex::bytes::Regex::new(&format!("(?m)^{}", self.prefix)).map_err(|e| {
+                let detail = e.to_string();
+                let detail = detail
+                    .lines()
+                    .rev()
+                    .find(|l| l.starts_with("error:"))
+                    .map(|l| l.trim_start_matches("error:").trim().to_string())
+                    .unwrap_or(detail);
+                format!("{}: /^{}/", detail, self.prefix)
+            })
+        });
+        compiled
+            .as_ref()
+            .map_err(|m| Error::new(ErrorKind::InvalidArgument, m.clone()))
+    }
+
+    /// The regexp for a binary (non-UTF-8) string, where Ruby's `.` matches
+    /// any byte.
+    fn byte_regex(&self) -> Result<&regex::bytes::Regex> {
+        let unicode = self.regex()?;
+        let bytes = self
+            .byte_regex
+            .get_or_init(|| regex::bytes::Regex::new(&format!("(?m-u)^{}", self.prefix)).ok());
+        Ok(bytes.as_ref().unwrap_or(unicode))
+    }
+
+    /// `item.gsub(/^#{prefix}/, "")` for a String; `None` for other values
+    /// (which do not respond to `gsub`).
+    fn gsub(&self, item: &Value) -> Result<Option<Value>> {
+        Ok(match item {
+            Value::String(s) => {
+                let out = self.regex()?.replace_all(s.as_bytes(), &b""[..]);
+                Some(bytes_to_value(out.into_owned()))
+            }
+            Value::Bytes(b) => {
+                let out = self.byte_regex()?.replace_all(b, &b""[..]);
+                Some(bytes_to_value(out.into_owned()))
+            }
+            _ => None,
+        })
+    }
+
+    /// The knockout target of `item` (`item` with the prefix removed), if
+    /// `item` is a String the prefix changes.
+    fn target(&self, item: &Value) -> Result<Option<Value>> {
+        Ok(self.gsub(item)?.filter(|stripped| !ruby_eq(stripped, item)))
+    }
+
+    /// `item.kind_of?(String) && item.match(/^#{prefix}/)`.
+    fn matches(&self, item: &Value) -> Result<bool> {
+        Ok(match item {
+            Value::String(s) => self.regex()?.is_match(s.as_bytes()),
+            Value::Bytes(b) => self.byte_regex()?.is_match(b),
+            _ => false,
+        })
+    }
+
+    /// `item == prefix`.
+    fn is_bare(&self, item: &Value) -> bool {
+        item.as_str() == Some(self.prefix)
+    }
+}
+
+struct Merger<'a> {
+    opts: &'a DeepMergeOptions,
+    knockout: Option<Knockout<'a>>,
+}
+
+impl Merger<'_> {
+    fn overwrite_unmergeable(&self) -> bool {
+        !self.opts.preserve_unmergeables
+    }
+
+    /// One `deep_merge!(source, dest)` call.
+    fn merge(&self, source: Value, dest: Dest) -> Result<Value> {
+        if source.is_nil() {
+            // `return dest if source.nil?`; an aliased dest is nil as well.
+            return Ok(match dest {
+                Dest::Other(d) => d,
+                Dest::Same | Dest::Copy => source,
+            });
+        }
+        let dest_truthy = match &dest {
+            Dest::Other(d) => d.is_truthy(),
+            Dest::Same | Dest::Copy => source.is_truthy(),
+        };
+        if !dest_truthy && self.overwrite_unmergeable() {
+            return Ok(source);
+        }
+        match source {
+            Value::Hash(src) => self.merge_hash(src, dest),
+            Value::Array(src) => self.merge_array(src, dest),
+            scalar => match dest {
+                Dest::Other(Value::Array(mut d)) if self.opts.extend_existing_arrays => {
+                    Arc::make_mut(&mut d).push(scalar);
+                    Ok(Value::Array(d))
+                }
+                Dest::Other(d) => self.overwrite_unmergeables(scalar, d),
+                Dest::Same | Dest::Copy => {
+                    let d = scalar.clone();
+                    self.overwrite_unmergeables(scalar, d)
+                }
+            },
+        }
+    }
+
+    /// The gem's `overwrite_unmergeables(source, dest)`.
+    fn overwrite_unmergeables(&self, source: Value, dest: Value) -> Result<Value> {
+        if !self.overwrite_unmergeable() {
+            return Ok(dest);
+        }
+        let Some(ko) = &self.knockout else {
+            return Ok(source);
+        };
+        match source {
+            Value::String(_) | Value::Bytes(_) => {
+                let stripped = ko.gsub(&source)?.unwrap_or(Value::Nil);
+                if ruby_eq(&stripped, &source) {
+                    Ok(stripped)
+                } else {
+                    // A knocked out string removes the destination.
+                    Ok(Value::string(""))
+                }
+            }
+            Value::Array(a) => {
+                // `source.delete_if { ... }` changes the source in place, so
+                // the comparison that follows always finds it unchanged.
+                let mut items = unwrap_vec(a);
+                let mut kept = Vec::with_capacity(items.len());
+                for item in items.drain(..) {
+                    if !ko.matches(&item)? {
+                        kept.push(item);
+                    }
+                }
+                Ok(Value::array(kept))
+            }
+            other => Ok(other),
+        }
+    }
+
+    fn merge_hash(&self, mut src: Arc<Map>, dest: Dest) -> Result<Value> {
+        enum State {
+            /// Merging into a distinct destination hash.
+            Into(Arc<Map>),
+            /// The destination is the source hash itself: each remaining
+            /// value is merged into itself. (A merge into `source.dup` has
+            /// the same outcome, since the copy shares the values.)
+            Itself,
+            /// A destination array with `extend_existing_arrays`.
+            Extend(Arc<Vec<Value>>),
+            /// Any other destination.
+            Unmergeable(Value),
+        }
+        let mut state = match dest {
+            Dest::Other(Value::Hash(d)) => State::Into(d),
+            Dest::Other(Value::Array(a)) if self.opts.extend_existing_arrays => State::Extend(a),
+            Dest::Other(other) => State::Unmergeable(other),
+            Dest::Same | Dest::Copy => State::Itself,
+        };
+        for i in 0..src.len() {
+            state = match state {
+                State::Into(mut d) => {
+                    let (key, value) = src
+                        .get_index(i)
+                        .map(|(k, v)| (k.clone(), v.clone()))
+                        .unwrap();
+                    let map = Arc::make_mut(&mut d);
+                    let merged = match map.get_mut(&key) {
+                        Some(existing) if existing.is_truthy() => {
+                            let existing = std::mem::take(existing);
+                            self.merge(value, Dest::Other(existing))?
+                        }
+                        _ => self.merge(value, Dest::Copy)?,
+                    };
+                    map.insert(key, merged);
+                    State::Into(d)
+                }
+                State::Itself => {
+                    let slot = Arc::make_mut(&mut src).get_index_mut(i).unwrap().1;
+                    let value = std::mem::take(slot);
+                    // A falsy value is merged into its `dup`, which leaves
+                    // it as it is.
+                    let merged = if value.is_truthy() {
+                        self.merge(value, Dest::Same)?
+                    } else {
+                        value
+                    };
+                    *Arc::make_mut(&mut src).get_index_mut(i).unwrap().1 = merged;
+                    State::Itself
+                }
+                State::Extend(mut a) => {
+                    // The whole source hash is pushed, once per key.
+                    Arc::make_mut(&mut a).push(Value::Hash(src.clone()));
+                    State::Extend(a)
+                }
+                State::Unmergeable(d) => {
+                    if self.overwrite_unmergeable() {
+                        // `dest = source`: from now on the loop merges the
+                        // source's values into themselves.
+                        State::Itself
+                    } else {
+                        State::Unmergeable(d)
+                    }
+                }
+            };
+        }
+        Ok(match state {
+            State::Into(d) => Value::Hash(d),
+            State::Itself => Value::Hash(src),
+            State::Extend(a) => Value::Array(a),
+            State::Unmergeable(d) => d,
+        })
+    }
+
+    fn merge_array(&self, src: Arc<Vec<Value>>, dest: Dest) -> Result<Value> {
+        if self.opts.overwrite_arrays {
+            return Ok(Value::Array(src));
+        }
+        enum ArrayDest {
+            /// The source array itself.
+            Itself,
+            /// Another object. `aligned` is true when it is a shallow copy of
+            /// the source, so hash elements at equal positions are the same
+            /// objects.
+            Other { value: Value, aligned: bool },
+        }
+        let mut dest = match dest {
+            Dest::Other(value) => ArrayDest::Other {
+                value,
+                aligned: false,
+            },
+            Dest::Same => ArrayDest::Itself,
+            Dest::Copy => ArrayDest::Other {
+                value: Value::Array(src.clone()),
+                aligned: true,
+            },
+        };
+        let mut source = unwrap_vec(src);
+
+        if let Some(sep) = &self.opts.unpack_arrays {
+            let unpacked = unpack(&source, sep);
+            dest = match dest {
+                ArrayDest::Itself => ArrayDest::Other {
+                    value: Value::array(unpack(&source, sep)),
+                    aligned: false,
+                },
+                ArrayDest::Other {
+                    value: Value::Array(d),
+                    ..
+                } => ArrayDest::Other {
+                    value: Value::array(unpack(&d, sep)),
+                    aligned: false,
+                },
+                other => other,
+            };
+            source = unpacked;
+        }
+
+        if let Some(ko) = &self.knockout {
+            if source.iter().any(|item| ko.is_bare(item)) {
+                // A bare prefix truncates the destination.
+                match &mut dest {
+                    ArrayDest::Itself => source.clear(),
+                    ArrayDest::Other { value, .. } => {
+                        *value = clear_or_nil(std::mem::take(value));
+                        source.retain(|item| !ko.is_bare(item));
+                    }
+                }
+            }
+        }
+
+        match dest {
+            ArrayDest::Itself => {
+                if let Some(ko) = &self.knockout {
+                    self_delete_if(&mut source, ko)?;
+                }
+                let merged = if self.opts.merge_hash_arrays && all_hashes(&source) {
+                    source
+                        .into_iter()
+                        .map(|item| self.merge(item, Dest::Same))
+                        .collect::<Result<Vec<_>>>()?
+                } else {
+                    union(Vec::new(), &source)
+                };
+                self.finish_array(merged)
+            }
+            ArrayDest::Other {
+                value: Value::Array(d),
+                aligned,
+            } => {
+                let mut d = unwrap_vec(d);
+                if let Some(ko) = &self.knockout {
+                    let mut kept = Vec::with_capacity(source.len());
+                    for item in source.drain(..) {
+                        match ko.target(&item)? {
+                            Some(target) => {
+                                d.retain(|e| !ruby_eq(e, &target));
+                                d.retain(|e| !ruby_eq(e, &item));
+                            }
+                            None => kept.push(item),
+                        }
+                    }
+                    source = kept;
+                }
+                let merged = if self.opts.merge_hash_arrays && all_hashes(&source) && all_hashes(&d)
+                {
+                    let dest_len = d.len();
+                    let mut list = Vec::with_capacity(dest_len.max(source.len()));
+                    for (i, item) in d.into_iter().enumerate() {
+                        list.push(if aligned {
+                            self.merge(item, Dest::Same)?
+                        } else {
+                            let src_item = source.get(i).cloned().unwrap_or_else(Value::empty_hash);
+                            self.merge(src_item, Dest::Other(item))?
+                        });
+                    }
+                    if source.len() > dest_len {
+                        list.extend(source.drain(dest_len..));
+                    }
+                    list
+                } else {
+                    union(d, &source)
+                };
+                self.finish_array(merged)
+            }
+            ArrayDest::Other { value, .. } => {
+                if self.overwrite_unmergeable() {
+                    self.overwrite_unmergeables(Value::array(source), value)
+                } else {
+                    Ok(value)
+                }
+            }
+        }
+    }
+
+    fn finish_array(&self, mut merged: Vec<Value>) -> Result<Value> {
+        if self.opts.sort_merged_arrays {
+            ruby_sort(&mut merged)?;
+        }
+        Ok(Value::array(merged))
+    }
+}
+
+fn unwrap_vec(a: Arc<Vec<Value>>) -> Vec<Value> {
+    Arc::try_unwrap(a).unwrap_or_else(|shared| (*shared).clone())
+}
+
+fn all_hashes(items: &[Value]) -> bool {
+    items.iter().all(|i| matches!(i, Value::Hash(_)))
+}
+
+/// Ruby's `dest | source`: the elements of both, destination first, without
+/// `eql?` duplicates.
+fn union(dest: Vec<Value>, source: &[Value]) -> Vec<Value> {
+    let mut seen: IndexSet<Value> = IndexSet::with_capacity(dest.len() + source.len());
+    seen.extend(dest);
+    seen.extend(source.iter().cloned());
+    seen.into_iter().collect()
+}
+
+/// The gem's `clear_or_nil`: empties what responds to `clear` (Array, Hash,
+/// String), makes anything else nil.
+fn clear_or_nil(v: Value) -> Value {
+    match v {
+        Value::Array(_) => Value::array(Vec::new()),
+        Value::Hash(_) => Value::empty_hash(),
+        Value::String(_) | Value::Bytes(_) => Value::string(""),
+        _ => Value::Nil,
+    }
+}
+
+/// `array.delete_if { |x| ... array.delete(target); array.delete(x) ... }`
+/// where the block deletes from the very array being iterated: Ruby's
+/// in-place compaction (read index `i1`, write index `i2`, and a final
+/// truncation to `i2`) interleaved with the block's deletions.
+fn self_delete_if(items: &mut Vec<Value>, ko: &Knockout<'_>) -> Result<()> {
+    let (mut i1, mut i2) = (0usize, 0usize);
+    while i1 < items.len() {
+        let item = items[i1].clone();
+        if let Some(target) = ko.target(&item)? {
+            items.retain(|e| !ruby_eq(e, &target));
+            items.retain(|e| !ruby_eq(e, &item));
+        } else {
+            if i1 != i2 {
+                items[i2] = item;
+            }
+            i2 += 1;
+        }
+        i1 += 1;
+    }
+    if i2 < items.len() && i2 < i1 {
+        items.truncate(i2);
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------
+// unpack_arrays: `array.join(sep).split(sep)`
+
+fn unpack(items: &[Value], sep: &str) -> Vec<Value> {
+    let mut joined = Vec::new();
+    join_into(items, sep.as_bytes(), &mut joined);
+    split(&joined, sep)
+        .into_iter()
+        .map(bytes_to_value)
+        .collect()
+}
+
+/// `Array#join(sep)`: nested arrays are joined recursively, other values
+/// through `to_s`.
+fn join_into(items: &[Value], sep: &[u8], out: &mut Vec<u8>) {
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            out.extend_from_slice(sep);
+        }
+        match item {
+            Value::Array(inner) => join_into(inner, sep, out),
+            other => out.extend_from_slice(&to_s(other)),
+        }
+    }
+}
+
+/// `String#split(sep)` with a String pattern (no limit): a single space
+/// splits on runs of ASCII whitespace ignoring leading whitespace, an empty
+/// pattern splits into characters; trailing empty fields are dropped.
+fn split(s: &[u8], sep: &str) -> Vec<Vec<u8>> {
+    let mut fields: Vec<Vec<u8>> = Vec::new();
+    if s.is_empty() {
+        return fields;
+    }
+    if sep == " " {
+        let is_space = |b: u8| b == b' ' || (b'\t'..=b'\r').contains(&b);
+        let mut i = 0;
+        while i < s.len() {
+            while i < s.len() && is_space(s[i]) {
+                i += 1;
+            }
+            if i == s.len() {
+                break;
+            }
+            let start = i;
+            while i < s.len() && !is_space(s[i]) {
+                i += 1;
+            }
+            fields.push(s[start..i].to_vec());
+        }
+    } else if sep.is_empty() {
+        match std::str::from_utf8(s) {
+            Ok(text) => fields.extend(text.chars().map(|c| c.to_string().into_bytes())),
+            Err(_) => fields.extend(s.iter().map(|b| vec![*b])),
+        }
+    } else {
+        let sep = sep.as_bytes();
+        let mut start = 0;
+        let mut i = 0;
+        while i + sep.len() <= s.len() {
+            if &s[i..i + sep.len()] == sep {
+                fields.push(s[start..i].to_vec());
+                i += sep.len();
+                start = i;
+            } else {
+                i += 1;
+            }
+        }
+        fields.push(s[start..].to_vec());
+    }
+    while fields.last().is_some_and(|f| f.is_empty()) {
+        fields.pop();
+    }
+    fields
+}
+
+fn bytes_to_value(b: Vec<u8>) -> Value {
+    match String::from_utf8(b) {
+        Ok(s) => Value::from(s),
+        Err(e) => Value::Bytes(Arc::from(e.into_bytes())),
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Ruby's `to_s` and `inspect` (3.1), as `Array#join` and `rb_cmperr` use them
+
+fn to_s(v: &Value) -> Vec<u8> {
+    match v {
+        Value::Nil => Vec::new(),
+        Value::String(s) | Value::Symbol(s) => s.as_bytes().to_vec(),
+        Value::Bytes(b) => b.to_vec(),
+        Value::Sensitive(_) => b"Sensitive [value redacted]".to_vec(),
+        other => inspect(other).into_bytes(),
+    }
+}
+
+fn inspect(v: &Value) -> String {
+    match v {
+        Value::Nil => "nil".into(),
+        Value::Bool(b) => b.to_string(),
+        Value::Int(i) => i.to_string(),
+        Value::BigInt(s) => s.to_string(),
+        Value::Float(f) => float_to_s(*f),
+        Value::String(s) => inspect_str(s.as_bytes(), false),
+        Value::Bytes(b) => inspect_str(b, true),
+        Value::Symbol(s) => inspect_symbol(s),
+        Value::Array(a) => format!("[{}]", a.iter().map(inspect).collect::<Vec<_>>().join(", ")),
+        Value::Hash(h) => format!(
+            "{{{}}}",
+            h.iter()
+                .map(|(k, v)| format!("{}=>{}", inspect(k), inspect(v)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        Value::Sensitive(_) => "#<Sensitive [value redacted]>".into(),
+    }
+}
+
+/// `Float#to_s`: shortest round-trip digits, fixed notation for decimal
+/// exponents in -3..=15, scientific (`1.0e+16`, `1.0e-05`) otherwise.
+fn float_to_s(f: f64) -> String {
+    if f.is_nan() {
+        return "NaN".into();
+    }
+    if f.is_infinite() {
+        return if f > 0.0 {
+            "Infinity".into()
+        } else {
+            "-Infinity".into()
+        };
+    }
+    let sign = if f.is_sign_negative() { "-" } else { "" };
+    if f == 0.0 {
+        return format!("{sign}0.0");
+    }
+    // `{:e}` gives the shortest digits: "d.ddde<exp>".
+    let sci = format!("{:e}", f.abs());
+    let (mantissa, exp) = sci.split_once('e').unwrap();
+    let exp: i32 = exp.parse().unwrap();
+    let digits: String = mantissa.chars().filter(|c| *c != '.').collect();
+    let decpt = exp + 1;
+    let n = digits.len() as i32;
+    if decpt > 0 && decpt <= 15 {
+        if n <= decpt {
+            format!("{sign}{}{}.0", digits, "0".repeat((decpt - n) as usize))
+        } else {
+            format!(
+                "{sign}{}.{}",
+                &digits[..decpt as usize],
+                &digits[decpt as usize..]
+            )
+        }
+    } else if decpt <= 0 && decpt > -4 {
+        format!("{sign}0.{}{}", "0".repeat((-decpt) as usize), digits)
+    } else {
+        let rest = if n > 1 { &digits[1..] } else { "0" };
+        let e = decpt - 1;
+        format!(
+            "{sign}{}.{}e{}{:02}",
+            &digits[..1],
+            rest,
+            if e < 0 { '-' } else { '+' },
+            e.abs()
+        )
+    }
+}
+
+fn inspect_str(bytes: &[u8], binary: bool) -> String {
+    let mut out = String::from("\"");
+    let escape_special = |c: char, next: Option<u8>, out: &mut String| -> bool {
+        let esc = match c {
+            '"' => "\\\"",
+            '\\' => "\\\\",
+            '\n' => "\\n",
+            '\r' => "\\r",
+            '\t' => "\\t",
+            '\x0c' => "\\f",
+            '\x0b' => "\\v",
+            '\x08' => "\\b",
+            '\x07' => "\\a",
+            '\x1b' => "\\e",
+            '#' if matches!(next, Some(b'{' | b'$' | b'@')) => "\\#",
+            _ => return false,
+        };
+        out.push_str(esc);
+        true
+    };
+    if binary {
+        for (i, &b) in bytes.iter().enumerate() {
+            let c = b as char;
+            if b < 0x80 && escape_special(c, bytes.get(i + 1).copied(), &mut out) {
+                continue;
+            }
+            if (0x20..0x7f).contains(&b) {
+                out.push(c);
+            } else {
+                out.push_str(&format!("\\x{b:02X}"));
+            }
+        }
+    } else {
+        let text = std::str::from_utf8(bytes).unwrap_or_default();
+        for (i, c) in text.char_indices() {
+            if escape_special(c, bytes.get(i + 1).copied(), &mut out) {
+                continue;
+            }
+            if c.is_control() {
+                let cp = c as u32;
+                if cp < 0x10000 {
+                    out.push_str(&format!("\\u{cp:04X}"));
+                } else {
+                    out.push_str(&format!("\\u{{{cp:X}}}"));
+                }
+            } else {
+                out.push(c);
+            }
+        }
+    }
+    out.push('"');
+    out
+}
+
+fn inspect_symbol(name: &str) -> String {
+    let mut chars = name.chars();
+    let plain_ident = match chars.next() {
+        Some(c) if c.is_alphabetic() || c == '_' => {
+            let body: Vec<char> = chars.collect();
+            let (last, init) = match body.split_last() {
+                Some((l, i)) => (Some(*l), i),
+                None => (None, &[][..]),
+            };
+            init.iter().all(|c| c.is_alphanumeric() || *c == '_')
+                && last.is_none_or(|l| l.is_alphanumeric() || matches!(l, '_' | '?' | '!' | '='))
+        }
+        _ => false,
+    };
+    const OPERATORS: &[&str] = &[
+        "+", "-", "*", "/", "%", "**", "==", "===", "!=", "<=>", "<", "<=", ">", ">=", "<<", ">>",
+        "!", "~", "=~", "!~", "[]", "[]=", "+@", "-@", "&", "|", "^", "`",
+    ];
+    if plain_ident || OPERATORS.contains(&name) {
+        format!(":{name}")
+    } else {
+        format!(":{}", inspect_str(name.as_bytes(), false))
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Ruby's `==` and `<=>`
+
+/// Ruby's `==` (`rb_equal`): numbers compare by value across Integer and
+/// Float, containers element by element with `==`.
+fn ruby_eq(a: &Value, b: &Value) -> bool {
+    use Value::*;
+    match (a, b) {
+        (Int(_) | BigInt(_) | Float(_), Int(_) | BigInt(_) | Float(_)) => {
+            numeric_cmp(a, b) == Some(Ordering::Equal)
+        }
+        (String(x), String(y)) => x == y,
+        (Bytes(x), Bytes(y)) => x == y,
+        (Array(x), Array(y)) => {
+            Arc::ptr_eq(x, y)
+                || (x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| ruby_eq(p, q)))
+        }
+        (Hash(x), Hash(y)) => {
+            Arc::ptr_eq(x, y)
+                || (x.len() == y.len()
+                    && x.iter()
+                        .all(|(k, v)| y.get(k).is_some_and(|w| ruby_eq(v, w))))
+        }
+        _ => a == b,
+    }
+}
+
+/// Exact comparison of two numbers (Integer or Float); `None` involving NaN.
+fn numeric_cmp(a: &Value, b: &Value) -> Option<Ordering> {
+    use Value::*;
+    match (a, b) {
+        (Int(x), Int(y)) => Some(x.cmp(y)),
+        (Float(x), Float(y)) => x.partial_cmp(y),
+        (Int(_) | BigInt(_), Int(_) | BigInt(_)) => {
+            Some(decimal_cmp(&int_digits(a), &int_digits(b)))
+        }
+        (Int(_) | BigInt(_), Float(f)) => int_float_cmp(a, *f),
+        (Float(f), Int(_) | BigInt(_)) => int_float_cmp(b, *f).map(Ordering::reverse),
+        _ => None,
+    }
+}
+
+fn int_digits(v: &Value) -> String {
+    match v {
+        Value::Int(i) => i.to_string(),
+        Value::BigInt(s) => s.to_string(),
+        _ => unreachable!("int_digits of a non-integer"),
+    }
+}
+
+/// Compares two canonical decimal integers (optional `-`, no leading zeros).
+fn decimal_cmp(a: &str, b: &str) -> Ordering {
+    let (an, ad) = a.strip_prefix('-').map_or((false, a), |d| (true, d));
+    let (bn, bd) = b.strip_prefix('-').map_or((false, b), |d| (true, d));
+    let magnitude = ad.len().cmp(&bd.len()).then_with(|| ad.cmp(bd));
+    match (an, bn) {
+        (false, false) => magnitude,
+        (true, true) => magnitude.reverse(),
+        (false, true) => Ordering::Greater,
+        (true, false) => Ordering::Less,
+    }
+}
+
+/// Integer `<=>` Float, exactly (as `rb_integer_float_cmp`).
+fn int_float_cmp(int: &Value, f: f64) -> Option<Ordering> {
+    if f.is_nan() {
+        return None;
+    }
+    if f.is_infinite() {
+        return Some(if f > 0.0 {
+            Ordering::Less
+        } else {
+            Ordering::Greater
+        });
+    }
+    let whole = f.trunc();
+    let by_whole = match int {
+        Value::Int(i) if whole.abs() < 1.7e38 => (*i as i128).cmp(&(whole as i128)),
+        _ => {
+            let w = if whole == 0.0 {
+                "0".to_string()
+            } else {
+                format!("{whole:.0}")
+            };
+            decimal_cmp(&int_digits(int), &w)
+        }
+    };
+    Some(by_whole.then_with(|| 0.0f64.partial_cmp(&(f - whole)).unwrap_or(Ordering::Equal)))
+}
+
+/// Ruby's `a <=> b` for the values Hiera has; `None` where Ruby returns nil.
+fn ruby_cmp(a: &Value, b: &Value) -> Option<Ordering> {
+    use Value::*;
+    match (a, b) {
+        (Int(_) | BigInt(_) | Float(_), Int(_) | BigInt(_) | Float(_)) => numeric_cmp(a, b),
+        (Int(_) | BigInt(_) | Float(_), _) => None,
+        (String(_) | Bytes(_), String(_) | Bytes(_)) => Some(str_bytes(a).cmp(str_bytes(b))),
+        (String(_) | Bytes(_), _) => None,
+        (Symbol(x), Symbol(y)) => Some(x.as_bytes().cmp(y.as_bytes())),
+        (Symbol(_), _) => None,
+        (Array(x), Array(y)) => {
+            for (p, q) in x.iter().zip(y.iter()) {
+                match ruby_cmp(p, q) {
+                    Some(Ordering::Equal) => {}
+                    other => return other,
+                }
+            }
+            Some(x.len().cmp(&y.len()))
+        }
+        (Array(_), _) => None,
+        // Object#<=>: 0 when ==, nil otherwise.
+        (Nil | Bool(_) | Hash(_) | Sensitive(_), _) => ruby_eq(a, b).then_some(Ordering::Equal),
+    }
+}
+
+fn str_bytes(v: &Value) -> &[u8] {
+    match v {
+        Value::String(s) => s.as_bytes(),
+        Value::Bytes(b) => b,
+        _ => &[],
+    }
+}
+
+/// The comparison `Array#sort!` makes (`sort_2`), raising Ruby's
+/// `comparison of X with Y failed` when `<=>` gives nil.
+fn sort_cmp(a: &Value, b: &Value) -> Result<Ordering> {
+    ruby_cmp(a, b).ok_or_else(|| {
+        Error::new(
+            ErrorKind::Type,
+            format!(
+                "comparison of {} with {} failed",
+                a.ruby_class(),
+                cmperr_operand(b)
+            ),
+        )
+    })
+}
+
+/// How `rb_cmperr` names the right operand: special constants and Floats by
+/// `inspect`, other objects by class.
+fn cmperr_operand(v: &Value) -> String {
+    const FIXNUM_MIN: i64 = -(1 << 62);
+    const FIXNUM_MAX: i64 = (1 << 62) - 1;
+    match v {
+        Value::Nil | Value::Bool(_) | Value::Float(_) => inspect(v),
+        Value::Int(i) if (FIXNUM_MIN..=FIXNUM_MAX).contains(i) => i.to_string(),
+        // Symbols made from data are dynamic (heap) symbols: named by class.
+        other => other.ruby_class().to_string(),
+    }
+}
+
+/// `Array#sort!` as Ruby on glibc runs it: `qsort_r`, which is a top-down
+/// merge sort that takes the left element when the comparison is <= 0.
+/// The order of comparisons matters for which error is raised.
+fn ruby_sort(items: &mut [Value]) -> Result<()> {
+    fn msort(items: &mut [Value], tmp: &mut Vec<Value>) -> Result<()> {
+        let n = items.len();
+        if n <= 1 {
+            return Ok(());
+        }
+        let n1 = n / 2;
+        msort(&mut items[..n1], tmp)?;
+        msort(&mut items[n1..], tmp)?;
+        tmp.clear();
+        let (mut i, mut j) = (0, n1);
+        while i < n1 && j < n {
+            if sort_cmp(&items[i], &items[j])? != Ordering::Greater {
+                tmp.push(items[i].clone());
+                i += 1;
+            } else {
+                tmp.push(items[j].clone());
+                j += 1;
+            }
+        }
+        tmp.extend(items[i..n1].iter().cloned());
+        // Elements left in the right run are already in place.
+        items[..tmp.len()].clone_from_slice(tmp);
+        Ok(())
+    }
+    let mut tmp = Vec::with_capacity(items.len());
+    msort(items, &mut tmp)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn s(x: &str) -> Value {
+        Value::from(x)
+    }
+    fn arr(items: &[&str]) -> Value {
+        Value::array(items.iter().map(|x| s(x)).collect())
+    }
+    fn hash(entries: Vec<(&str, Value)>) -> Value {
+        Value::hash(entries.into_iter().map(|(k, v)| (s(k), v)).collect())
+    }
+    fn ko(prefix: &str) -> DeepMergeOptions {
+        DeepMergeOptions {
+            knockout_prefix: Some(prefix.into()),
+            ..DeepMergeOptions::puppet_deep()
+        }
+    }
+
+    #[test]
+    fn puppet_deep_unions_arrays_lower_first() {
+        let hi = hash(vec![("a", Value::Int(2)), ("arr", arr(&["c", "a", "c"]))]);
+        let lo = hash(vec![("arr", arr(&["b", "a", "b"]))]);
+        let out = deep_merge(&hi, lo, &DeepMergeOptions::puppet_deep()).unwrap();
+        assert_eq!(
+            out,
+            hash(vec![("arr", arr(&["b", "a", "c"])), ("a", Value::Int(2))])
+        );
+        // key order: lower keys first
+        let keys: Vec<_> = out.as_hash().unwrap().keys().cloned().collect();
+        assert_eq!(keys, vec![s("arr"), s("a")]);
+    }
+
+    #[test]
+    fn bare_knockout_prefix_clears_lower_array() {
+        let out = deep_merge(&arr(&["x", "--"]), arr(&["y", "z"]), &ko("--")).unwrap();
+        assert_eq!(out, arr(&["x"]));
+    }
+
+    #[test]
+    fn knockout_with_sort() {
+        let hi = hash(vec![("sa1", arr(&["e", "d", "--f"]))]);
+        let lo = hash(vec![("sa1", arr(&["b", "a", "f", "c"]))]);
+        let opts = DeepMergeOptions {
+            sort_merged_arrays: true,
+            ..ko("--")
+        };
+        let out = deep_merge(&hi, lo, &opts).unwrap();
+        assert_eq!(out, hash(vec![("sa1", arr(&["a", "b", "c", "d", "e"]))]));
+    }
+
+    #[test]
+    fn other_prefix_leaves_double_dash_alone() {
+        let hi = hash(vec![("sa1", arr(&["e", "d", "--f"]))]);
+        let lo = hash(vec![("sa1", arr(&["b", "a", "f", "c"]))]);
+        let out = deep_merge(&hi, lo, &ko("##")).unwrap();
+        assert_eq!(
+            out,
+            hash(vec![("sa1", arr(&["b", "a", "f", "c", "e", "d", "--f"]))])
+        );
+    }
+
+    #[test]
+    fn knocked_out_string_becomes_empty() {
+        let hi = hash(vec![("k", s("--gone"))]);
+        let lo = hash(vec![("k", arr(&["a"]))]);
+        let out = deep_merge(&hi, lo, &ko("--")).unwrap();
+        assert_eq!(out, hash(vec![("k", s(""))]));
+        let out = deep_merge(&s("--gone"), s("old"), &ko("--")).unwrap();
+        assert_eq!(out, s(""));
+    }
+
+    #[test]
+    fn option_errors() {
+        let e = deep_merge(&Value::Nil, Value::Nil, &ko("")).unwrap_err();
+        assert_eq!(
+            e.message,
+            "knockout_prefix cannot be an empty string in deep_merge!"
+        );
+        assert_eq!(e.kind, ErrorKind::InvalidArgument);
+        let opts = DeepMergeOptions {
+            preserve_unmergeables: true,
+            ..ko("--")
+        };
+        let e = deep_merge(&Value::Nil, Value::Nil, &opts).unwrap_err();
+        assert_eq!(
+            e.message,
+            "overwrite_unmergeable must be true if knockout_prefix is specified in deep_merge!"
+        );
+    }
+
+    #[test]
+    fn sort_errors_name_operands_as_ruby_does() {
+        let opts = DeepMergeOptions {
+            sort_merged_arrays: true,
+            ..DeepMergeOptions::default()
+        };
+        let e = deep_merge(&Value::array(vec![Value::Int(1)]), arr(&["a"]), &opts).unwrap_err();
+        assert_eq!(e.message, "comparison of String with 1 failed");
+        assert_eq!(e.kind, ErrorKind::Type);
+        let e = deep_merge(&arr(&["a"]), Value::array(vec![Value::Int(1)]), &opts).unwrap_err();
+        assert_eq!(e.message, "comparison of Integer with String failed");
+        let e = deep_merge(
+            &Value::array(vec![Value::Nil]),
+            Value::array(vec![Value::Int(1)]),
+            &opts,
+        )
+        .unwrap_err();
+        assert_eq!(e.message, "comparison of Integer with nil failed");
+        let e =
+            deep_merge(&Value::array(vec![Value::Int(1 << 62)]), arr(&["x"]), &opts).unwrap_err();
+        assert_eq!(e.message, "comparison of String with Integer failed");
+        let e = deep_merge(&arr(&["x"]), Value::array(vec![Value::Float(1.5)]), &opts).unwrap_err();
+        assert_eq!(e.message, "comparison of Float with String failed");
+        // Integer and Float compare numerically; equal ones keep their order.
+        let out = deep_merge(
+            &Value::array(vec![Value::Float(1.0)]),
+            Value::array(vec![Value::Int(1)]),
+            &opts,
+        )
+        .unwrap();
+        assert_eq!(out, Value::array(vec![Value::Int(1), Value::Float(1.0)]));
+    }
+
+    #[test]
+    fn sorting_compares_like_ruby() {
+        let opts = DeepMergeOptions {
+            sort_merged_arrays: true,
+            ..DeepMergeOptions::default()
+        };
+        let h = |v: Value| hash(vec![("a", v)]);
+        // `{a: 1} <=> {a: 1.0}` is 0 (Object#<=> uses ==), though they are
+        // not eql? and both survive the union.
+        let out = deep_merge(
+            &Value::array(vec![h(Value::Int(1))]),
+            Value::array(vec![h(Value::Float(1.0))]),
+            &opts,
+        );
+        assert_eq!(
+            out.unwrap(),
+            Value::array(vec![h(Value::Float(1.0)), h(Value::Int(1))])
+        );
+        let e = deep_merge(
+            &Value::array(vec![h(Value::Int(2))]),
+            Value::array(vec![h(Value::Int(1))]),
+            &opts,
+        );
+        assert_eq!(
+            e.unwrap_err().message,
+            "comparison of Hash with Hash failed"
+        );
+        let e = deep_merge(
+            &Value::array(vec![Value::Nil, Value::Bool(true)]),
+            Value::array(vec![Value::Nil]),
+            &opts,
+        );
+        assert_eq!(
+            e.unwrap_err().message,
+            "comparison of NilClass with true failed"
+        );
+        // Big integers and floats sort numerically.
+        let big = |s: &str| Value::BigInt(Arc::from(s));
+        let src = Value::array(vec![
+            big("18446744073709551616"),
+            Value::Float(1.5),
+            big("1180591620717411303424"),
+        ]);
+        let dst = Value::array(vec![big("-18446744073709551616"), Value::Int(3)]);
+        let out = deep_merge(&src, dst, &opts).unwrap();
+        assert_eq!(
+            out,
+            Value::array(vec![
+                big("-18446744073709551616"),
+                Value::Float(1.5),
+                Value::Int(3),
+                big("18446744073709551616"),
+                big("1180591620717411303424"),
+            ])
+        );
+        // Symbols made from data are dynamic: named by class.
+        let sym = Value::Symbol(Arc::from("zsym_a"));
+        let e = deep_merge(
+            &Value::array(vec![sym]),
+            Value::array(vec![Value::Int(1)]),
+            &opts,
+        );
+        assert_eq!(
+            e.unwrap_err().message,
+            "comparison of Integer with Symbol failed"
+        );
+    }
+
+    #[test]
+    fn hash_arrays_in_a_copied_value_merge_into_themselves() {
+        let opts = DeepMergeOptions {
+            merge_hash_arrays: true,
+            ..ko("--")
+        };
+        let inner = || Value::array(vec![hash(vec![("j", arr(&["--a", "b"]))])]);
+        let emptied = Value::array(vec![hash(vec![("j", arr(&[]))])]);
+        let out = deep_merge(&hash(vec![("k", inner())]), Value::empty_hash(), &opts).unwrap();
+        assert_eq!(out, hash(vec![("k", emptied.clone())]));
+        // Without merge_hash_arrays the elements are not merged at all.
+        let out = deep_merge(&hash(vec![("k", inner())]), Value::empty_hash(), &ko("--")).unwrap();
+        assert_eq!(out, hash(vec![("k", inner())]));
+        // A scalar dest is overwritten by the source hash on the first key;
+        // only the later keys are merged into themselves.
+        let out = deep_merge(&hash(vec![("k", inner())]), s("s"), &opts).unwrap();
+        assert_eq!(out, hash(vec![("k", inner())]));
+        let src = hash(vec![("q", Value::Int(1)), ("k", inner())]);
+        let out = deep_merge(&src, s("s"), &opts).unwrap();
+        assert_eq!(out, hash(vec![("q", Value::Int(1)), ("k", emptied)]));
+    }
+
+    #[test]
+    fn nil_and_false_destinations() {
+        let src = hash(vec![("a", arr(&["x", "x"]))]);
+        // A nil dest is replaced by the source as it is.
+        assert_eq!(
+            deep_merge(&src, Value::Nil, &DeepMergeOptions::default()).unwrap(),
+            src
+        );
+        // A missing key receives the source merged into its own copy.
+        let out = deep_merge(&src, Value::empty_hash(), &DeepMergeOptions::default()).unwrap();
+        assert_eq!(out, hash(vec![("a", arr(&["x"]))]));
+        // preserve_unmergeables keeps a nil dest.
+        assert_eq!(
+            deep_merge(&src, Value::Nil, &DeepMergeOptions::hiera3_deep()).unwrap(),
+            Value::Nil
+        );
+        // A nil source leaves dest alone.
+        assert_eq!(
+            deep_merge(&Value::Nil, s("d"), &DeepMergeOptions::default()).unwrap(),
+            s("d")
+        );
+    }
+
+    #[test]
+    fn self_merge_knockout_quirk() {
+        // {"k"=>{"j"=>["--a","b"]}} into {} gives {"k"=>{"j"=>[]}} in Ruby.
+        let src = hash(vec![("k", hash(vec![("j", arr(&["--a", "b"]))]))]);
+        let out = deep_merge(&src, Value::empty_hash(), &ko("--")).unwrap();
+        assert_eq!(out, hash(vec![("k", hash(vec![("j", arr(&[]))]))]));
+        let src = hash(vec![("k", hash(vec![("j", arr(&["--a", "b", "c"]))]))]);
+        let out = deep_merge(&src, Value::empty_hash(), &ko("--")).unwrap();
+        assert_eq!(out, hash(vec![("k", hash(vec![("j", arr(&["c"]))]))]));
+    }
+
+    #[test]
+    fn overwritten_scalar_dest_merges_later_keys_into_themselves() {
+        let src = hash(vec![("a", arr(&["1", "1"])), ("b", arr(&["2", "2"]))]);
+        let out = deep_merge(&src, s("str"), &DeepMergeOptions::default()).unwrap();
+        assert_eq!(out, hash(vec![("a", arr(&["1", "1"])), ("b", arr(&["2"]))]));
+    }
+
+    #[test]
+    fn extend_existing_arrays_pushes_hash_per_key() {
+        let src = hash(vec![("a", Value::Int(1)), ("b", Value::Int(2))]);
+        let opts = DeepMergeOptions {
+            extend_existing_arrays: true,
+            ..DeepMergeOptions::default()
+        };
+        let out = deep_merge(&src, Value::array(vec![Value::Int(0)]), &opts).unwrap();
+        assert_eq!(out, Value::array(vec![Value::Int(0), src.clone(), src]));
+    }
+
+    #[test]
+    fn unpack_arrays_joins_and_splits() {
+        let src = Value::array(vec![
+            s("x, y"),
+            Value::Nil,
+            Value::Float(1.5),
+            Value::Float(1e20),
+        ]);
+        let opts = DeepMergeOptions {
+            unpack_arrays: Some(" ".into()),
+            ..DeepMergeOptions::default()
+        };
+        let out = deep_merge(&src, Value::array(vec![]), &opts).unwrap();
+        assert_eq!(out, arr(&["x,", "y", "1.5", "1.0e+20"]));
+    }
+
+    #[test]
+    fn float_to_s_matches_ruby() {
+        for (f, want) in [
+            (100.0, "100.0"),
+            (1e14, "100000000000000.0"),
+            (1e15, "1.0e+15"),
+            (0.0001, "0.0001"),
+            (0.00001, "1.0e-05"),
+            (123456789.0, "123456789.0"),
+            (-0.0, "-0.0"),
+            (2.5e-300, "2.5e-300"),
+            (1.234567890123456e15, "1.234567890123456e+15"),
+            (0.0012345, "0.0012345"),
+        ] {
+            assert_eq!(float_to_s(f), want);
+        }
+    }
+
+    #[test]
+    fn caller_values_are_not_mutated() {
+        let src = hash(vec![("a", arr(&["--x", "y"]))]);
+        let before = src.clone();
+        let dest = hash(vec![("a", arr(&["x", "z"]))]);
+        let kept = dest.clone();
+        let out = deep_merge(&src, dest, &ko("--")).unwrap();
+        assert_eq!(out, hash(vec![("a", arr(&["z", "y"]))]));
+        assert_eq!(src, before);
+        assert_eq!(kept, hash(vec![("a", arr(&["x", "z"]))]));
+    }
+}

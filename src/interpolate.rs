@@ -1,0 +1,199 @@
+//! Hiera 5 interpolation: `%{var}`, `%{facts.a.b}`, `%{lookup('k')}`,
+//! `%{hiera('k')}`, `%{alias('k')}`, `%{literal('x')}`, `%{scope('v')}`.
+//!
+//! The token grammar and the driver live here; where values come from
+//! (scope, nested lookups, recursion guard) is the [`Resolver`]'s business.
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::value::{Map, Value};
+use regex::Regex;
+use std::sync::OnceLock;
+
+/// A parsed `%{...}` expression.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Expr<'a> {
+    /// `%{}`, `%{::}`, `%{''}` and friends: the empty string.
+    Empty,
+    /// `name('arg')`.
+    Method(&'a str, &'a str),
+    /// A scope expression (`var`, `::var`, `facts.os.family`).
+    Scope(&'a str),
+}
+
+fn method_re() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| Regex::new(r#"^(\w+)\((?:"([^"]+)"|'([^']+)')\)$"#).unwrap())
+}
+
+/// Ruby's `String#strip` (whitespace and NUL).
+pub fn ruby_strip(s: &str) -> &str {
+    s.trim_matches(|c: char| matches!(c, ' ' | '\t' | '\n' | '\x0b' | '\x0c' | '\r' | '\0'))
+}
+
+/// Classifies the text between `%{` and `}` (already stripped).
+pub fn parse_expr(expr: &str) -> Expr<'_> {
+    if matches!(expr, "" | "::" | "\"\"" | "''" | "\"::\"" | "'::'") {
+        return Expr::Empty;
+    }
+    if expr.ends_with(')') {
+        if let Some(c) = method_re().captures(expr) {
+            let name = c.get(1).unwrap().as_str();
+            let arg = c.get(2).or_else(|| c.get(3)).unwrap().as_str();
+            return Expr::Method(name, arg);
+        }
+    }
+    Expr::Scope(expr)
+}
+
+/// Finds the tokens of a string: `(start, end, inner)` for each `%{...}`
+/// (regexp `%\{([^\}]*)\}`, left to right, non-overlapping).
+pub fn tokens(s: &str) -> Vec<(usize, usize, &str)> {
+    let mut out = Vec::new();
+    let mut pos = 0;
+    while let Some(off) = s[pos..].find("%{") {
+        let start = pos + off;
+        match s[start + 2..].find('}') {
+            Some(close) => {
+                let end = start + 2 + close + 1;
+                out.push((start, end, &s[start + 2..end - 1]));
+                pos = end;
+            }
+            None => break,
+        }
+    }
+    out
+}
+
+/// What interpolation needs from the engine.
+pub trait Resolver {
+    /// Evaluates a scope expression (`facts.os.family`), including digging;
+    /// `subject` is the whole string (for syntax error messages).
+    fn scope(&mut self, expr: &str, subject: &str) -> Result<Value>;
+    /// A nested lookup (`lookup`/`hiera`/`alias`) with a default of `''`.
+    fn lookup(&mut self, key: &str) -> Result<Value>;
+    /// Runs `f` with `name` pushed on the recursion guard.
+    fn check(&mut self, name: String, f: &mut dyn FnMut(&mut Self) -> Result<Value>) -> Result<Value>;
+}
+
+fn issue(msg: &str) -> Error {
+    Error::new(ErrorKind::Interpolation, msg)
+}
+
+/// Interpolates a value: strings, array elements, hash keys and values.
+pub fn interpolate<R: Resolver>(value: &Value, r: &mut R, allow_methods: bool) -> Result<Value> {
+    match value {
+        Value::String(s) => {
+            if !s.contains("%{") {
+                return Ok(value.clone());
+            }
+            interpolate_string(s, r, allow_methods)
+        }
+        Value::Array(a) => {
+            if !needs_interpolation(value) {
+                return Ok(value.clone());
+            }
+            let mut out = Vec::with_capacity(a.len());
+            for v in a.iter() {
+                out.push(interpolate(v, r, allow_methods)?);
+            }
+            Ok(Value::array(out))
+        }
+        Value::Hash(h) => {
+            if !needs_interpolation(value) {
+                return Ok(value.clone());
+            }
+            let mut out = Map::with_capacity(h.len());
+            for (k, v) in h.iter() {
+                let k = interpolate(k, r, allow_methods)?;
+                let v = interpolate(v, r, allow_methods)?;
+                out.insert(k, v);
+            }
+            Ok(Value::hash(out))
+        }
+        _ => Ok(value.clone()),
+    }
+}
+
+/// `true` when some string inside `v` contains `%{`.
+pub fn needs_interpolation(v: &Value) -> bool {
+    match v {
+        Value::String(s) => s.contains("%{"),
+        Value::Array(a) => a.iter().any(needs_interpolation),
+        Value::Hash(h) => h.iter().any(|(k, v)| needs_interpolation(k) || needs_interpolation(v)),
+        _ => false,
+    }
+}
+
+fn interpolate_string<R: Resolver>(subject: &str, r: &mut R, allow_methods: bool) -> Result<Value> {
+    let toks = tokens(subject);
+    if toks.is_empty() {
+        return Ok(Value::string(subject));
+    }
+    let mut out = String::with_capacity(subject.len());
+    let mut last = 0;
+    for (start, end, inner) in toks {
+        out.push_str(&subject[last..start]);
+        last = end;
+        let expr = ruby_strip(inner);
+        let value = match parse_expr(expr) {
+            Expr::Empty => continue,
+            Expr::Method(name, arg) => {
+                if !allow_methods {
+                    return Err(issue("Interpolation using method syntax is not allowed in this context"));
+                }
+                match name {
+                    "alias" => {
+                        if start != 0 || end != subject.len() {
+                            return Err(issue("'alias' interpolation is only permitted if the expression is equal to the entire string"));
+                        }
+                        return r.lookup(arg);
+                    }
+                    "lookup" | "hiera" => {
+                        let v = r.lookup(arg)?;
+                        r.check(arg.to_string(), &mut |r| interpolate(&v, r, allow_methods))?
+                    }
+                    "literal" => {
+                        let v = Value::string(arg);
+                        r.check(arg.to_string(), &mut |r| interpolate(&v, r, allow_methods))?
+                    }
+                    "scope" => {
+                        let v = r.scope(arg, subject)?;
+                        r.check(format!("scope:{arg}"), &mut |r| interpolate(&v, r, allow_methods))?
+                    }
+                    other => return Err(issue(&format!("Unknown interpolation method '{other}'"))),
+                }
+            }
+            Expr::Scope(key) => {
+                let v = r.scope(key, subject)?;
+                r.check(format!("scope:{key}"), &mut |r| interpolate(&v, r, allow_methods))?
+            }
+        };
+        crate::render::ruby_to_s(&value, &mut out);
+    }
+    out.push_str(&subject[last..]);
+    Ok(Value::from(out))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn token_scanning() {
+        assert_eq!(tokens("a%{x}b%{ y }"), vec![(1, 5, "x"), (6, 12, " y ")]);
+        assert_eq!(tokens("[abc %{facts.role]"), vec![]);
+        assert_eq!(tokens("[%{a] [%{b}]"), vec![(1, 11, "a] [%{b")]);
+        assert_eq!(tokens("%%{x}"), vec![(1, 5, "x")]);
+    }
+
+    #[test]
+    fn expressions() {
+        assert_eq!(parse_expr("lookup('a.b')"), Expr::Method("lookup", "a.b"));
+        assert_eq!(parse_expr("hiera(\"x\")"), Expr::Method("hiera", "x"));
+        assert_eq!(parse_expr("lookup(base)"), Expr::Scope("lookup(base)"));
+        assert_eq!(parse_expr("lookup( 'x' )"), Expr::Scope("lookup( 'x' )"));
+        assert_eq!(parse_expr("''"), Expr::Empty);
+        assert_eq!(parse_expr("::"), Expr::Empty);
+        assert_eq!(parse_expr("facts.os"), Expr::Scope("facts.os"));
+    }
+}

@@ -1,0 +1,271 @@
+//! Dotted keys: `a.b.'c.d'.0`, split the way Puppet's `SubLookup#split_key`
+//! splits them, and the "dig" into a found value.
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::value::Value;
+
+/// One segment of a dotted key after the root.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Segment {
+    /// A string segment (quoted, or unquoted and not integer-like).
+    Name(String),
+    /// An unquoted integer-like segment (`1`, `-1`, `+2`).
+    Index(i64),
+}
+
+impl Segment {
+    /// The segment as a hash key.
+    pub fn to_value(&self) -> Value {
+        match self {
+            Segment::Name(s) => Value::string(s.as_str()),
+            Segment::Index(i) => Value::Int(*i),
+        }
+    }
+}
+
+impl std::fmt::Display for Segment {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Segment::Name(s) => f.write_str(s),
+            Segment::Index(i) => write!(f, "{i}"),
+        }
+    }
+}
+
+/// Splits `key` into segments. The first element is the root, always a
+/// string unless it is integer-like (Puppet then crashes; we report a
+/// syntax error instead, see [`LookupKey::parse`]).
+///
+/// `Err(())` means "Syntax error"; the caller words the message.
+pub fn split_key(key: &str) -> std::result::Result<Vec<Segment>, ()> {
+    if !key.contains(['\'', '"', '.']) {
+        return Ok(vec![Segment::Name(key.to_string())]);
+    }
+    // Tokenise into: quoted strings (with surrounding whitespace), runs of
+    // characters other than quotes and dots, and the separators between
+    // them (which must each be exactly ".").
+    let bytes = key.as_bytes();
+    let mut segments: Vec<Segment> = Vec::new();
+    let mut separators: Vec<&str> = Vec::new();
+    let mut pos = 0;
+    let mut last_end = 0;
+    let mut first = true;
+    while pos < bytes.len() {
+        // Try to match a token at `pos` (leftmost match, as Ruby's split).
+        if let Some((start, end, seg)) = match_token(key, pos) {
+            let gap = &key[last_end..start];
+            if first {
+                if !gap.is_empty() {
+                    return Err(());
+                }
+                first = false;
+            } else {
+                separators.push(gap);
+            }
+            segments.push(seg);
+            last_end = end;
+            pos = end;
+        } else {
+            pos += 1;
+        }
+    }
+    if segments.is_empty() || first {
+        return Err(());
+    }
+    let trailing = &key[last_end..];
+    if !trailing.is_empty() {
+        return Err(());
+    }
+    if separators.iter().any(|s| *s != ".") {
+        return Err(());
+    }
+    Ok(segments)
+}
+
+/// Matches one token starting at or after `from`; returns (start, end, segment).
+fn match_token(key: &str, from: usize) -> Option<(usize, usize, Segment)> {
+    let bytes = key.as_bytes();
+    let mut i = from;
+    while i < bytes.len() {
+        // Alternative 1/2: \s*"[^"]+"\s* or \s*'[^']+'\s*
+        let mut j = i;
+        while j < bytes.len() && is_space(bytes[j]) {
+            j += 1;
+        }
+        if j < bytes.len() && (bytes[j] == b'"' || bytes[j] == b'\'') {
+            let q = bytes[j];
+            if let Some(close) = key[j + 1..].find(q as char) {
+                if close > 0 {
+                    let inner = &key[j + 1..j + 1 + close];
+                    let mut end = j + 1 + close + 1;
+                    while end < bytes.len() && is_space(bytes[end]) {
+                        end += 1;
+                    }
+                    return Some((i, end, Segment::Name(inner.to_string())));
+                }
+            }
+        }
+        // Alternative 3: [^'".]+
+        if !matches!(bytes[i], b'\'' | b'"' | b'.') {
+            let mut end = i;
+            while end < bytes.len() && !matches!(bytes[end], b'\'' | b'"' | b'.') {
+                end += 1;
+            }
+            let raw = key[i..end].trim_matches(|c: char| c.is_ascii_whitespace());
+            return Some((i, end, classify(raw)));
+        }
+        // The regexp can match here only through a quote; otherwise the
+        // text at i is a separator character. Let the caller move on.
+        return None;
+    }
+    None
+}
+
+fn is_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b'\x0b' | b'\x0c')
+}
+
+/// Unquoted segments matching `^(:?[+-]?[0-9]+)$` become Integers (Ruby
+/// `to_i`, so a leading `:` gives 0).
+fn classify(raw: &str) -> Segment {
+    let body = raw.strip_prefix(':');
+    let digits = body.unwrap_or(raw);
+    let unsigned = digits.strip_prefix(['+', '-']).unwrap_or(digits);
+    if !unsigned.is_empty() && unsigned.bytes().all(|b| b.is_ascii_digit()) {
+        if body.is_some() {
+            return Segment::Index(0);
+        }
+        return Segment::Index(digits.parse::<i64>().unwrap_or(if digits.starts_with('-') { i64::MIN } else { i64::MAX }));
+    }
+    Segment::Name(raw.to_string())
+}
+
+/// A parsed lookup key: its root, its sub-key segments and its module.
+#[derive(Clone, Debug)]
+pub struct LookupKey {
+    /// The key as given.
+    pub key: String,
+    /// The root key (first segment).
+    pub root: String,
+    /// The segments after the root (empty when the key is not dotted).
+    pub segments: Vec<Segment>,
+    /// The module name: the part of the root before the first `::`.
+    pub module: Option<String>,
+}
+
+impl LookupKey {
+    /// Parses a lookup key; errors are worded `Syntax error in key: '<key>'`.
+    pub fn parse(key: &str) -> Result<LookupKey> {
+        let syntax = || Error::new(ErrorKind::Lookup, format!("Syntax error in key: '{key}'"));
+        let mut segs = split_key(key).map_err(|_| syntax())?;
+        let root = match segs.remove(0) {
+            Segment::Name(s) => s,
+            // Puppet crashes with a NoMethodError here; a syntax error is saner.
+            Segment::Index(_) => return Err(syntax()),
+        };
+        let module = root.find("::").map(|i| root[..i].to_string());
+        Ok(LookupKey { key: key.to_string(), root, segments: segs, module })
+    }
+
+    /// Digs the sub-keys into `value`; `Ok(None)` is "not found".
+    pub fn dig(&self, value: Value) -> Result<Option<Value>> {
+        dig(&self.key, &self.segments, value)
+    }
+}
+
+/// Digs `segments` into `value` with Puppet's rules; `key` is used in messages.
+pub fn dig(key: &str, segments: &[Segment], mut value: Value) -> Result<Option<Value>> {
+    for seg in segments {
+        let next = match (&value, seg) {
+            (Value::Nil, _) => return Ok(None),
+            (Value::Array(a), Segment::Index(i)) => {
+                if *i < 0 || (*i as usize) >= a.len() {
+                    return Ok(None);
+                }
+                a[*i as usize].clone()
+            }
+            (Value::Hash(h), _) => match h.get(&seg.to_value()) {
+                Some(v) => v.clone(),
+                None => return Ok(None),
+            },
+            (Value::Int(_) | Value::BigInt(_) | Value::Symbol(_), _) => {
+                return Err(Error::new(
+                    ErrorKind::Type,
+                    format!(
+                        "undefined method `include?' for {}:{}",
+                        crate::render::ruby_inspect_string(&value),
+                        value.ruby_class()
+                    ),
+                ))
+            }
+            _ => {
+                return Err(Error::new(
+                    ErrorKind::Type,
+                    format!(
+                        "Data Provider type mismatch: Got {} when a hash-like object was expected to access value using '{}' from key '{}'",
+                        value.ruby_class(),
+                        seg,
+                        key
+                    ),
+                ))
+            }
+        };
+        value = next;
+    }
+    Ok(Some(value))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(key: &str) -> Vec<Segment> {
+        split_key(key).unwrap()
+    }
+
+    #[test]
+    fn plain_key_is_one_segment() {
+        assert_eq!(names("ntp::servers"), vec![Segment::Name("ntp::servers".into())]);
+        assert_eq!(names(" a b "), vec![Segment::Name(" a b ".into())]);
+    }
+
+    #[test]
+    fn dotted_and_quoted() {
+        assert_eq!(
+            names("a.b.'c.d'.\"e f\""),
+            vec![
+                Segment::Name("a".into()),
+                Segment::Name("b".into()),
+                Segment::Name("c.d".into()),
+                Segment::Name("e f".into())
+            ]
+        );
+        assert_eq!(names("'a. b'"), vec![Segment::Name("a. b".into())]);
+        assert_eq!(names("a . b"), vec![Segment::Name("a".into()), Segment::Name("b".into())]);
+    }
+
+    #[test]
+    fn integer_segments() {
+        assert_eq!(names("l.1"), vec![Segment::Name("l".into()), Segment::Index(1)]);
+        assert_eq!(names("l.-1"), vec![Segment::Name("l".into()), Segment::Index(-1)]);
+        assert_eq!(names("l.+2"), vec![Segment::Name("l".into()), Segment::Index(2)]);
+        assert_eq!(names("l.:7"), vec![Segment::Name("l".into()), Segment::Index(0)]);
+        assert_eq!(names("l.'1'"), vec![Segment::Name("l".into()), Segment::Name("1".into())]);
+    }
+
+    #[test]
+    fn syntax_errors() {
+        for bad in ["a..b", "a.''.b", ".a", "a.", "a.'pa'b", "'a", ".*::ports", "a.\"b'"] {
+            assert!(split_key(bad).is_err(), "{bad} should be a syntax error");
+        }
+    }
+
+    #[test]
+    fn lookup_key_module() {
+        let k = LookupKey::parse("mod::x.y").unwrap();
+        assert_eq!(k.root, "mod::x");
+        assert_eq!(k.module.as_deref(), Some("mod"));
+        assert_eq!(k.segments, vec![Segment::Name("y".into())]);
+        assert!(LookupKey::parse("plain").unwrap().module.is_none());
+    }
+}

@@ -1,0 +1,867 @@
+//! The Hiera 5 lookup engine: layers (global, environment, module), the
+//! hierarchy search, lookup_options, merges, defaults and interpolation.
+//!
+//! [`Hiera`] is an opened configuration: immutable apart from its internal
+//! caches, `Send + Sync`, shared by threads. A [`Session`] binds it to one
+//! scope (the node's variables); lookups go through a session.
+
+use crate::config::{pathname_join, Entry, FunctionKind, HieraConfig, LayerKind, LocationSpec};
+use crate::data::{DataFormat, FileCache};
+use crate::error::{Error, ErrorKind, Result};
+use crate::interpolate::{self, Resolver};
+use crate::key::{dig, split_key, LookupKey, Segment};
+use crate::merge::{Strategy, StrategyKind};
+use crate::value::{Map, Value};
+use regex::Regex;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+/// How undefined variables in interpolation are treated (Puppet's `strict`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Strict {
+    /// Silently empty.
+    Off,
+    /// Empty, with a warning (Puppet 7's default).
+    #[default]
+    Warning,
+    /// An error.
+    Error,
+}
+
+/// What [`Hiera::open`] needs: where the configuration lives.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// The global hiera.yaml (need not exist: Puppet's default config is
+    /// then used, rooted at this file's directory).
+    pub hiera_config: PathBuf,
+    /// The directory holding environments.
+    pub environmentpath: PathBuf,
+    /// The environment name.
+    pub environment: String,
+    /// Undefined variable handling.
+    pub strict: Strict,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            hiera_config: PathBuf::from("hiera.yaml"),
+            environmentpath: PathBuf::from("environments"),
+            environment: "production".into(),
+            strict: Strict::Warning,
+        }
+    }
+}
+
+/// An opened Hiera configuration. Thread-safe; share it with `Arc`.
+pub struct Hiera {
+    options: Options,
+    env_dir: Option<PathBuf>,
+    cache: FileCache,
+}
+
+impl Hiera {
+    /// Opens a configuration. Nothing is read yet: configuration and data
+    /// errors surface at lookup time, as in Puppet, and only for the
+    /// lookups they affect.
+    pub fn open(options: Options) -> Result<Hiera> {
+        if options.environment.is_empty() || options.environment.contains('/') {
+            return Err(Error::new(ErrorKind::InvalidArgument, format!("Invalid environment name '{}'", options.environment)));
+        }
+        let env_dir = options.environmentpath.join(&options.environment);
+        let env_dir = if env_dir.is_dir() { Some(env_dir) } else { None };
+        Ok(Hiera { options, env_dir, cache: FileCache::default() })
+    }
+
+    /// The options this configuration was opened with.
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+
+    /// The shared file cache.
+    pub fn cache(&self) -> &FileCache {
+        &self.cache
+    }
+
+    fn global_config(&self) -> Result<Arc<HieraConfig>> {
+        let path = &self.options.hiera_config;
+        if path.exists() {
+            match self.cache.config(path, LayerKind::Global)? {
+                Some(c) => Ok(c),
+                None => unreachable!("a global config is never ignored"),
+            }
+        } else {
+            let root = path.parent().map(Path::to_path_buf).unwrap_or_default();
+            Ok(Arc::new(HieraConfig::implicit_default(&root)))
+        }
+    }
+
+    fn env_config(&self) -> Result<Option<Arc<HieraConfig>>> {
+        let Some(dir) = &self.env_dir else { return Ok(None) };
+        let path = dir.join("hiera.yaml");
+        if !path.exists() {
+            return Ok(None);
+        }
+        self.cache.config(&path, LayerKind::Environment)
+    }
+
+    /// The module directory, if the module exists in the environment.
+    fn module_dir(&self, name: &str) -> Option<PathBuf> {
+        let dir = self.env_dir.as_ref()?.join("modules").join(name);
+        if is_module_name(name) && dir.is_dir() {
+            Some(dir)
+        } else {
+            None
+        }
+    }
+
+    fn module_config(&self, name: &str) -> Result<Option<Arc<HieraConfig>>> {
+        let Some(dir) = self.module_dir(name) else { return Ok(None) };
+        let path = dir.join("hiera.yaml");
+        if !path.exists() {
+            return Ok(None);
+        }
+        self.cache.config(&path, LayerKind::Module)
+    }
+}
+
+fn is_module_name(name: &str) -> bool {
+    let mut chars = name.chars();
+    matches!(chars.next(), Some('a'..='z')) && chars.all(|c| matches!(c, 'a'..='z' | '0'..='9' | '_'))
+}
+
+/// One lookup call, as `lookup()` takes it.
+#[derive(Clone, Debug, Default)]
+pub struct LookupRequest {
+    /// The names to try, in order; the first found wins.
+    pub keys: Vec<String>,
+    /// The merge: a strategy name or a hash with `strategy` and options.
+    pub merge: Option<Value>,
+    /// The default value (its presence matters: `Some(Nil)` is a default).
+    pub default: Option<Value>,
+    /// Values used when a name is not found (and for undefined variables).
+    pub default_values_hash: Map,
+    /// Values that win over any data (and over scope variables).
+    pub override_values: Map,
+}
+
+impl LookupRequest {
+    /// A request for one key without options.
+    pub fn key(key: &str) -> LookupRequest {
+        LookupRequest { keys: vec![key.to_string()], ..Default::default() }
+    }
+}
+
+/// Merged lookup_options, split into literal keys and patterns.
+#[derive(Clone, Debug, Default)]
+struct CompiledOptions {
+    literal: HashMap<String, Value>,
+    patterns: Vec<(Regex, Value)>,
+}
+
+impl CompiledOptions {
+    fn for_key(&self, root: &str) -> Option<&Value> {
+        if let Some(v) = self.literal.get(root).filter(|v| !v.is_nil()) {
+            return Some(v);
+        }
+        self.patterns.iter().find(|(re, _)| re.is_match(root)).map(|(_, v)| v)
+    }
+}
+
+/// A scope bound to a [`Hiera`]: the node's variables and the caches that
+/// depend only on them. `Send + Sync`: many threads may look up at once.
+pub struct Session {
+    hiera: Arc<Hiera>,
+    scope: Map,
+    options_cache: Mutex<HashMap<Option<String>, (u64, Option<Arc<CompiledOptions>>)>>,
+}
+
+impl Session {
+    /// A session for `scope`, the map of variables (facts, trusted, ...).
+    pub fn new(hiera: Arc<Hiera>, scope: Map) -> Session {
+        Session { hiera, scope, options_cache: Mutex::new(HashMap::new()) }
+    }
+
+    /// The configuration this session looks up in.
+    pub fn hiera(&self) -> &Arc<Hiera> {
+        &self.hiera
+    }
+
+    /// The scope variables.
+    pub fn scope(&self) -> &Map {
+        &self.scope
+    }
+
+    /// Looks up a request: `Ok(Some(v))` found (or default), `Ok(None)` not found.
+    pub fn lookup(&self, req: &LookupRequest) -> Result<Option<Value>> {
+        let mut inv = Invocation { session: self, req, stack: Vec::new(), locals: Vec::new(), explain: None };
+        inv.lookup_names(&req.keys, req.merge.as_ref(), req.default.as_ref())
+    }
+
+    /// Looks up one key with Puppet's defaults (first found, no default).
+    pub fn lookup_key(&self, key: &str) -> Result<Option<Value>> {
+        self.lookup(&LookupRequest::key(key))
+    }
+}
+
+/// Which layer a search is in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Layer {
+    Global,
+    Environment,
+    Module,
+}
+
+/// A resolved data location.
+#[derive(Clone, Debug)]
+enum Location {
+    /// The function is called without a path.
+    Nowhere,
+    /// A file path, whether it exists, and the declaration it came from.
+    Path(PathBuf, bool, String),
+    /// A URI (always "exists").
+    Uri(String),
+}
+
+/// A hierarchy entry resolved for the current scope.
+struct ResolvedEntry<'c> {
+    entry: &'c Entry,
+    locations: Vec<Location>,
+}
+
+/// The state of one top-level lookup: the recursion guard and the request.
+struct Invocation<'s> {
+    session: &'s Session,
+    req: &'s LookupRequest,
+    stack: Vec<String>,
+    /// Local variable bindings (the variable of `mapped_paths`).
+    locals: Vec<(String, Value)>,
+    /// The explanation being built, when one was asked for.
+    explain: Option<Explain>,
+}
+
+type Found = Option<Value>;
+
+impl<'s> Invocation<'s> {
+    fn hiera(&self) -> &'s Hiera {
+        &self.session.hiera
+    }
+
+    fn ex_line(&mut self, f: impl FnOnce() -> String) {
+        if let Some(ex) = &mut self.explain {
+            ex.line(&f());
+        }
+    }
+
+    fn ex_push(&mut self, f: impl FnOnce() -> String) {
+        if let Some(ex) = &mut self.explain {
+            ex.line(&f());
+            ex.depth += 1;
+        }
+    }
+
+    fn ex_pop(&mut self) {
+        if let Some(ex) = &mut self.explain {
+            ex.depth = ex.depth.saturating_sub(1);
+        }
+    }
+
+    fn ex_value(&mut self, prefix: impl FnOnce() -> String, v: &Value) {
+        if let Some(ex) = &mut self.explain {
+            ex.value_line(&prefix(), v);
+        }
+    }
+
+    /// Puppet's `Lookup.lookup`: names, overrides, defaults.
+    fn lookup_names(&mut self, names: &[String], merge: Option<&Value>, default: Option<&Value>) -> Result<Found> {
+        for name in names {
+            if let Some(v) = self.req.override_values.get(&Value::from(name.as_str())) {
+                return Ok(Some(v.clone()));
+            }
+            if let Some(v) = self.lookup_key(name, merge)? {
+                return Ok(Some(v));
+            }
+        }
+        if !self.req.default_values_hash.is_empty() {
+            for name in names {
+                if let Some(v) = self.req.default_values_hash.get(&Value::from(name.as_str())) {
+                    return Ok(Some(v.clone()));
+                }
+            }
+        }
+        Ok(default.cloned())
+    }
+
+    /// Puppet's `LookupAdapter#lookup`.
+    fn lookup_key(&mut self, key: &str, merge: Option<&Value>) -> Result<Found> {
+        if key == "lookup_options" || key.starts_with("lookup_options.") {
+            return Ok(None);
+        }
+        let lk = LookupKey::parse(key)?;
+        let options = self.lookup_options_for(&lk)?;
+        self.ex_push(|| format!("Searching for \"{key}\""));
+        let r = self.lookup_parsed(&lk, merge, options);
+        self.ex_pop();
+        r
+    }
+
+    fn lookup_parsed(&mut self, lk: &LookupKey, merge: Option<&Value>, options: Option<Map>) -> Result<Found> {
+        let key = lk.key.as_str();
+        if merge.is_none() && options.as_ref().is_some_and(|o| o.contains_key(&Value::from("merge"))) {
+            self.ex_line(|| "Using merge options from \"lookup_options\" hash".to_string());
+        }
+        let merge_value = match merge {
+            Some(m) => Some(m.clone()),
+            None => options.as_ref().and_then(|o| o.get(&Value::from("merge")).cloned()),
+        };
+        let found = match self.do_lookup(lk, merge_value.as_ref())? {
+            Some(v) => Some(v),
+            None => match self.lookup_default_in_module(lk)? {
+                Some(v) => lk.dig(v)?,
+                None => None,
+            },
+        };
+        match (found, options.as_ref().and_then(|o| o.get(&Value::from("convert_to")))) {
+            (Some(v), Some(conv)) => Ok(Some(crate::convert::convert_to(key, v, conv)?)),
+            (found, _) => Ok(found),
+        }
+    }
+
+    fn do_lookup(&mut self, lk: &LookupKey, merge: Option<&Value>) -> Result<Found> {
+        let strategy = match merge {
+            Some(m) => Strategy::from_value(m)?,
+            None => Strategy::default(),
+        };
+        const LAYERS: [Layer; 3] = [Layer::Global, Layer::Environment, Layer::Module];
+        let found = strategy.lookup(3, |i| self.layer_lookup(LAYERS[i], lk, &lk.key, lk.module.as_deref(), &strategy, false))?;
+        match found {
+            Some(v) if !lk.segments.is_empty() => {
+                self.ex_line(|| {
+                    let subs: Vec<String> = lk.segments.iter().map(|s| s.to_string()).collect();
+                    format!("Sub key: \"{}\"", subs.join("."))
+                });
+                let r = lk.dig(v)?;
+                match &r {
+                    Some(v) => self.ex_value(|| "  Found value: ".to_string(), v),
+                    None => self.ex_line(|| "  Not found".to_string()),
+                }
+                Ok(r)
+            }
+            Some(v) => Ok(Some(v)),
+            None => Ok(None),
+        }
+    }
+
+    fn layer_config(&self, layer: Layer, module: Option<&str>) -> Result<Option<Arc<HieraConfig>>> {
+        match layer {
+            Layer::Global => self.hiera().global_config().map(Some),
+            Layer::Environment => self.hiera().env_config(),
+            Layer::Module => match module {
+                Some(m) => self.hiera().module_config(m),
+                None => Ok(None),
+            },
+        }
+    }
+
+    /// A provider's `key_lookup`: recursion check, then the hierarchy.
+    fn layer_lookup(
+        &mut self,
+        layer: Layer,
+        lk: &LookupKey,
+        top_key: &str,
+        module: Option<&str>,
+        strategy: &Strategy,
+        default_hierarchy: bool,
+    ) -> Result<Found> {
+        let result = (|| {
+            let Some(config) = self.layer_config(layer, module)? else {
+                if layer == Layer::Module {
+                    if let Some(m) = module {
+                        let exists = self.hiera().module_dir(m).is_some();
+                        self.ex_line(|| if exists {
+                            format!("Module data provider for module \"{m}\" not found")
+                        } else {
+                            format!("Module \"{m}\" not found")
+                        });
+                    }
+                }
+                return Ok(None);
+            };
+            if self.stack.iter().any(|n| n == &lk.key) {
+                return Err(self.recursion_error());
+            }
+            self.ex_push(|| {
+                let place = match layer {
+                    Layer::Global => "Global Data Provider".to_string(),
+                    Layer::Environment => "Environment Data Provider".to_string(),
+                    Layer::Module => format!("Module \"{}\" Data Provider", module.unwrap_or("")),
+                };
+                format!("{place} ({})", config.name())
+            });
+            if let Some(p) = &config.path {
+                self.ex_line(|| format!("Using configuration \"{}\"", p.display()));
+            }
+            self.stack.push(lk.key.clone());
+            let r = self.hierarchy_lookup(&config, layer, module, lk, strategy, default_hierarchy);
+            self.stack.pop();
+            if matches!(r, Ok(None)) && config.hierarchy.is_empty() {
+                self.ex_line(|| format!("No such key: \"{}\"", lk.key));
+            }
+            self.ex_pop();
+            r
+        })();
+        match result {
+            Err(e) if layer == Layer::Global && !matches!(e.kind, ErrorKind::Config | ErrorKind::Interpolation) => {
+                Err(e.prefixed(top_key))
+            }
+            other => other,
+        }
+    }
+
+    fn recursion_error(&self) -> Error {
+        Error::new(ErrorKind::Recursion, format!("Recursive lookup detected in [{}]", self.stack.join(", ")))
+    }
+
+    fn hierarchy_lookup(
+        &mut self,
+        config: &HieraConfig,
+        layer: Layer,
+        module: Option<&str>,
+        lk: &LookupKey,
+        strategy: &Strategy,
+        default_hierarchy: bool,
+    ) -> Result<Found> {
+        let entries = if default_hierarchy {
+            match &config.default_hierarchy {
+                Some(e) => e,
+                None => return Ok(None),
+            }
+        } else {
+            &config.hierarchy
+        };
+        let resolved = self.resolve_entries(config, entries)?;
+        if resolved.is_empty() {
+            return Ok(None);
+        }
+        strategy.lookup(resolved.len(), |i| {
+            let re = &resolved[i];
+            self.ex_push(|| format!("Hierarchy entry \"{}\"", re.entry.name));
+            let r = strategy.lookup(re.locations.len(), |j| {
+                let loc = &re.locations[j];
+                match loc {
+                    Location::Path(p, _, orig) => {
+                        self.ex_push(|| format!("Path \"{}\"", p.display()));
+                        self.ex_line(|| format!("Original path: \"{orig}\""));
+                    }
+                    Location::Uri(u) => self.ex_push(|| format!("URI \"{u}\"")),
+                    Location::Nowhere => self.ex_push(String::new),
+                }
+                let r = self.location_lookup(config, layer, module, re.entry, loc, &lk.root);
+                match &r {
+                    Ok(Some(v)) => self.ex_value(|| format!("Found key: \"{}\" value: ", lk.root), v),
+                    Ok(None) if matches!(loc, Location::Path(_, false, _)) => self.ex_line(|| "Path not found".to_string()),
+                    Ok(None) => self.ex_line(|| format!("No such key: \"{}\"", lk.root)),
+                    Err(_) => {}
+                }
+                self.ex_pop();
+                r
+            });
+            self.ex_pop();
+            r
+        })
+    }
+
+    fn location_lookup(
+        &mut self,
+        config: &HieraConfig,
+        layer: Layer,
+        module: Option<&str>,
+        entry: &Entry,
+        location: &Location,
+        root: &str,
+    ) -> Result<Found> {
+        let path = match location {
+            Location::Path(_, false, _) => return Ok(None),
+            Location::Path(p, true, _) => p,
+            Location::Uri(_) | Location::Nowhere => {
+                return Err(self.unsupported_function(config, entry, location));
+            }
+        };
+        let format = match (entry.function_kind, entry.function_name.as_str()) {
+            (FunctionKind::DataHash, "yaml_data") => DataFormat::Yaml,
+            (FunctionKind::DataHash, "json_data") => DataFormat::Json,
+            _ => return Err(self.unsupported_function(config, entry, location)),
+        };
+        let data = self.hiera().cache.data(path, format)?;
+        let _ = (layer, module);
+        let Some(value) = data.get(&Value::from(root)) else { return Ok(None) };
+        if !crate::ptype::is_rich_data(value) {
+            return Err(Error {
+                kind: ErrorKind::Type,
+                message: format!(
+                    "Value for key '{}', in hash returned from data_hash function '{}', when using location '{}', has wrong type, expects Puppet::LookupValue, got {}",
+                    root,
+                    entry.function_name,
+                    path.display(),
+                    crate::ptype::infer_type(value)
+                ),
+                file: Some(path.clone()),
+                line: None,
+            });
+        }
+        let value = value.clone();
+        Ok(Some(interpolate::interpolate(&value, self, true)?))
+    }
+
+    fn unsupported_function(&self, config: &HieraConfig, entry: &Entry, location: &Location) -> Error {
+        let builtin = matches!(entry.function_name.as_str(), "yaml_data" | "json_data");
+        if builtin && entry.function_kind == FunctionKind::DataHash {
+            if matches!(location, Location::Nowhere) {
+                return Error::new(
+                    ErrorKind::Config,
+                    format!(
+                        "one of 'path', 'paths' 'glob', 'globs' or 'mapped_paths' must be declared in hiera.yaml when using this data_hash function"
+                    ),
+                );
+            }
+            return Error::new(ErrorKind::Config, format!("'{}' cannot read a URI location", entry.function_name));
+        }
+        let msg = format!("Unable to find '{}' function named '{}'", entry.function_kind.key(), entry.function_name);
+        match &config.path {
+            Some(p) => Error::config(msg, p, None),
+            None => Error::new(ErrorKind::Config, msg),
+        }
+    }
+
+    /// `create_configured_data_providers`: interpolates datadirs, paths,
+    /// globs, uris and mapped paths for the current scope.
+    fn resolve_entries<'c>(&mut self, config: &'c HieraConfig, entries: &'c [Entry]) -> Result<Vec<ResolvedEntry<'c>>> {
+        let implicit = config.path.is_none();
+        let mut out = Vec::with_capacity(entries.len());
+        for entry in entries {
+            let datadir: PathBuf = if entry.datadir_from_cwd {
+                PathBuf::from(self.interpolate_config(config, &entry.datadir)?)
+            } else {
+                let joined = pathname_join(&config.root, &entry.datadir);
+                if entry.interpolate_datadir {
+                    PathBuf::from(self.interpolate_config(config, &joined.to_string_lossy())?)
+                } else {
+                    joined
+                }
+            };
+            let locations = match &entry.locations {
+                LocationSpec::None => vec![Location::Nowhere],
+                LocationSpec::Paths(paths) => {
+                    let mut v = Vec::with_capacity(paths.len());
+                    for p in paths {
+                        let mut s = self.interpolate_config(config, p)?;
+                        if let Some(ext) = &entry.extension {
+                            if !s.ends_with(ext.as_str()) {
+                                s.push_str(ext);
+                            }
+                        }
+                        let path = pathname_join(&datadir, &s);
+                        let exists = crate::data::exists(&path);
+                        if implicit && !exists {
+                            continue;
+                        }
+                        v.push(Location::Path(path, exists, p.clone()));
+                    }
+                    v
+                }
+                LocationSpec::Globs(globs) => {
+                    let mut v = Vec::new();
+                    for g in globs {
+                        let s = self.interpolate_config(config, g)?;
+                        let pattern = pathname_join(&datadir, &s);
+                        let found = crate::glob::expand(&pattern.to_string_lossy())
+                            .map_err(|e| Error::new(ErrorKind::Config, e.message))?;
+                        let orig = pattern.to_string_lossy().to_string();
+                        v.extend(found.into_iter().map(|p| Location::Path(p, true, orig.clone())));
+                    }
+                    v
+                }
+                LocationSpec::Uris(uris) => {
+                    let mut v = Vec::new();
+                    for u in uris {
+                        let s = self.interpolate_config(config, u)?;
+                        if s.contains(|c: char| c.is_whitespace()) {
+                            return Err(Error::new(ErrorKind::Config, format!("bad URI(is not URI?): {s:?}")));
+                        }
+                        v.push(Location::Uri(s));
+                    }
+                    v
+                }
+                LocationSpec::Mapped(expr, var, template) => {
+                    let mapped = self.scope_expression(expr, "mapped_path[0]")?;
+                    let elements: Vec<Value> = match &mapped {
+                        Value::Nil => vec![],
+                        Value::String(s) if s.is_empty() => vec![],
+                        Value::String(_) => vec![mapped.clone()],
+                        Value::Array(a) => a.to_vec(),
+                        Value::Hash(h) => h.iter().map(|(k, v)| Value::array(vec![k.clone(), v.clone()])).collect(),
+                        other => vec![other.clone()],
+                    };
+                    let mut v = Vec::with_capacity(elements.len());
+                    for el in elements {
+                        let s = self.with_local(var, el, |inv| inv.interpolate_config(config, template))?;
+                        let path = pathname_join(&datadir, &s);
+                        let exists = crate::data::exists(&path);
+                        v.push(Location::Path(path, exists, template.clone()));
+                    }
+                    v
+                }
+            };
+            if implicit && locations.is_empty() {
+                continue;
+            }
+            out.push(ResolvedEntry { entry, locations });
+        }
+        Ok(out)
+    }
+
+    /// Interpolates a hiera.yaml string: scope expressions only. Errors get
+    /// the config file suffix.
+    fn interpolate_config(&mut self, config: &HieraConfig, s: &str) -> Result<String> {
+        if !s.contains("%{") {
+            return Ok(s.to_string());
+        }
+        match interpolate::interpolate(&Value::string(s), self, false) {
+            Ok(Value::String(s)) => Ok(s.to_string()),
+            Ok(other) => {
+                let mut out = String::new();
+                crate::render::ruby_to_s(&other, &mut out);
+                Ok(out)
+            }
+            Err(e) if e.kind == ErrorKind::Interpolation && e.file.is_none() => match &config.path {
+                Some(p) => Err(Error::config(e.message, p, None)),
+                None => Err(e),
+            },
+            Err(e) => Err(e),
+        }
+    }
+
+    fn with_local<T>(&mut self, var: &str, value: Value, f: impl FnOnce(&mut Self) -> T) -> T {
+        self.locals.push((var.to_string(), value));
+        let r = f(self);
+        self.locals.pop();
+        r
+    }
+
+    /// A scope variable: overrides, local bindings, scope, default values.
+    fn variable(&self, name: &str) -> Option<Value> {
+        let name = name.strip_prefix("::").unwrap_or(name);
+        if let Some(v) = self.req.override_values.get(&Value::from(name)) {
+            return Some(v.clone());
+        }
+        if let Some((_, v)) = self.locals.iter().rev().find(|(n, _)| n == name) {
+            return Some(v.clone());
+        }
+        if let Some(v) = self.session.scope.get(&Value::from(name)) {
+            return Some(v.clone());
+        }
+        self.req.default_values_hash.get(&Value::from(name)).cloned()
+    }
+
+    /// Evaluates a scope expression (`facts.os.family`); undefined is nil.
+    fn scope_expression(&mut self, expr: &str, subject: &str) -> Result<Value> {
+        let segments = split_key(expr)
+            .map_err(|_| Error::new(ErrorKind::Lookup, format!("Syntax error in string: {subject}")))?;
+        let root = segments[0].to_string();
+        let value = match self.variable(&root) {
+            Some(v) => v,
+            None => {
+                if self.session.hiera.options.strict == Strict::Error {
+                    return Err(Error::new(ErrorKind::Lookup, format!("Undefined variable '{root}'")));
+                }
+                Value::Nil
+            }
+        };
+        if value.is_nil() || segments.len() == 1 {
+            return Ok(value);
+        }
+        Ok(dig(expr, &segments[1..], value)?.unwrap_or(Value::Nil))
+    }
+
+    // ---- lookup_options ----
+
+    fn lookup_options_for(&mut self, lk: &LookupKey) -> Result<Option<Map>> {
+        let module = lk.module.clone();
+        let generation = self.hiera().cache.generation();
+        let cached = {
+            let cache = self.session.options_cache.lock().unwrap_or_else(|p| p.into_inner());
+            cache.get(&module).filter(|(g, _)| *g == generation).map(|(_, o)| o.clone())
+        };
+        let compiled = match cached {
+            Some(c) => c,
+            None => {
+                self.ex_push(|| "Searching for \"lookup_options\"".to_string());
+                let c = self.retrieve_lookup_options(module.as_deref());
+                self.ex_pop();
+                let c = c?.map(Arc::new);
+                let generation_after = self.hiera().cache.generation();
+                if generation_after == generation {
+                    let mut cache = self.session.options_cache.lock().unwrap_or_else(|p| p.into_inner());
+                    cache.insert(module.clone(), (generation, c.clone()));
+                }
+                c
+            }
+        };
+        Ok(compiled.and_then(|c| c.for_key(&lk.root).and_then(|v| v.as_hash().cloned())))
+    }
+
+    fn options_lookup(&mut self, layer: Layer, module: Option<&str>, default_hierarchy: bool) -> Result<Found> {
+        let lk = LookupKey {
+            key: "lookup_options".into(),
+            root: "lookup_options".into(),
+            segments: Vec::new(),
+            module: module.map(str::to_string),
+        };
+        let hash = Strategy::new(StrategyKind::Hash);
+        self.layer_lookup(layer, &lk, "lookup_options", module, &hash, default_hierarchy)
+    }
+
+    fn retrieve_lookup_options(&mut self, module: Option<&str>) -> Result<Option<CompiledOptions>> {
+        let hash = Strategy::new(StrategyKind::Hash);
+        let global = validate_lookup_options(self.options_lookup(Layer::Global, None, false)?, None)?;
+        let env_only = validate_lookup_options(self.options_lookup(Layer::Environment, None, false)?, None)?;
+        let mut opts = match (global, env_only) {
+            (None, e) => e,
+            (g, None) => g,
+            (Some(g), Some(e)) => Some(hash.merge(g, &e)?),
+        };
+        if let Some(m) = module {
+            let module_opts = validate_lookup_options(self.options_lookup(Layer::Module, Some(m), false)?, Some(m))?;
+            opts = match (opts, module_opts) {
+                (None, mo) => mo,
+                (o, None) => o,
+                (Some(o), Some(mo)) => Some(hash.merge(o, &mo)?),
+            };
+        }
+        opts.map(|o| compile_patterns(&o)).transpose()
+    }
+
+    fn lookup_default_in_module(&mut self, lk: &LookupKey) -> Result<Found> {
+        let Some(module) = lk.module.as_deref() else { return Ok(None) };
+        let Some(config) = self.hiera().module_config(module)? else { return Ok(None) };
+        if config.default_hierarchy.is_none() {
+            return Ok(None);
+        }
+        let opts = validate_lookup_options(self.options_lookup(Layer::Module, Some(module), true)?, Some(module))?;
+        let opts = opts.map(|o| compile_patterns(&o)).transpose()?;
+        let merge = opts.as_ref().and_then(|o| o.for_key(&lk.root)).and_then(|v| v.get("merge")).cloned();
+        let strategy = match merge {
+            Some(m) => Strategy::from_value(&m)?,
+            None => Strategy::default(),
+        };
+        self.layer_lookup(Layer::Module, lk, &lk.key, Some(module), &strategy, true)
+    }
+}
+
+fn validate_lookup_options(found: Found, module: Option<&str>) -> Result<Option<Value>> {
+    let Some(v) = found else { return Ok(None) };
+    match &v {
+        Value::Nil => Ok(None),
+        Value::Hash(h) => {
+            if let Some(m) = module {
+                let pfx = format!("{m}::");
+                for k in h.keys() {
+                    let k = k.as_str().unwrap_or("");
+                    if let Some(pat) = k.strip_prefix('^') {
+                        if !pat.starts_with(&pfx) {
+                            return Err(Error::new(
+                                ErrorKind::Lookup,
+                                format!("all lookup_options patterns must match a key starting with module name '{m}'"),
+                            ));
+                        }
+                    } else if !k.starts_with(&pfx) {
+                        return Err(Error::new(ErrorKind::Lookup, format!("all lookup_options keys must start with module name '{m}'")));
+                    }
+                }
+            }
+            Ok(Some(v))
+        }
+        _ => Err(Error::new(ErrorKind::Lookup, "value of lookup_options must be a hash")),
+    }
+}
+
+fn compile_patterns(opts: &Value) -> Result<CompiledOptions> {
+    let mut c = CompiledOptions::default();
+    if let Some(h) = opts.as_hash() {
+        for (k, v) in h.iter() {
+            let Some(key) = k.as_str() else { continue };
+            if key.starts_with('^') {
+                let re = crate::rubyre::compile(key)?;
+                c.patterns.push((re, v.clone()));
+            } else {
+                c.literal.insert(key.to_string(), v.clone());
+            }
+        }
+    }
+    Ok(c)
+}
+
+impl Resolver for Invocation<'_> {
+    fn scope(&mut self, expr: &str, subject: &str) -> Result<Value> {
+        self.scope_expression(expr, subject)
+    }
+
+    fn lookup(&mut self, key: &str) -> Result<Value> {
+        let names = [key.to_string()];
+        Ok(self.lookup_names(&names, None, Some(&Value::from("")))?.unwrap_or_default())
+    }
+
+    fn check(&mut self, name: String, f: &mut dyn FnMut(&mut Self) -> Result<Value>) -> Result<Value> {
+        if self.stack.contains(&name) {
+            return Err(self.recursion_error());
+        }
+        self.stack.push(name);
+        let r = f(self);
+        self.stack.pop();
+        r
+    }
+}
+
+/// Digs `segments` into a value (exposed for the CLI and tests).
+pub fn dig_value(key: &str, segments: &[Segment], v: Value) -> Result<Option<Value>> {
+    dig(key, segments, v)
+}
+
+impl Session {
+    /// Looks up a request and explains the search, as `puppet lookup
+    /// --explain` does (a first version: layers, entries, paths, outcomes).
+    pub fn explain(&self, req: &LookupRequest) -> (Result<Option<Value>>, String) {
+        let mut inv = Invocation { session: self, req, stack: Vec::new(), locals: Vec::new(), explain: None };
+        inv.explain = Some(Explain::default());
+        let r = inv.lookup_names(&req.keys, req.merge.as_ref(), req.default.as_ref());
+        let mut ex = inv.explain.take().unwrap_or_default();
+        if let Err(e) = &r {
+            ex.line(&e.message);
+        }
+        (r, ex.out)
+    }
+}
+
+/// The text of an explanation being built.
+#[derive(Default)]
+struct Explain {
+    out: String,
+    depth: usize,
+}
+
+impl Explain {
+    fn line(&mut self, text: &str) {
+        for _ in 0..self.depth {
+            self.out.push_str("  ");
+        }
+        self.out.push_str(text);
+        self.out.push('\n');
+    }
+
+    fn value_line(&mut self, prefix: &str, v: &Value) {
+        let mut s = String::from(prefix);
+        crate::render::explain_value(v, self.depth * 2, &mut s);
+        self.line(&s);
+    }
+}

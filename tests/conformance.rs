@@ -1,0 +1,93 @@
+//! Runs every recorded case under `tests/conformance/` through the engine
+//! and compares strictly with `expected.json` (recorded from Puppet 7.23 and
+//! Hiera 3.10 by `../shared/oracle/record`): values with types and key
+//! order, not-found versus error. Error texts are compared too; a differing
+//! text is reported, and fails the test when `LIBHIERA_STRICT_MESSAGES=1`.
+//!
+//! `CASE=substring cargo test --test conformance` runs a subset.
+
+mod support;
+
+use hiera::render::to_json;
+use std::path::Path;
+use support::{load_case, relativize, run_query, CaseQuery, Outcome};
+
+#[test]
+fn conformance_cases() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conformance");
+    let filter = std::env::var("CASE").unwrap_or_default();
+    let strict_messages = std::env::var("LIBHIERA_STRICT_MESSAGES").as_deref() == Ok("1");
+    let mut cases = Vec::new();
+    support::find_cases(&root, &mut cases);
+    cases.sort();
+    assert!(!cases.is_empty(), "no cases found under {}", root.display());
+
+    let (mut queries, mut failures, mut message_diffs, mut skipped) = (0, Vec::new(), Vec::new(), 0);
+    for dir in &cases {
+        let name = dir.strip_prefix(&root).unwrap().display().to_string();
+        if !name.contains(&filter) {
+            continue;
+        }
+        let case = match load_case(dir) {
+            Ok(c) => c,
+            Err(e) => {
+                failures.push(format!("{name}: cannot load case: {e}"));
+                continue;
+            }
+        };
+        if !support::engine_supported(&case.engine) {
+            skipped += case.queries.len();
+            continue;
+        }
+        for (i, q) in case.queries.iter().enumerate() {
+            queries += 1;
+            let got = run_query(&case, q);
+            let label = format!("{name} #{i} {}", q.key);
+            compare(&label, dir, q, &got, &mut failures, &mut message_diffs);
+        }
+    }
+    for d in &message_diffs {
+        eprintln!("message differs: {d}");
+    }
+    for f in &failures {
+        eprintln!("FAIL {f}");
+    }
+    eprintln!(
+        "conformance: {} queries, {} failed, {} message differences, {} skipped (engine not supported yet)",
+        queries,
+        failures.len(),
+        message_diffs.len(),
+        skipped
+    );
+    assert!(failures.is_empty(), "{} conformance failures", failures.len());
+    if strict_messages {
+        assert!(message_diffs.is_empty(), "{} message differences", message_diffs.len());
+    }
+}
+
+fn compare(label: &str, dir: &Path, q: &CaseQuery, got: &Outcome, failures: &mut Vec<String>, diffs: &mut Vec<String>) {
+    match (&q.expected, got) {
+        (Outcome::Value(want), Outcome::Value(have)) => {
+            let (want, have) = (to_json(want), to_json(have));
+            if want != have {
+                failures.push(format!("{label}: expected {want}, got {have}"));
+            }
+        }
+        (Outcome::NotFound, Outcome::NotFound) => {}
+        (Outcome::Error(want), Outcome::Error(have)) => {
+            let have = relativize(have, dir);
+            if *want != have {
+                diffs.push(format!("{label}:\n    expected: {want}\n    got:      {have}"));
+            }
+        }
+        (want, have) => failures.push(format!("{label}: expected {}, got {}", describe(want), describe(have))),
+    }
+}
+
+fn describe(o: &Outcome) -> String {
+    match o {
+        Outcome::Value(v) => format!("value {}", to_json(v)),
+        Outcome::NotFound => "not found".into(),
+        Outcome::Error(e) => format!("error {e:?}"),
+    }
+}

@@ -1,0 +1,597 @@
+//! Differential test of `hiera::deep_merge` against the Ruby `deep_merge`
+//! gem (1.1.1), which Puppet and Hiera 3 use for deep merges.
+//!
+//! A fixed-seed generator produces (source, dest, options) cases; the Ruby
+//! oracle `tests/support/deep_merge_oracle.rb` runs
+//! `DeepMerge.deep_merge!(source, dest, opts)` on each, and every result (or
+//! error message) must equal the Rust port's exactly: value types, key order,
+//! array order.
+//!
+//! Needs `ruby` with the `json` and `deep_merge` libraries. Without them the
+//! test fails, unless `LIBHIERA_SKIP_RUBY=1` is set, in which case it is
+//! skipped with a message.
+
+use hiera::deep_merge::{deep_merge, DeepMergeOptions};
+use hiera::error::ErrorKind;
+use hiera::value::{Map, Value};
+use serde_json::{json, Value as Json};
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::sync::Arc;
+
+const SEED: u64 = 0x5EED_DEE9_4E26_E001;
+const CASES: usize = 6000;
+
+// ---------------------------------------------------------------------------
+// A small PRNG (SplitMix64)
+
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+    /// True with probability `num / den`.
+    fn chance(&mut self, num: usize, den: usize) -> bool {
+        self.below(den) < num
+    }
+    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[self.below(items.len())]
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Case generation
+
+const WORDS: &[&str] = &[
+    "a", "b", "c", "d", "x", "y", "é", "Z", "a,b", "b,c", "a b", " c  d ", "", "a\nb", "#{x}",
+];
+const KEYS: &[&str] = &["a", "b", "c", "k", "x", "--a"];
+const SYMBOLS: &[&str] = &["zsym_one", "zsym_two"];
+
+struct Gen<'a> {
+    rng: Rng,
+    /// The knockout prefix strings are built from (the case's own, or `--`).
+    prefix: &'a str,
+    /// Whether binary (non-UTF-8) strings may appear.
+    bytes: bool,
+}
+
+impl Gen<'_> {
+    fn string(&mut self) -> Value {
+        let word = *self.rng.pick(WORDS);
+        match self.rng.below(10) {
+            0..=5 => Value::from(word),
+            6 | 7 => Value::from(format!("{}{}", self.prefix, word)),
+            8 => Value::from(self.prefix.to_string()),
+            _ => Value::from(format!("x\n{}{}", self.prefix, word)),
+        }
+    }
+
+    fn int(&mut self) -> Value {
+        match self.rng.below(12) {
+            0 => Value::Int(1 << 62),
+            1 => Value::Int(i64::MAX),
+            2 => Value::Int(-(1 << 62) - 1),
+            3 => Value::BigInt(Arc::from("18446744073709551616")),
+            4 => Value::BigInt(Arc::from("-18446744073709551617")),
+            _ => Value::Int(self.rng.below(6) as i64 - 1),
+        }
+    }
+
+    fn float(&mut self) -> Value {
+        Value::Float(
+            *self
+                .rng
+                .pick(&[0.5, 1.0, 1.5, 2.0, -3.25, 1e20, 1e-5, 3.0e15, 0.0, 4.0]),
+        )
+    }
+
+    fn scalar(&mut self) -> Value {
+        match self.rng.below(20) {
+            0..=7 => self.string(),
+            8..=10 => self.int(),
+            11 | 12 => self.float(),
+            13 | 14 => Value::Nil,
+            15 => Value::Bool(true),
+            16 => Value::Bool(false),
+            17 => Value::Symbol(Arc::from(*self.rng.pick(SYMBOLS))),
+            18 if self.bytes => Value::Bytes(Arc::from(&[0xffu8, b'a'][..self.rng.below(2) + 1])),
+            _ => self.string(),
+        }
+    }
+
+    fn key(&mut self) -> Value {
+        match self.rng.below(10) {
+            0 | 1 => Value::Int(self.rng.below(3) as i64),
+            2 if self.rng.chance(1, 3) => Value::Float(1.0),
+            2 => Value::Nil,
+            _ => Value::from(*self.rng.pick(KEYS)),
+        }
+    }
+
+    fn array(&mut self, depth: usize) -> Value {
+        let len = self.rng.below(6);
+        let kind = self.rng.below(6);
+        let items = (0..len)
+            .map(|_| match kind {
+                0 => self.string(),
+                1 => self.int(),
+                2 => {
+                    if self.rng.chance(1, 2) {
+                        self.int()
+                    } else {
+                        self.float()
+                    }
+                }
+                3 if depth > 0 => self.hash(depth - 1),
+                4 if depth > 0 && self.rng.chance(1, 4) => self.array(depth - 1),
+                _ => self.scalar(),
+            })
+            .collect();
+        Value::array(items)
+    }
+
+    fn hash(&mut self, depth: usize) -> Value {
+        let len = self.rng.below(5);
+        let mut map = Map::new();
+        for _ in 0..len {
+            let k = self.key();
+            let v = self.value(depth);
+            map.insert(k, v);
+        }
+        Value::hash(map)
+    }
+
+    fn value(&mut self, depth: usize) -> Value {
+        if depth == 0 {
+            return self.scalar();
+        }
+        match self.rng.below(10) {
+            0..=3 => self.hash(depth - 1),
+            4..=6 => self.array(depth - 1),
+            _ => self.scalar(),
+        }
+    }
+
+    /// A value of nested arrays and hashes whose arrays hold duplicates and
+    /// knockout strings: where the gem merges a value into itself (or into
+    /// its own `dup`), these show how the aliasing plays out.
+    fn aliased(&mut self, depth: usize) -> Value {
+        match self.rng.below(if depth == 0 { 1 } else { 3 }) {
+            0 => {
+                let len = self.rng.below(5);
+                let items = (0..len)
+                    .map(|_| match self.rng.below(5) {
+                        0 => Value::from(format!("{}{}", self.prefix, self.rng.pick(&["a", "b"]))),
+                        1 if self.rng.chance(1, 4) => Value::from(self.prefix.to_string()),
+                        _ => Value::from(*self.rng.pick(&["a", "b", "c"])),
+                    })
+                    .collect();
+                Value::array(items)
+            }
+            1 => {
+                let len = self.rng.below(3) + 1;
+                Value::array((0..len).map(|_| self.aliased_hash(depth - 1)).collect())
+            }
+            _ => self.aliased_hash(depth - 1),
+        }
+    }
+
+    fn aliased_hash(&mut self, depth: usize) -> Value {
+        let mut map = Map::new();
+        for _ in 0..self.rng.below(3) + 1 {
+            let k = Value::from(*self.rng.pick(&["j", "k", "l"]));
+            let v = if self.rng.chance(1, 6) {
+                self.scalar()
+            } else {
+                self.aliased(depth)
+            };
+            map.insert(k, v);
+        }
+        Value::hash(map)
+    }
+
+    /// A case where the source lands on missing, nil, false or unmergeable
+    /// destinations.
+    fn aliasing_case(&mut self, depth: usize) -> (Value, Value) {
+        let source = self.aliased_hash(depth);
+        let dest = match self.rng.below(6) {
+            0 => Value::empty_hash(),
+            1 => Value::Nil,
+            2 => Value::from("s"),
+            3 => Value::array(vec![Value::Int(1)]),
+            _ => {
+                let mut map = Map::new();
+                for k in ["j", "k", "m"] {
+                    match self.rng.below(4) {
+                        0 => {}
+                        1 => {
+                            map.insert(Value::from(k), Value::Nil);
+                        }
+                        2 => {
+                            map.insert(Value::from(k), Value::Bool(false));
+                        }
+                        _ => {
+                            let v = self.aliased(depth.saturating_sub(1));
+                            map.insert(Value::from(k), v);
+                        }
+                    }
+                }
+                Value::hash(map)
+            }
+        };
+        (source, dest)
+    }
+
+    /// A source value that overlaps `dest` in structure, so merges happen.
+    fn like(&mut self, dest: &Value, depth: usize) -> Value {
+        if self.rng.chance(1, 6) {
+            return self.value(depth);
+        }
+        match dest {
+            Value::Hash(d) => {
+                let mut map = Map::new();
+                let keys: Vec<&Value> = d.keys().collect();
+                for _ in 0..self.rng.below(d.len() + 2) + 1 {
+                    if !keys.is_empty() && self.rng.chance(3, 4) {
+                        let k = (*self.rng.pick(&keys)).clone();
+                        let v = self.like(&d[&k], depth.saturating_sub(1));
+                        map.insert(k, v);
+                    } else {
+                        let k = self.key();
+                        let v = self.value(depth.saturating_sub(1));
+                        map.insert(k, v);
+                    }
+                }
+                Value::hash(map)
+            }
+            Value::Array(d) => {
+                let mut items = Vec::new();
+                for _ in 0..self.rng.below(5) {
+                    if !d.is_empty() && self.rng.chance(1, 2) {
+                        let item = self.rng.pick(d).clone();
+                        items.push(match item {
+                            Value::String(s) if self.rng.chance(1, 2) => {
+                                Value::from(format!("{}{}", self.prefix, s))
+                            }
+                            Value::Hash(_) if self.rng.chance(1, 4) => numeric_twin(&item),
+                            Value::Hash(_) if depth > 0 && self.rng.chance(1, 2) => {
+                                self.like(&item, depth - 1)
+                            }
+                            other => other,
+                        });
+                    } else if self.rng.chance(1, 8) {
+                        items.push(Value::from(self.prefix.to_string()));
+                    } else if d.first().is_some_and(|f| matches!(f, Value::Hash(_))) && depth > 0 {
+                        items.push(self.hash(depth - 1));
+                    } else {
+                        items.push(self.scalar());
+                    }
+                }
+                Value::array(items)
+            }
+            Value::String(s) if self.rng.chance(1, 3) => {
+                Value::from(format!("{}{}", self.prefix, s))
+            }
+            _ => self.value(depth),
+        }
+    }
+}
+
+/// `v` with its Integer values turned into Floats: `==` to `v` but not
+/// `eql?`, so both survive an array union and then compare as equal when
+/// sorted.
+fn numeric_twin(v: &Value) -> Value {
+    match v {
+        Value::Int(i) if i.unsigned_abs() < 1 << 53 => Value::Float(*i as f64),
+        Value::Array(a) => Value::array(a.iter().map(numeric_twin).collect()),
+        Value::Hash(h) => Value::hash(
+            h.iter()
+                .map(|(k, v)| (k.clone(), numeric_twin(v)))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
+
+fn options(i: usize, rng: &mut Rng) -> DeepMergeOptions {
+    let bit = |n: usize| i & (1 << n) != 0;
+    let mut knockout_prefix =
+        [None, Some("--"), Some("##"), Some(".")][(i >> 5) % 4].map(String::from);
+    let mut unpack_arrays = [None, Some(","), Some(" ")][(i >> 7) % 3].map(String::from);
+    if rng.chance(1, 40) {
+        knockout_prefix = Some(rng.pick(&["", "-", "a|--", "x*", "-+"]).to_string());
+    }
+    if rng.chance(1, 40) {
+        unpack_arrays = Some(rng.pick(&["", "b", "--"]).to_string());
+    }
+    // A knockout prefix with preserve_unmergeables is always an error: keep
+    // a few of those, not half of all knockout cases.
+    let preserve_unmergeables = bit(0) && (knockout_prefix.is_none() || rng.chance(1, 8));
+    DeepMergeOptions {
+        preserve_unmergeables,
+        knockout_prefix,
+        overwrite_arrays: bit(1) && rng.chance(1, 2),
+        sort_merged_arrays: bit(2),
+        unpack_arrays,
+        merge_hash_arrays: bit(3),
+        extend_existing_arrays: bit(4),
+    }
+}
+
+struct Case {
+    source: Value,
+    dest: Value,
+    opts: DeepMergeOptions,
+}
+
+fn generate() -> Vec<Case> {
+    let mut rng = Rng(SEED);
+    (0..CASES)
+        .map(|i| {
+            let opts = options(i, &mut rng);
+            let prefix = opts
+                .knockout_prefix
+                .clone()
+                .filter(|p| !p.is_empty())
+                .unwrap_or_else(|| "--".into());
+            let bytes = opts.unpack_arrays.is_none() && rng.chance(1, 10);
+            let mut gen = Gen {
+                rng: Rng(rng.next()),
+                prefix: &prefix,
+                bytes,
+            };
+            let depth = 1 + gen.rng.below(4);
+            if gen.rng.chance(1, 5) {
+                let (source, dest) = gen.aliasing_case(depth);
+                return Case { source, dest, opts };
+            }
+            let dest = if gen.rng.chance(4, 5) {
+                gen.hash(depth)
+            } else {
+                gen.value(depth)
+            };
+            let source = if gen.rng.chance(4, 5) {
+                gen.like(&dest, depth)
+            } else {
+                gen.value(depth)
+            };
+            Case { source, dest, opts }
+        })
+        .collect()
+}
+
+// ---------------------------------------------------------------------------
+// JSON coding shared with the oracle
+
+fn encode(v: &Value) -> Json {
+    match v {
+        Value::Nil => Json::Null,
+        Value::Bool(b) => Json::Bool(*b),
+        Value::Int(i) => json!(i),
+        Value::BigInt(s) => serde_json::from_str(s).expect("big integer"),
+        Value::Float(f) => Json::Number(serde_json::Number::from_f64(*f).expect("finite float")),
+        Value::String(s) => Json::String(s.to_string()),
+        Value::Bytes(b) => json!({"__type__": "Bytes", "hex": hex(b)}),
+        Value::Symbol(s) => json!({"__type__": "Symbol", "name": s.to_string()}),
+        Value::Array(a) => Json::Array(a.iter().map(encode).collect()),
+        Value::Hash(h) => json!({
+            "__type__": "Hash",
+            "entries": h.iter().map(|(k, v)| json!([encode(k), encode(v)])).collect::<Vec<_>>(),
+        }),
+        Value::Sensitive(_) => panic!("Sensitive values are not generated"),
+    }
+}
+
+fn decode(j: &Json) -> Value {
+    match j {
+        Json::Null => Value::Nil,
+        Json::Bool(b) => Value::Bool(*b),
+        Json::Number(n) => {
+            let repr = n.to_string();
+            if repr.contains(['.', 'e', 'E']) {
+                Value::Float(repr.parse().expect("float"))
+            } else if let Ok(i) = repr.parse::<i64>() {
+                Value::Int(i)
+            } else {
+                Value::BigInt(Arc::from(repr.as_str()))
+            }
+        }
+        Json::String(s) => Value::from(s.as_str()),
+        Json::Array(a) => Value::array(a.iter().map(decode).collect()),
+        Json::Object(o) => match o.get("__type__").and_then(Json::as_str) {
+            Some("Hash") => {
+                let mut map = Map::new();
+                for entry in o["entries"].as_array().expect("entries") {
+                    map.insert(decode(&entry[0]), decode(&entry[1]));
+                }
+                Value::hash(map)
+            }
+            Some("Symbol") => Value::Symbol(Arc::from(o["name"].as_str().unwrap())),
+            Some("Bytes") => Value::Bytes(Arc::from(unhex(o["hex"].as_str().unwrap()))),
+            _ => panic!("unexpected object from the oracle: {j}"),
+        },
+    }
+}
+
+fn hex(b: &[u8]) -> String {
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+fn unhex(s: &str) -> Vec<u8> {
+    (0..s.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
+        .collect()
+}
+
+fn encode_opts(o: &DeepMergeOptions) -> Json {
+    json!({
+        "preserve_unmergeables": o.preserve_unmergeables,
+        "knockout_prefix": o.knockout_prefix,
+        "overwrite_arrays": o.overwrite_arrays,
+        "sort_merged_arrays": o.sort_merged_arrays,
+        "unpack_arrays": o.unpack_arrays,
+        "merge_hash_arrays": o.merge_hash_arrays,
+        "extend_existing_arrays": o.extend_existing_arrays,
+    })
+}
+
+/// Exact equality: same types, same key order, floats by bits.
+fn same(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Hash(x), Value::Hash(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .zip(y.iter())
+                    .all(|((k1, v1), (k2, v2))| same(k1, k2) && same(v1, v2))
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| same(p, q))
+        }
+        _ => a == b,
+    }
+}
+
+// ---------------------------------------------------------------------------
+
+fn skip_or_fail(why: &str) {
+    if std::env::var("LIBHIERA_SKIP_RUBY").as_deref() == Ok("1") {
+        eprintln!("deep_merge differential test SKIPPED (LIBHIERA_SKIP_RUBY=1): {why}");
+        return;
+    }
+    panic!(
+        "deep_merge differential test needs Ruby with the deep_merge gem (1.1.1): {why}\n\
+         Install ruby and the gem (Debian: apt-get install ruby ruby-deep-merge), \
+         or set LIBHIERA_SKIP_RUBY=1 to skip this test."
+    );
+}
+
+#[test]
+fn deep_merge_matches_ruby_gem() {
+    let probe = Command::new("ruby")
+        .args([
+            "-e",
+            "require 'json'; require 'deep_merge'; print Gem.loaded_specs['deep_merge']&.version",
+        ])
+        .output();
+    match probe {
+        Err(e) => return skip_or_fail(&format!("cannot run `ruby`: {e}")),
+        Ok(out) if !out.status.success() => {
+            return skip_or_fail(&format!(
+                "`ruby -e \"require 'deep_merge'\"` failed: {}",
+                String::from_utf8_lossy(&out.stderr).trim()
+            ))
+        }
+        Ok(out) => {
+            let version = String::from_utf8_lossy(&out.stdout).to_string();
+            if !version.is_empty() && version != "1.1.1" {
+                eprintln!("note: the deep_merge gem is version {version}; the port follows 1.1.1");
+            }
+        }
+    }
+
+    let cases = generate();
+    let dir = std::env::temp_dir().join(format!("libhiera-deep-merge-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let input = dir.join("cases.jsonl");
+    let output = dir.join("results.jsonl");
+    {
+        let mut f = std::io::BufWriter::new(std::fs::File::create(&input).unwrap());
+        for c in &cases {
+            let line = json!({"source": encode(&c.source), "dest": encode(&c.dest), "opts": encode_opts(&c.opts)});
+            writeln!(f, "{line}").unwrap();
+        }
+    }
+    let script: PathBuf = [
+        env!("CARGO_MANIFEST_DIR"),
+        "tests",
+        "support",
+        "deep_merge_oracle.rb",
+    ]
+    .iter()
+    .collect();
+    let status = Command::new("ruby")
+        .arg(&script)
+        .stdin(Stdio::from(std::fs::File::open(&input).unwrap()))
+        .stdout(Stdio::from(std::fs::File::create(&output).unwrap()))
+        .status()
+        .expect("run the deep_merge oracle");
+    assert!(
+        status.success(),
+        "the oracle {} failed: {status}",
+        script.display()
+    );
+    let results = std::fs::read_to_string(&output).unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    let results: Vec<Json> = results
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("oracle JSON"))
+        .collect();
+    assert_eq!(
+        results.len(),
+        cases.len(),
+        "the oracle answered a different number of cases"
+    );
+
+    let mut mismatches = Vec::new();
+    let mut errors = 0;
+    for (i, (c, want)) in cases.iter().zip(&results).enumerate() {
+        let got = deep_merge(&c.source, c.dest.clone(), &c.opts);
+        let ok = match (&got, want.get("ok"), want.get("error")) {
+            (Ok(v), Some(w), _) => same(v, &decode(w)),
+            (Err(e), _, Some(w)) => {
+                errors += 1;
+                let kind = match w["class"].as_str().unwrap() {
+                    "DeepMerge::InvalidParameter" | "RegexpError" => ErrorKind::InvalidArgument,
+                    "ArgumentError" => ErrorKind::Type,
+                    _ => ErrorKind::Lookup,
+                };
+                e.kind == kind && e.message == w["message"].as_str().unwrap()
+            }
+            _ => false,
+        };
+        if !ok {
+            let got = match &got {
+                Ok(v) => encode(v).to_string(),
+                Err(e) => format!("error {:?}: {}", e.kind, e.message),
+            };
+            mismatches.push(format!(
+                "case {i}:\n  opts:   {:?}\n  source: {}\n  dest:   {}\n  ruby:   {}\n  rust:   {}",
+                c.opts,
+                encode(&c.source),
+                encode(&c.dest),
+                want,
+                got
+            ));
+        }
+    }
+    eprintln!(
+        "deep_merge differential: {} cases ({} errors), {} mismatches",
+        cases.len(),
+        errors,
+        mismatches.len()
+    );
+    if !mismatches.is_empty() {
+        panic!(
+            "{} of {} cases differ from the deep_merge gem; first ones:\n{}",
+            mismatches.len(),
+            cases.len(),
+            mismatches
+                .iter()
+                .take(8)
+                .cloned()
+                .collect::<Vec<_>>()
+                .join("\n")
+        );
+    }
+}

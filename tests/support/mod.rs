@@ -1,0 +1,128 @@
+//! Shared by the conformance tests: reading recorded cases and running
+//! their queries through the engine.
+#![allow(dead_code)]
+
+use hiera::{LookupRequest, Map, Options, Value};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// What a query gave (or should give).
+#[derive(Debug)]
+pub enum Outcome {
+    Value(Value),
+    NotFound,
+    Error(String),
+}
+
+/// One recorded query.
+pub struct CaseQuery {
+    pub key: String,
+    pub merge: Option<Value>,
+    pub default: Option<Value>,
+    pub resolution_type: Option<Value>,
+    pub order_override: Option<Value>,
+    pub expected: Outcome,
+}
+
+/// One recorded case.
+pub struct Case {
+    pub dir: PathBuf,
+    pub engine: String,
+    pub environment: String,
+    pub scope: Map,
+    pub queries: Vec<CaseQuery>,
+}
+
+pub fn find_cases(dir: &Path, out: &mut Vec<PathBuf>) {
+    if dir.join("case.yaml").is_file() && dir.join("expected.json").is_file() {
+        out.push(dir.to_path_buf());
+        return;
+    }
+    if let Ok(rd) = std::fs::read_dir(dir) {
+        for e in rd.flatten() {
+            if e.file_type().map(|t| t.is_dir()).unwrap_or(false) {
+                find_cases(&e.path(), out);
+            }
+        }
+    }
+}
+
+fn json_value(v: &serde_json::Value) -> Value {
+    hiera::render::from_json(&serde_json::to_string(v).unwrap()).expect("expected.json value decodes")
+}
+
+pub fn load_case(dir: &Path) -> Result<Case, String> {
+    let text = std::fs::read_to_string(dir.join("case.yaml")).map_err(|e| e.to_string())?;
+    let case = hiera::yaml::load(&text, &Default::default()).map_err(|e| e.message)?.unwrap_or_default();
+    let expected: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("expected.json")).map_err(|e| e.to_string())?)
+            .map_err(|e| e.to_string())?;
+    let engine = case.get("engine").and_then(Value::as_str).unwrap_or("hiera5").to_string();
+    let environment = case.get("environment").and_then(Value::as_str).unwrap_or("production").to_string();
+    let scope = match json_value(&expected["scope"]) {
+        Value::Hash(h) => (*h).clone(),
+        _ => Map::new(),
+    };
+    let results = expected["results"].as_array().ok_or("no results")?;
+    let qs = case.get("queries").and_then(Value::as_array).ok_or("no queries")?;
+    if qs.len() != results.len() {
+        return Err("queries and results differ in length".into());
+    }
+    let mut queries = Vec::new();
+    for (q, r) in qs.iter().zip(results) {
+        let h = q.as_hash().ok_or("query is not a hash")?;
+        let get = |k: &str| h.get(&Value::from(k)).cloned();
+        let expected = if let Some(v) = r.get("value") {
+            Outcome::Value(json_value(v))
+        } else if r.get("not_found").is_some() {
+            Outcome::NotFound
+        } else {
+            Outcome::Error(r["error"].as_str().unwrap_or("").to_string())
+        };
+        queries.push(CaseQuery {
+            key: get("key").and_then(|k| k.as_str().map(str::to_string)).ok_or("query without key")?,
+            merge: get("merge"),
+            default: get("default"),
+            resolution_type: get("resolution_type"),
+            order_override: get("order_override"),
+            expected,
+        });
+    }
+    Ok(Case { dir: dir.to_path_buf(), engine, environment, scope, queries })
+}
+
+pub fn engine_supported(engine: &str) -> bool {
+    engine == "hiera5"
+}
+
+/// Runs one query of a case the way the oracle did: a fresh engine state.
+pub fn run_query(case: &Case, q: &CaseQuery) -> Outcome {
+    let opts = Options {
+        hiera_config: case.dir.join("hiera.yaml"),
+        environmentpath: case.dir.join("environments"),
+        environment: case.environment.clone(),
+        ..Default::default()
+    };
+    let h = match hiera::Hiera::open(opts) {
+        Ok(h) => Arc::new(h),
+        Err(e) => return Outcome::Error(e.message),
+    };
+    let session = hiera::Session::new(h, case.scope.clone());
+    let req = LookupRequest {
+        keys: vec![q.key.clone()],
+        merge: q.merge.clone(),
+        default: q.default.clone(),
+        ..Default::default()
+    };
+    match session.lookup(&req) {
+        Ok(Some(v)) => Outcome::Value(v),
+        Ok(None) => Outcome::NotFound,
+        Err(e) => Outcome::Error(e.message),
+    }
+}
+
+/// Rewrites absolute paths under the case directory as the recorder does.
+pub fn relativize(msg: &str, dir: &Path) -> String {
+    let d = dir.display().to_string();
+    msg.replace(&format!("{d}/"), "").replace(&d, ".")
+}
