@@ -164,10 +164,12 @@ impl HieraConfig {
                 Ok(Some(parse_v4(map, &ctx, &root)?))
             }
             3 => {
+                // Validated in every layer, then ignored outside the global one.
+                let c = parse_v3(map, &ctx, &root)?;
                 if layer != LayerKind::Global {
                     return Ok(None);
                 }
-                Ok(Some(parse_v3(map, &ctx, &root)?))
+                Ok(Some(c))
             }
             v => Err(Error::config(format!("This runtime does not support hiera.yaml version {v}"), path, None)),
         }
@@ -225,7 +227,7 @@ struct Ctx<'a> {
 impl Ctx<'_> {
     fn type_error(&self, detail: impl std::fmt::Display) -> Error {
         let mut e = Error::new(
-            ErrorKind::Config,
+            ErrorKind::Type,
             format!("The Lookup Configuration at '{}' has wrong type, {}", self.path.display(), detail),
         );
         e.file = Some(self.path.to_path_buf());
@@ -297,7 +299,13 @@ fn type_name(v: &Value) -> String {
     }
 }
 
-const FUNCTION_KEYS: [&str; 3] = ["data_hash", "lookup_key", "data_dig"];
+fn variant_type(v: &Value) -> String {
+    match v {
+        Value::Array(_) => "Tuple".into(),
+        Value::Hash(_) => "Struct".into(),
+        other => type_name(other),
+    }
+}
 const ALL_FUNCTION_KEYS: [&str; 5] = ["data_hash", "lookup_key", "data_dig", "hiera3_backend", "v4_data_hash"];
 const LOCATION_KEYS: [&str; 7] = ["path", "paths", "glob", "globs", "uri", "uris", "mapped_paths"];
 
@@ -391,17 +399,12 @@ fn parse_v5(map: &Map, ctx: &Ctx, root: &Path, layer: LayerKind) -> Result<Hiera
     }
     let defaults = Defaults { function: def_function, datadir: def_datadir, options: def_options };
     let hierarchy = match map.get(&Value::from("hierarchy")) {
-        None | Some(Value::Nil) => vec![Entry {
-            name: "Common".into(),
-            function_kind: defaults.function.as_ref().map(|f| f.0).unwrap_or(FunctionKind::DataHash),
-            function_name: defaults.function.as_ref().map(|f| f.1.clone()).unwrap_or_else(|| "yaml_data".into()),
-            datadir: defaults.datadir.clone(),
-            interpolate_datadir: true,
-            datadir_from_cwd: false,
-            locations: LocationSpec::Paths(vec!["common.yaml".into()]),
-            extension: None,
-            options: defaults.options.clone().unwrap_or_default(),
-        }],
+        None | Some(Value::Nil) => {
+            let mut common = Map::new();
+            common.insert("name".into(), "Common".into());
+            common.insert("path".into(), "common.yaml".into());
+            parse_entries(ctx, "hierarchy", &Value::array(vec![Value::hash(common)]), &defaults, layer)?
+        }
         Some(v) => parse_entries(ctx, "hierarchy", v, &defaults, layer)?,
     };
     if let Some(v) = map.get(&Value::from("plan_hierarchy")) {
@@ -712,7 +715,20 @@ fn parse_v3(map: &Map, ctx: &Ctx, root: &Path) -> Result<HieraConfig> {
                     _ => false,
                 };
                 if !ok {
-                    return Err(ctx.type_error(format!("entry '{key}' expects a value of type String or Array, got {}", type_name(v))));
+                    let head = format!("The Lookup Configuration at '{}' has wrong type, entry '{key}'", ctx.path.display());
+                    let variant1 = match v {
+                        Value::Array(a) => {
+                            let (i, bad) = a.iter().enumerate().find(|(_, x)| nes(x).is_none()).unwrap();
+                            format!("index {i} expects a String value, got {}", variant_type(bad))
+                        }
+                        other => format!("expects an Array value, got {}", variant_type(other)),
+                    };
+                    let mut e = Error::new(
+                        ErrorKind::Type,
+                        format!(" {head} variant 0 expects a String value, got {}\n  {head} variant 1 {variant1}", variant_type(v)),
+                    );
+                    e.file = Some(ctx.path.to_path_buf());
+                    return Err(e);
                 }
             }
             "logger" => {}

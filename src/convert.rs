@@ -86,7 +86,25 @@ fn parse_type(src: &str) -> std::result::Result<TypeRef, String> {
 
 fn new_instance(ty: &TypeRef, value: Value, args: &[Value]) -> std::result::Result<Value, String> {
     match ty.name.as_str() {
+        "Optional" | "NotUndef" if !ty.params.is_empty() => {
+            let inner = parse_type(&ty.params[0]).map_err(|e| format!("'new' {e}"))?;
+            if value.is_nil() {
+                return Ok(Value::Nil);
+            }
+            new_instance(&inner, value, args)
+        }
         "Sensitive" => Ok(Value::Sensitive(Arc::new(value))),
+        "SemVer" => match &value {
+            Value::String(s) if is_semver(s) => Ok(Value::Rich(Arc::new(("SemVer".into(), s.to_string())))),
+            other => Err(format!("'new' The string '{}' cannot be converted to SemVer", display(other))),
+        },
+        "Timestamp" => match &value {
+            Value::String(s) => match timestamp(s) {
+                Some(t) => Ok(Value::Rich(Arc::new(("Timestamp".into(), t)))),
+                None => Err(format!("'new' Unable to parse '{s}' using any of the formats")),
+            },
+            other => Err(format!("'new' Value of type {} cannot be converted to Timestamp", crate::ptype::infer_type(other))),
+        },
         "Integer" => {
             let radix = match args.first() {
                 Some(Value::Int(r)) => Some(*r as u32),
@@ -138,6 +156,92 @@ fn new_instance(ty: &TypeRef, value: Value, args: &[Value]) -> std::result::Resu
     }
 }
 
+fn display(v: &Value) -> String {
+    let mut s = String::new();
+    crate::render::ruby_to_s(v, &mut s);
+    s
+}
+
+fn is_semver(s: &str) -> bool {
+    let (core, _build) = s.split_once('+').map(|(a, b)| (a, Some(b))).unwrap_or((s, None));
+    let (core, _pre) = core.split_once('-').map(|(a, b)| (a, Some(b))).unwrap_or((core, None));
+    let parts: Vec<&str> = core.split('.').collect();
+    parts.len() == 3 && parts.iter().all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()) && (p.len() == 1 || !p.starts_with('0')))
+}
+
+/// Puppet's Timestamp string form (`2020-01-02T03:04:05.000000000 UTC`) of
+/// an ISO 8601 date or date-time, converted to UTC.
+fn timestamp(s: &str) -> Option<String> {
+    let s = s.trim();
+    let num = |t: &str| -> Option<i64> { if t.bytes().all(|b| b.is_ascii_digit()) && !t.is_empty() { t.parse().ok() } else { None } };
+    let (date, time) = match s.split_once(['T', ' ']) {
+        Some((d, t)) => (d, Some(t)),
+        None => (s, None),
+    };
+    let dp: Vec<&str> = date.split('-').collect();
+    if dp.len() != 3 {
+        return None;
+    }
+    let (y, mo, d) = (num(dp[0])?, num(dp[1])?, num(dp[2])?);
+    if !(1..=12).contains(&mo) || !(1..=31).contains(&d) {
+        return None;
+    }
+    let (mut secs, mut nanos, mut offset) = (0i64, 0i64, 0i64);
+    if let Some(t) = time {
+        let (clock, zone) = if let Some(c) = t.strip_suffix('Z').or_else(|| t.strip_suffix(" UTC")) {
+            (c, None)
+        } else if let Some(i) = t.rfind(['+', '-']) {
+            (&t[..i], Some(&t[i..]))
+        } else {
+            (t, None)
+        };
+        let (hms, frac) = clock.split_once('.').map(|(a, b)| (a, Some(b))).unwrap_or((clock, None));
+        let tp: Vec<&str> = hms.split(':').collect();
+        if tp.len() < 2 || tp.len() > 3 {
+            return None;
+        }
+        let (h, mi) = (num(tp[0])?, num(tp[1])?);
+        let sec = if tp.len() == 3 { num(tp[2])? } else { 0 };
+        secs = h * 3600 + mi * 60 + sec;
+        if let Some(f) = frac {
+            let digits: String = f.chars().take(9).collect();
+            nanos = num(&digits)? * 10i64.pow(9 - digits.len() as u32);
+        }
+        if let Some(z) = zone {
+            let sign = if z.starts_with('-') { -1 } else { 1 };
+            let z = z[1..].replace(':', "");
+            let (zh, zm) = (num(&z[..2.min(z.len())])?, if z.len() > 2 { num(&z[2..])? } else { 0 });
+            offset = sign * (zh * 3600 + zm * 60);
+        }
+    }
+    let days = days_from_civil(y, mo, d);
+    let total = days * 86400 + secs - offset;
+    let (days, rem) = (total.div_euclid(86400), total.rem_euclid(86400));
+    let (y, mo, d) = civil_from_days(days);
+    Some(format!("{y:04}-{mo:02}-{d:02}T{:02}:{:02}:{:02}.{nanos:09} UTC", rem / 3600, rem % 3600 / 60, rem % 60))
+}
+
+fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let doy = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146097 + doe - 719468
+}
+
+fn civil_from_days(z: i64) -> (i64, i64, i64) {
+    let z = z + 719468;
+    let era = z.div_euclid(146097);
+    let doe = z - era * 146097;
+    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    (yoe + era * 400 + if m <= 2 { 1 } else { 0 }, m, d)
+}
+
 fn to_integer(v: &Value, radix: Option<u32>) -> std::result::Result<Value, String> {
     match v {
         Value::Int(_) | Value::BigInt(_) => Ok(v.clone()),
@@ -152,7 +256,11 @@ fn to_integer(v: &Value, radix: Option<u32>) -> std::result::Result<Value, Strin
             let (radix, digits) = match radix {
                 Some(r) => {
                     let d = match r {
-                        16 => body.strip_prefix("0x").or_else(|| body.strip_prefix("0X")).unwrap_or(body),
+                        // Puppet wants the 0x prefix even with an explicit radix 16.
+                        16 => match body.strip_prefix("0x").or_else(|| body.strip_prefix("0X")) {
+                            Some(d) => d,
+                            None => return Err(format!("'new' The string '{s}' cannot be converted to Integer")),
+                        },
                         2 => body.strip_prefix("0b").or_else(|| body.strip_prefix("0B")).unwrap_or(body),
                         _ => body,
                     };

@@ -45,6 +45,23 @@ fn read_text(path: &Path, md: &std::fs::Metadata) -> Result<String> {
             line: None,
         });
     }
+    #[cfg(unix)]
+    let is_char_device = std::os::unix::fs::FileTypeExt::is_char_device(&md.file_type());
+    #[cfg(not(unix))]
+    let is_char_device = false;
+    if is_char_device {
+        // /dev/null reads as empty; read at most MAX_FILE_SIZE of any device.
+        use std::io::Read;
+        let mut buf = Vec::new();
+        let f = std::fs::File::open(path).map_err(|e| Error {
+            kind: ErrorKind::Io,
+            message: format!("{} @ rb_sysopen - {}", io_message(&e), path.display()),
+            file: Some(path.to_path_buf()),
+            line: None,
+        })?;
+        let _ = f.take(MAX_FILE_SIZE).read_to_end(&mut buf);
+        return String::from_utf8(buf).map_err(|_| Error::parse(path, "invalid byte sequence in UTF-8", None));
+    }
     if !md.is_file() {
         return Err(Error {
             kind: ErrorKind::Io,

@@ -627,6 +627,7 @@ fn to_s(v: &Value) -> Vec<u8> {
         Value::String(s) | Value::Symbol(s) => s.as_bytes().to_vec(),
         Value::Bytes(b) => b.to_vec(),
         Value::Sensitive(_) => b"Sensitive [value redacted]".to_vec(),
+        Value::Rich(r) => r.1.as_bytes().to_vec(),
         other => inspect(other).into_bytes(),
     }
 }
@@ -650,6 +651,7 @@ fn inspect(v: &Value) -> String {
                 .join(", ")
         ),
         Value::Sensitive(_) => "#<Sensitive [value redacted]>".into(),
+        Value::Rich(r) => r.1.clone(),
     }
 }
 
@@ -892,7 +894,7 @@ fn ruby_cmp(a: &Value, b: &Value) -> Option<Ordering> {
         }
         (Array(_), _) => None,
         // Object#<=>: 0 when ==, nil otherwise.
-        (Nil | Bool(_) | Hash(_) | Sensitive(_), _) => ruby_eq(a, b).then_some(Ordering::Equal),
+        (Nil | Bool(_) | Hash(_) | Sensitive(_) | Rich(_), _) => ruby_eq(a, b).then_some(Ordering::Equal),
     }
 }
 

@@ -195,7 +195,7 @@ impl Session {
 
     /// Looks up a request: `Ok(Some(v))` found (or default), `Ok(None)` not found.
     pub fn lookup(&self, req: &LookupRequest) -> Result<Option<Value>> {
-        let mut inv = Invocation { session: self, req, stack: Vec::new(), locals: Vec::new(), explain: None };
+        let mut inv = Invocation { session: self, req, stack: Vec::new(), locals: Vec::new(), explain: None, options_busy: Vec::new() };
         inv.lookup_names(&req.keys, req.merge.as_ref(), req.default.as_ref())
     }
 
@@ -228,6 +228,8 @@ enum Location {
 struct ResolvedEntry<'c> {
     entry: &'c Entry,
     locations: Vec<Location>,
+    /// The interpolated `options`, when there are any.
+    options: Option<Value>,
 }
 
 /// The state of one top-level lookup: the recursion guard and the request.
@@ -239,6 +241,9 @@ struct Invocation<'s> {
     locals: Vec<(String, Value)>,
     /// The explanation being built, when one was asked for.
     explain: Option<Explain>,
+    /// lookup_options layers being gathered now: a nested lookup made while
+    /// they are gathered sees them as absent, as in Puppet.
+    options_busy: Vec<(Layer, Option<String>)>,
 }
 
 type Found = Option<Value>;
@@ -457,7 +462,18 @@ impl<'s> Invocation<'s> {
                     Location::Uri(u) => self.ex_push(|| format!("URI \"{u}\"")),
                     Location::Nowhere => self.ex_push(String::new),
                 }
-                let r = self.location_lookup(config, layer, module, re.entry, loc, &lk.root);
+                let r = if re.options.is_some() && matches!(re.entry.function_name.as_str(), "yaml_data" | "json_data") {
+                    // The built-in functions accept no options but `path`.
+                    Err(Error::new(
+                        ErrorKind::Config,
+                        format!(
+                            "'{}' one of 'path', 'paths' 'glob', 'globs' or 'mapped_paths' must be declared in hiera.yaml when using this data_hash function",
+                            re.entry.function_name
+                        ),
+                    ))
+                } else {
+                    self.location_lookup(config, layer, module, re.entry, loc, &lk.root)
+                };
                 match &r {
                     Ok(Some(v)) => self.ex_value(|| format!("Found key: \"{}\" value: ", lk.root), v),
                     Ok(None) if matches!(loc, Location::Path(_, false, _)) => self.ex_line(|| "Path not found".to_string()),
@@ -521,7 +537,8 @@ impl<'s> Invocation<'s> {
                 return Error::new(
                     ErrorKind::Config,
                     format!(
-                        "one of 'path', 'paths' 'glob', 'globs' or 'mapped_paths' must be declared in hiera.yaml when using this data_hash function"
+                        "'{}' one of 'path', 'paths' 'glob', 'globs' or 'mapped_paths' must be declared in hiera.yaml when using this data_hash function",
+                        entry.function_name
                     ),
                 );
             }
@@ -616,7 +633,22 @@ impl<'s> Invocation<'s> {
             if implicit && locations.is_empty() {
                 continue;
             }
-            out.push(ResolvedEntry { entry, locations });
+            let options = if entry.options.is_empty() {
+                None
+            } else {
+                let v = Value::hash(entry.options.clone());
+                match interpolate::interpolate(&v, self, false) {
+                    Ok(v) => Some(v),
+                    Err(e) if e.kind == ErrorKind::Interpolation && e.file.is_none() => {
+                        return Err(match &config.path {
+                            Some(p) => Error::config(e.message, p, None),
+                            None => e,
+                        })
+                    }
+                    Err(e) => return Err(e),
+                }
+            };
+            out.push(ResolvedEntry { entry, locations, options });
         }
         Ok(out)
     }
@@ -661,6 +693,16 @@ impl<'s> Invocation<'s> {
         if let Some(v) = self.session.scope.get(&Value::from(name)) {
             return Some(v.clone());
         }
+        if let Some(setting) = name.strip_prefix("settings::") {
+            let o = &self.session.hiera.options;
+            let abs = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf()).to_string_lossy().to_string();
+            match setting {
+                "hiera_config" => return Some(Value::from(abs(&o.hiera_config))),
+                "environmentpath" => return Some(Value::from(abs(&o.environmentpath))),
+                "environment" => return Some(Value::from(o.environment.as_str())),
+                _ => {}
+            }
+        }
         self.req.default_values_hash.get(&Value::from(name)).cloned()
     }
 
@@ -701,7 +743,7 @@ impl<'s> Invocation<'s> {
                 self.ex_pop();
                 let c = c?.map(Arc::new);
                 let generation_after = self.hiera().cache.generation();
-                if generation_after == generation {
+                if generation_after == generation && self.options_busy.is_empty() {
                     let mut cache = self.session.options_cache.lock().unwrap_or_else(|p| p.into_inner());
                     cache.insert(module.clone(), (generation, c.clone()));
                 }
@@ -719,7 +761,14 @@ impl<'s> Invocation<'s> {
             module: module.map(str::to_string),
         };
         let hash = Strategy::new(StrategyKind::Hash);
-        self.layer_lookup(layer, &lk, "lookup_options", module, &hash, default_hierarchy)
+        let busy = (layer, module.map(str::to_string));
+        if !default_hierarchy && self.options_busy.contains(&busy) {
+            return Ok(None);
+        }
+        self.options_busy.push(busy);
+        let r = self.layer_lookup(layer, &lk, "lookup_options", module, &hash, default_hierarchy);
+        self.options_busy.pop();
+        r
     }
 
     fn retrieve_lookup_options(&mut self, module: Option<&str>) -> Result<Option<CompiledOptions>> {
@@ -832,7 +881,7 @@ impl Session {
     /// Looks up a request and explains the search, as `puppet lookup
     /// --explain` does (a first version: layers, entries, paths, outcomes).
     pub fn explain(&self, req: &LookupRequest) -> (Result<Option<Value>>, String) {
-        let mut inv = Invocation { session: self, req, stack: Vec::new(), locals: Vec::new(), explain: None };
+        let mut inv = Invocation { session: self, req, stack: Vec::new(), locals: Vec::new(), explain: None, options_busy: Vec::new() };
         inv.explain = Some(Explain::default());
         let r = inv.lookup_names(&req.keys, req.merge.as_ref(), req.default.as_ref());
         let mut ex = inv.explain.take().unwrap_or_default();

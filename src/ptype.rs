@@ -22,7 +22,7 @@ pub fn is_data(v: &Value) -> bool {
 /// Sensitive, and hashes whose keys are Strings or Numerics.
 pub fn is_rich_data(v: &Value) -> bool {
     match v {
-        Value::Nil | Value::Sensitive(_) => true,
+        Value::Nil | Value::Sensitive(_) | Value::Rich(_) => true,
         Value::Array(a) => a.iter().all(is_rich_data),
         Value::Hash(h) => h.iter().all(|(k, v)| {
             matches!(k, Value::String(_) | Value::Int(_) | Value::BigInt(_) | Value::Float(_)) && is_rich_data(v)
@@ -43,6 +43,7 @@ pub fn infer_type(v: &Value) -> String {
         Value::String(_) | Value::Bytes(_) => "String".into(),
         Value::Symbol(_) => "Runtime[ruby, 'Symbol']".into(),
         Value::Sensitive(_) => "Sensitive".into(),
+        Value::Rich(r) => r.0.clone(),
         Value::Array(a) => {
             if a.iter().all(is_rich_data) {
                 "Tuple".into()

@@ -378,6 +378,7 @@ fn write_json(v: &Value, pretty: Option<usize>, level: usize, out: &mut String) 
         Value::Sensitive(inner) => {
             write_json_tagged("Sensitive", "value", inner, pretty, level, out)
         }
+        Value::Rich(r) => write_json_tagged(&r.0, "value", &Value::from(r.1.as_str()), pretty, level, out),
         Value::Array(a) => write_json_seq(a.iter().map(JsonItem::Value), pretty, level, out),
         Value::Hash(h) => {
             if h.keys().all(|k| matches!(k, Value::String(_))) {
@@ -478,6 +479,9 @@ fn decode_wire(v: Value) -> Result<Value> {
                     ("Sensitive", Some(inner), _) => {
                         return Ok(Value::Sensitive(Arc::new(decode_wire(inner)?)));
                     }
+                    ("SemVer" | "Timestamp" | "Timespan" | "Type" | "Regexp", Some(Value::String(s)), _) => {
+                        return Ok(Value::Rich(Arc::new((tag.to_string(), s.to_string()))));
+                    }
                     ("Hash", _, Some(Value::Array(entries))) => {
                         let mut map = Map::new();
                         for e in entries.iter() {
@@ -530,6 +534,7 @@ pub fn ruby_to_s(v: &Value, out: &mut String) {
         Value::Float(f) => out.push_str(&ruby_float(*f)),
         Value::Array(_) | Value::Hash(_) => ruby_inspect(v, out),
         Value::Sensitive(_) => out.push_str(SENSITIVE_TEXT),
+        Value::Rich(r) => out.push_str(&r.1),
     }
 }
 
@@ -541,6 +546,7 @@ pub fn ruby_inspect(v: &Value, out: &mut String) {
         Value::String(s) => inspect_str(s, out),
         Value::Bytes(b) => inspect_binary(b, out),
         Value::Symbol(s) => inspect_symbol(s, out),
+        Value::Rich(r) => out.push_str(&r.1),
         Value::Sensitive(_) => {
             out.push_str("#<");
             out.push_str(SENSITIVE_TEXT);
@@ -884,6 +890,7 @@ fn yaml_node(v: &Value) -> Node {
         }),
         Value::Symbol(s) => plain_scalar(format!(":{}", s)),
         Value::Sensitive(_) => string_node(SENSITIVE_TEXT),
+        Value::Rich(r) => string_node(&r.1),
         Value::Array(a) => Node::Seq(a.iter().map(yaml_node).collect()),
         Value::Hash(h) => Node::Map(
             h.iter()

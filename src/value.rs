@@ -45,6 +45,9 @@ pub enum Value {
     Hash(Arc<Map>),
     /// A `Sensitive` wrapper (from `convert_to: Sensitive`).
     Sensitive(Arc<Value>),
+    /// Another Puppet rich data value (from `convert_to`): its type name
+    /// (`SemVer`, `Timestamp`, ...) and Puppet's string form of it.
+    Rich(Arc<(String, String)>),
 }
 
 impl Value {
@@ -116,6 +119,7 @@ impl Value {
             Value::Array(_) => "Array",
             Value::Hash(_) => "Hash",
             Value::Sensitive(_) => "Puppet::Pops::Types::PSensitiveType::Sensitive",
+            Value::Rich(_) => "Object",
         }
     }
 
@@ -168,6 +172,7 @@ impl PartialEq for Value {
                         && a.iter().all(|(k, v)| b.get(k).is_some_and(|w| v == w)))
             }
             (Sensitive(a), Sensitive(b)) => Arc::ptr_eq(a, b),
+            (Rich(a), Rich(b)) => a == b,
             _ => false,
         }
     }
@@ -194,6 +199,7 @@ impl Hash for Value {
             // Ruby hashes of hashes are order independent: hash only the size.
             Value::Hash(h) => h.len().hash(state),
             Value::Sensitive(v) => (Arc::as_ptr(v) as usize).hash(state),
+            Value::Rich(r) => r.hash(state),
         }
     }
 }

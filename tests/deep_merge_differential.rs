@@ -388,7 +388,7 @@ fn encode(v: &Value) -> Json {
             "__type__": "Hash",
             "entries": h.iter().map(|(k, v)| json!([encode(k), encode(v)])).collect::<Vec<_>>(),
         }),
-        Value::Sensitive(_) => panic!("Sensitive values are not generated"),
+        Value::Sensitive(_) | Value::Rich(_) => panic!("Sensitive and rich values are not generated"),
     }
 }
 
