@@ -65,7 +65,10 @@ impl Hiera {
     /// Opens a configuration. Nothing is read yet: configuration and data
     /// errors surface at lookup time, as in Puppet, and only for the
     /// lookups they affect.
-    pub fn open(options: Options) -> Result<Hiera> {
+    pub fn open(mut options: Options) -> Result<Hiera> {
+        let absolute = |p: &Path| std::path::absolute(p).map_err(|e| Error::new(ErrorKind::InvalidArgument, format!("{}: {e}", p.display())));
+        options.hiera_config = absolute(&options.hiera_config)?;
+        options.environmentpath = absolute(&options.environmentpath)?;
         if options.environment.is_empty() || options.environment.contains('/') {
             return Err(Error::new(ErrorKind::InvalidArgument, format!("Invalid environment name '{}'", options.environment)));
         }
