@@ -655,53 +655,9 @@ fn inspect(v: &Value) -> String {
     }
 }
 
-/// `Float#to_s`: shortest round-trip digits, fixed notation for decimal
-/// exponents in -3..=15, scientific (`1.0e+16`, `1.0e-05`) otherwise.
+/// `Float#to_s`, as `crate::render` spells it.
 fn float_to_s(f: f64) -> String {
-    if f.is_nan() {
-        return "NaN".into();
-    }
-    if f.is_infinite() {
-        return if f > 0.0 {
-            "Infinity".into()
-        } else {
-            "-Infinity".into()
-        };
-    }
-    let sign = if f.is_sign_negative() { "-" } else { "" };
-    if f == 0.0 {
-        return format!("{sign}0.0");
-    }
-    // `{:e}` gives the shortest digits: "d.ddde<exp>".
-    let sci = format!("{:e}", f.abs());
-    let (mantissa, exp) = sci.split_once('e').unwrap();
-    let exp: i32 = exp.parse().unwrap();
-    let digits: String = mantissa.chars().filter(|c| *c != '.').collect();
-    let decpt = exp + 1;
-    let n = digits.len() as i32;
-    if decpt > 0 && decpt <= 15 {
-        if n <= decpt {
-            format!("{sign}{}{}.0", digits, "0".repeat((decpt - n) as usize))
-        } else {
-            format!(
-                "{sign}{}.{}",
-                &digits[..decpt as usize],
-                &digits[decpt as usize..]
-            )
-        }
-    } else if decpt <= 0 && decpt > -4 {
-        format!("{sign}0.{}{}", "0".repeat((-decpt) as usize), digits)
-    } else {
-        let rest = if n > 1 { &digits[1..] } else { "0" };
-        let e = decpt - 1;
-        format!(
-            "{sign}{}.{}e{}{:02}",
-            &digits[..1],
-            rest,
-            if e < 0 { '-' } else { '+' },
-            e.abs()
-        )
-    }
+    crate::render::ruby_float(f)
 }
 
 fn inspect_str(bytes: &[u8], binary: bool) -> String {

@@ -85,7 +85,7 @@ pub fn split_key(key: &str) -> std::result::Result<Vec<Segment>, ()> {
 /// Matches one token starting at or after `from`; returns (start, end, segment).
 fn match_token(key: &str, from: usize) -> Option<(usize, usize, Segment)> {
     let bytes = key.as_bytes();
-    let mut i = from;
+    let i = from;
     while i < bytes.len() {
         // Alternative 1/2: \s*"[^"]+"\s* or \s*'[^']+'\s*
         let mut j = i;

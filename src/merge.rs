@@ -114,12 +114,12 @@ impl Strategy {
             };
             if key == "strategy" {
                 let ok = match v {
-                    Value::String(s) => s.contains(name_pattern(self.kind)),
+                    Value::String(s) => s.contains(Strategy::new(self.kind).name()),
                     Value::Nil => true,
                     _ => false,
                 };
                 if !ok && !matches!(self.kind, StrategyKind::UnconstrainedDeep | StrategyKind::ReverseDeep) {
-                    return Err(bad(format!("entry 'strategy' expects a match for Pattern[/{}/], got {}", name_pattern(self.kind), display_typed(v))));
+                    return Err(bad(format!("entry 'strategy' expects a match for Pattern[/{}/], got {}", Strategy::new(self.kind).name(), display_typed(v))));
                 }
                 continue;
             }
@@ -285,16 +285,6 @@ pub fn apply_deep_option(o: &mut DeepMergeOptions, key: &str, v: &Value) -> Resu
     Ok(())
 }
 
-fn name_pattern(kind: StrategyKind) -> &'static str {
-    match kind {
-        StrategyKind::First => "first",
-        StrategyKind::Unique => "unique",
-        StrategyKind::Hash => "hash",
-        StrategyKind::Deep => "deep",
-        StrategyKind::UnconstrainedDeep => "unconstrained_deep",
-        StrategyKind::ReverseDeep => "reverse_deep",
-    }
-}
 
 fn display(v: &Value) -> String {
     let mut s = String::new();

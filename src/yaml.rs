@@ -60,7 +60,7 @@ enum NodeKind {
 
 enum Frame {
     Seq { items: Vec<Value>, anchor: usize, tag: Option<String> },
-    Map { map: Map, anchor: usize, tag: Option<String>, key: Option<(Value, bool)> },
+    Map { map: Map, anchor: usize, key: Option<(Value, bool)> },
 }
 
 /// Parses the first document of `text`; `Ok(None)` for an empty or null document.
@@ -142,7 +142,7 @@ pub fn load(text: &str, opts: &YamlOptions) -> Result<Option<Value>, YamlError> 
                 }
                 let tag = tag.map(|t| tag_name(&t));
                 check_collection_tag(tag.as_deref()).map_err(with_line)?;
-                stack.push(Frame::Map { map: Map::new(), anchor, tag, key: None });
+                stack.push(Frame::Map { map: Map::new(), anchor, key: None });
                 continue;
             }
             Event::SequenceEnd => match stack.pop() {
