@@ -136,6 +136,8 @@ impl HieraConfig {
     /// environment or module layer is ignored, as Puppet does with a warning).
     pub fn parse(text: &str, path: &Path, layer: LayerKind) -> Result<Option<HieraConfig>> {
         let root = path.parent().map(Path::to_path_buf).unwrap_or_default();
+        // Puppet reads hiera.yaml as 'bom|utf-8': a leading BOM is dropped.
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let loaded = crate::data::load_yaml_text(text, path)?;
         let cfg = match loaded {
             Some(v @ Value::Hash(_)) => symkeys_to_string(&v),

