@@ -10,12 +10,16 @@
 //! let session = hiera::Session::new(hiera, hiera::Map::new());
 //! let value = session.lookup_key("ntp::servers").unwrap();
 //! ```
+//!
+//! The C ABI (`include/hiera.h`) lives in [`ffi`]: the only module with
+//! `unsafe` code.
 
 pub mod config;
 pub mod convert;
 pub mod data;
 pub mod deep_merge;
 pub mod error;
+pub mod ffi;
 pub mod glob;
 pub mod interpolate;
 pub mod json;

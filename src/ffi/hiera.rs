@@ -1,0 +1,216 @@
+//! `hiera`: an opened configuration (`hiera_open`, `hiera_free`).
+
+use super::string::into_c_string;
+use super::{guard, input_json, input_str, write_out, hiera_status};
+use crate::error::{Error, ErrorKind};
+use crate::lookup::{Hiera, Options, Strict};
+use crate::request::error_json as error_object;
+use crate::value::Value;
+use std::ffi::c_char;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// An opened Hiera configuration: where the global hiera.yaml and the
+/// environments are, which environment, and the file cache shared by every
+/// session made from it.
+///
+/// Made by `hiera_open`, freed by `hiera_free`.
+/// Threads: immutable apart from internally synchronized caches. Any number
+/// of threads may use one `hiera` at once (`hiera_session_new`). Sessions keep
+/// their configuration alive, so `hiera_free` may come before the sessions
+/// made from it are freed.
+#[allow(non_camel_case_types)]
+pub struct hiera {
+    pub(crate) inner: Arc<Hiera>,
+}
+
+/// Decodes `options_json`: an object with the optional string fields
+/// `hiera_config`, `environmentpath`, `environment` and `strict`; a `null`
+/// field means its default. Unknown fields are an error.
+pub(crate) fn options_from_json(text: &str) -> Result<Options, Error> {
+    let invalid = |m: String| Error::new(ErrorKind::InvalidArgument, m);
+    let Value::Hash(fields) = input_json(text, "options_json")? else {
+        return Err(invalid("options_json must be a JSON object".into()));
+    };
+    let mut options = Options::default();
+    for (k, v) in fields.iter() {
+        let name = k.as_str().unwrap_or_default();
+        if !matches!(name, "hiera_config" | "environmentpath" | "environment" | "strict") {
+            return Err(invalid(format!("options_json: unknown field '{name}'")));
+        }
+        let value = match v {
+            Value::Nil => continue,
+            Value::String(s) => s.to_string(),
+            _ => return Err(invalid(format!("options_json: '{name}' must be a string"))),
+        };
+        match name {
+            "hiera_config" => options.hiera_config = PathBuf::from(value),
+            "environmentpath" => options.environmentpath = PathBuf::from(value),
+            "environment" => options.environment = value,
+            "strict" => {
+                options.strict = match value.as_str() {
+                    "off" => Strict::Off,
+                    "warning" => Strict::Warning,
+                    "error" => Strict::Error,
+                    other => return Err(invalid(format!("options_json: 'strict' must be off, warning or error, not '{other}'"))),
+                }
+            }
+            _ => unreachable!("field names are checked above"),
+        }
+    }
+    Ok(options)
+}
+
+/// `hiera_open` without the pointers.
+pub(crate) fn open_json(text: &str) -> Result<Hiera, Error> {
+    Hiera::open(options_from_json(text)?)
+}
+
+/// Opens a configuration.
+///
+/// `options_json` is a JSON object with the same meaning as the CLI's flags;
+/// every field is optional:
+/// `{"hiera_config": "hiera.yaml", "environmentpath": "environments",
+///   "environment": "production", "strict": "off" | "warning" | "error"}`
+/// (the values shown are the defaults). Relative paths are taken relative to
+/// the process's working directory at the time of the call. Nothing is read
+/// yet: configuration and data errors surface at lookup time, as in Puppet.
+///
+/// Returns:
+/// - `HIERA_OK`: `*out` is the new handle (free it with `hiera_free`);
+///   `*error_json` is not written.
+/// - `HIERA_INVALID_ARGUMENT`: `options_json` is not UTF-8, not a JSON object,
+///   has an unknown field or a bad value (e.g. an invalid environment name);
+///   `*error_json` is an error object; `*out` is not written.
+/// - `HIERA_ERROR`: the configuration cannot be opened; `*error_json` is an
+///   error object; `*out` is not written.
+/// - `HIERA_NULL_ARGUMENT`, `HIERA_PANIC`: nothing is written.
+///
+/// Ownership: `options_json` is borrowed for the call. `*error_json` belongs
+/// to the caller: free it with `hiera_string_free`.
+/// Threads: any thread; calls are independent.
+#[no_mangle]
+pub unsafe extern "C" fn hiera_open(options_json: *const c_char, out: *mut *mut hiera, error_json: *mut *mut c_char) -> hiera_status {
+    guard(hiera_status::HIERA_PANIC, || {
+        if options_json.is_null() || out.is_null() || error_json.is_null() {
+            return hiera_status::HIERA_NULL_ARGUMENT;
+        }
+        // SAFETY: checked non-NULL; the caller guarantees a NUL-terminated
+        // string valid for the duration of the call.
+        let opened = unsafe { input_str(options_json, "options_json") }.and_then(open_json);
+        match opened {
+            Ok(h) => {
+                let handle = Box::into_raw(Box::new(hiera { inner: Arc::new(h) }));
+                // SAFETY: `out` is non-NULL and, per the contract, writable.
+                unsafe { write_out(out, handle) };
+                hiera_status::HIERA_OK
+            }
+            Err(e) => {
+                let status = hiera_status::of_input_error(&e);
+                let text = into_c_string(error_object(&e));
+                // SAFETY: `error_json` is non-NULL and, per the contract, writable.
+                unsafe { write_out(error_json, text) };
+                status
+            }
+        }
+    })
+}
+
+/// Frees a configuration made by `hiera_open`. NULL is allowed and does
+/// nothing.
+///
+/// Ownership: takes back `h`, which must not be used afterwards and must be
+/// freed only once. Sessions made from `h` stay valid: they hold their own
+/// reference to the configuration.
+/// Threads: any thread, once no other call is using `h`.
+#[no_mangle]
+pub unsafe extern "C" fn hiera_free(h: *mut hiera) {
+    guard((), || {
+        if h.is_null() {
+            return;
+        }
+        // SAFETY: the caller guarantees that `h` came from `hiera_open`
+        // (`Box::into_raw`), is freed once and is no longer in use.
+        drop(unsafe { Box::from_raw(h) });
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::ffi::CStr;
+    use std::ptr;
+
+    fn take(p: *mut c_char) -> String {
+        assert!(!p.is_null());
+        // SAFETY: `p` is a string returned by libhiera, read then freed once.
+        let s = unsafe { CStr::from_ptr(p) }.to_str().unwrap().to_string();
+        // SAFETY: as above.
+        unsafe { super::super::string::hiera_string_free(p) };
+        s
+    }
+
+    #[test]
+    fn options_fields() {
+        let o = options_from_json(r#"{"hiera_config":"/a/h.yaml","environmentpath":"/e","environment":"dev","strict":"error"}"#).unwrap();
+        assert_eq!(o.hiera_config, PathBuf::from("/a/h.yaml"));
+        assert_eq!(o.environmentpath, PathBuf::from("/e"));
+        assert_eq!(o.environment, "dev");
+        assert_eq!(o.strict, Strict::Error);
+        let d = options_from_json(r#"{"environment":null}"#).unwrap();
+        assert_eq!(d.environment, "production");
+        let bad = |t: &str| options_from_json(t).unwrap_err().message;
+        assert_eq!(bad(r#"{"hiera-config":"x"}"#), "options_json: unknown field 'hiera-config'");
+        assert_eq!(bad(r#"{"strict":"loud"}"#), "options_json: 'strict' must be off, warning or error, not 'loud'");
+        assert_eq!(bad(r#"{"environment":1}"#), "options_json: 'environment' must be a string");
+        assert_eq!(bad("[]"), "options_json must be a JSON object");
+        assert!(bad("{").starts_with("options_json is not valid JSON"));
+        // Hiera::open's own checks are invalid arguments too.
+        let e = open_json(r#"{"environment":"a/b"}"#).err().unwrap();
+        assert_eq!(e.kind, ErrorKind::InvalidArgument);
+    }
+
+    #[test]
+    fn open_and_free() {
+        let mut h: *mut hiera = ptr::null_mut();
+        let mut err: *mut c_char = ptr::null_mut();
+        // SAFETY: valid pointers to locals and a C string literal.
+        let st = unsafe { hiera_open(c"{\"environment\":\"production\"}".as_ptr(), &mut h, &mut err) };
+        assert_eq!(st, hiera_status::HIERA_OK);
+        assert!(!h.is_null());
+        assert!(err.is_null(), "error_json is not written on success");
+        // SAFETY: `h` came from hiera_open and is freed once; NULL is a no-op.
+        unsafe {
+            hiera_free(h);
+            hiera_free(ptr::null_mut());
+        }
+    }
+
+    #[test]
+    fn open_errors_and_nulls() {
+        let sentinel = 0x10 as *mut hiera;
+        let mut h = sentinel;
+        let mut err: *mut c_char = ptr::null_mut();
+        // SAFETY: valid pointers to locals and C string literals.
+        let st = unsafe { hiera_open(c"{\"bogus\":1}".as_ptr(), &mut h, &mut err) };
+        assert_eq!(st, hiera_status::HIERA_INVALID_ARGUMENT);
+        assert_eq!(h, sentinel, "out is not written on failure");
+        assert_eq!(take(err), r#"{"kind":"invalid_argument","message":"options_json: unknown field 'bogus'"}"#);
+
+        let mut err: *mut c_char = ptr::null_mut();
+        // SAFETY: a NUL-terminated byte string that is not UTF-8.
+        let st = unsafe { hiera_open(b"{\"environment\":\"\xc3\"}\0".as_ptr().cast(), &mut h, &mut err) };
+        assert_eq!(st, hiera_status::HIERA_INVALID_ARGUMENT);
+        assert!(take(err).contains("not valid UTF-8"));
+
+        let mut err = 0x20 as *mut c_char;
+        // SAFETY: every call passes one NULL; nothing else is dereferenced.
+        unsafe {
+            assert_eq!(hiera_open(ptr::null(), &mut h, &mut err), hiera_status::HIERA_NULL_ARGUMENT);
+            assert_eq!(hiera_open(c"{}".as_ptr(), ptr::null_mut(), &mut err), hiera_status::HIERA_NULL_ARGUMENT);
+            assert_eq!(hiera_open(c"{}".as_ptr(), &mut h, ptr::null_mut()), hiera_status::HIERA_NULL_ARGUMENT);
+        }
+        assert_eq!(h, sentinel);
+        assert_eq!(err, 0x20 as *mut c_char);
+    }
+}

@@ -1,0 +1,173 @@
+//! The C ABI: opaque handles, JSON in and JSON out.
+//!
+//! This module holds every `unsafe` of libhiera and nothing else does. One
+//! module per C type: [`status`] (`hiera_status`), [`hiera`] (`hiera`, an
+//! opened configuration), [`session`] (`hiera_session`, a scope and its
+//! caches, and the lookups) and [`string`] (strings handed to the caller).
+//! `include/hiera.h` is generated from these files by cbindgen
+//! (`cbindgen.toml`; `tests/header.rs` checks that it is up to date).
+//!
+//! Rules that every export follows:
+//! - its body runs inside [`guard`], so a panic never unwinds into C: it
+//!   becomes `HIERA_PANIC` (or a harmless default for functions that return
+//!   no status);
+//! - every pointer argument is checked for NULL before anything else happens
+//!   (`HIERA_NULL_ARGUMENT`, nothing written);
+//! - out-parameters are written last, only in the cases its documentation
+//!   names, and never on `HIERA_NULL_ARGUMENT` or `HIERA_PANIC`;
+//! - strings handed out are `CString::into_raw` and come back only through
+//!   `hiera_string_free`.
+//!
+//! The Hiera 3 helpers of the Hiera 3 issue will be exported as `hiera3_*`
+//! from a module of their own here (the linker version script in `build.rs`
+//! already lets `hiera3_*` symbols through).
+
+#![deny(unsafe_op_in_unsafe_fn)]
+
+pub mod hiera;
+pub mod session;
+pub mod status;
+pub mod string;
+
+pub use self::session::hiera_session;
+pub use self::status::hiera_status;
+
+use crate::error::{Error, ErrorKind};
+use crate::render::from_json;
+use crate::value::Value;
+use std::ffi::{c_char, CStr};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+/// The version of the C ABI that this header describes. `hiera_abi_version()`
+/// returns the version of the loaded library; the two must be equal. It is
+/// also the number in the shared object's SONAME (`libhiera.so.0`): an
+/// incompatible change of the ABI increments both, additions change neither.
+pub const HIERA_ABI_VERSION: u32 = 0;
+
+/// The major version of libhiera that this header comes with.
+pub const HIERA_VERSION_MAJOR: u32 = 0;
+
+/// The minor version of libhiera that this header comes with.
+pub const HIERA_VERSION_MINOR: u32 = 1;
+
+/// The patch version of libhiera that this header comes with.
+pub const HIERA_VERSION_PATCH: u32 = 0;
+
+const VERSION_C: &CStr = match CStr::from_bytes_with_nul(concat!(env!("CARGO_PKG_VERSION"), "\0").as_bytes()) {
+    Ok(v) => v,
+    Err(_) => panic!("the crate version contains a NUL byte"),
+};
+
+/// The version of the loaded libhiera, e.g. `"0.1.0"` (the crate version).
+///
+/// Ownership: a static string; never free it.
+/// Threads: any thread, any time.
+#[no_mangle]
+pub extern "C" fn hiera_version() -> *const c_char {
+    guard(std::ptr::null(), || VERSION_C.as_ptr())
+}
+
+/// The ABI version of the loaded libhiera; compare it with
+/// `HIERA_ABI_VERSION` to detect a header/library mismatch.
+///
+/// Threads: any thread, any time.
+#[no_mangle]
+pub extern "C" fn hiera_abi_version() -> u32 {
+    guard(HIERA_ABI_VERSION, || HIERA_ABI_VERSION)
+}
+
+/// Runs the body of an export: a panic inside `f` is caught and turned into
+/// `on_panic`, so that nothing unwinds into C. The panic payload is dropped
+/// inside a second boundary, since its destructor could panic too.
+pub(crate) fn guard<T>(on_panic: T, f: impl FnOnce() -> T) -> T {
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(v) => v,
+        Err(payload) => {
+            let _ = catch_unwind(AssertUnwindSafe(move || drop(payload)));
+            on_panic
+        }
+    }
+}
+
+/// Borrows a C input string as UTF-8. `name` names the argument in the error.
+///
+/// # Safety
+/// `p` must be non-NULL and point to a NUL-terminated string that stays valid
+/// and unchanged for `'a`.
+pub(crate) unsafe fn input_str<'a>(p: *const c_char, name: &str) -> Result<&'a str, Error> {
+    // SAFETY: the caller guarantees that `p` is non-NULL and points to a
+    // NUL-terminated string that outlives `'a` and is not written meanwhile.
+    let c = unsafe { CStr::from_ptr(p) };
+    c.to_str().map_err(|e| {
+        Error::new(ErrorKind::InvalidArgument, format!("{name} is not valid UTF-8 (invalid byte at offset {})", e.valid_up_to()))
+    })
+}
+
+/// Decodes a JSON input (the wire format of [`crate::render`]); a syntax
+/// error is an `invalid_argument` error naming the argument.
+pub(crate) fn input_json(text: &str, name: &str) -> Result<Value, Error> {
+    from_json(text).map_err(|e| {
+        let mut err = Error::new(ErrorKind::InvalidArgument, format!("{name} is not valid JSON: {}", e.message));
+        err.line = e.line;
+        err
+    })
+}
+
+/// Writes an out-parameter.
+///
+/// # Safety
+/// `out` must be non-NULL, aligned and valid for a write of `T`.
+pub(crate) unsafe fn write_out<T>(out: *mut T, value: T) {
+    // SAFETY: the caller guarantees that `out` is non-NULL, aligned and
+    // writable; the old content is a plain pointer, so nothing is dropped.
+    unsafe { out.write(value) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn version_macros_match_the_crate() {
+        assert_eq!(HIERA_VERSION_MAJOR.to_string(), env!("CARGO_PKG_VERSION_MAJOR"));
+        assert_eq!(HIERA_VERSION_MINOR.to_string(), env!("CARGO_PKG_VERSION_MINOR"));
+        assert_eq!(HIERA_VERSION_PATCH.to_string(), env!("CARGO_PKG_VERSION_PATCH"));
+        // SAFETY: hiera_version returns a static NUL-terminated string.
+        let v = unsafe { CStr::from_ptr(hiera_version()) };
+        assert_eq!(v.to_str().unwrap(), format!("{HIERA_VERSION_MAJOR}.{HIERA_VERSION_MINOR}.{HIERA_VERSION_PATCH}"));
+        assert_eq!(hiera_abi_version(), HIERA_ABI_VERSION);
+        // The SONAME set by build.rs carries the ABI version.
+        let build = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/build.rs")).unwrap();
+        assert!(build.contains(&format!("libhiera.so.{HIERA_ABI_VERSION}")));
+    }
+
+    #[test]
+    fn guard_turns_panics_into_the_default() {
+        assert_eq!(guard(hiera_status::HIERA_PANIC, || hiera_status::HIERA_OK), hiera_status::HIERA_OK);
+        assert_eq!(guard(hiera_status::HIERA_PANIC, || panic!("boom")), hiera_status::HIERA_PANIC);
+        assert_eq!(guard(7u32, || -> u32 { panic!("boom") }), 7);
+        // A payload whose destructor panics is contained as well.
+        struct Nasty;
+        impl Drop for Nasty {
+            fn drop(&mut self) {
+                panic!("drop");
+            }
+        }
+        assert_eq!(guard(1, || -> i32 { std::panic::panic_any(Nasty) }), 1);
+    }
+
+    #[test]
+    fn inputs_are_checked() {
+        let ok = c"{\"a\":1}";
+        // SAFETY: a valid C string literal.
+        assert_eq!(unsafe { input_str(ok.as_ptr(), "x") }.unwrap(), "{\"a\":1}");
+        let bad = b"ab\xffc\0";
+        // SAFETY: a NUL-terminated byte string.
+        let e = unsafe { input_str(bad.as_ptr().cast(), "scope_json") }.unwrap_err();
+        assert_eq!(e.kind, ErrorKind::InvalidArgument);
+        assert_eq!(e.message, "scope_json is not valid UTF-8 (invalid byte at offset 2)");
+        let e = input_json("{\"a\":", "options_json").unwrap_err();
+        assert_eq!(e.kind, ErrorKind::InvalidArgument);
+        assert!(e.message.starts_with("options_json is not valid JSON: "), "{}", e.message);
+    }
+}

@@ -1,0 +1,514 @@
+//! `hiera_session`: one scope bound to a configuration, and the lookups
+//! (`hiera_session_new`, `hiera_session_free`, `hiera_lookup`,
+//! `hiera_lookup_many`).
+
+use super::hiera::hiera;
+use super::string::into_c_string;
+use super::{guard, input_json, input_str, write_out, hiera_status};
+use crate::error::{Error, ErrorKind};
+use crate::lookup::Session;
+use crate::render::to_json;
+use crate::request::{error_json as error_object, parse_request, request_from_value, response_json, Request};
+use crate::value::{Map, Value};
+use std::ffi::c_char;
+
+/// A scope (the node's variables: facts, trusted, top-scope variables) bound
+/// to a `hiera`, and the caches that depend on it.
+///
+/// Made by `hiera_session_new`, freed by `hiera_session_free`.
+/// Threads: any number of threads may look up through one `hiera_session` at
+/// once (`hiera_lookup`, `hiera_lookup_many`); its caches are internally
+/// synchronized. It keeps its `hiera` alive.
+#[allow(non_camel_case_types)]
+pub struct hiera_session {
+    pub(crate) inner: Session,
+}
+
+/// Decodes `scope_json`: a JSON object, the variable map.
+pub(crate) fn scope_from_json(text: &str) -> Result<Map, Error> {
+    match input_json(text, "scope_json")? {
+        Value::Hash(h) => Ok((*h).clone()),
+        _ => Err(Error::new(ErrorKind::InvalidArgument, "scope_json must be a JSON object")),
+    }
+}
+
+/// What a lookup hands back: its status and the text of `result_json`
+/// (`None` is NULL).
+#[derive(Debug, PartialEq)]
+pub(crate) struct Answer {
+    pub status: hiera_status,
+    pub json: Option<String>,
+}
+
+/// The key that makes a lookup panic, in test builds only (`cfg(test)` or the
+/// `test-panic` feature), so that tests can check `HIERA_PANIC`.
+#[cfg(any(test, feature = "test-panic"))]
+const TEST_PANIC_KEY: &str = "__hiera_test_panic__";
+
+fn test_hook(_req: &Request) {
+    #[cfg(any(test, feature = "test-panic"))]
+    if _req.lookup.keys.iter().any(|k| k == TEST_PANIC_KEY) {
+        panic!("test-panic hook: a lookup of {TEST_PANIC_KEY}");
+    }
+}
+
+/// `hiera_lookup` without the pointers.
+pub(crate) fn lookup_json(session: &Session, text: &str) -> Answer {
+    let req = match parse_request(text) {
+        Ok(r) => r,
+        Err(e) => return Answer { status: hiera_status::HIERA_INVALID_ARGUMENT, json: Some(error_object(&e)) },
+    };
+    test_hook(&req);
+    if req.explain {
+        let (outcome, text) = session.explain(&req.lookup);
+        return match outcome {
+            Ok(found) => {
+                let status = if found.is_some() { hiera_status::HIERA_OK } else { hiera_status::HIERA_NOT_FOUND };
+                Answer { status, json: Some(response_json(&Ok(found), Some(&text))) }
+            }
+            Err(e) => {
+                let mut s = error_object(&e);
+                s.pop();
+                s.push_str(",\"explain\":");
+                s.push_str(&to_json(&Value::from(text.as_str())));
+                s.push('}');
+                Answer { status: hiera_status::HIERA_ERROR, json: Some(s) }
+            }
+        };
+    }
+    match session.lookup(&req.lookup) {
+        Ok(Some(v)) => Answer { status: hiera_status::HIERA_OK, json: Some(to_json(&v)) },
+        Ok(None) => Answer { status: hiera_status::HIERA_NOT_FOUND, json: None },
+        Err(e) => Answer { status: hiera_status::HIERA_ERROR, json: Some(error_object(&e)) },
+    }
+}
+
+/// `hiera_lookup_many` without the pointers: the status and the text of
+/// `results_json`.
+pub(crate) fn lookup_many_json(session: &Session, text: &str) -> (hiera_status, String) {
+    let requests = match input_json(text, "requests_json") {
+        Ok(Value::Array(a)) => a,
+        Ok(_) => {
+            let e = Error::new(ErrorKind::InvalidArgument, "requests_json must be a JSON array of requests");
+            return (hiera_status::HIERA_INVALID_ARGUMENT, error_object(&e));
+        }
+        Err(e) => return (hiera_status::HIERA_INVALID_ARGUMENT, error_object(&e)),
+    };
+    let mut out = String::from("[");
+    for (i, r) in requests.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        let resp = match request_from_value(r) {
+            Ok(req) => {
+                test_hook(&req);
+                if req.explain {
+                    let (outcome, text) = session.explain(&req.lookup);
+                    response_json(&outcome, Some(&text))
+                } else {
+                    response_json(&session.lookup(&req.lookup), None)
+                }
+            }
+            Err(e) => response_json(&Err(e), None),
+        };
+        out.push_str(&resp);
+    }
+    out.push(']');
+    (hiera_status::HIERA_OK, out)
+}
+
+/// Makes a session: binds a configuration to one scope.
+///
+/// `scope_json` is a JSON object, the variable map, as the CLI's `--scope`
+/// file: top-scope variables, `facts`, `trusted`, ... (`{}` for none).
+///
+/// Returns:
+/// - `HIERA_OK`: `*out` is the new session (free it with
+///   `hiera_session_free`); `*error_json` is not written.
+/// - `HIERA_INVALID_ARGUMENT`: `scope_json` is not UTF-8 or not a JSON
+///   object; `*error_json` is an error object; `*out` is not written.
+/// - `HIERA_NULL_ARGUMENT`, `HIERA_PANIC`: nothing is written.
+///
+/// Ownership: `h` and `scope_json` are borrowed for the call; the session
+/// holds its own reference to the configuration. `*error_json` belongs to the
+/// caller: free it with `hiera_string_free`.
+/// Threads: any thread; many threads may make sessions from one `hiera` at
+/// once.
+#[no_mangle]
+pub unsafe extern "C" fn hiera_session_new(
+    h: *const hiera,
+    scope_json: *const c_char,
+    out: *mut *mut hiera_session,
+    error_json: *mut *mut c_char,
+) -> hiera_status {
+    guard(hiera_status::HIERA_PANIC, || {
+        if h.is_null() || scope_json.is_null() || out.is_null() || error_json.is_null() {
+            return hiera_status::HIERA_NULL_ARGUMENT;
+        }
+        // SAFETY: `h` is non-NULL and, per the contract, a live handle from
+        // `hiera_open`; only shared access is taken.
+        let config = unsafe { &*h };
+        // SAFETY: checked non-NULL; the caller guarantees a NUL-terminated
+        // string valid for the duration of the call.
+        match unsafe { input_str(scope_json, "scope_json") }.and_then(scope_from_json) {
+            Ok(scope) => {
+                let session = Box::new(hiera_session { inner: Session::new(config.inner.clone(), scope) });
+                // SAFETY: `out` is non-NULL and, per the contract, writable.
+                unsafe { write_out(out, Box::into_raw(session)) };
+                hiera_status::HIERA_OK
+            }
+            Err(e) => {
+                let status = hiera_status::of_input_error(&e);
+                let text = into_c_string(error_object(&e));
+                // SAFETY: `error_json` is non-NULL and, per the contract, writable.
+                unsafe { write_out(error_json, text) };
+                status
+            }
+        }
+    })
+}
+
+/// Frees a session made by `hiera_session_new`. NULL is allowed and does
+/// nothing.
+///
+/// Ownership: takes back `s`, which must not be used afterwards and must be
+/// freed only once.
+/// Threads: any thread, once no other call is using `s`.
+#[no_mangle]
+pub unsafe extern "C" fn hiera_session_free(s: *mut hiera_session) {
+    guard((), || {
+        if s.is_null() {
+            return;
+        }
+        // SAFETY: the caller guarantees that `s` came from
+        // `hiera_session_new` (`Box::into_raw`), is freed once and is no
+        // longer in use.
+        drop(unsafe { Box::from_raw(s) });
+    })
+}
+
+/// Looks up one request.
+///
+/// `request_json` is the request object of the CLI's `--batch` mode:
+/// `{"key": K | [K, ...], "merge": ..., "default": ..., "default_values_hash":
+/// {...}, "override": {...}, "explain": bool}`; only `key` is required and
+/// unknown fields are an error.
+///
+/// Returns, with `*result_json`:
+/// - `HIERA_OK`: the value as JSON (the wire format of `--render-as json`,
+///   compact). With `"explain": true`: `{"value": V, "explain": TEXT}`.
+/// - `HIERA_NOT_FOUND`: NULL. With `"explain": true`:
+///   `{"not_found": true, "explain": TEXT}`.
+/// - `HIERA_ERROR`: an error object `{"kind", "message", "file"?, "line"?}`
+///   (with `"explain": TEXT` added when an explanation was asked for).
+/// - `HIERA_INVALID_ARGUMENT`: an error object (kind `invalid_argument`):
+///   `request_json` is not UTF-8, not JSON, or not a valid request.
+/// - `HIERA_NULL_ARGUMENT`, `HIERA_PANIC`: `*result_json` is not written.
+///
+/// Ownership: `s` and `request_json` are borrowed for the call;
+/// `*result_json` (when not NULL) belongs to the caller: free it with
+/// `hiera_string_free`.
+/// Threads: many threads may call this on one session at once.
+#[no_mangle]
+pub unsafe extern "C" fn hiera_lookup(s: *mut hiera_session, request_json: *const c_char, result_json: *mut *mut c_char) -> hiera_status {
+    guard(hiera_status::HIERA_PANIC, || {
+        if s.is_null() || request_json.is_null() || result_json.is_null() {
+            return hiera_status::HIERA_NULL_ARGUMENT;
+        }
+        // SAFETY: `s` is non-NULL and, per the contract, a live session;
+        // only shared access is taken, since other threads may use it too.
+        let session = unsafe { &*s };
+        // SAFETY: checked non-NULL; the caller guarantees a NUL-terminated
+        // string valid for the duration of the call.
+        let answer = match unsafe { input_str(request_json, "request_json") } {
+            Ok(text) => lookup_json(&session.inner, text),
+            Err(e) => Answer { status: hiera_status::HIERA_INVALID_ARGUMENT, json: Some(error_object(&e)) },
+        };
+        let text = answer.json.map_or(std::ptr::null_mut(), into_c_string);
+        // SAFETY: `result_json` is non-NULL and, per the contract, writable.
+        unsafe { write_out(result_json, text) };
+        answer.status
+    })
+}
+
+/// Looks up many requests in one call (a catalog's worth of keys).
+///
+/// `requests_json` is a JSON array of request objects (see `hiera_lookup`).
+///
+/// Returns, with `*results_json`:
+/// - `HIERA_OK`: a JSON array with one response per request, in order, as
+///   the CLI's `--batch` mode writes them: `{"value": V}`,
+///   `{"not_found": true}` or `{"error": {...}}`, each with
+///   `"explain": TEXT` when that request asked for it. A request that is not
+///   valid (unknown field, no key, ...) gets an `{"error": ...}` entry of kind
+///   `invalid_argument`; the call still returns `HIERA_OK`.
+/// - `HIERA_INVALID_ARGUMENT`: an error object: `requests_json` is not UTF-8,
+///   not JSON, or not an array.
+/// - `HIERA_NULL_ARGUMENT`, `HIERA_PANIC`: `*results_json` is not written.
+///
+/// Ownership: `s` and `requests_json` are borrowed for the call;
+/// `*results_json` belongs to the caller: free it with `hiera_string_free`.
+/// Threads: many threads may call this on one session at once.
+#[no_mangle]
+pub unsafe extern "C" fn hiera_lookup_many(s: *mut hiera_session, requests_json: *const c_char, results_json: *mut *mut c_char) -> hiera_status {
+    guard(hiera_status::HIERA_PANIC, || {
+        if s.is_null() || requests_json.is_null() || results_json.is_null() {
+            return hiera_status::HIERA_NULL_ARGUMENT;
+        }
+        // SAFETY: `s` is non-NULL and, per the contract, a live session;
+        // only shared access is taken, since other threads may use it too.
+        let session = unsafe { &*s };
+        // SAFETY: checked non-NULL; the caller guarantees a NUL-terminated
+        // string valid for the duration of the call.
+        let (status, json) = match unsafe { input_str(requests_json, "requests_json") } {
+            Ok(text) => lookup_many_json(&session.inner, text),
+            Err(e) => (hiera_status::HIERA_INVALID_ARGUMENT, error_object(&e)),
+        };
+        let text = into_c_string(json);
+        // SAFETY: `results_json` is non-NULL and, per the contract, writable.
+        unsafe { write_out(results_json, text) };
+        status
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::hiera::{hiera_free, hiera_open};
+    use super::super::string::hiera_string_free;
+    use super::*;
+    use hiera_status::*;
+    use std::ffi::{CStr, CString};
+    use std::ptr;
+
+    const UNSET: *mut c_char = 0x30 as *mut c_char;
+
+    /// The example control repo, opened through the C ABI, with Puppet's
+    /// recorded scope for web01.example.com.
+    struct Fixture {
+        h: *mut hiera,
+        s: *mut hiera_session,
+    }
+
+    impl Fixture {
+        fn new() -> Fixture {
+            let root = concat!(env!("CARGO_MANIFEST_DIR"), "/examples");
+            let opts = CString::new(format!(r#"{{"hiera_config":"{root}/hiera.yaml","environmentpath":"{root}/environments"}}"#)).unwrap();
+            let expected: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(format!("{root}/expected.json")).unwrap()).unwrap();
+            let scope = CString::new(expected["scope"].to_string()).unwrap();
+            let (mut h, mut s, mut err) = (ptr::null_mut(), ptr::null_mut(), UNSET);
+            // SAFETY: valid C strings and pointers to locals.
+            unsafe {
+                assert_eq!(hiera_open(opts.as_ptr(), &mut h, &mut err), HIERA_OK);
+                assert_eq!(hiera_session_new(h, scope.as_ptr(), &mut s, &mut err), HIERA_OK);
+            }
+            assert_eq!(err, UNSET);
+            Fixture { h, s }
+        }
+
+        /// Calls hiera_lookup; returns the status and the result (None for NULL).
+        fn lookup(&self, request: &[u8]) -> (hiera_status, Option<String>) {
+            let req = CString::new(request).unwrap();
+            let mut out = UNSET;
+            // SAFETY: a live session, a valid C string and a local out-parameter.
+            let st = unsafe { hiera_lookup(self.s, req.as_ptr(), &mut out) };
+            assert_ne!(out, UNSET, "result_json is written for {st:?}");
+            (st, take(out))
+        }
+
+        fn many(&self, requests: &str) -> (hiera_status, String) {
+            let req = CString::new(requests).unwrap();
+            let mut out = UNSET;
+            // SAFETY: a live session, a valid C string and a local out-parameter.
+            let st = unsafe { hiera_lookup_many(self.s, req.as_ptr(), &mut out) };
+            (st, take(out).unwrap())
+        }
+    }
+
+    impl Drop for Fixture {
+        fn drop(&mut self) {
+            // SAFETY: both handles came from the C ABI and are freed once;
+            // the session may outlive its configuration.
+            unsafe {
+                hiera_free(self.h);
+                hiera_session_free(self.s);
+            }
+        }
+    }
+
+    fn take(p: *mut c_char) -> Option<String> {
+        if p.is_null() {
+            return None;
+        }
+        // SAFETY: `p` is a string returned by libhiera, read then freed once.
+        let s = unsafe { CStr::from_ptr(p) }.to_str().unwrap().to_string();
+        // SAFETY: as above.
+        unsafe { hiera_string_free(p) };
+        Some(s)
+    }
+
+    #[test]
+    fn statuses_and_results() {
+        let f = Fixture::new();
+        assert_eq!(f.lookup(br#"{"key":"ntp::service_name"}"#), (HIERA_OK, Some("\"ntpsec\"".into())));
+        assert_eq!(f.lookup(br#"{"key":"profile::web::settings"}"#), (HIERA_OK, Some(r#"{"workers":4,"listen":[80,443]}"#.into())));
+        assert_eq!(f.lookup(br#"{"key":"no::such::key"}"#), (HIERA_NOT_FOUND, None));
+        assert_eq!(f.lookup(br#"{"key":"no::such::key","default":[1]}"#), (HIERA_OK, Some("[1]".into())));
+        let (st, err) = f.lookup(br#"{"key":"motd","merge":"bogus"}"#);
+        assert_eq!(st, HIERA_ERROR);
+        assert!(err.unwrap().starts_with(r#"{"kind":"invalid_argument","message":"#));
+        let (st, err) = f.lookup(br#"{"key":"motd","color":"red"}"#);
+        assert_eq!(st, HIERA_INVALID_ARGUMENT);
+        assert_eq!(err.unwrap(), r#"{"kind":"invalid_argument","message":"unknown request field 'color'"}"#);
+        let (st, err) = f.lookup(br#"{"key":"#);
+        assert_eq!(st, HIERA_INVALID_ARGUMENT);
+        assert!(err.unwrap().contains("invalid JSON"));
+        let (st, err) = f.lookup(b"{\"key\":\"\xff\"}");
+        assert_eq!(st, HIERA_INVALID_ARGUMENT);
+        assert_eq!(err.unwrap(), r#"{"kind":"invalid_argument","message":"request_json is not valid UTF-8 (invalid byte at offset 8)"}"#);
+    }
+
+    #[test]
+    fn explain_rule() {
+        let f = Fixture::new();
+        let (st, out) = f.lookup(br#"{"key":"ntp::service_name","explain":true}"#);
+        assert_eq!(st, HIERA_OK);
+        let v: serde_json::Value = serde_json::from_str(&out.unwrap()).unwrap();
+        assert_eq!(v["value"], "ntpsec");
+        assert!(v["explain"].as_str().unwrap().contains("ntp::service_name"));
+        let (st, out) = f.lookup(br#"{"key":"no::such::key","explain":true}"#);
+        assert_eq!(st, HIERA_NOT_FOUND);
+        let v: serde_json::Value = serde_json::from_str(&out.unwrap()).unwrap();
+        assert_eq!(v["not_found"], true);
+        assert!(v["explain"].is_string());
+        let (st, out) = f.lookup(br#"{"key":"motd","merge":"bogus","explain":true}"#);
+        assert_eq!(st, HIERA_ERROR);
+        let v: serde_json::Value = serde_json::from_str(&out.unwrap()).unwrap();
+        assert_eq!(v["kind"], "invalid_argument");
+        assert!(v["explain"].is_string());
+        assert_eq!(f.lookup(br#"{"key":"motd","explain":false}"#).0, HIERA_OK);
+    }
+
+    #[test]
+    fn many() {
+        let f = Fixture::new();
+        let (st, out) = f.many(r#"[{"key":"ntp::service_name"},{"key":"nope"},{"key":"motd","merge":"bogus"},{"nokey":1},{"key":"profile::web::settings.listen.1","explain":true}]"#);
+        assert_eq!(st, HIERA_OK);
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let a = v.as_array().unwrap();
+        assert_eq!(a.len(), 5);
+        assert_eq!(a[0], serde_json::json!({"value": "ntpsec"}));
+        assert_eq!(a[1], serde_json::json!({"not_found": true}));
+        assert_eq!(a[2]["error"]["kind"], "invalid_argument");
+        assert_eq!(a[3]["error"]["message"], "unknown request field 'nokey'");
+        assert_eq!(a[4]["value"], 443);
+        assert!(a[4]["explain"].is_string());
+        assert_eq!(f.many("[]"), (HIERA_OK, "[]".into()));
+        let (st, out) = f.many(r#"{"key":"motd"}"#);
+        assert_eq!(st, HIERA_INVALID_ARGUMENT);
+        assert_eq!(out, r#"{"kind":"invalid_argument","message":"requests_json must be a JSON array of requests"}"#);
+        assert_eq!(f.many("[").0, HIERA_INVALID_ARGUMENT);
+    }
+
+    #[test]
+    fn session_scope_errors() {
+        let f = Fixture::new();
+        let sentinel = 0x40 as *mut hiera_session;
+        for (scope, msg) in [(&b"[1]\0"[..], "scope_json must be a JSON object"), (b"{\0", "scope_json is not valid JSON"), (b"\"\xfe\"\0", "not valid UTF-8")] {
+            let (mut s, mut err) = (sentinel, UNSET);
+            // SAFETY: a live configuration, NUL-terminated input, local out-parameters.
+            let st = unsafe { hiera_session_new(f.h, scope.as_ptr().cast(), &mut s, &mut err) };
+            assert_eq!(st, HIERA_INVALID_ARGUMENT);
+            assert_eq!(s, sentinel);
+            assert!(take(err).unwrap().contains(msg));
+        }
+    }
+
+    #[test]
+    fn null_arguments_write_nothing() {
+        let f = Fixture::new();
+        let req = c"{\"key\":\"motd\"}";
+        let (mut s, mut out) = (0x40 as *mut hiera_session, UNSET);
+        let mut err = UNSET;
+        // SAFETY: each call passes exactly one NULL; everything else is valid.
+        unsafe {
+            assert_eq!(hiera_session_new(ptr::null(), c"{}".as_ptr(), &mut s, &mut err), HIERA_NULL_ARGUMENT);
+            assert_eq!(hiera_session_new(f.h, ptr::null(), &mut s, &mut err), HIERA_NULL_ARGUMENT);
+            assert_eq!(hiera_session_new(f.h, c"{}".as_ptr(), ptr::null_mut(), &mut err), HIERA_NULL_ARGUMENT);
+            assert_eq!(hiera_session_new(f.h, c"{}".as_ptr(), &mut s, ptr::null_mut()), HIERA_NULL_ARGUMENT);
+            assert_eq!(hiera_lookup(ptr::null_mut(), req.as_ptr(), &mut out), HIERA_NULL_ARGUMENT);
+            assert_eq!(hiera_lookup(f.s, ptr::null(), &mut out), HIERA_NULL_ARGUMENT);
+            assert_eq!(hiera_lookup(f.s, req.as_ptr(), ptr::null_mut()), HIERA_NULL_ARGUMENT);
+            assert_eq!(hiera_lookup_many(ptr::null_mut(), c"[]".as_ptr(), &mut out), HIERA_NULL_ARGUMENT);
+            assert_eq!(hiera_lookup_many(f.s, ptr::null(), &mut out), HIERA_NULL_ARGUMENT);
+            assert_eq!(hiera_lookup_many(f.s, c"[]".as_ptr(), ptr::null_mut()), HIERA_NULL_ARGUMENT);
+            hiera_session_free(ptr::null_mut());
+        }
+        assert_eq!((s, out, err), (0x40 as *mut hiera_session, UNSET, UNSET));
+    }
+
+    #[test]
+    fn panics_come_back_as_hiera_panic() {
+        let f = Fixture::new();
+        let mut out = UNSET;
+        // SAFETY: a live session, a valid C string and a local out-parameter.
+        let st = unsafe { hiera_lookup(f.s, c"{\"key\":\"__hiera_test_panic__\"}".as_ptr(), &mut out) };
+        assert_eq!(st, HIERA_PANIC);
+        assert_eq!(out, UNSET, "nothing is written on HIERA_PANIC");
+        // SAFETY: as above.
+        let st = unsafe { hiera_lookup_many(f.s, c"[{\"key\":\"motd\"},{\"key\":\"__hiera_test_panic__\"}]".as_ptr(), &mut out) };
+        assert_eq!(st, HIERA_PANIC);
+        assert_eq!(out, UNSET);
+        // The session is still usable afterwards.
+        assert_eq!(f.lookup(br#"{"key":"ntp::service_name"}"#).0, HIERA_OK);
+    }
+
+    #[test]
+    fn session_outlives_its_configuration() {
+        let f = Fixture::new();
+        let mut h2 = ptr::null_mut();
+        let mut s2 = ptr::null_mut();
+        let mut err = UNSET;
+        let opts = CString::new(format!(r#"{{"hiera_config":"{}/examples/hiera.yaml"}}"#, env!("CARGO_MANIFEST_DIR"))).unwrap();
+        // SAFETY: valid handles, C strings and local out-parameters; `h2` is
+        // freed before the session made from it, which is allowed.
+        unsafe {
+            assert_eq!(hiera_open(opts.as_ptr(), &mut h2, &mut err), HIERA_OK);
+            assert_eq!(hiera_session_new(h2, c"{\"trusted\":{\"certname\":\"web01.example.com\"}}".as_ptr(), &mut s2, &mut err), HIERA_OK);
+            hiera_free(h2);
+            let mut out = UNSET;
+            assert_eq!(hiera_lookup(s2, c"{\"key\":\"motd\"}".as_ptr(), &mut out), HIERA_OK);
+            assert!(take(out).unwrap().starts_with('"'));
+            hiera_session_free(s2);
+        }
+        drop(f);
+    }
+
+    #[test]
+    fn threads_share_one_session() {
+        struct Shared(*mut hiera_session);
+        // SAFETY: hiera_session is documented (and built) to be used by many
+        // threads at once; the pointer is only read.
+        unsafe impl Sync for Shared {}
+        let f = Fixture::new();
+        let shared = Shared(f.s);
+        let shared = &shared;
+        std::thread::scope(|sc| {
+            for t in 0..8 {
+                sc.spawn(move || {
+                    for i in 0..50 {
+                        let (req, want) = if (t + i) % 2 == 0 {
+                            (c"{\"key\":\"ntp::service_name\"}", Some("\"ntpsec\""))
+                        } else {
+                            (c"{\"key\":\"nope\"}", None)
+                        };
+                        let mut out = UNSET;
+                        // SAFETY: a live session shared read-only, a valid C string, a local out-parameter.
+                        let st = unsafe { hiera_lookup(shared.0, req.as_ptr(), &mut out) };
+                        assert_eq!(st, if want.is_some() { HIERA_OK } else { HIERA_NOT_FOUND });
+                        assert_eq!(take(out).as_deref(), want);
+                    }
+                });
+            }
+        });
+    }
+}
