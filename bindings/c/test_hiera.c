@@ -1,0 +1,711 @@
+/*
+ * The C test of libhiera's C ABI (include/hiera.h).
+ *
+ * usage: test_hiera EXAMPLES_DIR [--panic-hook]
+ *
+ * Covers every status, NULL for each pointer argument, invalid UTF-8,
+ * malformed JSON, unknown fields, error objects (with temporary fixtures),
+ * explanations, hiera_lookup_many, and many threads looking up through one
+ * shared hiera and one shared session, checking every answer against
+ * Puppet's recorded answers in EXAMPLES_DIR/expected.json.
+ *
+ * --panic-hook: the library was built with the `test-panic` feature, so a
+ * lookup of "__hiera_test_panic__" must come back as HIERA_PANIC. Without
+ * it, that key must be an ordinary missing key (the hook is not in release
+ * builds).
+ *
+ * Environment: HIERA_TEST_THREADS (default 8), HIERA_TEST_ROUNDS (default 60).
+ * Prints "N passed, M failed" and exits non-zero on any failure.
+ */
+#define _GNU_SOURCE
+#include "hiera.h"
+#include "testutil.h"
+
+#include <limits.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int passed, failed;
+
+#define CHECK(cond, ...)                                                   \
+  do {                                                                     \
+    if (cond) {                                                            \
+      passed++;                                                            \
+    } else {                                                               \
+      failed++;                                                            \
+      fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);      \
+      fprintf(stderr, __VA_ARGS__);                                        \
+      fputc('\n', stderr);                                                 \
+    }                                                                      \
+  } while (0)
+
+/* Sentinels: out-parameters that must not be written keep these values. */
+static char UNSET_STR_STORAGE;
+#define UNSET_STR (&UNSET_STR_STORAGE)
+static int UNSET_HANDLE_STORAGE;
+#define UNSET_HIERA ((hiera *)(void *)&UNSET_HANDLE_STORAGE)
+#define UNSET_SESSION ((hiera_session *)(void *)&UNSET_HANDLE_STORAGE)
+
+static const char *status_name(hiera_status s) {
+  switch (s) {
+    case HIERA_OK: return "HIERA_OK";
+    case HIERA_NOT_FOUND: return "HIERA_NOT_FOUND";
+    case HIERA_ERROR: return "HIERA_ERROR";
+    case HIERA_NULL_ARGUMENT: return "HIERA_NULL_ARGUMENT";
+    case HIERA_INVALID_ARGUMENT: return "HIERA_INVALID_ARGUMENT";
+    case HIERA_PANIC: return "HIERA_PANIC";
+  }
+  return "(unknown status)";
+}
+
+static char *xasprintf(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  char *s = NULL;
+  if (vasprintf(&s, fmt, ap) < 0) s = NULL;
+  va_end(ap);
+  if (!s) {
+    perror("vasprintf");
+    exit(2);
+  }
+  return s;
+}
+
+static int contains(const char *haystack, const char *needle) {
+  return haystack && strstr(haystack, needle) != NULL;
+}
+
+/* ---- fixtures ------------------------------------------------------------ */
+
+static char examples[PATH_MAX];
+static tu_expected expected;
+
+static hiera *open_ok(const char *options) {
+  hiera *h = UNSET_HIERA;
+  char *err = UNSET_STR;
+  hiera_status st = hiera_open(options, &h, &err);
+  CHECK(st == HIERA_OK, "hiera_open(%s) = %s", options, status_name(st));
+  CHECK(err == UNSET_STR, "error_json written on success");
+  if (st != HIERA_OK) {
+    if (err != UNSET_STR) hiera_string_free(err);
+    exit(1);
+  }
+  return h;
+}
+
+static hiera_session *session_ok(const hiera *h, const char *scope) {
+  hiera_session *s = UNSET_SESSION;
+  char *err = UNSET_STR;
+  hiera_status st = hiera_session_new(h, scope, &s, &err);
+  CHECK(st == HIERA_OK, "hiera_session_new = %s", status_name(st));
+  CHECK(err == UNSET_STR, "error_json written on success");
+  if (st != HIERA_OK) exit(1);
+  return s;
+}
+
+static char *examples_options(void) {
+  return xasprintf("{\"hiera_config\":\"%s/hiera.yaml\",\"environmentpath\":\"%s/environments\","
+                   "\"environment\":\"production\"}",
+                   examples, examples);
+}
+
+static void write_file(const char *dir, const char *name, const char *text) {
+  char *path = xasprintf("%s/%s", dir, name);
+  FILE *f = fopen(path, "w");
+  if (!f || fputs(text, f) < 0 || fclose(f) != 0) {
+    perror(path);
+    exit(2);
+  }
+  free(path);
+}
+
+static void make_dir(const char *dir, const char *name) {
+  char *path = xasprintf("%s/%s", dir, name);
+  if (mkdir(path, 0755) != 0) {
+    perror(path);
+    exit(2);
+  }
+  free(path);
+}
+
+static void remove_tree(const char *dir) {
+  char *cmd = xasprintf("rm -rf '%s'", dir);
+  if (system(cmd) != 0) fprintf(stderr, "warning: could not remove %s\n", dir);
+  free(cmd);
+}
+
+/* One lookup that must write result_json (any status but NULL_ARGUMENT and
+   PANIC); returns the status and stores the result (or NULL). */
+static hiera_status lookup(hiera_session *s, const char *request, char **result) {
+  *result = UNSET_STR;
+  hiera_status st = hiera_lookup(s, request, result);
+  CHECK(*result != UNSET_STR, "%s: result_json not written (%s)", request, status_name(st));
+  if (*result == UNSET_STR) *result = NULL;
+  return st;
+}
+
+/* ---- tests ----------------------------------------------------------------- */
+
+static void test_versions(void) {
+  CHECK(hiera_abi_version() == HIERA_ABI_VERSION, "abi %u", hiera_abi_version());
+  char want[64];
+  snprintf(want, sizeof want, "%d.%d.%d", HIERA_VERSION_MAJOR, HIERA_VERSION_MINOR,
+           HIERA_VERSION_PATCH);
+  CHECK(hiera_version() && strcmp(hiera_version(), want) == 0, "version %s, header %s",
+        hiera_version(), want);
+  CHECK(hiera_version() == hiera_version(), "hiera_version is one static string");
+}
+
+/* Puppet's recorded answers, one hiera_lookup each. */
+static void test_expected_answers(hiera_session *s) {
+  for (size_t i = 0; i < expected.count; i++) {
+    tu_case *c = &expected.cases[i];
+    char *req = xasprintf("{\"key\":%s}", c->key_json);
+    char *out;
+    hiera_status st = lookup(s, req, &out);
+    if (c->value) {
+      CHECK(st == HIERA_OK, "%s: %s", req, status_name(st));
+      CHECK(out && strcmp(out, c->value) == 0, "%s: got %s, Puppet says %s", req, out, c->value);
+    } else {
+      CHECK(st == HIERA_NOT_FOUND, "%s: %s", req, status_name(st));
+      CHECK(out == NULL, "%s: result_json is NULL when not found", req);
+    }
+    hiera_string_free(out);
+    free(req);
+  }
+}
+
+static void test_statuses(hiera_session *s, int panic_hook) {
+  char *out;
+  /* HIERA_OK, with a default too. */
+  CHECK(lookup(s, "{\"key\":\"ntp::service_name\"}", &out) == HIERA_OK, "ok");
+  CHECK(out && strcmp(out, "\"ntpsec\"") == 0, "%s", out);
+  hiera_string_free(out);
+  CHECK(lookup(s, "{\"key\":\"no::such::key\",\"default\":{\"a\":[1,2.5,null]}}", &out) ==
+            HIERA_OK, "default");
+  CHECK(out && strcmp(out, "{\"a\":[1,2.5,null]}") == 0, "%s", out);
+  hiera_string_free(out);
+  /* Several keys: the first found wins. */
+  CHECK(lookup(s, "{\"key\":[\"nope\",\"ntp::service_name\"]}", &out) == HIERA_OK, "keys");
+  CHECK(out && strcmp(out, "\"ntpsec\"") == 0, "%s", out);
+  hiera_string_free(out);
+  /* A merge, an override. */
+  CHECK(lookup(s, "{\"key\":\"profile::base::packages\",\"merge\":\"unique\"}", &out) == HIERA_OK,
+        "merge");
+  hiera_string_free(out);
+  CHECK(lookup(s, "{\"key\":\"motd\",\"override\":{\"motd\":\"hi\"}}", &out) == HIERA_OK, "over");
+  CHECK(out && strcmp(out, "\"hi\"") == 0, "%s", out);
+  hiera_string_free(out);
+  /* HIERA_NOT_FOUND: result NULL. */
+  CHECK(lookup(s, "{\"key\":\"no::such::key\"}", &out) == HIERA_NOT_FOUND, "not found");
+  CHECK(out == NULL, "NULL when not found");
+  /* HIERA_ERROR: an error object. */
+  CHECK(lookup(s, "{\"key\":\"motd\",\"merge\":\"bogus\"}", &out) == HIERA_ERROR, "error");
+  CHECK(contains(out, "{\"kind\":\"invalid_argument\",\"message\":\""), "%s", out);
+  hiera_string_free(out);
+  /* HIERA_INVALID_ARGUMENT: see the invalid-input tests; one here. */
+  CHECK(lookup(s, "{\"key\":42}", &out) == HIERA_INVALID_ARGUMENT, "invalid");
+  CHECK(contains(out, "'key' must be a string or a non-empty array of strings"), "%s", out);
+  hiera_string_free(out);
+  /* HIERA_NULL_ARGUMENT: see test_null_arguments. HIERA_PANIC: */
+  out = UNSET_STR;
+  if (panic_hook) fprintf(stderr, "(two 'test-panic hook' panic messages are expected here)\n");
+  hiera_status st = hiera_lookup(s, "{\"key\":\"__hiera_test_panic__\"}", &out);
+  if (panic_hook) {
+    CHECK(st == HIERA_PANIC, "panic hook: %s", status_name(st));
+    CHECK(out == UNSET_STR, "result_json not written on HIERA_PANIC");
+    out = UNSET_STR;
+    st = hiera_lookup_many(s, "[{\"key\":\"motd\"},{\"key\":\"__hiera_test_panic__\"}]", &out);
+    CHECK(st == HIERA_PANIC, "panic hook in lookup_many: %s", status_name(st));
+    CHECK(out == UNSET_STR, "results_json not written on HIERA_PANIC");
+    /* The session still works after a caught panic. */
+    CHECK(lookup(s, "{\"key\":\"ntp::service_name\"}", &out) == HIERA_OK, "after panic");
+    hiera_string_free(out);
+  } else {
+    CHECK(st == HIERA_NOT_FOUND, "no panic hook in this build: %s", status_name(st));
+    CHECK(out == NULL, "not found");
+  }
+}
+
+static void test_null_arguments(const hiera *h, hiera_session *s) {
+  char *opts = examples_options();
+  hiera *hh = UNSET_HIERA;
+  hiera_session *ss = UNSET_SESSION;
+  char *out = UNSET_STR;
+  CHECK(hiera_open(NULL, &hh, &out) == HIERA_NULL_ARGUMENT, "open options");
+  CHECK(hiera_open(opts, NULL, &out) == HIERA_NULL_ARGUMENT, "open out");
+  CHECK(hiera_open(opts, &hh, NULL) == HIERA_NULL_ARGUMENT, "open error_json");
+  CHECK(hiera_open("{\"bogus\":1}", &hh, NULL) == HIERA_NULL_ARGUMENT, "NULL checked first");
+  CHECK(hiera_session_new(NULL, "{}", &ss, &out) == HIERA_NULL_ARGUMENT, "session h");
+  CHECK(hiera_session_new(h, NULL, &ss, &out) == HIERA_NULL_ARGUMENT, "session scope");
+  CHECK(hiera_session_new(h, "{}", NULL, &out) == HIERA_NULL_ARGUMENT, "session out");
+  CHECK(hiera_session_new(h, "{}", &ss, NULL) == HIERA_NULL_ARGUMENT, "session error_json");
+  CHECK(hiera_lookup(NULL, "{\"key\":\"motd\"}", &out) == HIERA_NULL_ARGUMENT, "lookup s");
+  CHECK(hiera_lookup(s, NULL, &out) == HIERA_NULL_ARGUMENT, "lookup request");
+  CHECK(hiera_lookup(s, "{\"key\":\"motd\"}", NULL) == HIERA_NULL_ARGUMENT, "lookup result");
+  CHECK(hiera_lookup_many(NULL, "[]", &out) == HIERA_NULL_ARGUMENT, "many s");
+  CHECK(hiera_lookup_many(s, NULL, &out) == HIERA_NULL_ARGUMENT, "many requests");
+  CHECK(hiera_lookup_many(s, "[]", NULL) == HIERA_NULL_ARGUMENT, "many results");
+  CHECK(hh == UNSET_HIERA && ss == UNSET_SESSION && out == UNSET_STR,
+        "no out-parameter written on HIERA_NULL_ARGUMENT");
+  /* The destructors accept NULL. */
+  hiera_free(NULL);
+  hiera_session_free(NULL);
+  hiera_string_free(NULL);
+  passed++;
+  free(opts);
+}
+
+/* Each input, invalid: not UTF-8, not JSON, not the right object. */
+static void test_invalid_inputs(const hiera *h, hiera_session *s) {
+  static const struct {
+    const char *input;
+    const char *message;
+  } bad_options[] = {
+      {"{\"environment\":\"\xff\"}", "options_json is not valid UTF-8 (invalid byte at offset 16)"},
+      {"{\"environment\":", "options_json is not valid JSON"},
+      {"", "options_json is not valid JSON"},
+      {"[]", "options_json must be a JSON object"},
+      {"{\"hiera-config\":\"x\"}", "options_json: unknown field 'hiera-config'"},
+      {"{\"strict\":\"loud\"}", "'strict' must be off, warning or error, not 'loud'"},
+      {"{\"environment\":7}", "options_json: 'environment' must be a string"},
+      {"{\"environment\":\"../x\"}", "Invalid environment name '../x'"},
+  };
+  for (size_t i = 0; i < sizeof bad_options / sizeof *bad_options; i++) {
+    hiera *hh = UNSET_HIERA;
+    char *err = UNSET_STR;
+    hiera_status st = hiera_open(bad_options[i].input, &hh, &err);
+    CHECK(st == HIERA_INVALID_ARGUMENT, "open %s: %s", bad_options[i].input, status_name(st));
+    CHECK(hh == UNSET_HIERA, "out not written on failure");
+    CHECK(err != UNSET_STR && contains(err, "\"kind\":\"invalid_argument\"") &&
+              contains(err, bad_options[i].message),
+          "open %s: %s", bad_options[i].input, err == UNSET_STR ? "(unset)" : err);
+    if (err != UNSET_STR) hiera_string_free(err);
+  }
+
+  static const struct {
+    const char *input;
+    const char *message;
+  } bad_scopes[] = {
+      {"{\"role\":\"w\xc3\x28\"}", "scope_json is not valid UTF-8 (invalid byte at offset 10)"},
+      {"{\"role\":}", "scope_json is not valid JSON"},
+      {"[1]", "scope_json must be a JSON object"},
+      {"null", "scope_json must be a JSON object"},
+  };
+  for (size_t i = 0; i < sizeof bad_scopes / sizeof *bad_scopes; i++) {
+    hiera_session *ss = UNSET_SESSION;
+    char *err = UNSET_STR;
+    hiera_status st = hiera_session_new(h, bad_scopes[i].input, &ss, &err);
+    CHECK(st == HIERA_INVALID_ARGUMENT, "scope %s: %s", bad_scopes[i].input, status_name(st));
+    CHECK(ss == UNSET_SESSION, "out not written on failure");
+    CHECK(err != UNSET_STR && contains(err, bad_scopes[i].message), "scope %s: %s",
+          bad_scopes[i].input, err == UNSET_STR ? "(unset)" : err);
+    if (err != UNSET_STR) hiera_string_free(err);
+  }
+
+  static const struct {
+    const char *input;
+    const char *message;
+  } bad_requests[] = {
+      {"{\"key\":\"mo\xe2\x82td\"}", "request_json is not valid UTF-8 (invalid byte at offset 10)"},
+      {"\xff", "request_json is not valid UTF-8 (invalid byte at offset 0)"},
+      {"{\"key\":\"motd\"", "invalid JSON"},
+      {"{\"key\":\"motd\"} trailing", "invalid JSON"},
+      {"", "invalid JSON"},
+      {"\"motd\"", "a request must be a JSON object"},
+      {"{}", "a request needs a 'key'"},
+      {"{\"key\":[]}", "'key' must be a string or a non-empty array of strings"},
+      {"{\"key\":\"motd\",\"color\":\"red\"}", "unknown request field 'color'"},
+      {"{\"key\":\"motd\",\"explain\":\"yes\"}", "'explain' must be a boolean"},
+      {"{\"key\":\"motd\",\"override\":[1]}", "'override' must be an object"},
+  };
+  for (size_t i = 0; i < sizeof bad_requests / sizeof *bad_requests; i++) {
+    char *out = UNSET_STR;
+    hiera_status st = hiera_lookup(s, bad_requests[i].input, &out);
+    CHECK(st == HIERA_INVALID_ARGUMENT, "request %s: %s", bad_requests[i].input, status_name(st));
+    CHECK(out != UNSET_STR && contains(out, "{\"kind\":\"invalid_argument\",\"message\":") &&
+              contains(out, bad_requests[i].message),
+          "request %s: %s", bad_requests[i].input, out == UNSET_STR ? "(unset)" : out);
+    if (out != UNSET_STR) hiera_string_free(out);
+  }
+
+  static const struct {
+    const char *input;
+    const char *message;
+  } bad_many[] = {
+      {"[{\"key\":\"\xc0\"}]", "requests_json is not valid UTF-8"},
+      {"[{\"key\":\"motd\"}", "requests_json is not valid JSON"},
+      {"{\"key\":\"motd\"}", "requests_json must be a JSON array of requests"},
+  };
+  for (size_t i = 0; i < sizeof bad_many / sizeof *bad_many; i++) {
+    char *out = UNSET_STR;
+    hiera_status st = hiera_lookup_many(s, bad_many[i].input, &out);
+    CHECK(st == HIERA_INVALID_ARGUMENT, "many %s: %s", bad_many[i].input, status_name(st));
+    CHECK(out != UNSET_STR && contains(out, bad_many[i].message), "many %s: %s",
+          bad_many[i].input, out == UNSET_STR ? "(unset)" : out);
+    if (out != UNSET_STR) hiera_string_free(out);
+  }
+}
+
+/* Error objects from real failures: kind, message, file and line. */
+static void test_error_objects(void) {
+  char root[] = "/tmp/libhiera-ctest-XXXXXX";
+  if (!mkdtemp(root)) {
+    perror("mkdtemp");
+    exit(2);
+  }
+  const char *config =
+      "version: 5\ndefaults:\n  datadir: data\n  data_hash: yaml_data\n"
+      "hierarchy:\n  - name: common\n    path: common.yaml\n";
+  make_dir(root, "good");
+  make_dir(root, "good/data");
+  write_file(root, "good/hiera.yaml", config);
+  write_file(root, "good/data/common.yaml",
+             "ok: fine\n"
+             "recursive: \"%{lookup('recursive')}\"\n"
+             "bad_interp: \"%{lookup('x'}\"\n"
+             "undef_var: \"x%{nosuchvar}y\"\n");
+  make_dir(root, "broken");
+  make_dir(root, "broken/data");
+  write_file(root, "broken/hiera.yaml", config);
+  write_file(root, "broken/data/common.yaml", "a: 1\nb: [1,\nc: 2\n");
+  make_dir(root, "badconfig");
+  write_file(root, "badconfig/hiera.yaml", "version: 6\n");
+
+  char *opts = xasprintf("{\"hiera_config\":\"%s/good/hiera.yaml\"}", root);
+  hiera *h = open_ok(opts);
+  hiera_session *s = session_ok(h, "{}");
+  char *out;
+  CHECK(lookup(s, "{\"key\":\"ok\"}", &out) == HIERA_OK, "fixture works");
+  hiera_string_free(out);
+  CHECK(lookup(s, "{\"key\":\"recursive\"}", &out) == HIERA_ERROR, "recursion");
+  CHECK(contains(out, "{\"kind\":\"recursion\",\"message\":\"Lookup of key 'recursive' failed: "),
+        "%s", out);
+  CHECK(contains(out, "Recursive lookup detected in [recursive]"), "%s", out);
+  hiera_string_free(out);
+  CHECK(lookup(s, "{\"key\":\"bad_interp\"}", &out) == HIERA_ERROR, "bad interpolation");
+  CHECK(contains(out, "Syntax error in string: %{lookup('x'}"), "%s", out);
+  hiera_string_free(out);
+  /* strict: warning (the default) renders an undefined variable empty. */
+  CHECK(lookup(s, "{\"key\":\"undef_var\"}", &out) == HIERA_OK, "undef warning");
+  CHECK(out && strcmp(out, "\"xy\"") == 0, "%s", out);
+  hiera_string_free(out);
+  /* An explanation of a failed lookup is attached to the error object. */
+  CHECK(lookup(s, "{\"key\":\"recursive\",\"explain\":true}", &out) == HIERA_ERROR, "explain");
+  CHECK(contains(out, "{\"kind\":\"recursion\"") && contains(out, ",\"explain\":\""), "%s", out);
+  hiera_string_free(out);
+  hiera_session_free(s);
+  hiera_free(h);
+  free(opts);
+
+  /* strict: error makes it an error. */
+  opts = xasprintf("{\"hiera_config\":\"%s/good/hiera.yaml\",\"strict\":\"error\"}", root);
+  h = open_ok(opts);
+  s = session_ok(h, "{}");
+  CHECK(lookup(s, "{\"key\":\"undef_var\"}", &out) == HIERA_ERROR, "strict error");
+  CHECK(contains(out, "Undefined variable 'nosuchvar'"), "%s", out);
+  hiera_string_free(out);
+  hiera_session_free(s);
+  hiera_free(h);
+  free(opts);
+
+  /* A data file that is not YAML: kind parse, with file and line. */
+  opts = xasprintf("{\"hiera_config\":\"%s/broken/hiera.yaml\"}", root);
+  h = open_ok(opts);
+  s = session_ok(h, "{}");
+  CHECK(lookup(s, "{\"key\":\"a\"}", &out) == HIERA_ERROR, "parse error");
+  char *file = xasprintf(",\"file\":\"%s/broken/data/common.yaml\",\"line\":", root);
+  CHECK(contains(out, "{\"kind\":\"parse\",\"message\":\"") && contains(out, file) &&
+            contains(out, "Unable to parse (") && out[strlen(out) - 1] == '}',
+        "%s", out);
+  hiera_string_free(out);
+  free(file);
+  /* The same failure, per entry, in hiera_lookup_many; the call is OK. */
+  out = UNSET_STR;
+  CHECK(hiera_lookup_many(s, "[{\"key\":\"a\"},{\"key\":\"b\"}]", &out) == HIERA_OK, "many");
+  CHECK(out != UNSET_STR && strncmp(out, "[{\"error\":{\"kind\":\"parse\"", 25) == 0, "%s", out);
+  if (out != UNSET_STR) hiera_string_free(out);
+  hiera_session_free(s);
+  hiera_free(h);
+  free(opts);
+
+  /* An invalid hiera.yaml: kind config, with the file. */
+  opts = xasprintf("{\"hiera_config\":\"%s/badconfig/hiera.yaml\"}", root);
+  h = open_ok(opts);
+  s = session_ok(h, "{}");
+  CHECK(lookup(s, "{\"key\":\"a\"}", &out) == HIERA_ERROR, "config error");
+  file = xasprintf("\"file\":\"%s/badconfig/hiera.yaml\"}", root);
+  CHECK(contains(out, "{\"kind\":\"config\",\"message\":\"This runtime does not support hiera.yaml "
+                      "version 6") &&
+            contains(out, file),
+        "%s", out);
+  hiera_string_free(out);
+  free(file);
+  hiera_session_free(s);
+  hiera_free(h);
+  free(opts);
+
+  /* Relative paths are relative to the working directory. */
+  char cwd[PATH_MAX];
+  if (!getcwd(cwd, sizeof cwd) || chdir(root) != 0) {
+    perror("chdir");
+    exit(2);
+  }
+  h = open_ok("{\"hiera_config\":\"good/hiera.yaml\"}");
+  if (chdir(cwd) != 0) {
+    perror("chdir");
+    exit(2);
+  }
+  s = session_ok(h, "{}");
+  CHECK(lookup(s, "{\"key\":\"ok\"}", &out) == HIERA_OK, "relative path");
+  hiera_string_free(out);
+  hiera_session_free(s);
+  hiera_free(h);
+  remove_tree(root);
+}
+
+/* The explain rule: OK and NOT_FOUND give the --batch response object. */
+static void test_explain(hiera_session *s) {
+  char *out;
+  CHECK(lookup(s, "{\"key\":\"ntp::service_name\",\"explain\":true}", &out) == HIERA_OK, "ok");
+  CHECK(out && strncmp(out, "{\"value\":\"ntpsec\",\"explain\":\"", 28) == 0, "%s", out);
+  CHECK(contains(out, "ntp::service_name"), "%s", out);
+  hiera_string_free(out);
+  CHECK(lookup(s, "{\"key\":\"no::such::key\",\"explain\":true}", &out) == HIERA_NOT_FOUND, "nf");
+  CHECK(out && strncmp(out, "{\"not_found\":true,\"explain\":\"", 29) == 0, "%s", out);
+  hiera_string_free(out);
+  CHECK(lookup(s, "{\"key\":\"no::such::key\",\"explain\":false}", &out) == HIERA_NOT_FOUND, "f");
+  CHECK(out == NULL, "no explanation asked for: NULL");
+}
+
+/* The expected answers as the array hiera_lookup_many returns. */
+static char *expected_many(void) {
+  size_t cap = 64;
+  for (size_t i = 0; i < expected.count; i++)
+    cap += 32 + (expected.cases[i].value ? strlen(expected.cases[i].value) : 0);
+  char *out = (char *)malloc(cap);
+  if (!out) exit(2);
+  strcpy(out, "[");
+  for (size_t i = 0; i < expected.count; i++) {
+    if (i) strcat(out, ",");
+    if (expected.cases[i].value) {
+      strcat(out, "{\"value\":");
+      strcat(out, expected.cases[i].value);
+      strcat(out, "}");
+    } else {
+      strcat(out, "{\"not_found\":true}");
+    }
+  }
+  strcat(out, "]");
+  return out;
+}
+
+static char *all_requests(void) {
+  size_t cap = 16;
+  for (size_t i = 0; i < expected.count; i++) cap += 16 + strlen(expected.cases[i].key_json);
+  char *out = (char *)malloc(cap);
+  if (!out) exit(2);
+  strcpy(out, "[");
+  for (size_t i = 0; i < expected.count; i++) {
+    if (i) strcat(out, ",");
+    strcat(out, "{\"key\":");
+    strcat(out, expected.cases[i].key_json);
+    strcat(out, "}");
+  }
+  strcat(out, "]");
+  return out;
+}
+
+static void test_lookup_many(hiera_session *s) {
+  char *requests = all_requests(), *want = expected_many();
+  char *out = UNSET_STR;
+  CHECK(hiera_lookup_many(s, requests, &out) == HIERA_OK, "many");
+  CHECK(out != UNSET_STR && strcmp(out, want) == 0, "got %s\nwant %s", out, want);
+  hiera_string_free(out);
+  free(requests);
+  free(want);
+
+  out = UNSET_STR;
+  CHECK(hiera_lookup_many(s, " [ ] ", &out) == HIERA_OK, "empty");
+  CHECK(out != UNSET_STR && strcmp(out, "[]") == 0, "%s", out);
+  hiera_string_free(out);
+
+  /* Invalid entries become error entries; the others are answered. */
+  out = UNSET_STR;
+  CHECK(hiera_lookup_many(s,
+                          "[{\"key\":\"ntp::service_name\"},{\"key\":\"motd\",\"colour\":1},7,"
+                          "{\"key\":\"nope\"},{\"key\":\"motd\",\"merge\":\"bogus\"},"
+                          "{\"key\":\"profile::web::settings.listen.1\",\"explain\":true}]",
+                          &out) == HIERA_OK,
+        "mixed");
+  const char *prefix =
+      "[{\"value\":\"ntpsec\"},"
+      "{\"error\":{\"kind\":\"invalid_argument\",\"message\":\"unknown request field 'colour'\"}},"
+      "{\"error\":{\"kind\":\"invalid_argument\",\"message\":\"a request must be a JSON object\"}},"
+      "{\"not_found\":true},"
+      "{\"error\":{\"kind\":\"invalid_argument\",\"message\":\"";
+  CHECK(out != UNSET_STR && strncmp(out, prefix, strlen(prefix)) == 0 &&
+            contains(out, "}},{\"value\":443,\"explain\":\""),
+        "%s", out);
+  if (out != UNSET_STR) hiera_string_free(out);
+}
+
+/* A session stays valid after its hiera is freed. */
+static void test_lifetimes(void) {
+  char *opts = examples_options();
+  hiera *h = open_ok(opts);
+  hiera_session *s = session_ok(h, expected.scope);
+  hiera_free(h);
+  char *out;
+  CHECK(lookup(s, "{\"key\":\"motd\"}", &out) == HIERA_OK, "session outlives hiera");
+  hiera_string_free(out);
+  hiera_session_free(s);
+  free(opts);
+}
+
+/* ---- threads --------------------------------------------------------------- */
+
+typedef struct worker {
+  pthread_t thread;
+  int id, rounds;
+  hiera *h;
+  hiera_session *s;
+  const char *requests, *want_many;
+  int lookups, mismatches;
+} worker;
+
+static void *work(void *arg) {
+  worker *w = (worker *)arg;
+  for (int r = 0; r < w->rounds; r++) {
+    if ((r + w->id) % 7 == 0) {
+      /* The whole catalog in one call. */
+      char *out = NULL;
+      hiera_status st = hiera_lookup_many(w->s, w->requests, &out);
+      w->lookups++;
+      if (st != HIERA_OK || !out || strcmp(out, w->want_many) != 0) {
+        w->mismatches++;
+        fprintf(stderr, "thread %d: lookup_many: %s %s\n", w->id, status_name(st), out);
+      }
+      hiera_string_free(out);
+      continue;
+    }
+    hiera_session *s = w->s;
+    if ((r + w->id) % 11 == 0) {
+      /* A session of its own, made from the shared hiera. */
+      char *err = NULL;
+      if (hiera_session_new(w->h, expected.scope, &s, &err) != HIERA_OK) {
+        w->mismatches++;
+        fprintf(stderr, "thread %d: session_new: %s\n", w->id, err);
+        hiera_string_free(err);
+        continue;
+      }
+    }
+    for (size_t k = 0; k < expected.count; k++) {
+      tu_case *c = &expected.cases[(k + (size_t)w->id + (size_t)r) % expected.count];
+      char req[512];
+      snprintf(req, sizeof req, "{\"key\":%s}", c->key_json);
+      char *out = UNSET_STR;
+      hiera_status st = hiera_lookup(s, req, &out);
+      w->lookups++;
+      int ok = c->value ? (st == HIERA_OK && out != UNSET_STR && out && strcmp(out, c->value) == 0)
+                        : (st == HIERA_NOT_FOUND && out == NULL);
+      if (!ok) {
+        w->mismatches++;
+        fprintf(stderr, "thread %d: %s: %s %s\n", w->id, req, status_name(st),
+                out == UNSET_STR ? "(unset)" : out);
+      }
+      if (out != UNSET_STR) hiera_string_free(out);
+    }
+    if (s != w->s) hiera_session_free(s);
+  }
+  return NULL;
+}
+
+static int env_int(const char *name, int dflt) {
+  const char *v = getenv(name);
+  int n = v ? atoi(v) : 0;
+  return n > 0 ? n : dflt;
+}
+
+static void test_threads(hiera *h, hiera_session *s) {
+  int nthreads = env_int("HIERA_TEST_THREADS", 8);
+  int rounds = env_int("HIERA_TEST_ROUNDS", 60);
+  char *requests = all_requests(), *want = expected_many();
+  worker *ws = (worker *)calloc((size_t)nthreads, sizeof(worker));
+  if (!ws) exit(2);
+  for (int i = 0; i < nthreads; i++) {
+    ws[i].id = i;
+    ws[i].rounds = rounds;
+    ws[i].h = h;
+    ws[i].s = s;
+    ws[i].requests = requests;
+    ws[i].want_many = want;
+    if (pthread_create(&ws[i].thread, NULL, work, &ws[i]) != 0) {
+      perror("pthread_create");
+      exit(2);
+    }
+  }
+  int total = 0, bad = 0, want_total = 0;
+  for (int i = 0; i < nthreads; i++) {
+    pthread_join(ws[i].thread, NULL);
+    total += ws[i].lookups;
+    bad += ws[i].mismatches;
+    for (int r = 0; r < rounds; r++) want_total += (r + i) % 7 == 0 ? 1 : (int)expected.count;
+  }
+  CHECK(bad == 0, "%d of %d threaded lookups were wrong", bad, total);
+  CHECK(total == want_total, "ran %d calls, planned %d", total, want_total);
+  printf("threads: %d threads x %d rounds: %d calls on one hiera and one session, %d wrong\n",
+         nthreads, rounds, total, bad);
+  free(ws);
+  free(requests);
+  free(want);
+}
+
+int main(int argc, char **argv) {
+  int panic_hook = 0;
+  const char *dir = NULL;
+  for (int i = 1; i < argc; i++) {
+    if (strcmp(argv[i], "--panic-hook") == 0) panic_hook = 1;
+    else dir = argv[i];
+  }
+  if (!dir) {
+    fprintf(stderr, "usage: test_hiera EXAMPLES_DIR [--panic-hook]\n");
+    return 2;
+  }
+  if (!realpath(dir, examples)) {
+    perror(dir);
+    return 2;
+  }
+  if (tu_load_expected(examples, &expected) != 0) {
+    fprintf(stderr, "cannot read %s/expected.json\n", examples);
+    return 2;
+  }
+
+  test_versions();
+  char *opts = examples_options();
+  hiera *h = open_ok(opts);
+  hiera_session *s = session_ok(h, expected.scope);
+  test_expected_answers(s);
+  test_statuses(s, panic_hook);
+  test_null_arguments(h, s);
+  test_invalid_inputs(h, s);
+  test_error_objects();
+  test_explain(s);
+  test_lookup_many(s);
+  test_lifetimes();
+  test_threads(h, s);
+  hiera_session_free(s);
+  hiera_free(h);
+  free(opts);
+  tu_free_expected(&expected);
+
+  printf("library %s, %s\n", hiera_version(),
+         panic_hook ? "built with the test-panic hook" : "release build (no panic hook)");
+  printf("test_hiera: %d passed, %d failed\n", passed, failed);
+  return failed ? 1 : 0;
+}
