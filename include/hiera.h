@@ -184,6 +184,10 @@ uint32_t hiera_abi_version(void);
  * Ownership: `options_json` is borrowed for the call. `*error_json` belongs
  * to the caller: free it with `hiera_string_free`.
  * Threads: any thread; calls are independent.
+ *
+ * # Safety
+ * `options_json` is NULL or a NUL-terminated string; `out` and `error_json`
+ * are NULL or valid for a write of a pointer.
  */
 enum hiera_status hiera_open(const char *options_json, struct hiera **out, char **error_json);
 
@@ -195,6 +199,9 @@ enum hiera_status hiera_open(const char *options_json, struct hiera **out, char 
  * freed only once. Sessions made from `h` stay valid: they hold their own
  * reference to the configuration.
  * Threads: any thread, once no other call is using `h`.
+ *
+ * # Safety
+ * `h` is NULL or a handle from `hiera_open` that was not freed yet.
  */
 void hiera_free(struct hiera *h);
 
@@ -216,6 +223,11 @@ void hiera_free(struct hiera *h);
  * caller: free it with `hiera_string_free`.
  * Threads: any thread; many threads may make sessions from one `hiera` at
  * once.
+ *
+ * # Safety
+ * `h` is NULL or a live handle from `hiera_open`; `scope_json` is NULL or a
+ * NUL-terminated string; `out` and `error_json` are NULL or valid for a
+ * write of a pointer.
  */
 enum hiera_status hiera_session_new(const struct hiera *h,
                                     const char *scope_json,
@@ -229,6 +241,9 @@ enum hiera_status hiera_session_new(const struct hiera *h,
  * Ownership: takes back `s`, which must not be used afterwards and must be
  * freed only once.
  * Threads: any thread, once no other call is using `s`.
+ *
+ * # Safety
+ * `s` is NULL or a session from `hiera_session_new` that was not freed yet.
  */
 void hiera_session_free(struct hiera_session *s);
 
@@ -255,6 +270,10 @@ void hiera_session_free(struct hiera_session *s);
  * `*result_json` (when not NULL) belongs to the caller: free it with
  * `hiera_string_free`.
  * Threads: many threads may call this on one session at once.
+ *
+ * # Safety
+ * `s` is NULL or a live session; `request_json` is NULL or a NUL-terminated
+ * string; `result_json` is NULL or valid for a write of a pointer.
  */
 enum hiera_status hiera_lookup(struct hiera_session *s,
                                const char *request_json,
@@ -279,6 +298,11 @@ enum hiera_status hiera_lookup(struct hiera_session *s,
  * Ownership: `s` and `requests_json` are borrowed for the call;
  * `*results_json` belongs to the caller: free it with `hiera_string_free`.
  * Threads: many threads may call this on one session at once.
+ *
+ * # Safety
+ * `s` is NULL or a live session; `requests_json` is NULL or a
+ * NUL-terminated string; `results_json` is NULL or valid for a write of a
+ * pointer.
  */
 enum hiera_status hiera_lookup_many(struct hiera_session *s,
                                     const char *requests_json,
@@ -294,6 +318,9 @@ enum hiera_status hiera_lookup_many(struct hiera_session *s,
  * `free()`. `hiera_version()`'s string is static: do not free it.
  * NULL is allowed and does nothing.
  * Threads: any thread, not necessarily the one that received the string.
+ *
+ * # Safety
+ * `s` is NULL or a string returned by libhiera that was not freed yet.
  */
 void hiera_string_free(char *s);
 

@@ -89,6 +89,10 @@ pub(crate) fn open_json(text: &str) -> Result<Hiera, Error> {
 /// Ownership: `options_json` is borrowed for the call. `*error_json` belongs
 /// to the caller: free it with `hiera_string_free`.
 /// Threads: any thread; calls are independent.
+///
+/// # Safety
+/// `options_json` is NULL or a NUL-terminated string; `out` and `error_json`
+/// are NULL or valid for a write of a pointer.
 #[no_mangle]
 pub unsafe extern "C" fn hiera_open(options_json: *const c_char, out: *mut *mut hiera, error_json: *mut *mut c_char) -> hiera_status {
     guard(hiera_status::HIERA_PANIC, || {
@@ -123,6 +127,9 @@ pub unsafe extern "C" fn hiera_open(options_json: *const c_char, out: *mut *mut 
 /// freed only once. Sessions made from `h` stay valid: they hold their own
 /// reference to the configuration.
 /// Threads: any thread, once no other call is using `h`.
+///
+/// # Safety
+/// `h` is NULL or a handle from `hiera_open` that was not freed yet.
 #[no_mangle]
 pub unsafe extern "C" fn hiera_free(h: *mut hiera) {
     guard((), || {
@@ -199,7 +206,7 @@ mod tests {
 
         let mut err: *mut c_char = ptr::null_mut();
         // SAFETY: a NUL-terminated byte string that is not UTF-8.
-        let st = unsafe { hiera_open(b"{\"environment\":\"\xc3\"}\0".as_ptr().cast(), &mut h, &mut err) };
+        let st = unsafe { hiera_open(c"{\"environment\":\"\xc3\"}".as_ptr(), &mut h, &mut err) };
         assert_eq!(st, hiera_status::HIERA_INVALID_ARGUMENT);
         assert!(take(err).contains("not valid UTF-8"));
 

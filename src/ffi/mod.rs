@@ -23,6 +23,7 @@
 //! already lets `hiera3_*` symbols through).
 
 #![deny(unsafe_op_in_unsafe_fn)]
+#![deny(clippy::undocumented_unsafe_blocks)]
 
 pub mod hiera;
 pub mod session;
@@ -139,6 +140,46 @@ mod tests {
         // The SONAME set by build.rs carries the ABI version.
         let build = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/build.rs")).unwrap();
         assert!(build.contains(&format!("libhiera.so.{HIERA_ABI_VERSION}")));
+    }
+
+    /// All `unsafe` is here, and every unsafe block or impl has a `SAFETY:`
+    /// comment right above it (clippy's `undocumented_unsafe_blocks` says the
+    /// same, when clippy runs).
+    #[test]
+    fn unsafe_is_confined_and_documented() {
+        fn rust_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+            for e in std::fs::read_dir(dir).unwrap() {
+                let p = e.unwrap().path();
+                if p.is_dir() {
+                    rust_files(&p, out);
+                } else if p.extension().is_some_and(|x| x == "rs") {
+                    out.push(p);
+                }
+            }
+        }
+        let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let mut files = Vec::new();
+        rust_files(&src, &mut files);
+        for f in files {
+            let text = std::fs::read_to_string(&f).unwrap();
+            let in_ffi = f.starts_with(src.join("ffi"));
+            let lines: Vec<&str> = text.lines().collect();
+            for (i, line) in lines.iter().enumerate() {
+                // The code of the line: no comment, no string literal.
+                let code: String = line.split("//").next().unwrap_or("").split('"').step_by(2).collect();
+                if !(code.contains("unsafe {") || code.contains("unsafe impl")) {
+                    continue;
+                }
+                assert!(in_ffi, "{}:{}: unsafe outside src/ffi", f.display(), i + 1);
+                let comment: Vec<&str> = lines[..i].iter().rev().take_while(|l| l.trim_start().starts_with("//")).copied().collect();
+                assert!(
+                    comment.iter().any(|l| l.contains("SAFETY:")),
+                    "{}:{}: unsafe without a SAFETY: comment above it",
+                    f.display(),
+                    i + 1
+                );
+            }
+        }
     }
 
     #[test]

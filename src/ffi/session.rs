@@ -134,6 +134,11 @@ pub(crate) fn lookup_many_json(session: &Session, text: &str) -> (hiera_status, 
 /// caller: free it with `hiera_string_free`.
 /// Threads: any thread; many threads may make sessions from one `hiera` at
 /// once.
+///
+/// # Safety
+/// `h` is NULL or a live handle from `hiera_open`; `scope_json` is NULL or a
+/// NUL-terminated string; `out` and `error_json` are NULL or valid for a
+/// write of a pointer.
 #[no_mangle]
 pub unsafe extern "C" fn hiera_session_new(
     h: *const hiera,
@@ -174,6 +179,9 @@ pub unsafe extern "C" fn hiera_session_new(
 /// Ownership: takes back `s`, which must not be used afterwards and must be
 /// freed only once.
 /// Threads: any thread, once no other call is using `s`.
+///
+/// # Safety
+/// `s` is NULL or a session from `hiera_session_new` that was not freed yet.
 #[no_mangle]
 pub unsafe extern "C" fn hiera_session_free(s: *mut hiera_session) {
     guard((), || {
@@ -209,6 +217,10 @@ pub unsafe extern "C" fn hiera_session_free(s: *mut hiera_session) {
 /// `*result_json` (when not NULL) belongs to the caller: free it with
 /// `hiera_string_free`.
 /// Threads: many threads may call this on one session at once.
+///
+/// # Safety
+/// `s` is NULL or a live session; `request_json` is NULL or a NUL-terminated
+/// string; `result_json` is NULL or valid for a write of a pointer.
 #[no_mangle]
 pub unsafe extern "C" fn hiera_lookup(s: *mut hiera_session, request_json: *const c_char, result_json: *mut *mut c_char) -> hiera_status {
     guard(hiera_status::HIERA_PANIC, || {
@@ -249,6 +261,11 @@ pub unsafe extern "C" fn hiera_lookup(s: *mut hiera_session, request_json: *cons
 /// Ownership: `s` and `requests_json` are borrowed for the call;
 /// `*results_json` belongs to the caller: free it with `hiera_string_free`.
 /// Threads: many threads may call this on one session at once.
+///
+/// # Safety
+/// `s` is NULL or a live session; `requests_json` is NULL or a
+/// NUL-terminated string; `results_json` is NULL or valid for a write of a
+/// pointer.
 #[no_mangle]
 pub unsafe extern "C" fn hiera_lookup_many(s: *mut hiera_session, requests_json: *const c_char, results_json: *mut *mut c_char) -> hiera_status {
     guard(hiera_status::HIERA_PANIC, || {

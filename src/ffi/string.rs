@@ -29,6 +29,9 @@ pub(crate) fn into_c_string(s: String) -> *mut c_char {
 /// `free()`. `hiera_version()`'s string is static: do not free it.
 /// NULL is allowed and does nothing.
 /// Threads: any thread, not necessarily the one that received the string.
+///
+/// # Safety
+/// `s` is NULL or a string returned by libhiera that was not freed yet.
 #[no_mangle]
 pub unsafe extern "C" fn hiera_string_free(s: *mut c_char) {
     guard((), || {
