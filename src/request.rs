@@ -10,7 +10,7 @@
 //! `{"error": {"kind": K, "message": M, "file": F, "line": N}}`.
 
 use crate::error::{Error, ErrorKind};
-use crate::lookup::LookupRequest;
+use crate::lookup::{LookupRequest, Session};
 use crate::render::{from_json, to_json};
 use crate::value::{Map, Value};
 
@@ -114,6 +114,18 @@ pub fn response_json(outcome: &Result<Option<Value>, Error>, explanation: Option
     }
     s.push('}');
     s
+}
+
+/// The response object for one decoded request, looked up (and explained,
+/// when it asks for that) in `session`: a line of `--batch` output, an entry
+/// of `hiera_lookup_many`'s array.
+pub fn respond(session: &Session, req: &Request) -> String {
+    if req.explain {
+        let (outcome, text) = session.explain(&req.lookup);
+        response_json(&outcome, Some(&text))
+    } else {
+        response_json(&session.lookup(&req.lookup), None)
+    }
 }
 
 #[cfg(test)]

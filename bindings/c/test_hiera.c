@@ -262,92 +262,71 @@ static void test_null_arguments(const hiera *h, hiera_session *s) {
 }
 
 /* Each input, invalid: not UTF-8, not JSON, not the right object. */
+enum target { OPEN, SESSION, LOOKUP, MANY };
+
+/* Calls `t` with `input`; stores what it wrote to its string out-parameter
+   (UNSET_STR when nothing) and whether it wrote a handle. */
+static hiera_status call_target(enum target t, const hiera *h, hiera_session *s, const char *input,
+                                char **out, int *handle_written) {
+  hiera *hh = UNSET_HIERA;
+  hiera_session *ss = UNSET_SESSION;
+  hiera_status st;
+  *out = UNSET_STR;
+  switch (t) {
+    case OPEN: st = hiera_open(input, &hh, out); break;
+    case SESSION: st = hiera_session_new(h, input, &ss, out); break;
+    case LOOKUP: st = hiera_lookup(s, input, out); break;
+    default: st = hiera_lookup_many(s, input, out); break;
+  }
+  *handle_written = hh != UNSET_HIERA || ss != UNSET_SESSION;
+  return st;
+}
+
 static void test_invalid_inputs(const hiera *h, hiera_session *s) {
+  static const char *names[] = {"hiera_open", "hiera_session_new", "hiera_lookup",
+                                "hiera_lookup_many"};
   static const struct {
+    enum target target;
     const char *input;
     const char *message;
-  } bad_options[] = {
-      {"{\"environment\":\"\xff\"}", "options_json is not valid UTF-8 (invalid byte at offset 16)"},
-      {"{\"environment\":", "options_json is not valid JSON"},
-      {"", "options_json is not valid JSON"},
-      {"[]", "options_json must be a JSON object"},
-      {"{\"hiera-config\":\"x\"}", "options_json: unknown field 'hiera-config'"},
-      {"{\"strict\":\"loud\"}", "'strict' must be off, warning or error, not 'loud'"},
-      {"{\"environment\":7}", "options_json: 'environment' must be a string"},
-      {"{\"environment\":\"../x\"}", "Invalid environment name '../x'"},
+  } cases[] = {
+      {OPEN, "{\"environment\":\"\xff\"}", "options_json is not valid UTF-8 (invalid byte at offset 16)"},
+      {OPEN, "{\"environment\":", "options_json is not valid JSON"},
+      {OPEN, "", "options_json is not valid JSON"},
+      {OPEN, "[]", "options_json must be a JSON object"},
+      {OPEN, "{\"hiera-config\":\"x\"}", "options_json: unknown field 'hiera-config'"},
+      {OPEN, "{\"strict\":\"loud\"}", "'strict' must be off, warning or error, not 'loud'"},
+      {OPEN, "{\"environment\":7}", "options_json: 'environment' must be a string"},
+      {OPEN, "{\"environment\":\"../x\"}", "Invalid environment name '../x'"},
+      {SESSION, "{\"role\":\"w\xc3\x28\"}", "scope_json is not valid UTF-8 (invalid byte at offset 10)"},
+      {SESSION, "{\"role\":}", "scope_json is not valid JSON"},
+      {SESSION, "[1]", "scope_json must be a JSON object"},
+      {SESSION, "null", "scope_json must be a JSON object"},
+      {LOOKUP, "{\"key\":\"mo\xe2\x82td\"}", "request_json is not valid UTF-8 (invalid byte at offset 10)"},
+      {LOOKUP, "\xff", "request_json is not valid UTF-8 (invalid byte at offset 0)"},
+      {LOOKUP, "{\"key\":\"motd\"", "invalid JSON"},
+      {LOOKUP, "{\"key\":\"motd\"} trailing", "invalid JSON"},
+      {LOOKUP, "", "invalid JSON"},
+      {LOOKUP, "\"motd\"", "a request must be a JSON object"},
+      {LOOKUP, "{}", "a request needs a 'key'"},
+      {LOOKUP, "{\"key\":[]}", "'key' must be a string or a non-empty array of strings"},
+      {LOOKUP, "{\"key\":\"motd\",\"color\":\"red\"}", "unknown request field 'color'"},
+      {LOOKUP, "{\"key\":\"motd\",\"explain\":\"yes\"}", "'explain' must be a boolean"},
+      {LOOKUP, "{\"key\":\"motd\",\"override\":[1]}", "'override' must be an object"},
+      {MANY, "[{\"key\":\"\xc0\"}]", "requests_json is not valid UTF-8"},
+      {MANY, "[{\"key\":\"motd\"}", "requests_json is not valid JSON"},
+      {MANY, "{\"key\":\"motd\"}", "requests_json must be a JSON array of requests"},
   };
-  for (size_t i = 0; i < sizeof bad_options / sizeof *bad_options; i++) {
-    hiera *hh = UNSET_HIERA;
-    char *err = UNSET_STR;
-    hiera_status st = hiera_open(bad_options[i].input, &hh, &err);
-    CHECK(st == HIERA_INVALID_ARGUMENT, "open %s: %s", bad_options[i].input, status_name(st));
-    CHECK(hh == UNSET_HIERA, "out not written on failure");
-    CHECK(err != UNSET_STR && contains(err, "\"kind\":\"invalid_argument\"") &&
-              contains(err, bad_options[i].message),
-          "open %s: %s", bad_options[i].input, err == UNSET_STR ? "(unset)" : err);
-    if (err != UNSET_STR) hiera_string_free(err);
-  }
-
-  static const struct {
-    const char *input;
-    const char *message;
-  } bad_scopes[] = {
-      {"{\"role\":\"w\xc3\x28\"}", "scope_json is not valid UTF-8 (invalid byte at offset 10)"},
-      {"{\"role\":}", "scope_json is not valid JSON"},
-      {"[1]", "scope_json must be a JSON object"},
-      {"null", "scope_json must be a JSON object"},
-  };
-  for (size_t i = 0; i < sizeof bad_scopes / sizeof *bad_scopes; i++) {
-    hiera_session *ss = UNSET_SESSION;
-    char *err = UNSET_STR;
-    hiera_status st = hiera_session_new(h, bad_scopes[i].input, &ss, &err);
-    CHECK(st == HIERA_INVALID_ARGUMENT, "scope %s: %s", bad_scopes[i].input, status_name(st));
-    CHECK(ss == UNSET_SESSION, "out not written on failure");
-    CHECK(err != UNSET_STR && contains(err, bad_scopes[i].message), "scope %s: %s",
-          bad_scopes[i].input, err == UNSET_STR ? "(unset)" : err);
-    if (err != UNSET_STR) hiera_string_free(err);
-  }
-
-  static const struct {
-    const char *input;
-    const char *message;
-  } bad_requests[] = {
-      {"{\"key\":\"mo\xe2\x82td\"}", "request_json is not valid UTF-8 (invalid byte at offset 10)"},
-      {"\xff", "request_json is not valid UTF-8 (invalid byte at offset 0)"},
-      {"{\"key\":\"motd\"", "invalid JSON"},
-      {"{\"key\":\"motd\"} trailing", "invalid JSON"},
-      {"", "invalid JSON"},
-      {"\"motd\"", "a request must be a JSON object"},
-      {"{}", "a request needs a 'key'"},
-      {"{\"key\":[]}", "'key' must be a string or a non-empty array of strings"},
-      {"{\"key\":\"motd\",\"color\":\"red\"}", "unknown request field 'color'"},
-      {"{\"key\":\"motd\",\"explain\":\"yes\"}", "'explain' must be a boolean"},
-      {"{\"key\":\"motd\",\"override\":[1]}", "'override' must be an object"},
-  };
-  for (size_t i = 0; i < sizeof bad_requests / sizeof *bad_requests; i++) {
-    char *out = UNSET_STR;
-    hiera_status st = hiera_lookup(s, bad_requests[i].input, &out);
-    CHECK(st == HIERA_INVALID_ARGUMENT, "request %s: %s", bad_requests[i].input, status_name(st));
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    const char *name = names[cases[i].target];
+    char *out;
+    int handle_written;
+    hiera_status st = call_target(cases[i].target, h, s, cases[i].input, &out, &handle_written);
+    CHECK(st == HIERA_INVALID_ARGUMENT, "%s(%s): %s", name, cases[i].input, status_name(st));
+    CHECK(!handle_written, "%s(%s): out written on failure", name, cases[i].input);
     CHECK(out != UNSET_STR && contains(out, "{\"kind\":\"invalid_argument\",\"message\":") &&
-              contains(out, bad_requests[i].message),
-          "request %s: %s", bad_requests[i].input, out == UNSET_STR ? "(unset)" : out);
-    if (out != UNSET_STR) hiera_string_free(out);
-  }
-
-  static const struct {
-    const char *input;
-    const char *message;
-  } bad_many[] = {
-      {"[{\"key\":\"\xc0\"}]", "requests_json is not valid UTF-8"},
-      {"[{\"key\":\"motd\"}", "requests_json is not valid JSON"},
-      {"{\"key\":\"motd\"}", "requests_json must be a JSON array of requests"},
-  };
-  for (size_t i = 0; i < sizeof bad_many / sizeof *bad_many; i++) {
-    char *out = UNSET_STR;
-    hiera_status st = hiera_lookup_many(s, bad_many[i].input, &out);
-    CHECK(st == HIERA_INVALID_ARGUMENT, "many %s: %s", bad_many[i].input, status_name(st));
-    CHECK(out != UNSET_STR && contains(out, bad_many[i].message), "many %s: %s",
-          bad_many[i].input, out == UNSET_STR ? "(unset)" : out);
+              contains(out, cases[i].message),
+          "%s(%s): %s", name, cases[i].input, out == UNSET_STR ? "(unset)" : out);
     if (out != UNSET_STR) hiera_string_free(out);
   }
 }
@@ -377,78 +356,62 @@ static void test_error_objects(void) {
   make_dir(root, "badconfig");
   write_file(root, "badconfig/hiera.yaml", "version: 6\n");
 
-  char *opts = xasprintf("{\"hiera_config\":\"%s/good/hiera.yaml\"}", root);
-  hiera *h = open_ok(opts);
-  hiera_session *s = session_ok(h, "{}");
+  /* Each case: a fixture and strict setting, a request, the status, and two
+     pieces of the result (a %s in them stands for the fixture root). */
+  static const struct {
+    const char *fixture, *strict, *request;
+    hiera_status status;
+    const char *want1, *want2;
+  } cases[] = {
+      {"good", "warning", "{\"key\":\"ok\"}", HIERA_OK, "\"fine\"", ""},
+      {"good", "warning", "{\"key\":\"recursive\"}", HIERA_ERROR,
+       "{\"kind\":\"recursion\",\"message\":\"Lookup of key 'recursive' failed: ",
+       "Recursive lookup detected in [recursive]\"}"},
+      {"good", "warning", "{\"key\":\"bad_interp\"}", HIERA_ERROR, "{\"kind\":\"lookup\",\"message\":",
+       "Syntax error in string: %%{lookup('x'}"},
+      /* strict: warning (the default) renders an undefined variable empty, */
+      {"good", "warning", "{\"key\":\"undef_var\"}", HIERA_OK, "\"xy\"", ""},
+      /* strict: error makes it an error. */
+      {"good", "error", "{\"key\":\"undef_var\"}", HIERA_ERROR, "{\"kind\":\"lookup\",",
+       "Undefined variable 'nosuchvar'"},
+      /* An explanation of a failed lookup is attached to the error object. */
+      {"good", "warning", "{\"key\":\"recursive\",\"explain\":true}", HIERA_ERROR,
+       "{\"kind\":\"recursion\"", ",\"explain\":\""},
+      /* A data file that is not YAML: kind parse, with file and line. */
+      {"broken", "warning", "{\"key\":\"a\"}", HIERA_ERROR,
+       "{\"kind\":\"parse\",\"message\":\"Lookup of key 'lookup_options' failed: Unable to parse (",
+       ",\"file\":\"%s/broken/data/common.yaml\",\"line\":"},
+      /* An invalid hiera.yaml: kind config, with the file. */
+      {"badconfig", "warning", "{\"key\":\"a\"}", HIERA_ERROR,
+       "{\"kind\":\"config\",\"message\":\"This runtime does not support hiera.yaml version 6",
+       "\"file\":\"%s/badconfig/hiera.yaml\"}"},
+  };
   char *out;
-  CHECK(lookup(s, "{\"key\":\"ok\"}", &out) == HIERA_OK, "fixture works");
-  hiera_string_free(out);
-  CHECK(lookup(s, "{\"key\":\"recursive\"}", &out) == HIERA_ERROR, "recursion");
-  CHECK(contains(out, "{\"kind\":\"recursion\",\"message\":\"Lookup of key 'recursive' failed: "),
-        "%s", out);
-  CHECK(contains(out, "Recursive lookup detected in [recursive]"), "%s", out);
-  hiera_string_free(out);
-  CHECK(lookup(s, "{\"key\":\"bad_interp\"}", &out) == HIERA_ERROR, "bad interpolation");
-  CHECK(contains(out, "Syntax error in string: %{lookup('x'}"), "%s", out);
-  hiera_string_free(out);
-  /* strict: warning (the default) renders an undefined variable empty. */
-  CHECK(lookup(s, "{\"key\":\"undef_var\"}", &out) == HIERA_OK, "undef warning");
-  CHECK(out && strcmp(out, "\"xy\"") == 0, "%s", out);
-  hiera_string_free(out);
-  /* An explanation of a failed lookup is attached to the error object. */
-  CHECK(lookup(s, "{\"key\":\"recursive\",\"explain\":true}", &out) == HIERA_ERROR, "explain");
-  CHECK(contains(out, "{\"kind\":\"recursion\"") && contains(out, ",\"explain\":\""), "%s", out);
-  hiera_string_free(out);
-  hiera_session_free(s);
-  hiera_free(h);
-  free(opts);
-
-  /* strict: error makes it an error. */
-  opts = xasprintf("{\"hiera_config\":\"%s/good/hiera.yaml\",\"strict\":\"error\"}", root);
-  h = open_ok(opts);
-  s = session_ok(h, "{}");
-  CHECK(lookup(s, "{\"key\":\"undef_var\"}", &out) == HIERA_ERROR, "strict error");
-  CHECK(contains(out, "Undefined variable 'nosuchvar'"), "%s", out);
-  hiera_string_free(out);
-  hiera_session_free(s);
-  hiera_free(h);
-  free(opts);
-
-  /* A data file that is not YAML: kind parse, with file and line. */
-  opts = xasprintf("{\"hiera_config\":\"%s/broken/hiera.yaml\"}", root);
-  h = open_ok(opts);
-  s = session_ok(h, "{}");
-  CHECK(lookup(s, "{\"key\":\"a\"}", &out) == HIERA_ERROR, "parse error");
-  char *file = xasprintf(",\"file\":\"%s/broken/data/common.yaml\",\"line\":", root);
-  CHECK(contains(out, "{\"kind\":\"parse\",\"message\":\"") && contains(out, file) &&
-            contains(out, "Unable to parse (") && out[strlen(out) - 1] == '}',
-        "%s", out);
-  hiera_string_free(out);
-  free(file);
-  /* The same failure, per entry, in hiera_lookup_many; the call is OK. */
-  out = UNSET_STR;
-  CHECK(hiera_lookup_many(s, "[{\"key\":\"a\"},{\"key\":\"b\"}]", &out) == HIERA_OK, "many");
-  CHECK(out != UNSET_STR && strncmp(out, "[{\"error\":{\"kind\":\"parse\"", 25) == 0, "%s", out);
-  if (out != UNSET_STR) hiera_string_free(out);
-  hiera_session_free(s);
-  hiera_free(h);
-  free(opts);
-
-  /* An invalid hiera.yaml: kind config, with the file. */
-  opts = xasprintf("{\"hiera_config\":\"%s/badconfig/hiera.yaml\"}", root);
-  h = open_ok(opts);
-  s = session_ok(h, "{}");
-  CHECK(lookup(s, "{\"key\":\"a\"}", &out) == HIERA_ERROR, "config error");
-  file = xasprintf("\"file\":\"%s/badconfig/hiera.yaml\"}", root);
-  CHECK(contains(out, "{\"kind\":\"config\",\"message\":\"This runtime does not support hiera.yaml "
-                      "version 6") &&
-            contains(out, file),
-        "%s", out);
-  hiera_string_free(out);
-  free(file);
-  hiera_session_free(s);
-  hiera_free(h);
-  free(opts);
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    char *opts = xasprintf("{\"hiera_config\":\"%s/%s/hiera.yaml\",\"strict\":\"%s\"}", root,
+                           cases[i].fixture, cases[i].strict);
+    hiera *h = open_ok(opts);
+    hiera_session *s = session_ok(h, "{}");
+    char *want1 = xasprintf(cases[i].want1, root), *want2 = xasprintf(cases[i].want2, root);
+    hiera_status st = lookup(s, cases[i].request, &out);
+    CHECK(st == cases[i].status, "%s %s: %s", cases[i].fixture, cases[i].request, status_name(st));
+    CHECK(contains(out, want1) && contains(out, want2), "%s %s: %s\nwant %s and %s",
+          cases[i].fixture, cases[i].request, out, want1, want2);
+    hiera_string_free(out);
+    /* The same answer, as an entry of hiera_lookup_many; the call is OK. */
+    char *many = xasprintf("[%s]", cases[i].request);
+    out = UNSET_STR;
+    st = hiera_lookup_many(s, many, &out);
+    CHECK(st == HIERA_OK && out != UNSET_STR && contains(out, want1), "many %s: %s", many,
+          out == UNSET_STR ? "(unset)" : out);
+    if (out != UNSET_STR) hiera_string_free(out);
+    free(many);
+    free(want1);
+    free(want2);
+    hiera_session_free(s);
+    hiera_free(h);
+    free(opts);
+  }
 
   /* Relative paths are relative to the working directory. */
   char cwd[PATH_MAX];
@@ -456,12 +419,12 @@ static void test_error_objects(void) {
     perror("chdir");
     exit(2);
   }
-  h = open_ok("{\"hiera_config\":\"good/hiera.yaml\"}");
+  hiera *h = open_ok("{\"hiera_config\":\"good/hiera.yaml\"}");
   if (chdir(cwd) != 0) {
     perror("chdir");
     exit(2);
   }
-  s = session_ok(h, "{}");
+  hiera_session *s = session_ok(h, "{}");
   CHECK(lookup(s, "{\"key\":\"ok\"}", &out) == HIERA_OK, "relative path");
   hiera_string_free(out);
   hiera_session_free(s);

@@ -3,7 +3,7 @@
 //! Exit status: 0 found (or default used), 1 not found, 2 error.
 
 use hiera::render::{from_json, ruby_to_s, to_json, to_json_pretty, to_yaml};
-use hiera::request::{parse_request, response_json};
+use hiera::request::{parse_request, respond, response_json};
 use hiera::{Hiera, LookupRequest, Map, Options, Session, Value};
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
@@ -250,14 +250,7 @@ fn batch(session: &Session) -> ExitCode {
             continue;
         }
         let resp = match parse_request(&line) {
-            Ok(req) => {
-                if req.explain {
-                    let (outcome, text) = session.explain(&req.lookup);
-                    response_json(&outcome, Some(&text))
-                } else {
-                    response_json(&session.lookup(&req.lookup), None)
-                }
-            }
+            Ok(req) => respond(session, &req),
             Err(e) => response_json(&Err(e), None),
         };
         if writeln!(out, "{resp}").is_err() {

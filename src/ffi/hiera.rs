@@ -1,10 +1,8 @@
 //! `hiera`: an opened configuration (`hiera_open`, `hiera_free`).
 
-use super::string::into_c_string;
-use super::{guard, input_json, input_str, write_out, hiera_status};
+use super::{drop_made, guard, hiera_status, input_json, input_str, write_made};
 use crate::error::{Error, ErrorKind};
 use crate::lookup::{Hiera, Options, Strict};
-use crate::request::error_json as error_object;
 use crate::value::Value;
 use std::ffi::c_char;
 use std::path::PathBuf;
@@ -102,21 +100,9 @@ pub unsafe extern "C" fn hiera_open(options_json: *const c_char, out: *mut *mut 
         // SAFETY: checked non-NULL; the caller guarantees a NUL-terminated
         // string valid for the duration of the call.
         let opened = unsafe { input_str(options_json, "options_json") }.and_then(open_json);
-        match opened {
-            Ok(h) => {
-                let handle = Box::into_raw(Box::new(hiera { inner: Arc::new(h) }));
-                // SAFETY: `out` is non-NULL and, per the contract, writable.
-                unsafe { write_out(out, handle) };
-                hiera_status::HIERA_OK
-            }
-            Err(e) => {
-                let status = hiera_status::of_input_error(&e);
-                let text = into_c_string(error_object(&e));
-                // SAFETY: `error_json` is non-NULL and, per the contract, writable.
-                unsafe { write_out(error_json, text) };
-                status
-            }
-        }
+        let made = opened.map(|h| hiera { inner: Arc::new(h) });
+        // SAFETY: `out` and `error_json` are non-NULL and, per the contract, writable.
+        unsafe { write_made(made, out, error_json) }
     })
 }
 
@@ -132,14 +118,9 @@ pub unsafe extern "C" fn hiera_open(options_json: *const c_char, out: *mut *mut 
 /// `h` is NULL or a handle from `hiera_open` that was not freed yet.
 #[no_mangle]
 pub unsafe extern "C" fn hiera_free(h: *mut hiera) {
-    guard((), || {
-        if h.is_null() {
-            return;
-        }
-        // SAFETY: the caller guarantees that `h` came from `hiera_open`
-        // (`Box::into_raw`), is freed once and is no longer in use.
-        drop(unsafe { Box::from_raw(h) });
-    })
+    // SAFETY: the caller guarantees that `h` is NULL or came from
+    // `hiera_open` (`write_made`), is freed once and is no longer in use.
+    guard((), || unsafe { drop_made(h) })
 }
 
 #[cfg(test)]

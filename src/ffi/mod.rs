@@ -124,6 +124,44 @@ pub(crate) unsafe fn write_out<T>(out: *mut T, value: T) {
     unsafe { out.write(value) }
 }
 
+/// Ends a constructor (`hiera_open`, `hiera_session_new`): hands the new
+/// object to the caller through `out`, or the error object through
+/// `error_json`; returns the status.
+///
+/// # Safety
+/// `out` and `error_json` must be non-NULL, aligned and valid for writes.
+pub(crate) unsafe fn write_made<T>(made: Result<T, Error>, out: *mut *mut T, error_json: *mut *mut c_char) -> hiera_status {
+    match made {
+        Ok(object) => {
+            let handle = Box::into_raw(Box::new(object));
+            // SAFETY: the caller guarantees that `out` is non-NULL and writable.
+            unsafe { write_out(out, handle) };
+            hiera_status::HIERA_OK
+        }
+        Err(e) => {
+            let status = hiera_status::of_input_error(&e);
+            let text = string::into_c_string(crate::request::error_json(&e));
+            // SAFETY: the caller guarantees that `error_json` is non-NULL and writable.
+            unsafe { write_out(error_json, text) };
+            status
+        }
+    }
+}
+
+/// Ends a destructor (`hiera_free`, `hiera_session_free`): drops the object
+/// that `write_made` handed out. NULL does nothing.
+///
+/// # Safety
+/// `p` must be NULL or come from `write_made::<T>`, be freed only once, and
+/// no longer be in use.
+pub(crate) unsafe fn drop_made<T>(p: *mut T) {
+    if !p.is_null() {
+        // SAFETY: the caller guarantees that `p` came from `Box::into_raw` in
+        // `write_made`, is freed once and is no longer in use.
+        drop(unsafe { Box::from_raw(p) });
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

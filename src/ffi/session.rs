@@ -4,11 +4,11 @@
 
 use super::hiera::hiera;
 use super::string::into_c_string;
-use super::{guard, input_json, input_str, write_out, hiera_status};
+use super::{drop_made, guard, hiera_status, input_json, input_str, write_made, write_out};
 use crate::error::{Error, ErrorKind};
 use crate::lookup::Session;
 use crate::render::to_json;
-use crate::request::{error_json as error_object, parse_request, request_from_value, response_json, Request};
+use crate::request::{error_json as error_object, parse_request, request_from_value, respond, response_json, Request};
 use crate::value::{Map, Value};
 use std::ffi::c_char;
 
@@ -102,12 +102,7 @@ pub(crate) fn lookup_many_json(session: &Session, text: &str) -> (hiera_status, 
         let resp = match request_from_value(r) {
             Ok(req) => {
                 test_hook(&req);
-                if req.explain {
-                    let (outcome, text) = session.explain(&req.lookup);
-                    response_json(&outcome, Some(&text))
-                } else {
-                    response_json(&session.lookup(&req.lookup), None)
-                }
+                respond(session, &req)
             }
             Err(e) => response_json(&Err(e), None),
         };
@@ -155,21 +150,10 @@ pub unsafe extern "C" fn hiera_session_new(
         let config = unsafe { &*h };
         // SAFETY: checked non-NULL; the caller guarantees a NUL-terminated
         // string valid for the duration of the call.
-        match unsafe { input_str(scope_json, "scope_json") }.and_then(scope_from_json) {
-            Ok(scope) => {
-                let session = Box::new(hiera_session { inner: Session::new(config.inner.clone(), scope) });
-                // SAFETY: `out` is non-NULL and, per the contract, writable.
-                unsafe { write_out(out, Box::into_raw(session)) };
-                hiera_status::HIERA_OK
-            }
-            Err(e) => {
-                let status = hiera_status::of_input_error(&e);
-                let text = into_c_string(error_object(&e));
-                // SAFETY: `error_json` is non-NULL and, per the contract, writable.
-                unsafe { write_out(error_json, text) };
-                status
-            }
-        }
+        let scope = unsafe { input_str(scope_json, "scope_json") }.and_then(scope_from_json);
+        let made = scope.map(|scope| hiera_session { inner: Session::new(config.inner.clone(), scope) });
+        // SAFETY: `out` and `error_json` are non-NULL and, per the contract, writable.
+        unsafe { write_made(made, out, error_json) }
     })
 }
 
@@ -184,15 +168,10 @@ pub unsafe extern "C" fn hiera_session_new(
 /// `s` is NULL or a session from `hiera_session_new` that was not freed yet.
 #[no_mangle]
 pub unsafe extern "C" fn hiera_session_free(s: *mut hiera_session) {
-    guard((), || {
-        if s.is_null() {
-            return;
-        }
-        // SAFETY: the caller guarantees that `s` came from
-        // `hiera_session_new` (`Box::into_raw`), is freed once and is no
-        // longer in use.
-        drop(unsafe { Box::from_raw(s) });
-    })
+    // SAFETY: the caller guarantees that `s` is NULL or came from
+    // `hiera_session_new` (`write_made`), is freed once and is no longer in
+    // use.
+    guard((), || unsafe { drop_made(s) })
 }
 
 /// Looks up one request.
