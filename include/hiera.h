@@ -87,7 +87,9 @@
  *   not the object expected (e.g. an unknown field); an error object with
  *   `"kind": "invalid_argument"` was written.
  * - `HIERA_PANIC`: a bug inside libhiera was caught before it could unwind
- *   into the caller; nothing was written. The handles stay valid.
+ *   into the caller; nothing was written. The handles stay valid. (Rust's
+ *   default panic hook prints the panic message on stderr; libhiera never
+ *   changes that process-wide hook.)
  */
 typedef enum hiera_status {
   /**

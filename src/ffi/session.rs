@@ -24,6 +24,14 @@ pub struct hiera_session {
     pub(crate) inner: Session,
 }
 
+// The thread contract of the header, checked by the compiler: both handles
+// may be shared by threads.
+const _: fn() = || {
+    fn shared<T: Send + Sync>() {}
+    shared::<hiera>();
+    shared::<hiera_session>();
+};
+
 /// Decodes `scope_json`: a JSON object, the variable map.
 pub(crate) fn scope_from_json(text: &str) -> Result<Map, Error> {
     match input_json(text, "scope_json")? {
