@@ -170,19 +170,23 @@ impl FileCache {
         self.generation.load(Ordering::Acquire)
     }
 
-    fn get(&self, path: &Path, tag: u8, parse: impl FnOnce(&str) -> Parsed) -> std::result::Result<Parsed, Error> {
-        let (stamp, md) = stamp_of(path).map_err(|e| Error {
+    fn get(&self, path: &Path, tag: u8, parse: impl FnOnce(&str) -> Parsed) -> std::result::Result<Option<Parsed>, Error> {
+        let (stamp, md) = match stamp_of(path) {
+            Ok(s) => s,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(Error {
             kind: ErrorKind::Io,
             message: format!("{} @ rb_sysopen - {}", io_message(&e), path.display()),
             file: Some(path.to_path_buf()),
             line: None,
-        })?;
+            }),
+        };
         let key = (path.to_path_buf(), tag);
         {
             let map = self.entries.lock().unwrap_or_else(|p| p.into_inner());
             if let Some(e) = map.get(&key) {
                 if e.stamp == stamp {
-                    return Ok(e.parsed.clone());
+                    return Ok(Some(e.parsed.clone()));
                 }
             }
         }
@@ -192,11 +196,11 @@ impl FileCache {
         let mut map = self.entries.lock().unwrap_or_else(|p| p.into_inner());
         map.insert(key, CacheEntry { stamp, parsed: parsed.clone() });
         self.generation.fetch_add(1, Ordering::AcqRel);
-        Ok(parsed)
+        Ok(Some(parsed))
     }
 
-    /// The data hash of a data file.
-    pub fn data(&self, path: &Path, format: DataFormat) -> Result<Arc<Map>> {
+    /// The data hash of a data file; `Ok(None)` when the file does not exist.
+    pub fn data(&self, path: &Path, format: DataFormat) -> Result<Option<Arc<Map>>> {
         let tag = match format {
             DataFormat::Yaml => 0,
             DataFormat::Json => 1,
@@ -207,8 +211,9 @@ impl FileCache {
                 DataFormat::Json => parse_json_data(text, path),
             })
         })? {
-            Parsed::Data(r) => r,
-            Parsed::Config(_) => unreachable!(),
+            None => Ok(None),
+            Some(Parsed::Data(r)) => r.map(Some),
+            Some(Parsed::Config(_)) => unreachable!(),
         }
     }
 
@@ -220,8 +225,9 @@ impl FileCache {
             LayerKind::Module => 4,
         };
         match self.get(path, tag, |text| Parsed::Config(HieraConfig::parse(text, path, layer).map(|o| o.map(Arc::new))))? {
-            Parsed::Config(r) => r,
-            Parsed::Data(_) => unreachable!(),
+            None => Ok(None),
+            Some(Parsed::Config(r)) => r,
+            Some(Parsed::Data(_)) => unreachable!(),
         }
     }
 
@@ -247,10 +253,11 @@ mod tests {
         let f = dir.join("x.yaml");
         std::fs::write(&f, "a: 1\n").unwrap();
         let cache = FileCache::default();
-        let d = cache.data(&f, DataFormat::Yaml).unwrap();
+        let d = cache.data(&f, DataFormat::Yaml).unwrap().unwrap();
         assert_eq!(d.get(&Value::from("a")), Some(&Value::Int(1)));
+        assert!(cache.data(&dir.join("missing.yaml"), DataFormat::Yaml).unwrap().is_none());
         std::fs::write(&f, "a: 22\nb: 2\n").unwrap();
-        let d = cache.data(&f, DataFormat::Yaml).unwrap();
+        let d = cache.data(&f, DataFormat::Yaml).unwrap().unwrap();
         assert_eq!(d.get(&Value::from("a")), Some(&Value::Int(22)));
         let e = cache.data(&dir, DataFormat::Yaml).unwrap_err();
         assert!(e.message.starts_with("Is a directory @ io_fread - "));

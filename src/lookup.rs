@@ -178,12 +178,13 @@ pub struct Session {
     hiera: Arc<Hiera>,
     scope: Map,
     options_cache: Mutex<HashMap<Option<String>, (u64, Option<Arc<CompiledOptions>>)>>,
+    hierarchy_cache: Mutex<Vec<Arc<ResolvedHierarchy>>>,
 }
 
 impl Session {
     /// A session for `scope`, the map of variables (facts, trusted, ...).
     pub fn new(hiera: Arc<Hiera>, scope: Map) -> Session {
-        Session { hiera, scope, options_cache: Mutex::new(HashMap::new()) }
+        Session { hiera, scope, options_cache: Mutex::new(HashMap::new()), hierarchy_cache: Mutex::new(Vec::new()) }
     }
 
     /// The configuration this session looks up in.
@@ -221,18 +222,39 @@ enum Layer {
 enum Location {
     /// The function is called without a path.
     Nowhere,
-    /// A file path, whether it exists, and the declaration it came from.
-    Path(PathBuf, bool, String),
+    /// A file path and the declaration it came from. Whether the file
+    /// exists is checked at each lookup (through the file cache).
+    Path(PathBuf, String),
     /// A URI (always "exists").
     Uri(String),
 }
 
+/// What one location gave.
+enum LocationOutcome {
+    /// The file does not exist.
+    Missing,
+    /// The file has no such key.
+    NoKey,
+    /// The key's (interpolated) value.
+    Found(Value),
+}
+
 /// A hierarchy entry resolved for the current scope.
-struct ResolvedEntry<'c> {
-    entry: &'c Entry,
+struct ResolvedEntry {
+    /// The index of the entry in its hierarchy.
+    index: usize,
     locations: Vec<Location>,
     /// The interpolated `options`, when there are any.
     options: Option<Value>,
+}
+
+/// A hierarchy resolved for a session's scope: interpolated datadirs,
+/// paths, globs, URIs and mapped paths. Shared by the session's lookups.
+struct ResolvedHierarchy {
+    /// The configuration it was resolved from (kept alive for identity).
+    config: Arc<HieraConfig>,
+    default_hierarchy: bool,
+    entries: Vec<ResolvedEntry>,
 }
 
 /// The state of one top-level lookup: the recursion guard and the request.
@@ -411,7 +433,7 @@ impl<'s> Invocation<'s> {
                 self.ex_line(|| format!("Using configuration \"{}\"", p.display()));
             }
             self.stack.push(lk.key.clone());
-            let r = self.hierarchy_lookup(&config, layer, module, lk, strategy, default_hierarchy);
+            let r = self.hierarchy_lookup(&config, lk, strategy, default_hierarchy);
             self.stack.pop();
             if matches!(r, Ok(None)) && config.hierarchy.is_empty() {
                 self.ex_line(|| format!("No such key: \"{}\"", lk.key));
@@ -431,58 +453,97 @@ impl<'s> Invocation<'s> {
         Error::new(ErrorKind::Recursion, format!("Recursive lookup detected in [{}]", self.stack.join(", ")))
     }
 
+    /// The hierarchy of `config` resolved for this session's scope: from the
+    /// session's cache when the request cannot change variables (no
+    /// override or default values), else resolved afresh.
+    fn resolved_hierarchy(&mut self, config: &Arc<HieraConfig>, default_hierarchy: bool) -> Result<Arc<ResolvedHierarchy>> {
+        let cacheable = config.path.is_some()
+            && self.req.override_values.is_empty()
+            && self.req.default_values_hash.is_empty()
+            && self.locals.is_empty();
+        if cacheable {
+            let cache = self.session.hierarchy_cache.lock().unwrap_or_else(|p| p.into_inner());
+            if let Some(r) = cache.iter().find(|r| Arc::ptr_eq(&r.config, config) && r.default_hierarchy == default_hierarchy) {
+                return Ok(Arc::clone(r));
+            }
+        }
+        let entries = if default_hierarchy {
+            config.default_hierarchy.as_deref().unwrap_or(&[])
+        } else {
+            &config.hierarchy
+        };
+        let resolved = Arc::new(ResolvedHierarchy {
+            config: Arc::clone(config),
+            default_hierarchy,
+            entries: self.resolve_entries(config, entries)?,
+        });
+        if cacheable {
+            let mut cache = self.session.hierarchy_cache.lock().unwrap_or_else(|p| p.into_inner());
+            // A reloaded config replaces its stale resolution.
+            cache.retain(|r| {
+                r.config.path != config.path || r.default_hierarchy != default_hierarchy || Arc::ptr_eq(&r.config, config)
+            });
+            cache.push(Arc::clone(&resolved));
+        }
+        Ok(resolved)
+    }
+
     fn hierarchy_lookup(
         &mut self,
-        config: &HieraConfig,
-        layer: Layer,
-        module: Option<&str>,
+        config: &Arc<HieraConfig>,
         lk: &LookupKey,
         strategy: &Strategy,
         default_hierarchy: bool,
     ) -> Result<Found> {
-        let entries = if default_hierarchy {
-            match &config.default_hierarchy {
-                Some(e) => e,
-                None => return Ok(None),
-            }
-        } else {
-            &config.hierarchy
-        };
-        let resolved = self.resolve_entries(config, entries)?;
-        if resolved.is_empty() {
+        if default_hierarchy && config.default_hierarchy.is_none() {
             return Ok(None);
         }
-        strategy.lookup(resolved.len(), |i| {
-            let re = &resolved[i];
-            self.ex_push(|| format!("Hierarchy entry \"{}\"", re.entry.name));
+        let resolved = self.resolved_hierarchy(config, default_hierarchy)?;
+        let entries = if default_hierarchy { config.default_hierarchy.as_deref().unwrap_or(&[]) } else { &config.hierarchy };
+        if resolved.entries.is_empty() {
+            return Ok(None);
+        }
+        strategy.lookup(resolved.entries.len(), |i| {
+            let re = &resolved.entries[i];
+            let entry = &entries[re.index];
+            self.ex_push(|| format!("Hierarchy entry \"{}\"", entry.name));
             let r = strategy.lookup(re.locations.len(), |j| {
                 let loc = &re.locations[j];
                 match loc {
-                    Location::Path(p, _, orig) => {
+                    Location::Path(p, orig) => {
                         self.ex_push(|| format!("Path \"{}\"", p.display()));
                         self.ex_line(|| format!("Original path: \"{orig}\""));
                     }
                     Location::Uri(u) => self.ex_push(|| format!("URI \"{u}\"")),
                     Location::Nowhere => self.ex_push(String::new),
                 }
-                let r = if re.options.is_some() && matches!(re.entry.function_name.as_str(), "yaml_data" | "json_data") {
+                let r = if re.options.is_some() && matches!(entry.function_name.as_str(), "yaml_data" | "json_data") {
                     // The built-in functions accept no options but `path`.
                     Err(Error::new(
                         ErrorKind::Config,
                         format!(
                             "'{}' one of 'path', 'paths' 'glob', 'globs' or 'mapped_paths' must be declared in hiera.yaml when using this data_hash function",
-                            re.entry.function_name
+                            entry.function_name
                         ),
                     ))
                 } else {
-                    self.location_lookup(config, layer, module, re.entry, loc, &lk.root)
+                    self.location_lookup(config, entry, loc, &lk.root)
                 };
-                match &r {
-                    Ok(Some(v)) => self.ex_value(|| format!("Found key: \"{}\" value: ", lk.root), v),
-                    Ok(None) if matches!(loc, Location::Path(_, false, _)) => self.ex_line(|| "Path not found".to_string()),
-                    Ok(None) => self.ex_line(|| format!("No such key: \"{}\"", lk.root)),
-                    Err(_) => {}
-                }
+                let r = match r {
+                    Ok(LocationOutcome::Found(v)) => {
+                        self.ex_value(|| format!("Found key: \"{}\" value: ", lk.root), &v);
+                        Ok(Some(v))
+                    }
+                    Ok(LocationOutcome::Missing) => {
+                        self.ex_line(|| "Path not found".to_string());
+                        Ok(None)
+                    }
+                    Ok(LocationOutcome::NoKey) => {
+                        self.ex_line(|| format!("No such key: \"{}\"", lk.root));
+                        Ok(None)
+                    }
+                    Err(e) => Err(e),
+                };
                 self.ex_pop();
                 r
             });
@@ -491,18 +552,9 @@ impl<'s> Invocation<'s> {
         })
     }
 
-    fn location_lookup(
-        &mut self,
-        config: &HieraConfig,
-        layer: Layer,
-        module: Option<&str>,
-        entry: &Entry,
-        location: &Location,
-        root: &str,
-    ) -> Result<Found> {
+    fn location_lookup(&mut self, config: &HieraConfig, entry: &Entry, location: &Location, root: &str) -> Result<LocationOutcome> {
         let path = match location {
-            Location::Path(_, false, _) => return Ok(None),
-            Location::Path(p, true, _) => p,
+            Location::Path(p, _) => p,
             Location::Uri(_) | Location::Nowhere => {
                 return Err(self.unsupported_function(config, entry, location));
             }
@@ -510,11 +562,13 @@ impl<'s> Invocation<'s> {
         let format = match (entry.function_kind, entry.function_name.as_str()) {
             (FunctionKind::DataHash, "yaml_data") => DataFormat::Yaml,
             (FunctionKind::DataHash, "json_data") => DataFormat::Json,
+            // A missing file never reaches the function (Puppet checks
+            // existence first).
+            _ if !crate::data::exists(path) => return Ok(LocationOutcome::Missing),
             _ => return Err(self.unsupported_function(config, entry, location)),
         };
-        let data = self.hiera().cache.data(path, format)?;
-        let _ = (layer, module);
-        let Some(value) = data.get(&Value::from(root)) else { return Ok(None) };
+        let Some(data) = self.hiera().cache.data(path, format)? else { return Ok(LocationOutcome::Missing) };
+        let Some(value) = data.get(&Value::from(root)) else { return Ok(LocationOutcome::NoKey) };
         if !crate::ptype::is_rich_data(value) {
             return Err(Error {
                 kind: ErrorKind::Type,
@@ -530,7 +584,7 @@ impl<'s> Invocation<'s> {
             });
         }
         let value = value.clone();
-        Ok(Some(interpolate::interpolate(&value, self, true)?))
+        Ok(LocationOutcome::Found(interpolate::interpolate(&value, self, true)?))
     }
 
     fn unsupported_function(&self, config: &HieraConfig, entry: &Entry, location: &Location) -> Error {
@@ -556,10 +610,10 @@ impl<'s> Invocation<'s> {
 
     /// `create_configured_data_providers`: interpolates datadirs, paths,
     /// globs, uris and mapped paths for the current scope.
-    fn resolve_entries<'c>(&mut self, config: &'c HieraConfig, entries: &'c [Entry]) -> Result<Vec<ResolvedEntry<'c>>> {
+    fn resolve_entries(&mut self, config: &HieraConfig, entries: &[Entry]) -> Result<Vec<ResolvedEntry>> {
         let implicit = config.path.is_none();
         let mut out = Vec::with_capacity(entries.len());
-        for entry in entries {
+        for (index, entry) in entries.iter().enumerate() {
             let datadir: PathBuf = if entry.datadir_from_cwd {
                 PathBuf::from(self.interpolate_config(config, &entry.datadir)?)
             } else {
@@ -582,11 +636,11 @@ impl<'s> Invocation<'s> {
                             }
                         }
                         let path = pathname_join(&datadir, &s);
-                        let exists = crate::data::exists(&path);
-                        if implicit && !exists {
+                        // The implicit default config drops missing files.
+                        if implicit && !crate::data::exists(&path) {
                             continue;
                         }
-                        v.push(Location::Path(path, exists, p.clone()));
+                        v.push(Location::Path(path, p.clone()));
                     }
                     v
                 }
@@ -598,7 +652,7 @@ impl<'s> Invocation<'s> {
                         let found = crate::glob::expand(&pattern.to_string_lossy())
                             .map_err(|e| Error::new(ErrorKind::Config, e.message))?;
                         let orig = pattern.to_string_lossy().to_string();
-                        v.extend(found.into_iter().map(|p| Location::Path(p, true, orig.clone())));
+                        v.extend(found.into_iter().map(|p| Location::Path(p, orig.clone())));
                     }
                     v
                 }
@@ -626,9 +680,7 @@ impl<'s> Invocation<'s> {
                     let mut v = Vec::with_capacity(elements.len());
                     for el in elements {
                         let s = self.with_local(var, el, |inv| inv.interpolate_config(config, template))?;
-                        let path = pathname_join(&datadir, &s);
-                        let exists = crate::data::exists(&path);
-                        v.push(Location::Path(path, exists, template.clone()));
+                        v.push(Location::Path(pathname_join(&datadir, &s), template.clone()));
                     }
                     v
                 }
@@ -651,7 +703,7 @@ impl<'s> Invocation<'s> {
                     Err(e) => return Err(e),
                 }
             };
-            out.push(ResolvedEntry { entry, locations, options });
+            out.push(ResolvedEntry { index, locations, options });
         }
         Ok(out)
     }
