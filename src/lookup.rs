@@ -199,8 +199,16 @@ impl Session {
 
     /// Looks up a request: `Ok(Some(v))` found (or default), `Ok(None)` not found.
     pub fn lookup(&self, req: &LookupRequest) -> Result<Option<Value>> {
-        let mut inv = Invocation { session: self, req, stack: Vec::new(), locals: Vec::new(), explain: None, options_busy: Vec::new() };
+        let mut inv = Invocation::new(self, req);
         inv.lookup_names(&req.keys, req.merge.as_ref(), req.default.as_ref())
+    }
+
+    /// Like [`Session::lookup`], also returning the warnings Puppet would log
+    /// (undefined variables under `strict = warning`).
+    pub fn lookup_with_warnings(&self, req: &LookupRequest) -> (Result<Option<Value>>, Vec<String>) {
+        let mut inv = Invocation::new(self, req);
+        let r = inv.lookup_names(&req.keys, req.merge.as_ref(), req.default.as_ref());
+        (r, inv.warnings)
     }
 
     /// Looks up one key with Puppet's defaults (first found, no default).
@@ -269,13 +277,33 @@ struct Invocation<'s> {
     /// lookup_options layers being gathered now: a nested lookup made while
     /// they are gathered sees them as absent, as in Puppet.
     options_busy: Vec<(Layer, Option<String>)>,
+    /// Warnings (Puppet's `strict = warning` messages), each once.
+    warnings: Vec<String>,
 }
 
 type Found = Option<Value>;
 
 impl<'s> Invocation<'s> {
+    fn new(session: &'s Session, req: &'s LookupRequest) -> Invocation<'s> {
+        Invocation {
+            session,
+            req,
+            stack: Vec::new(),
+            locals: Vec::new(),
+            explain: None,
+            options_busy: Vec::new(),
+            warnings: Vec::new(),
+        }
+    }
+
     fn hiera(&self) -> &'s Hiera {
         &self.session.hiera
+    }
+
+    fn warn(&mut self, msg: String) {
+        if !self.warnings.contains(&msg) {
+            self.warnings.push(msg);
+        }
     }
 
     fn ex_line(&mut self, f: impl FnOnce() -> String) {
@@ -769,8 +797,10 @@ impl<'s> Invocation<'s> {
         let value = match self.variable(&root) {
             Some(v) => v,
             None => {
-                if self.session.hiera.options.strict == Strict::Error {
-                    return Err(Error::new(ErrorKind::Lookup, format!("Undefined variable '{root}'")));
+                match self.session.hiera.options.strict {
+                    Strict::Error => return Err(Error::new(ErrorKind::Lookup, format!("Undefined variable '{root}'"))),
+                    Strict::Warning => self.warn(format!("Undefined variable '{root}'; ")),
+                    Strict::Off => {}
                 }
                 Value::Nil
             }
@@ -936,7 +966,7 @@ impl Session {
     /// Looks up a request and explains the search, as `puppet lookup
     /// --explain` does (a first version: layers, entries, paths, outcomes).
     pub fn explain(&self, req: &LookupRequest) -> (Result<Option<Value>>, String) {
-        let mut inv = Invocation { session: self, req, stack: Vec::new(), locals: Vec::new(), explain: None, options_busy: Vec::new() };
+        let mut inv = Invocation::new(self, req);
         inv.explain = Some(Explain::default());
         let r = inv.lookup_names(&req.keys, req.merge.as_ref(), req.default.as_ref());
         let mut ex = inv.explain.take().unwrap_or_default();

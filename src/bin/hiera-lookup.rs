@@ -228,7 +228,11 @@ fn main() -> ExitCode {
             _ => ExitCode::SUCCESS,
         };
     }
-    match session.lookup(&req) {
+    let (result, warnings) = session.lookup_with_warnings(&req);
+    for w in warnings {
+        eprintln!("Warning: {w}");
+    }
+    match result {
         Ok(Some(v)) => {
             println!("{}", render(&v, &a.render_as));
             ExitCode::SUCCESS
