@@ -470,7 +470,10 @@ impl<'s> Invocation<'s> {
             r
         })();
         match result {
-            Err(e) if layer == Layer::Global && !matches!(e.kind, ErrorKind::Config | ErrorKind::Interpolation) => {
+            // Puppet prefixes LookupErrors without an issue code (parse, type and
+            // recursion errors); issue-coded config and interpolation errors and
+            // Ruby errors from the deep merge pass through unchanged.
+            Err(e) if layer == Layer::Global && !matches!(e.kind, ErrorKind::Config | ErrorKind::Interpolation | ErrorKind::Merge) => {
                 Err(e.prefixed(top_key))
             }
             other => other,
@@ -584,7 +587,7 @@ impl<'s> Invocation<'s> {
         let path = match location {
             Location::Path(p, _) => p,
             Location::Uri(_) | Location::Nowhere => {
-                return Err(self.unsupported_function(config, entry, location));
+                return Err(self.unsupported_function(config, entry));
             }
         };
         let format = match (entry.function_kind, entry.function_name.as_str()) {
@@ -593,7 +596,7 @@ impl<'s> Invocation<'s> {
             // A missing file never reaches the function (Puppet checks
             // existence first).
             _ if !crate::data::exists(path) => return Ok(LocationOutcome::Missing),
-            _ => return Err(self.unsupported_function(config, entry, location)),
+            _ => return Err(self.unsupported_function(config, entry)),
         };
         let Some(data) = self.hiera().cache.data(path, format)? else { return Ok(LocationOutcome::Missing) };
         let Some(value) = data.get(&Value::from(root)) else { return Ok(LocationOutcome::NoKey) };
@@ -615,19 +618,18 @@ impl<'s> Invocation<'s> {
         Ok(LocationOutcome::Found(interpolate::interpolate(&value, self, true)?))
     }
 
-    fn unsupported_function(&self, config: &HieraConfig, entry: &Entry, location: &Location) -> Error {
+    /// The error for a location the entry's function cannot serve: the
+    /// built-in functions take only a `path`; other functions are unknown.
+    fn unsupported_function(&self, config: &HieraConfig, entry: &Entry) -> Error {
         let builtin = matches!(entry.function_name.as_str(), "yaml_data" | "json_data");
         if builtin && entry.function_kind == FunctionKind::DataHash {
-            if matches!(location, Location::Nowhere) {
-                return Error::new(
-                    ErrorKind::Config,
-                    format!(
-                        "'{}' one of 'path', 'paths' 'glob', 'globs' or 'mapped_paths' must be declared in hiera.yaml when using this data_hash function",
-                        entry.function_name
-                    ),
-                );
-            }
-            return Error::new(ErrorKind::Config, format!("'{}' cannot read a URI location", entry.function_name));
+            return Error::new(
+                ErrorKind::Config,
+                format!(
+                    "'{}' one of 'path', 'paths' 'glob', 'globs' or 'mapped_paths' must be declared in hiera.yaml when using this data_hash function",
+                    entry.function_name
+                ),
+            );
         }
         let msg = format!("Unable to find '{}' function named '{}'", entry.function_kind.key(), entry.function_name);
         match &config.path {

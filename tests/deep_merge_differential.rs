@@ -552,8 +552,8 @@ fn deep_merge_matches_ruby_gem() {
             (Err(e), _, Some(w)) => {
                 errors += 1;
                 let kind = match w["class"].as_str().unwrap() {
-                    "DeepMerge::InvalidParameter" | "RegexpError" => ErrorKind::InvalidArgument,
-                    "ArgumentError" => ErrorKind::Type,
+                    "DeepMerge::InvalidParameter" | "RegexpError" => ErrorKind::Merge,
+                    "ArgumentError" => ErrorKind::Merge,
                     _ => ErrorKind::Lookup,
                 };
                 e.kind == kind && e.message == w["message"].as_str().unwrap()
