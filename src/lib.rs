@@ -32,4 +32,4 @@ pub mod yaml;
 
 pub use error::{Error, ErrorKind, Result};
 pub use lookup::{Hiera, LookupRequest, Options, Session, Strict};
-pub use value::{Map, Value};
+pub use value::{Key, Map, Value};

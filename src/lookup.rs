@@ -11,11 +11,11 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::interpolate::{self, Resolver};
 use crate::key::{dig, split_key, LookupKey, Segment};
 use crate::merge::{Strategy, StrategyKind};
-use crate::value::{Map, Value};
+use crate::value::{Key, Map, Value};
 use regex::Regex;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// How undefined variables in interpolation are treated (Puppet's `strict`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -59,6 +59,8 @@ pub struct Hiera {
     options: Options,
     env_dir: Option<PathBuf>,
     cache: FileCache,
+    /// lookup_options patterns compiled once (a `Regex` clone is cheap).
+    regexes: Mutex<HashMap<String, Regex>>,
 }
 
 impl Hiera {
@@ -74,7 +76,17 @@ impl Hiera {
         }
         let env_dir = options.environmentpath.join(&options.environment);
         let env_dir = if env_dir.is_dir() { Some(env_dir) } else { None };
-        Ok(Hiera { options, env_dir, cache: FileCache::default() })
+        Ok(Hiera { options, env_dir, cache: FileCache::default(), regexes: Mutex::new(HashMap::new()) })
+    }
+
+    /// A lookup_options pattern, compiled once per configuration.
+    fn regex(&self, src: &str) -> Result<Regex> {
+        if let Some(re) = self.regexes.lock().unwrap_or_else(|p| p.into_inner()).get(src) {
+            return Ok(re.clone());
+        }
+        let re = crate::rubyre::compile(src)?;
+        self.regexes.lock().unwrap_or_else(|p| p.into_inner()).insert(src.to_string(), re.clone());
+        Ok(re)
     }
 
     /// The options this configuration was opened with.
@@ -174,17 +186,38 @@ impl CompiledOptions {
 
 /// A scope bound to a [`Hiera`]: the node's variables and the caches that
 /// depend only on them. `Send + Sync`: many threads may look up at once.
+///
+/// A session is what a catalog compilation is to Puppet: the first lookup
+/// that needs a hiera.yaml, a resolved hierarchy, a data file or the merged
+/// lookup_options reads it (through the shared file cache, which re-reads
+/// changed files) and the session keeps it. Later lookups in the same
+/// session see that snapshot; a new session sees files as they are then.
 pub struct Session {
     hiera: Arc<Hiera>,
     scope: Map,
-    options_cache: Mutex<HashMap<Option<String>, (u64, Option<Arc<CompiledOptions>>)>>,
-    hierarchy_cache: Mutex<Vec<Arc<ResolvedHierarchy>>>,
+    options_cache: Mutex<HashMap<Option<String>, Option<Arc<CompiledOptions>>>>,
+    hierarchy_cache: Mutex<HashMap<(usize, bool), Arc<ResolvedHierarchy>>>,
+    global_config: OnceLock<Arc<HieraConfig>>,
+    env_config: OnceLock<Option<Arc<HieraConfig>>>,
+    module_configs: Mutex<HashMap<String, Option<Arc<HieraConfig>>>>,
+    /// Finished lookups: key -> (merge, result). Correct because a session
+    /// is a snapshot and its scope does not change.
+    results: Mutex<HashMap<String, Vec<(Option<Value>, Found)>>>,
 }
 
 impl Session {
     /// A session for `scope`, the map of variables (facts, trusted, ...).
     pub fn new(hiera: Arc<Hiera>, scope: Map) -> Session {
-        Session { hiera, scope, options_cache: Mutex::new(HashMap::new()), hierarchy_cache: Mutex::new(Vec::new()) }
+        Session {
+            hiera,
+            scope,
+            options_cache: Mutex::new(HashMap::new()),
+            hierarchy_cache: Mutex::new(HashMap::new()),
+            global_config: OnceLock::new(),
+            env_config: OnceLock::new(),
+            module_configs: Mutex::new(HashMap::new()),
+            results: Mutex::new(HashMap::new()),
+        }
     }
 
     /// The configuration this session looks up in.
@@ -252,6 +285,9 @@ struct ResolvedEntry {
     /// The index of the entry in its hierarchy.
     index: usize,
     locations: Vec<Location>,
+    /// Each location's data hash, once read in this session (None inside:
+    /// the file does not exist).
+    data: Vec<OnceLock<Option<Arc<Map>>>>,
     /// The interpolated `options`, when there are any.
     options: Option<Value>,
 }
@@ -259,9 +295,9 @@ struct ResolvedEntry {
 /// A hierarchy resolved for a session's scope: interpolated datadirs,
 /// paths, globs, URIs and mapped paths. Shared by the session's lookups.
 struct ResolvedHierarchy {
-    /// The configuration it was resolved from (kept alive for identity).
-    config: Arc<HieraConfig>,
-    default_hierarchy: bool,
+    /// The configuration it was resolved from: held so that its address,
+    /// the cache key, stays unique while the entry lives.
+    _config: Arc<HieraConfig>,
     entries: Vec<ResolvedEntry>,
 }
 
@@ -334,7 +370,7 @@ impl<'s> Invocation<'s> {
     /// Puppet's `Lookup.lookup`: names, overrides, defaults.
     fn lookup_names(&mut self, names: &[String], merge: Option<&Value>, default: Option<&Value>) -> Result<Found> {
         for name in names {
-            if let Some(v) = self.req.override_values.get(&Value::from(name.as_str())) {
+            if let Some(v) = self.req.override_values.get(&Key(name)) {
                 return Ok(Some(v.clone()));
             }
             if let Some(v) = self.lookup_key(name, merge)? {
@@ -343,7 +379,7 @@ impl<'s> Invocation<'s> {
         }
         if !self.req.default_values_hash.is_empty() {
             for name in names {
-                if let Some(v) = self.req.default_values_hash.get(&Value::from(name.as_str())) {
+                if let Some(v) = self.req.default_values_hash.get(&Key(name)) {
                     return Ok(Some(v.clone()));
                 }
             }
@@ -351,8 +387,38 @@ impl<'s> Invocation<'s> {
         Ok(default.cloned())
     }
 
-    /// Puppet's `LookupAdapter#lookup`.
+    /// Puppet's `LookupAdapter#lookup`, with the session's result cache in
+    /// front when nothing but the session decides the result (no overrides,
+    /// default values or local bindings, no explanation, no lookup_options
+    /// being gathered).
     fn lookup_key(&mut self, key: &str, merge: Option<&Value>) -> Result<Found> {
+        let cacheable = self.explain.is_none()
+            && self.options_busy.is_empty()
+            && self.locals.is_empty()
+            && self.req.override_values.is_empty()
+            && self.req.default_values_hash.is_empty();
+        if !cacheable {
+            return self.lookup_key_uncached(key, merge);
+        }
+        {
+            let results = self.session.results.lock().unwrap_or_else(|p| p.into_inner());
+            if let Some(found) = results.get(key).and_then(|v| v.iter().find(|(m, _)| m.as_ref() == merge)) {
+                return Ok(found.1.clone());
+            }
+        }
+        let found = self.lookup_key_uncached(key, merge)?;
+        // lookup_options gathered during this lookup may have been partial.
+        if self.options_busy.is_empty() {
+            let mut results = self.session.results.lock().unwrap_or_else(|p| p.into_inner());
+            let slot = results.entry(key.to_string()).or_default();
+            if !slot.iter().any(|(m, _)| m.as_ref() == merge) {
+                slot.push((merge.cloned(), found.clone()));
+            }
+        }
+        Ok(found)
+    }
+
+    fn lookup_key_uncached(&mut self, key: &str, merge: Option<&Value>) -> Result<Found> {
         if key == "lookup_options" || key.starts_with("lookup_options.") {
             return Ok(None);
         }
@@ -366,12 +432,12 @@ impl<'s> Invocation<'s> {
 
     fn lookup_parsed(&mut self, lk: &LookupKey, merge: Option<&Value>, options: Option<Map>) -> Result<Found> {
         let key = lk.key.as_str();
-        if merge.is_none() && options.as_ref().is_some_and(|o| o.contains_key(&Value::from("merge"))) {
+        if merge.is_none() && options.as_ref().is_some_and(|o| o.contains_key(&Key("merge"))) {
             self.ex_line(|| "Using merge options from \"lookup_options\" hash".to_string());
         }
         let merge_value = match merge {
             Some(m) => Some(m.clone()),
-            None => options.as_ref().and_then(|o| o.get(&Value::from("merge")).cloned()),
+            None => options.as_ref().and_then(|o| o.get(&Key("merge")).cloned()),
         };
         let found = match self.do_lookup(lk, merge_value.as_ref())? {
             Some(v) => Some(v),
@@ -380,7 +446,7 @@ impl<'s> Invocation<'s> {
                 None => None,
             },
         };
-        match (found, options.as_ref().and_then(|o| o.get(&Value::from("convert_to")))) {
+        match (found, options.as_ref().and_then(|o| o.get(&Key("convert_to")))) {
             (Some(v), Some(conv)) => Ok(Some(crate::convert::convert_to(key, v, conv)?)),
             (found, _) => Ok(found),
         }
@@ -411,14 +477,34 @@ impl<'s> Invocation<'s> {
         }
     }
 
+    /// The configuration of a layer, read once per session (errors are not
+    /// kept: they are met again at the next lookup, as in Puppet).
     fn layer_config(&self, layer: Layer, module: Option<&str>) -> Result<Option<Arc<HieraConfig>>> {
+        let session = self.session;
         match layer {
-            Layer::Global => self.hiera().global_config().map(Some),
-            Layer::Environment => self.hiera().env_config(),
-            Layer::Module => match module {
-                Some(m) => self.hiera().module_config(m),
-                None => Ok(None),
-            },
+            Layer::Global => {
+                if let Some(c) = session.global_config.get() {
+                    return Ok(Some(Arc::clone(c)));
+                }
+                let c = self.hiera().global_config()?;
+                Ok(Some(Arc::clone(session.global_config.get_or_init(|| c))))
+            }
+            Layer::Environment => {
+                if let Some(c) = session.env_config.get() {
+                    return Ok(c.clone());
+                }
+                let c = self.hiera().env_config()?;
+                Ok(session.env_config.get_or_init(|| c).clone())
+            }
+            Layer::Module => {
+                let Some(m) = module else { return Ok(None) };
+                if let Some(c) = session.module_configs.lock().unwrap_or_else(|p| p.into_inner()).get(m) {
+                    return Ok(c.clone());
+                }
+                let c = self.hiera().module_config(m)?;
+                session.module_configs.lock().unwrap_or_else(|p| p.into_inner()).insert(m.to_string(), c.clone());
+                Ok(c)
+            }
         }
     }
 
@@ -492,9 +578,10 @@ impl<'s> Invocation<'s> {
             && self.req.override_values.is_empty()
             && self.req.default_values_hash.is_empty()
             && self.locals.is_empty();
+        let cache_key = (Arc::as_ptr(config) as usize, default_hierarchy);
         if cacheable {
             let cache = self.session.hierarchy_cache.lock().unwrap_or_else(|p| p.into_inner());
-            if let Some(r) = cache.iter().find(|r| Arc::ptr_eq(&r.config, config) && r.default_hierarchy == default_hierarchy) {
+            if let Some(r) = cache.get(&cache_key) {
                 return Ok(Arc::clone(r));
             }
         }
@@ -504,17 +591,13 @@ impl<'s> Invocation<'s> {
             &config.hierarchy
         };
         let resolved = Arc::new(ResolvedHierarchy {
-            config: Arc::clone(config),
-            default_hierarchy,
+            _config: Arc::clone(config),
             entries: self.resolve_entries(config, entries)?,
         });
         if cacheable {
+            // The entry keeps its config alive, so the address stays unique.
             let mut cache = self.session.hierarchy_cache.lock().unwrap_or_else(|p| p.into_inner());
-            // A reloaded config replaces its stale resolution.
-            cache.retain(|r| {
-                r.config.path != config.path || r.default_hierarchy != default_hierarchy || Arc::ptr_eq(&r.config, config)
-            });
-            cache.push(Arc::clone(&resolved));
+            cache.insert(cache_key, Arc::clone(&resolved));
         }
         Ok(resolved)
     }
@@ -558,7 +641,7 @@ impl<'s> Invocation<'s> {
                         ),
                     ))
                 } else {
-                    self.location_lookup(config, entry, loc, &lk.root)
+                    self.location_lookup(config, entry, loc, &re.data[j], &lk.root)
                 };
                 let r = match r {
                     Ok(LocationOutcome::Found(v)) => {
@@ -583,7 +666,14 @@ impl<'s> Invocation<'s> {
         })
     }
 
-    fn location_lookup(&mut self, config: &HieraConfig, entry: &Entry, location: &Location, root: &str) -> Result<LocationOutcome> {
+    fn location_lookup(
+        &mut self,
+        config: &HieraConfig,
+        entry: &Entry,
+        location: &Location,
+        slot: &OnceLock<Option<Arc<Map>>>,
+        root: &str,
+    ) -> Result<LocationOutcome> {
         let path = match location {
             Location::Path(p, _) => p,
             Location::Uri(_) | Location::Nowhere => {
@@ -598,8 +688,15 @@ impl<'s> Invocation<'s> {
             _ if !crate::data::exists(path) => return Ok(LocationOutcome::Missing),
             _ => return Err(self.unsupported_function(config, entry)),
         };
-        let Some(data) = self.hiera().cache.data(path, format)? else { return Ok(LocationOutcome::Missing) };
-        let Some(value) = data.get(&Value::from(root)) else { return Ok(LocationOutcome::NoKey) };
+        let data = match slot.get() {
+            Some(d) => d.clone(),
+            None => {
+                let d = self.hiera().cache.data(path, format)?;
+                slot.get_or_init(|| d).clone()
+            }
+        };
+        let Some(data) = data else { return Ok(LocationOutcome::Missing) };
+        let Some(value) = data.get(&Key(root)) else { return Ok(LocationOutcome::NoKey) };
         if !crate::ptype::is_rich_data(value) {
             return Err(Error {
                 kind: ErrorKind::Type,
@@ -733,7 +830,8 @@ impl<'s> Invocation<'s> {
                     Err(e) => return Err(e),
                 }
             };
-            out.push(ResolvedEntry { index, locations, options });
+            let data = locations.iter().map(|_| OnceLock::new()).collect();
+            out.push(ResolvedEntry { index, locations, data, options });
         }
         Ok(out)
     }
@@ -769,13 +867,13 @@ impl<'s> Invocation<'s> {
     /// A scope variable: overrides, local bindings, scope, default values.
     fn variable(&self, name: &str) -> Option<Value> {
         let name = name.strip_prefix("::").unwrap_or(name);
-        if let Some(v) = self.req.override_values.get(&Value::from(name)) {
+        if let Some(v) = self.req.override_values.get(&Key(name)) {
             return Some(v.clone());
         }
         if let Some((_, v)) = self.locals.iter().rev().find(|(n, _)| n == name) {
             return Some(v.clone());
         }
-        if let Some(v) = self.session.scope.get(&Value::from(name)) {
+        if let Some(v) = self.session.scope.get(&Key(name)) {
             return Some(v.clone());
         }
         if let Some(setting) = name.strip_prefix("settings::") {
@@ -788,7 +886,7 @@ impl<'s> Invocation<'s> {
                 _ => {}
             }
         }
-        self.req.default_values_hash.get(&Value::from(name)).cloned()
+        self.req.default_values_hash.get(&Key(name)).cloned()
     }
 
     /// Evaluates a scope expression (`facts.os.family`); undefined is nil.
@@ -817,10 +915,9 @@ impl<'s> Invocation<'s> {
 
     fn lookup_options_for(&mut self, lk: &LookupKey) -> Result<Option<Map>> {
         let module = lk.module.clone();
-        let generation = self.hiera().cache.generation();
         let cached = {
             let cache = self.session.options_cache.lock().unwrap_or_else(|p| p.into_inner());
-            cache.get(&module).filter(|(g, _)| *g == generation).map(|(_, o)| o.clone())
+            cache.get(&module).cloned()
         };
         let compiled = match cached {
             Some(c) => c,
@@ -829,10 +926,10 @@ impl<'s> Invocation<'s> {
                 let c = self.retrieve_lookup_options(module.as_deref());
                 self.ex_pop();
                 let c = c?.map(Arc::new);
-                let generation_after = self.hiera().cache.generation();
-                if generation_after == generation && self.options_busy.is_empty() {
+                // Options gathered while others are being gathered are partial.
+                if self.options_busy.is_empty() {
                     let mut cache = self.session.options_cache.lock().unwrap_or_else(|p| p.into_inner());
-                    cache.insert(module.clone(), (generation, c.clone()));
+                    cache.insert(module.clone(), c.clone());
                 }
                 c
             }
@@ -875,17 +972,17 @@ impl<'s> Invocation<'s> {
                 (Some(o), Some(mo)) => Some(hash.merge(o, &mo)?),
             };
         }
-        opts.map(|o| compile_patterns(&o)).transpose()
+        opts.map(|o| compile_patterns(self.hiera(), &o)).transpose()
     }
 
     fn lookup_default_in_module(&mut self, lk: &LookupKey) -> Result<Found> {
         let Some(module) = lk.module.as_deref() else { return Ok(None) };
-        let Some(config) = self.hiera().module_config(module)? else { return Ok(None) };
+        let Some(config) = self.layer_config(Layer::Module, Some(module))? else { return Ok(None) };
         if config.default_hierarchy.is_none() {
             return Ok(None);
         }
         let opts = validate_lookup_options(self.options_lookup(Layer::Module, Some(module), true)?, Some(module))?;
-        let opts = opts.map(|o| compile_patterns(&o)).transpose()?;
+        let opts = opts.map(|o| compile_patterns(self.hiera(), &o)).transpose()?;
         let merge = opts.as_ref().and_then(|o| o.for_key(&lk.root)).and_then(|v| v.get("merge")).cloned();
         let strategy = match merge {
             Some(m) => Strategy::from_value(&m)?,
@@ -922,13 +1019,13 @@ fn validate_lookup_options(found: Found, module: Option<&str>) -> Result<Option<
     }
 }
 
-fn compile_patterns(opts: &Value) -> Result<CompiledOptions> {
+fn compile_patterns(hiera: &Hiera, opts: &Value) -> Result<CompiledOptions> {
     let mut c = CompiledOptions::default();
     if let Some(h) = opts.as_hash() {
         for (k, v) in h.iter() {
             let Some(key) = k.as_str() else { continue };
             if key.starts_with('^') {
-                let re = crate::rubyre::compile(key)?;
+                let re = hiera.regex(key)?;
                 c.patterns.push((re, v.clone()));
             } else {
                 c.literal.insert(key.to_string(), v.clone());
