@@ -16,6 +16,7 @@ pub mod convert;
 pub mod data;
 pub mod deep_merge;
 pub mod error;
+mod explain;
 pub mod glob;
 pub mod interpolate;
 pub mod json;

@@ -8,6 +8,7 @@
 use crate::config::{pathname_join, Entry, FunctionKind, HieraConfig, LayerKind, LocationSpec};
 use crate::data::{DataFormat, FileCache};
 use crate::error::{Error, ErrorKind, Result};
+use crate::explain::Explainer;
 use crate::interpolate::{self, Resolver};
 use crate::key::{dig, split_key, LookupKey, Segment};
 use crate::merge::{Strategy, StrategyKind};
@@ -309,7 +310,7 @@ struct Invocation<'s> {
     /// Local variable bindings (the variable of `mapped_paths`).
     locals: Vec<(String, Value)>,
     /// The explanation being built, when one was asked for.
-    explain: Option<Explain>,
+    explain: Option<Explainer>,
     /// lookup_options layers being gathered now: a nested lookup made while
     /// they are gathered sees them as absent, as in Puppet.
     options_busy: Vec<(Layer, Option<String>)>,
@@ -344,27 +345,43 @@ impl<'s> Invocation<'s> {
 
     fn ex_line(&mut self, f: impl FnOnce() -> String) {
         if let Some(ex) = &mut self.explain {
-            ex.line(&f());
+            ex.line(f());
         }
     }
 
     fn ex_push(&mut self, f: impl FnOnce() -> String) {
         if let Some(ex) = &mut self.explain {
-            ex.line(&f());
-            ex.depth += 1;
+            ex.push(f());
         }
     }
 
     fn ex_pop(&mut self) {
         if let Some(ex) = &mut self.explain {
-            ex.depth = ex.depth.saturating_sub(1);
+            ex.pop();
         }
     }
 
     fn ex_value(&mut self, prefix: impl FnOnce() -> String, v: &Value) {
         if let Some(ex) = &mut self.explain {
-            ex.value_line(&prefix(), v);
+            ex.value(prefix(), v);
         }
+    }
+
+    /// Puppet's `MergeStrategy#lookup` over `n` candidates, explained: a
+    /// level with several candidates and a real merge gets a merge node.
+    fn merged(&mut self, strategy: &Strategy, n: usize, mut f: impl FnMut(&mut Self, usize) -> Result<Found>) -> Result<Found> {
+        if self.explain.is_none() || n < 2 || strategy.is_first() {
+            return strategy.lookup_with(self, n, f);
+        }
+        if let Some(ex) = &mut self.explain {
+            ex.push_merge(strategy.name(), &strategy.options);
+        }
+        let r = strategy.lookup_with(self, n, &mut f);
+        if let (Some(ex), Ok(Some(v))) = (&mut self.explain, &r) {
+            ex.result(v);
+        }
+        self.ex_pop();
+        r
     }
 
     /// Puppet's `Lookup.lookup`: names, overrides, defaults.
@@ -424,6 +441,10 @@ impl<'s> Invocation<'s> {
         }
         let lk = LookupKey::parse(key)?;
         let options = self.lookup_options_for(&lk)?;
+        let merge_from_options = merge.is_none() && options.as_ref().is_some_and(|o| o.contains_key(&Key("merge")));
+        if merge_from_options {
+            self.ex_line(|| "Using merge options from \"lookup_options\" hash".to_string());
+        }
         self.ex_push(|| format!("Searching for \"{key}\""));
         let r = self.lookup_parsed(&lk, merge, options);
         self.ex_pop();
@@ -432,9 +453,6 @@ impl<'s> Invocation<'s> {
 
     fn lookup_parsed(&mut self, lk: &LookupKey, merge: Option<&Value>, options: Option<Map>) -> Result<Found> {
         let key = lk.key.as_str();
-        if merge.is_none() && options.as_ref().is_some_and(|o| o.contains_key(&Key("merge"))) {
-            self.ex_line(|| "Using merge options from \"lookup_options\" hash".to_string());
-        }
         let merge_value = match merge {
             Some(m) => Some(m.clone()),
             None => options.as_ref().and_then(|o| o.get(&Key("merge")).cloned()),
@@ -458,21 +476,10 @@ impl<'s> Invocation<'s> {
             None => Strategy::default(),
         };
         const LAYERS: [Layer; 3] = [Layer::Global, Layer::Environment, Layer::Module];
-        let found = strategy.lookup(3, |i| self.layer_lookup(LAYERS[i], lk, &lk.key, lk.module.as_deref(), &strategy, false))?;
+        let found = self.merged(&strategy, 3, |inv, i| inv.layer_lookup(LAYERS[i], lk, &lk.key, lk.module.as_deref(), &strategy, false))?;
         match found {
-            Some(v) if !lk.segments.is_empty() => {
-                self.ex_line(|| {
-                    let subs: Vec<String> = lk.segments.iter().map(|s| s.to_string()).collect();
-                    format!("Sub key: \"{}\"", subs.join("."))
-                });
-                let r = lk.dig(v)?;
-                match &r {
-                    Some(v) => self.ex_value(|| "  Found value: ".to_string(), v),
-                    None => self.ex_line(|| "  Not found".to_string()),
-                }
-                Ok(r)
-            }
-            Some(v) => Ok(Some(v)),
+            Some(v) if !lk.segments.is_empty() && self.explain.is_some() => self.explained_dig(&lk.key, &lk.segments, v),
+            Some(v) => lk.dig(v),
             None => Ok(None),
         }
     }
@@ -523,11 +530,13 @@ impl<'s> Invocation<'s> {
                 if layer == Layer::Module {
                     if let Some(m) = module {
                         let exists = self.hiera().module_dir(m).is_some();
-                        self.ex_line(|| if exists {
+                        // A node of its own: it counts as a merge branch.
+                        self.ex_push(|| if exists {
                             format!("Module data provider for module \"{m}\" not found")
                         } else {
                             format!("Module \"{m}\" not found")
                         });
+                        self.ex_pop();
                     }
                 }
                 return Ok(None);
@@ -590,10 +599,11 @@ impl<'s> Invocation<'s> {
         } else {
             &config.hierarchy
         };
-        let resolved = Arc::new(ResolvedHierarchy {
-            _config: Arc::clone(config),
-            entries: self.resolve_entries(config, entries)?,
-        });
+        // Puppet does not explain the interpolation of hiera.yaml strings.
+        let explain = self.explain.take();
+        let entries = self.resolve_entries(config, entries);
+        self.explain = explain;
+        let resolved = Arc::new(ResolvedHierarchy { _config: Arc::clone(config), entries: entries? });
         if cacheable {
             // The entry keeps its config alive, so the address stays unique.
             let mut cache = self.session.hierarchy_cache.lock().unwrap_or_else(|p| p.into_inner());
@@ -617,19 +627,19 @@ impl<'s> Invocation<'s> {
         if resolved.entries.is_empty() {
             return Ok(None);
         }
-        strategy.lookup(resolved.entries.len(), |i| {
+        self.merged(strategy, resolved.entries.len(), |this, i| {
             let re = &resolved.entries[i];
             let entry = &entries[re.index];
-            self.ex_push(|| format!("Hierarchy entry \"{}\"", entry.name));
-            let r = strategy.lookup(re.locations.len(), |j| {
+            this.ex_push(|| format!("Hierarchy entry \"{}\"", entry.name));
+            let r = this.merged(strategy, re.locations.len(), |this, j| {
                 let loc = &re.locations[j];
                 match loc {
                     Location::Path(p, orig) => {
-                        self.ex_push(|| format!("Path \"{}\"", p.display()));
-                        self.ex_line(|| format!("Original path: \"{orig}\""));
+                        this.ex_push(|| format!("Path \"{}\"", p.display()));
+                        this.ex_line(|| format!("Original path: \"{orig}\""));
                     }
-                    Location::Uri(u) => self.ex_push(|| format!("URI \"{u}\"")),
-                    Location::Nowhere => self.ex_push(String::new),
+                    Location::Uri(u) => this.ex_push(|| format!("URI \"{u}\"")),
+                    Location::Nowhere => this.ex_push(String::new),
                 }
                 let r = if re.options.is_some() && matches!(entry.function_name.as_str(), "yaml_data" | "json_data") {
                     // The built-in functions accept no options but `path`.
@@ -641,27 +651,27 @@ impl<'s> Invocation<'s> {
                         ),
                     ))
                 } else {
-                    self.location_lookup(config, entry, loc, &re.data[j], &lk.root)
+                    this.location_lookup(config, entry, loc, &re.data[j], &lk.root)
                 };
                 let r = match r {
                     Ok(LocationOutcome::Found(v)) => {
-                        self.ex_value(|| format!("Found key: \"{}\" value: ", lk.root), &v);
+                        this.ex_value(|| format!("Found key: \"{}\" value: ", lk.root), &v);
                         Ok(Some(v))
                     }
                     Ok(LocationOutcome::Missing) => {
-                        self.ex_line(|| "Path not found".to_string());
+                        this.ex_line(|| "Path not found".to_string());
                         Ok(None)
                     }
                     Ok(LocationOutcome::NoKey) => {
-                        self.ex_line(|| format!("No such key: \"{}\"", lk.root));
+                        this.ex_line(|| format!("No such key: \"{}\"", lk.root));
                         Ok(None)
                     }
                     Err(e) => Err(e),
                 };
-                self.ex_pop();
+                this.ex_pop();
                 r
             });
-            self.ex_pop();
+            this.ex_pop();
             r
         })
     }
@@ -894,7 +904,13 @@ impl<'s> Invocation<'s> {
         let segments = split_key(expr)
             .map_err(|_| Error::new(ErrorKind::Lookup, format!("Syntax error in string: {subject}")))?;
         let root = segments[0].to_string();
-        let value = match self.variable(&root) {
+        self.ex_push(|| "Global Scope".to_string());
+        let found = self.variable(&root);
+        if let Some(v) = &found {
+            self.ex_value(|| format!("Found key: \"{root}\" value: "), v);
+        }
+        self.ex_pop();
+        let value = match found {
             Some(v) => v,
             None => {
                 match self.session.hiera.options.strict {
@@ -908,7 +924,37 @@ impl<'s> Invocation<'s> {
         if value.is_nil() || segments.len() == 1 {
             return Ok(value);
         }
+        if self.explain.is_some() {
+            return Ok(self.explained_dig(expr, &segments[1..], value)?.unwrap_or(Value::Nil));
+        }
         Ok(dig(expr, &segments[1..], value)?.unwrap_or(Value::Nil))
+    }
+
+    /// Digs `segments` into `value`, explaining each step as Puppet does
+    /// (`Sub key: "a.b"`, then a found or not-found line per segment).
+    fn explained_dig(&mut self, key: &str, segments: &[Segment], value: Value) -> Result<Found> {
+        let subs: Vec<String> = segments.iter().map(|s| s.to_string()).collect();
+        self.ex_push(|| format!("Sub key: \"{}\"", subs.join(".")));
+        let mut cur = Some(value);
+        for seg in segments {
+            let Some(v) = cur else { break };
+            cur = match dig(key, std::slice::from_ref(seg), v) {
+                Ok(Some(next)) => {
+                    self.ex_value(|| format!("Found key: \"{seg}\" value: "), &next);
+                    Some(next)
+                }
+                Ok(None) => {
+                    self.ex_line(|| format!("No such key: \"{seg}\""));
+                    None
+                }
+                Err(e) => {
+                    self.ex_pop();
+                    return Err(e);
+                }
+            };
+        }
+        self.ex_pop();
+        Ok(cur)
     }
 
     // ---- lookup_options ----
@@ -969,7 +1015,20 @@ impl<'s> Invocation<'s> {
             opts = match (opts, module_opts) {
                 (None, mo) => mo,
                 (o, None) => o,
-                (Some(o), Some(mo)) => Some(hash.merge(o, &mo)?),
+                (Some(o), Some(mo)) => {
+                    let merged = hash.merge(o.clone(), &mo)?;
+                    if let Some(ex) = &mut self.explain {
+                        ex.push_merge("hash", &Map::new());
+                        for (name, v) in [("Global and Environment".to_string(), &o), (format!("Module {m}"), &mo)] {
+                            ex.push(name);
+                            ex.value("Found key: \"lookup_options\" value: ".into(), v);
+                            ex.pop();
+                        }
+                        ex.result(&merged);
+                        ex.pop();
+                    }
+                    Some(merged)
+                }
             };
         }
         opts.map(|o| compile_patterns(self.hiera(), &o)).transpose()
@@ -1036,6 +1095,14 @@ fn compile_patterns(hiera: &Hiera, opts: &Value) -> Result<CompiledOptions> {
 }
 
 impl Resolver for Invocation<'_> {
+    fn enter(&mut self, subject: &str) {
+        self.ex_push(|| format!("Interpolation on \"{subject}\""));
+    }
+
+    fn leave(&mut self) {
+        self.ex_pop();
+    }
+
     fn scope(&mut self, expr: &str, subject: &str) -> Result<Value> {
         self.scope_expression(expr, subject)
     }
@@ -1056,6 +1123,16 @@ impl Resolver for Invocation<'_> {
     }
 }
 
+/// Puppet's message when `lookup()` finds nothing and has no default.
+pub fn not_found_message(names: &[String]) -> String {
+    if names.len() == 1 {
+        format!("Function lookup() did not find a value for the name '{}'", names[0])
+    } else {
+        let list: Vec<String> = names.iter().map(|n| format!("'{n}'")).collect();
+        format!("Function lookup() did not find a value for any of the names [{}]", list.join(", "))
+    }
+}
+
 /// Digs `segments` into a value (exposed for the CLI and tests).
 pub fn dig_value(key: &str, segments: &[Segment], v: Value) -> Result<Option<Value>> {
     dig(key, segments, v)
@@ -1066,35 +1143,14 @@ impl Session {
     /// --explain` does (a first version: layers, entries, paths, outcomes).
     pub fn explain(&self, req: &LookupRequest) -> (Result<Option<Value>>, String) {
         let mut inv = Invocation::new(self, req);
-        inv.explain = Some(Explain::default());
+        inv.explain = Some(Explainer::default());
         let r = inv.lookup_names(&req.keys, req.merge.as_ref(), req.default.as_ref());
         let mut ex = inv.explain.take().unwrap_or_default();
-        if let Err(e) = &r {
-            ex.line(&e.message);
+        match &r {
+            Err(e) => ex.line(e.message.clone()),
+            Ok(None) => ex.line(not_found_message(&req.keys)),
+            Ok(Some(_)) => {}
         }
-        (r, ex.out)
-    }
-}
-
-/// The text of an explanation being built.
-#[derive(Default)]
-struct Explain {
-    out: String,
-    depth: usize,
-}
-
-impl Explain {
-    fn line(&mut self, text: &str) {
-        for _ in 0..self.depth {
-            self.out.push_str("  ");
-        }
-        self.out.push_str(text);
-        self.out.push('\n');
-    }
-
-    fn value_line(&mut self, prefix: &str, v: &Value) {
-        let mut s = String::from(prefix);
-        crate::render::explain_value(v, self.depth * 2, &mut s);
-        self.line(&s);
+        (r, ex.render())
     }
 }

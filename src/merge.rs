@@ -228,13 +228,21 @@ impl Strategy {
     where
         F: FnMut(usize) -> Result<Option<Value>>,
     {
+        self.lookup_with(&mut (), n, |_, i| f(i))
+    }
+
+    /// [`Strategy::lookup`] threading a context through the candidates.
+    pub fn lookup_with<C: ?Sized, F>(&self, ctx: &mut C, n: usize, mut f: F) -> Result<Option<Value>>
+    where
+        F: FnMut(&mut C, usize) -> Result<Option<Value>>,
+    {
         match n {
             0 => Ok(None),
-            1 => Ok(f(0)?.map(|v| self.merge_single(v))),
+            1 => Ok(f(ctx, 0)?.map(|v| self.merge_single(v))),
             _ => {
                 if self.kind == StrategyKind::First {
                     for i in 0..n {
-                        if let Some(v) = f(i)? {
+                        if let Some(v) = f(ctx, i)? {
                             return Ok(Some(v));
                         }
                     }
@@ -242,7 +250,7 @@ impl Strategy {
                 }
                 let mut acc: Option<Value> = None;
                 for i in 0..n {
-                    if let Some(v) = f(i)? {
+                    if let Some(v) = f(ctx, i)? {
                         acc = Some(match acc {
                             None => self.convert_value(v),
                             Some(a) => self.merge(a, &v)?,
