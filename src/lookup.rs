@@ -233,6 +233,7 @@ impl Session {
 
     /// Looks up a request: `Ok(Some(v))` found (or default), `Ok(None)` not found.
     pub fn lookup(&self, req: &LookupRequest) -> Result<Option<Value>> {
+        check_merge_argument(req.merge.as_ref())?;
         let mut inv = Invocation::new(self, req);
         inv.lookup_names(&req.keys, req.merge.as_ref(), req.default.as_ref())
     }
@@ -240,6 +241,9 @@ impl Session {
     /// Like [`Session::lookup`], also returning the warnings Puppet would log
     /// (undefined variables under `strict = warning`).
     pub fn lookup_with_warnings(&self, req: &LookupRequest) -> (Result<Option<Value>>, Vec<String>) {
+        if let Err(e) = check_merge_argument(req.merge.as_ref()) {
+            return (Err(e), Vec::new());
+        }
         let mut inv = Invocation::new(self, req);
         let r = inv.lookup_names(&req.keys, req.merge.as_ref(), req.default.as_ref());
         (r, inv.warnings)
@@ -715,7 +719,7 @@ impl<'s> Invocation<'s> {
                     root,
                     entry.function_name,
                     path.display(),
-                    crate::ptype::infer_type(value)
+                    crate::ptype::infer_detailed(value, true)
                 ),
                 file: Some(path.clone()),
                 line: None,
@@ -1123,6 +1127,25 @@ impl Resolver for Invocation<'_> {
     }
 }
 
+/// The `merge` argument of `lookup()` is a `Variant[String[1], Hash[String,
+/// Scalar]]` (or absent).
+fn check_merge_argument(merge: Option<&Value>) -> Result<()> {
+    let ok = match merge {
+        None | Some(Value::Nil) => true,
+        Some(Value::String(s)) => !s.is_empty(),
+        Some(Value::Hash(h)) => h.iter().all(|(k, v)| matches!(k, Value::String(_)) && crate::ptype::is_scalar(v)),
+        Some(_) => false,
+    };
+    if ok {
+        return Ok(());
+    }
+    let got = crate::ptype::infer_type(merge.unwrap_or(&Value::Nil));
+    Err(Error::new(
+        ErrorKind::InvalidArgument,
+        format!("The function 'lookup' was called with arguments it does not accept: 'merge' expects a MergeType = Variant[String[1], Hash[String, Scalar]] value, got {got}"),
+    ))
+}
+
 /// Puppet's message when `lookup()` finds nothing and has no default.
 pub fn not_found_message(names: &[String]) -> String {
     if names.len() == 1 {
@@ -1142,6 +1165,10 @@ impl Session {
     /// Looks up a request and explains the search, as `puppet lookup
     /// --explain` does (a first version: layers, entries, paths, outcomes).
     pub fn explain(&self, req: &LookupRequest) -> (Result<Option<Value>>, String) {
+        if let Err(e) = check_merge_argument(req.merge.as_ref()) {
+            let text = format!("{}\n", e.message);
+            return (Err(e), text);
+        }
         let mut inv = Invocation::new(self, req);
         inv.explain = Some(Explainer::default());
         let r = inv.lookup_names(&req.keys, req.merge.as_ref(), req.default.as_ref());
