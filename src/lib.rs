@@ -17,6 +17,7 @@ pub mod data;
 pub mod deep_merge;
 pub mod error;
 pub mod glob;
+pub mod hiera3;
 pub mod interpolate;
 pub mod json;
 pub mod key;
