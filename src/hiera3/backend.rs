@@ -13,7 +13,7 @@
 //!   value as the backend would (`undefined method `empty?' for
 //!   nil:NilClass`, ...). `Hiera3::clear` forgets everything.
 
-use super::ruby::{no_implicit_conversion, no_method};
+use super::ruby::{no_implicit_conversion, no_method, read_bom_utf8};
 use crate::error::{Error, ErrorKind, Result};
 use crate::value::Value;
 use std::collections::HashMap;
@@ -116,23 +116,15 @@ pub struct FileCache {
     entries: HashMap<String, Entry>,
 }
 
-fn io_error(e: &std::io::Error, call: &str, shown: &str) -> Error {
-    let what = match e.kind() {
-        std::io::ErrorKind::NotFound => "No such file or directory".to_string(),
-        std::io::ErrorKind::PermissionDenied => "Permission denied".to_string(),
-        _ if e.raw_os_error() == Some(libc::EISDIR) => "Is a directory".to_string(),
-        _ => e.to_string(),
-    };
-    Error::new(ErrorKind::Io, format!("{what} @ {call} - {shown}"))
-}
-
 impl FileCache {
     /// `read_file(path, Hash) { parse }`: the parsed data of a file, from
     /// the cache when the file has not changed. `shown` is the path as the
     /// gem built it (it keys the cache and appears in messages); `fs_path`
     /// is where it is on disk.
     pub fn read_file(&mut self, shown: &str, fs_path: &Path, kind: BackendKind) -> Result<Value> {
-        let md = std::fs::metadata(fs_path).map_err(|e| io_error(&e, "rb_file_s_stat", shown))?;
+        let md = std::fs::metadata(fs_path).map_err(|_| {
+            Error::new(ErrorKind::Io, format!("No such file or directory @ rb_file_s_stat - {shown}"))
+        })?;
         #[cfg(unix)]
         let ino = std::os::unix::fs::MetadataExt::ino(&md);
         #[cfg(not(unix))]
@@ -143,11 +135,8 @@ impl FileCache {
             return Ok(entry.data.clone());
         }
         entry.stamp = Some(stamp);
-        if md.is_dir() {
-            return Err(Error::new(ErrorKind::Io, format!("Is a directory @ io_fread - {shown}")));
-        }
-        let bytes = std::fs::read(fs_path).map_err(|e| io_error(&e, "rb_sysopen", shown))?;
-        let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF".as_slice()).unwrap_or(&bytes);
+        let bytes = read_bom_utf8(fs_path, shown)?;
+        let bytes = &bytes[..];
         let data = match kind {
             BackendKind::Yaml => match load_yaml(bytes).map_err(|m| Error::new(ErrorKind::Parse, m))? {
                 v if v.is_truthy() => v,

@@ -56,14 +56,11 @@ impl Config {
             _ => path.to_path_buf(),
         };
         let shown = path.display().to_string();
-        let md = std::fs::metadata(&fs_path).map_err(|_| config_error(format!("Config file {shown} not found")))?;
-        if md.is_dir() {
-            return Err(Error::new(ErrorKind::Io, format!("Is a directory @ io_fread - {shown}")));
+        if std::fs::metadata(&fs_path).is_err() {
+            return Err(config_error(format!("Config file {shown} not found")));
         }
-        let bytes = std::fs::read(&fs_path)
-            .map_err(|e| Error::new(ErrorKind::Io, format!("{e} @ rb_sysopen - {shown}")))?;
-        let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF".as_slice()).unwrap_or(&bytes);
-        let loaded = super::backend::load_yaml(bytes).map_err(|m| {
+        let bytes = super::ruby::read_bom_utf8(&fs_path, &shown)?;
+        let loaded = super::backend::load_yaml(&bytes).map_err(|m| {
             Error { kind: ErrorKind::Parse, message: m.replacen("(<unknown>)", &format!("({shown})"), 1), file: Some(fs_path.clone()), line: None }
         })?;
         let mut map = Map::new();

@@ -43,6 +43,38 @@ pub fn to_i(s: &str) -> Option<i64> {
     Some(if neg { -n } else { n })
 }
 
+/// `File.read(path, encoding: 'BOM|UTF-8')` (also what `YAML.load_file`
+/// does): the bytes without a leading byte order mark, or Ruby's errno
+/// message naming the path as the gem built it (`shown`), e.g. `Is a
+/// directory @ io_fillbuf - fd:5 data/x.yaml` (the descriptor is this
+/// process's).
+pub fn read_bom_utf8(fs_path: &std::path::Path, shown: &str) -> Result<Vec<u8>, Error> {
+    use std::io::Read;
+    let errno = |e: &std::io::Error| match e.kind() {
+        std::io::ErrorKind::NotFound => "No such file or directory".to_string(),
+        std::io::ErrorKind::PermissionDenied => "Permission denied".to_string(),
+        _ if e.raw_os_error() == Some(libc::EISDIR) => "Is a directory".to_string(),
+        _ => {
+            let m = e.to_string();
+            m.split(" (os error").next().unwrap_or(&m).to_string()
+        }
+    };
+    let mut f = std::fs::File::open(fs_path)
+        .map_err(|e| Error::new(ErrorKind::Io, format!("{} @ rb_sysopen - {shown}", errno(&e))))?;
+    let mut bytes = Vec::new();
+    if let Err(e) = f.read_to_end(&mut bytes) {
+        #[cfg(unix)]
+        let fd = std::os::unix::io::AsRawFd::as_raw_fd(&f);
+        #[cfg(not(unix))]
+        let fd = 0;
+        return Err(Error::new(ErrorKind::Io, format!("{} @ io_fillbuf - fd:{fd} {shown}", errno(&e))));
+    }
+    if bytes.starts_with(b"\xEF\xBB\xBF") {
+        bytes.drain(..3);
+    }
+    Ok(bytes)
+}
+
 /// How Ruby names a value in `NoMethodError` messages: `nil`, `true`,
 /// `false`, else its `inspect`.
 fn receiver(v: &Value) -> String {
