@@ -52,10 +52,10 @@ pub fn parse_string(data: &Value, scope: &Value, extra_data: &Value, context: &C
 }
 
 /// `Backend.datasources(scope, order_override, hierarchy)`: `hierarchy`
-/// (`None`: `["common"]`) with `order_override` in front, each entry
+/// (`None`, `nil` or `false`: `["common"]`) with `order_override` in front, each entry
 /// interpolated as a hiera.yaml entry, bad definitions left out.
 pub fn datasources(hierarchy: Option<&Value>, scope: &Value, order_override: Option<&Value>, lookup: &mut LookupFn) -> Result<Vec<Value>> {
-    let hierarchy = vec![hierarchy.cloned().unwrap_or_else(|| Value::from("common"))];
+    let hierarchy = vec![hierarchy.filter(|h| h.is_truthy()).cloned().unwrap_or_else(|| Value::from("common"))];
     expand(hierarchy, scope, order_override, lookup)
 }
 

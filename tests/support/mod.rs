@@ -2,6 +2,8 @@
 //! their queries through the engine.
 #![allow(dead_code)]
 
+pub mod wire;
+
 use hiera::{LookupRequest, Map, Options, Value};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
