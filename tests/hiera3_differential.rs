@@ -678,3 +678,117 @@ fn hiera3_helpers_match_the_gem() {
         );
     }
 }
+
+// ---------------------------------------------------------------------------
+// One long-lived instance: the file cache across lookups
+
+const SESSION_CONFIG: &str = ":backends: [yaml, json]\n:hierarchy: [first, common]\n:yaml:\n  :datadir: data\n:json:\n  :datadir: data\n";
+
+/// Scenarios of writes, removals and lookups on one instance (no
+/// `Backend.clear!`): files re-read when they change, and what a failed
+/// read leaves behind in the cache. Every rewrite changes the file's size,
+/// so that the change is seen whatever the clock's resolution.
+fn sessions() -> Vec<Json> {
+    let w = |p: &str, t: &str| json!({"write": [p, t]});
+    let rm = |p: &str| json!({"remove": p});
+    let l = |k: &str| json!({"lookup": k, "rt": null, "scope": {"__type__": "Hash", "entries": []}, "oo": null});
+    let la = |k: &str| json!({"lookup": k, "rt": {"__type__": "Symbol", "name": "array"}, "scope": {"__type__": "Hash", "entries": []}, "oo": null});
+    vec![
+        // re-read on change, removal, re-creation
+        vec![w("data/common.yaml", "k: one\n"), l("k"), w("data/common.yaml", "k: three\n"), l("k"), rm("data/common.yaml"), l("k"), w("data/common.yaml", "k: 4\n"), l("k")],
+        // a syntax error leaves nil behind, until the file changes
+        vec![w("data/common.yaml", "k: c\n"), w("data/first.yaml", "k: [\n"), l("k"), l("k"), la("k"), w("data/first.yaml", "k: fixed\n"), l("k")],
+        // a failed re-read keeps the old data
+        vec![w("data/first.yaml", "k: old\n"), l("k"), w("data/first.yaml", "k: [broken\n"), l("k"), l("k"), l("other")],
+        // non-hash data left in the cache
+        vec![w("data/common.yaml", "other: c\n"), w("data/first.yaml", "- k\n- x\n"), l("k"), l("k"), l("other"), l("x")],
+        vec![w("data/common.yaml", "zz: c\n"), w("data/first.yaml", "k and more\n"), l("k"), l("k"), l("and"), l("zz"), la("k")],
+        vec![w("data/first.yaml", "5\n"), l("k"), l("k")],
+        vec![w("data/first.json", "null"), l("k"), l("k"), w("data/first.json", "{\"k\": \"j\"}"), l("k")],
+        vec![w("data/first.json", "[\"k\"]"), l("k"), l("k"), l("")],
+        vec![w("data/first.yaml", "\"\"\n"), l("k"), l("k")],
+        vec![w("data/first.yaml", "--- :sym\n"), l("k"), l("k"), l("")],
+        // a directory where a data file should be
+        vec![w("data/first.yaml/x", "a: 1\n"), l("k"), l("k")],
+    ]
+    .into_iter()
+    .map(|steps| json!({"op": "session", "steps": steps}))
+    .collect()
+}
+
+fn run_session(dir: &Path, steps: &[Json]) -> Vec<Json> {
+    let h = hiera::hiera3::Hiera3::open(Path::new("hiera.yaml"), Some(dir)).expect("session config");
+    let mut out = Vec::new();
+    for s in steps {
+        if let Some(w) = s.get("write") {
+            let p = dir.join(w[0].as_str().unwrap());
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, w[1].as_str().unwrap()).unwrap();
+        } else if let Some(r) = s.get("remove") {
+            std::fs::remove_file(dir.join(r.as_str().unwrap())).unwrap();
+        } else {
+            let rt = ResolutionType::from_value(&decode(&s["rt"])).unwrap();
+            let oo = Some(decode(&s["oo"])).filter(|v| !v.is_nil());
+            let default = s.get("default").map(decode);
+            out.push(match h.lookup(s["lookup"].as_str().unwrap(), default.as_ref(), &decode(&s["scope"]), oo.as_ref(), &rt) {
+                Ok(Some(v)) => json!({"ok": encode(&v)}),
+                Ok(None) => json!({"not_found": true}),
+                Err(e) => json!({"error": e.message}),
+            });
+        }
+    }
+    out
+}
+
+#[test]
+fn hiera3_file_cache_matches_the_gem() {
+    if !Command::new("ruby").args(["-e", "require 'hiera'"]).output().is_ok_and(|o| o.status.success()) {
+        return skip_or_fail("cannot run `ruby -e \"require 'hiera'\"`");
+    }
+    let base = std::env::temp_dir().join(format!("libhiera-h3session-{}", std::process::id()));
+    let mut cases = sessions();
+    let mut rust_dirs = Vec::new();
+    for (i, c) in cases.iter_mut().enumerate() {
+        for side in ["ruby", "rust"] {
+            let d = base.join(side).join(i.to_string());
+            std::fs::create_dir_all(d.join("data")).unwrap();
+            std::fs::write(d.join("hiera.yaml"), SESSION_CONFIG).unwrap();
+            if side == "ruby" {
+                c["dir"] = json!(d.to_str().unwrap());
+            } else {
+                rust_dirs.push(d);
+            }
+        }
+    }
+    let input: String = cases.iter().map(|c| format!("{c}\n")).collect();
+    let script: PathBuf = [env!("CARGO_MANIFEST_DIR"), "tests", "support", "hiera3_oracle.rb"].iter().collect();
+    let mut child = Command::new("ruby")
+        .arg("--disable-error_highlight")
+        .arg(&script)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("run the hiera3 oracle");
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "the oracle failed");
+    let fd = regex::Regex::new(r"\bfd:\d+").unwrap();
+    let norm = |j: &Json| fd.replace_all(&j.to_string(), "fd:N").into_owned();
+    let mut lookups = 0;
+    let mut mismatches = Vec::new();
+    for ((c, line), dir) in cases.iter().zip(String::from_utf8(out.stdout).unwrap().lines()).zip(&rust_dirs) {
+        let want: Json = serde_json::from_str(line).unwrap();
+        let want = want.get("ok").unwrap_or_else(|| panic!("session failed in Ruby: {want}"));
+        let got = run_session(dir, c["steps"].as_array().unwrap());
+        lookups += got.len();
+        for (i, (g, w)) in got.iter().zip(want.as_array().unwrap()).enumerate() {
+            if norm(g) != norm(w) {
+                mismatches.push(format!("{} step {i}:\n  ruby: {w}\n  rust: {g}", c["steps"]));
+            }
+        }
+        assert_eq!(got.len(), want.as_array().unwrap().len());
+    }
+    let _ = std::fs::remove_dir_all(&base);
+    eprintln!("hiera3 file cache: {} sessions, {lookups} lookups, {} mismatches", cases.len(), mismatches.len());
+    assert!(mismatches.is_empty(), "{}", mismatches.join("\n"));
+}

@@ -191,3 +191,70 @@ pub fn lookup_in(data: &Value, key: &Value) -> Result<Option<Value>> {
         other => Err(no_method("empty?", other)),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::value::Map;
+
+    #[test]
+    fn yaml_like_psych_4() {
+        assert_eq!(load_yaml(b"").unwrap(), Value::Nil);
+        assert_eq!(load_yaml(b"a: :s\n").unwrap().get("a"), Some(&Value::Symbol("s".into())));
+        assert_eq!(load_yaml(b"a: &x 1\nb: *x\n").unwrap_err(), "Unknown alias: x");
+        assert_eq!(load_yaml(b"a: 2020-01-01\n").unwrap_err(), "Tried to load unspecified class: Date");
+        assert!(load_yaml(b"a: [\n").unwrap_err().starts_with("(<unknown>): "));
+    }
+
+    #[test]
+    fn libyaml_reader_errors() {
+        let e = |b: &[u8]| load_yaml(b).unwrap_err();
+        assert_eq!(e(b"a: \xff\n"), "(<unknown>): invalid leading UTF-8 octet at line 1 column 1");
+        assert_eq!(e(b"a: b\nc: \xc3\n"), "(<unknown>): invalid trailing UTF-8 octet at line 1 column 1");
+        assert_eq!(e(b"\xe0\x80\x80"), "(<unknown>): invalid length of a UTF-8 sequence at line 1 column 1");
+        assert_eq!(e(b"\xed\xa0\x80"), "(<unknown>): invalid Unicode character at line 1 column 1");
+        assert_eq!(e(b"a\xc3"), "(<unknown>): incomplete UTF-8 octet sequence at line 1 column 1");
+        assert_eq!(e(b"\x01a: \xff"), "(<unknown>): control characters are not allowed at line 1 column 1");
+    }
+
+    #[test]
+    fn data_access_like_the_backends() {
+        let mut m = Map::new();
+        m.insert(Value::from("k"), Value::Nil);
+        let h = Value::hash(m);
+        assert_eq!(lookup_in(&h, &Value::from("k")).unwrap(), Some(Value::Nil));
+        assert_eq!(lookup_in(&h, &Value::from("x")).unwrap(), None);
+        // What a failed read can leave in the cache:
+        assert_eq!(lookup_in(&Value::Nil, &Value::from("k")).unwrap_err().message, "undefined method `empty?' for nil:NilClass");
+        let a = Value::array(vec![Value::from("k")]);
+        assert_eq!(lookup_in(&a, &Value::from("x")).unwrap(), None);
+        assert_eq!(lookup_in(&a, &Value::from("k")).unwrap_err().message, "no implicit conversion of String into Integer");
+        assert_eq!(lookup_in(&Value::from("k and more"), &Value::from("and")).unwrap(), Some(Value::from("and")));
+        assert_eq!(lookup_in(&Value::Int(5), &Value::from("k")).unwrap_err().message, "undefined method `empty?' for 5:Integer");
+    }
+
+    #[test]
+    fn cache_rereads_changed_files_and_keeps_what_failed() {
+        let dir = std::env::temp_dir().join(format!("libhiera-h3cache-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let p = dir.join("x.yaml");
+        let mut cache = FileCache::default();
+        std::fs::write(&p, "k: one\n").unwrap();
+        assert_eq!(cache.read_file("x.yaml", &p, BackendKind::Yaml).unwrap().get("k"), Some(&Value::from("one")));
+        std::fs::write(&p, "k: three\n").unwrap();
+        assert_eq!(cache.read_file("x.yaml", &p, BackendKind::Yaml).unwrap().get("k"), Some(&Value::from("three")));
+        std::fs::write(&p, "k: [broken\n").unwrap();
+        assert!(cache.read_file("x.yaml", &p, BackendKind::Yaml).is_err());
+        // unchanged since the failure: the old data
+        assert_eq!(cache.read_file("x.yaml", &p, BackendKind::Yaml).unwrap().get("k"), Some(&Value::from("three")));
+        std::fs::write(&p, "[1]").unwrap();
+        assert_eq!(
+            cache.read_file("x.yaml", &p, BackendKind::Json).unwrap_err().message,
+            "Data retrieved from x.yaml is Array not Hash"
+        );
+        assert_eq!(cache.read_file("x.yaml", &p, BackendKind::Json).unwrap(), Value::array(vec![Value::Int(1)]));
+        cache.clear();
+        assert!(cache.read_file("x.yaml", &p, BackendKind::Json).is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

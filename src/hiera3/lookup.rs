@@ -330,3 +330,72 @@ impl Lookup for Run<'_> {
         Run::lookup(self, key, None, scope, order_override, &ResolutionType::Priority, context)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::value::Map;
+
+    fn setup(name: &str, files: &[(&str, &str)]) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("libhiera-h3lookup-{name}-{}", std::process::id()));
+        for (path, text) in files {
+            let p = dir.join(path);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, text).unwrap();
+        }
+        dir
+    }
+
+    fn scope(pairs: &[(&str, &str)]) -> Value {
+        Value::hash(pairs.iter().map(|(k, v)| (Value::from(*k), Value::from(*v))).collect::<Map>())
+    }
+
+    #[test]
+    fn relative_datadir_is_relative_to_cwd() {
+        let dir = setup(
+            "cwd",
+            &[
+                ("hiera.yaml", ":hierarchy: [\"%{role}\", common]\n:yaml:\n  :datadir: data\n"),
+                ("data/common.yaml", "k: common\nl: [c]\n"),
+                ("data/web.yaml", "l: [w]\n"),
+            ],
+        );
+        let h = Hiera3::open(Path::new("hiera.yaml"), Some(&dir)).unwrap();
+        let s = scope(&[("role", "web")]);
+        assert_eq!(h.lookup("k", None, &s, None, &ResolutionType::Priority).unwrap(), Some(Value::from("common")));
+        let l = h.lookup("l", None, &s, None, &ResolutionType::Array).unwrap().unwrap();
+        assert_eq!(crate::render::to_json(&l), r#"["w","c"]"#);
+        assert_eq!(h.lookup("nope", None, &s, None, &ResolutionType::Priority).unwrap(), None);
+        assert_eq!(
+            h.datasources(&s, Some(&Value::from("first"))).unwrap(),
+            vec![Value::from("first"), Value::from("web"), Value::from("common")]
+        );
+        assert_eq!(h.datadir(BackendKind::Yaml, &s).unwrap(), "data");
+        assert_eq!(h.datadir(BackendKind::Json, &s).unwrap(), "/etc/puppet/environments//hieradata");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn clear_forgets_the_file_caches() {
+        let dir = setup(
+            "clear",
+            &[("hiera.yaml", ":hierarchy: [common]\n:yaml:\n  :datadir: data\n"), ("data/common.yaml", "k: [\n")],
+        );
+        let h = Hiera3::open(Path::new("hiera.yaml"), Some(&dir)).unwrap();
+        let s = Value::empty_hash();
+        let first = h.lookup("k", None, &s, None, &ResolutionType::Priority).unwrap_err();
+        assert!(first.message.starts_with("(<unknown>)"), "{}", first.message);
+        // the gem's cache keeps nil for the failed file
+        let second = h.lookup("k", None, &s, None, &ResolutionType::Priority).unwrap_err();
+        assert_eq!(second.message, "undefined method `empty?' for nil:NilClass");
+        h.clear();
+        assert_eq!(h.lookup("k", None, &s, None, &ResolutionType::Priority).unwrap_err(), first);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn shared_between_threads() {
+        fn assert_send_sync<T: Send + Sync>() {}
+        assert_send_sync::<Hiera3>();
+    }
+}

@@ -16,6 +16,11 @@
 #   {"op": "dig", "segments": [...], "value": V, "key": "..."}
 #       Hiera::Backend.qualified_lookup (:no_such_key is {"ok": {"__type__": "NotFound"}})
 #   {"op": "config", "text": "..."}  Hiera::Config.load(file) + load_backends
+#   {"op": "session", "dir": "...", "steps": [...]}
+#       one Hiera.new(config: 'hiera.yaml') in `dir`, then the steps in order,
+#       without Backend.clear!: {"write": [path, text]}, {"remove": path},
+#       {"lookup": key, "rt": V, "default": V (optional), "scope": V,
+#       "oo": V}; answers the list of lookup outcomes
 # Answers: {"ok": V} or {"error": {"class": "...", "message": "..."}}.
 # Values V are plain JSON, except
 #   {"__type__": "Hash", "entries": [[k, v], ...]}  a Hash (any keys, in order)
@@ -23,6 +28,7 @@
 #   {"__type__": "Bytes", "hex": "..."}             a binary String
 require 'json'
 require 'tmpdir'
+require 'fileutils'
 require 'hiera'
 require 'deep_merge'
 
@@ -65,14 +71,18 @@ def encode(v, depth = 0)
   end
 end
 
-$table = {}
+$table = nil
 
 # hiera() and alias() inside interpolations call Backend.lookup: answer
 # from the table, interpolating the found value with the lookup's context
-# (so the recursion guard is shared), as the yaml backend does.
+# (so the recursion guard is shared), as the yaml backend does. Without a
+# table (sessions) the gem's own lookup runs.
 module Hiera::Backend
   class << self
+    alias_method :gem_lookup, :lookup
+
     def lookup(key, default, scope, order_override, resolution_type, context = { recurse_guard: nil })
+      return gem_lookup(key, default, scope, order_override, resolution_type, context) if $table.nil?
       return order_override if key == 'oo'
       return default unless $table.key?(key)
       parse_answer($table[key], scope, {}, context)
@@ -120,9 +130,43 @@ def run(c)
         Hiera.logger = 'noop'
       end
     end
+  when 'session'
+    $table = nil
+    session(c)
   else
     raise "unknown op #{c['op']}"
   end
+end
+
+NOT_FOUND = Object.new.freeze
+
+def session(c)
+  Hiera::Backend.clear!
+  Dir.chdir(c['dir']) do
+    hiera = Hiera.new(config: 'hiera.yaml')
+    Hiera.logger = 'noop'
+    c['steps'].filter_map do |s|
+      if s['write']
+        FileUtils.mkdir_p(File.dirname(s['write'][0]))
+        File.binwrite(s['write'][0], s['write'][1])
+        nil
+      elsif s['remove']
+        File.delete(s['remove'])
+        nil
+      else
+        begin
+          default = s.key?('default') ? decode(s['default']) : NOT_FOUND
+          v = hiera.lookup(s['lookup'], default, decode(s['scope']), decode(s['oo']), decode(s['rt']))
+          v.equal?(NOT_FOUND) ? { 'not_found' => true } : { 'ok' => encode(v) }
+        rescue Exception => e # rubocop:disable Lint/RescueException
+          raise if e.is_a?(SystemExit) || e.is_a?(Interrupt) || e.is_a?(NoMemoryError)
+          { 'error' => e.message }
+        end
+      end
+    end
+  end
+ensure
+  Hiera::Backend.clear!
 end
 
 $stdout.sync = false
@@ -132,7 +176,7 @@ $stdin.each_line do |line|
   out =
     begin
       r = run(c)
-      r = encode(r) unless r.is_a?(Hash) && r['__type__'].is_a?(String) && %w[NotFound EmptyKey].include?(r['__type__'])
+      r = encode(r) unless c['op'] == 'session' || (r.is_a?(Hash) && r['__type__'].is_a?(String) && %w[NotFound EmptyKey].include?(r['__type__']))
       { 'ok' => r }
     rescue Exception => e # rubocop:disable Lint/RescueException -- hiera raises plain Exception
       raise if e.is_a?(SystemExit) || e.is_a?(Interrupt) || e.is_a?(NoMemoryError)
