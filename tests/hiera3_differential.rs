@@ -634,9 +634,9 @@ fn hiera3_helpers_match_the_gem() {
             "parse" => run_parse(c).map(|v| encode(&v)),
             "sources" => run_sources(c).map(|v| encode(&v)),
             "split" => match split_key(c["key"].as_str().unwrap()) {
-                Ok(s) if s.is_empty() && c["key"] == "" => Ok(json!({"__type__": "EmptyKey"})),
-                Ok(s) => Ok(json!(s)),
-                Err(()) => Err(hiera::Error::new(hiera::ErrorKind::Lookup, "Syntax error")),
+                Some(s) if s.is_empty() && c["key"] == "" => Ok(json!({"__type__": "EmptyKey"})),
+                Some(s) => Ok(json!(s)),
+                None => Err(hiera::Error::new(hiera::ErrorKind::Lookup, "Syntax error")),
             },
             "dig" => {
                 let segments: Vec<String> =

@@ -274,7 +274,7 @@ fn method_and_key(inner: &str) -> Result<(Method, &str)> {
 /// syntax errors).
 fn scope_interpolate(data: &str, key: &str, scope: &Value, extra: &Value) -> Result<Value> {
     let segments = split_key(key)
-        .map_err(|_| interpolation_error(format!("Syntax error in interpolation expression: {data}")))?;
+        .ok_or_else(|| interpolation_error(format!("Syntax error in interpolation expression: {data}")))?;
     if let Some(v) = qualified_lookup(&segments, scope, Some(key))? {
         return Ok(v);
     }

@@ -188,7 +188,8 @@ impl Run<'_> {
             context.order_override = order_override.clone();
         }
         let strategy = resolution_type.strategy();
-        let segments = split_key(key).map_err(|_| Error::new(ErrorKind::Lookup, format!("Syntax error in key: {key}")))?;
+        let segments =
+            split_key(key).ok_or_else(|| Error::new(ErrorKind::Lookup, format!("Syntax error in key: {key}")))?;
         if segments.len() > 1 && strategy != Strategy::Priority {
             return Err(Error::new(
                 ErrorKind::Lookup,

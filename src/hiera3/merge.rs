@@ -231,7 +231,8 @@ pub fn resolve_answer(answer: Value, strategy: Strategy) -> Value {
     let mut out = Vec::new();
     for v in flat {
         let key = match v {
-            Value::Float(f) if f == 0.0 => Value::Float(0.0),
+            // -0.0 + 0.0 is 0.0; every other float is unchanged.
+            Value::Float(f) => Value::Float(f + 0.0),
             ref other => other.clone(),
         };
         if seen.insert(key) && !v.is_nil() {
