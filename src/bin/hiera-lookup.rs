@@ -59,16 +59,8 @@ fn parse_args() -> Result<Args, String> {
     };
     let mut it = std::env::args().skip(1);
     while let Some(arg) = it.next() {
-        let (flag, inline) = match arg.split_once('=') {
-            Some((f, v)) if f.starts_with("--") => (f.to_string(), Some(v.to_string())),
-            _ => (arg.clone(), None),
-        };
-        let mut value = |name: &str| -> Result<String, String> {
-            match &inline {
-                Some(v) => Ok(v.clone()),
-                None => it.next().ok_or_else(|| format!("{name} needs a value")),
-            }
-        };
+        let (flag, inline) = split_flag(&arg);
+        let mut value = |name: &str| flag_value(&inline, &mut it, name);
         match flag.as_str() {
             "--hiera_config" | "--hiera-config" => a.options.hiera_config = PathBuf::from(value(&flag)?),
             "--environmentpath" => a.options.environmentpath = PathBuf::from(value(&flag)?),
@@ -110,6 +102,22 @@ fn parse_args() -> Result<Args, String> {
         return Err(format!("No keys were given to lookup.\n{USAGE}"));
     }
     Ok(a)
+}
+
+/// `--flag=value` is the flag and its value; any other word stands alone.
+fn split_flag(arg: &str) -> (String, Option<String>) {
+    match arg.split_once('=') {
+        Some((f, v)) if f.starts_with("--") => (f.to_string(), Some(v.to_string())),
+        _ => (arg.to_string(), None),
+    }
+}
+
+/// A flag's value: given inline, or the next word.
+fn flag_value(inline: &Option<String>, words: &mut impl Iterator<Item = String>, name: &str) -> Result<String, String> {
+    match inline {
+        Some(v) => Ok(v.clone()),
+        None => words.next().ok_or_else(|| format!("{name} needs a value")),
+    }
 }
 
 fn read_data_file(path: &PathBuf) -> Result<Value, String> {
@@ -294,16 +302,8 @@ fn hiera3_main() -> ExitCode {
             keys.extend(it.by_ref());
             break;
         }
-        let (flag, inline) = match arg.split_once('=') {
-            Some((f, v)) if f.starts_with("--") => (f.to_string(), Some(v.to_string())),
-            _ => (arg.clone(), None),
-        };
-        let mut value = |name: &str| -> Result<String, String> {
-            match &inline {
-                Some(v) => Ok(v.clone()),
-                None => it.next().ok_or_else(|| format!("{name} needs a value")),
-            }
-        };
+        let (flag, inline) = split_flag(&arg);
+        let mut value = |name: &str| flag_value(&inline, &mut it, name);
         let step = match flag.as_str() {
             "--hiera3" => Ok(()),
             "--hiera_config" | "--hiera-config" => value(&flag).map(|v| config = PathBuf::from(v)),
