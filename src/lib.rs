@@ -18,6 +18,7 @@ pub mod deep_merge;
 pub mod error;
 mod explain;
 pub mod glob;
+pub mod hiera3;
 pub mod interpolate;
 pub mod json;
 pub mod key;
