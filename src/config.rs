@@ -138,7 +138,11 @@ impl HieraConfig {
         let root = path.parent().map(Path::to_path_buf).unwrap_or_default();
         // Puppet reads hiera.yaml as 'bom|utf-8': a leading BOM is dropped.
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        let loaded = crate::data::load_yaml_text(text, path)?;
+        // A hiera.yaml syntax error reads `(<path>): <problem>` (Psych's own text).
+        let loaded = crate::yaml::load(text, &crate::yaml::YamlOptions::default()).map_err(|e| {
+            let message = if e.has_path() { format!("({}): {}", path.display(), e.message) } else { e.message.clone() };
+            Error { kind: ErrorKind::Parse, message, file: Some(path.to_path_buf()), line: e.line }
+        })?;
         let cfg = match loaded {
             Some(v @ Value::Hash(_)) => symkeys_to_string(&v),
             _ => {
@@ -277,7 +281,8 @@ impl Ctx<'_> {
             line = first;
             first_line = None;
         }
-        let mut msg = format!("{what} '{msg_name}' defined more than once");
+        let verb = if what == "Backend" { "is defined" } else { "defined" };
+        let mut msg = format!("{what} '{msg_name}' {verb} more than once");
         if let Some(f) = first_line {
             msg.push_str(&format!(". First defined at (line: {f})"));
         }
@@ -736,7 +741,11 @@ fn parse_v3(map: &Map, ctx: &Ctx, root: &Path) -> Result<HieraConfig> {
             "logger" => {}
             "merge_behavior" => {
                 if !matches!(v.as_str(), Some("deep" | "deeper" | "native")) {
-                    return Err(ctx.type_error(format!("entry 'merge_behavior' expects a match for Enum['deep', 'deeper', 'native'], got {}", type_name(v))));
+                    let got = match v {
+                        Value::String(s) => format!("'{s}'"),
+                        other => type_name(other),
+                    };
+                    return Err(ctx.type_error(format!("entry 'merge_behavior' expects a match for Enum['deep', 'deeper', 'native'], got {got}")));
                 }
             }
             "deep_merge_options" => {

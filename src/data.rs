@@ -36,7 +36,7 @@ fn stamp_of(path: &Path) -> std::io::Result<(Stamp, std::fs::Metadata)> {
 }
 
 /// Reads a file as Puppet would, refusing what would hang or is not a file.
-fn read_text(path: &Path, md: &std::fs::Metadata) -> Result<String> {
+fn read_bytes(path: &Path, md: &std::fs::Metadata) -> Result<Vec<u8>> {
     if md.is_dir() {
         return Err(Error {
             kind: ErrorKind::Io,
@@ -60,7 +60,7 @@ fn read_text(path: &Path, md: &std::fs::Metadata) -> Result<String> {
             line: None,
         })?;
         let _ = f.take(MAX_FILE_SIZE).read_to_end(&mut buf);
-        return String::from_utf8(buf).map_err(|_| Error::parse(path, "invalid byte sequence in UTF-8", None));
+        return Ok(buf);
     }
     if !md.is_file() {
         return Err(Error {
@@ -78,14 +78,11 @@ fn read_text(path: &Path, md: &std::fs::Metadata) -> Result<String> {
             line: None,
         });
     }
-    let bytes = std::fs::read(path).map_err(|e| Error {
+    std::fs::read(path).map_err(|e| Error {
         kind: ErrorKind::Io,
         message: format!("{} @ rb_sysopen - {}", io_message(&e), path.display()),
         file: Some(path.to_path_buf()),
         line: None,
-    })?;
-    String::from_utf8(bytes).map_err(|e| {
-        Error::parse(path, format!("invalid byte sequence in UTF-8 at byte {}", e.utf8_error().valid_up_to()), None)
     })
 }
 
@@ -94,6 +91,36 @@ fn io_message(e: &std::io::Error) -> String {
         std::io::ErrorKind::NotFound => "No such file or directory".into(),
         std::io::ErrorKind::PermissionDenied => "Permission denied".into(),
         _ => e.to_string(),
+    }
+}
+
+/// libyaml's reader check: the problem with invalid UTF-8 input, worded as
+/// Psych reports it (reader errors carry no position: line 1 column 1).
+pub fn yaml_utf8(bytes: &[u8]) -> std::result::Result<&str, String> {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => Ok(s),
+        Err(e) => {
+            let i = e.valid_up_to();
+            let lead = bytes[i];
+            let width = match lead {
+                b if b & 0xE0 == 0xC0 => 2,
+                b if b & 0xF0 == 0xE0 => 3,
+                b if b & 0xF8 == 0xF0 => 4,
+                _ => 0,
+            };
+            let problem = if width == 0 {
+                "invalid leading UTF-8 octet"
+            } else if i + width > bytes.len() {
+                "incomplete UTF-8 octet sequence"
+            } else if bytes[i + 1..i + width].iter().any(|b| b & 0xC0 != 0x80) {
+                "invalid trailing UTF-8 octet"
+            } else if matches!((lead, bytes[i + 1]), (0xC0 | 0xC1, _) | (0xE0, 0x80..=0x9F) | (0xF0, 0x80..=0x8F)) {
+                "invalid length of a UTF-8 sequence"
+            } else {
+                "invalid Unicode character"
+            };
+            Err(format!("{problem} at line 1 column 1"))
+        }
     }
 }
 
@@ -117,7 +144,12 @@ pub fn parse_yaml_data(text: &str, path: &Path) -> Result<Arc<Map>> {
 
 /// Parses a `json_data` file's text into its data hash.
 pub fn parse_json_data(text: &str, path: &Path) -> Result<Arc<Map>> {
-    let v = crate::json::load(text).map_err(|e| Error::parse(path, &e.message, e.line))?;
+    parse_json_bytes(text.as_bytes(), path)
+}
+
+/// Parses a `json_data` file's bytes (invalid UTF-8 handled as Ruby does).
+pub fn parse_json_bytes(bytes: &[u8], path: &Path) -> Result<Arc<Map>> {
+    let v = crate::json::load_bytes(bytes).map_err(|e| Error::parse(path, &e.message, e.line))?;
     match v {
         Value::Hash(h) => Ok(h),
         other => Err(Error {
@@ -170,45 +202,53 @@ impl FileCache {
         self.generation.load(Ordering::Acquire)
     }
 
-    fn get(&self, path: &Path, tag: u8, parse: impl FnOnce(&str) -> Parsed) -> std::result::Result<Parsed, Error> {
-        let (stamp, md) = stamp_of(path).map_err(|e| Error {
+    fn get(&self, path: &Path, tag: u8, parse: impl FnOnce(&[u8]) -> Parsed) -> std::result::Result<Option<Parsed>, Error> {
+        let (stamp, md) = match stamp_of(path) {
+            Ok(s) => s,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(Error {
             kind: ErrorKind::Io,
             message: format!("{} @ rb_sysopen - {}", io_message(&e), path.display()),
             file: Some(path.to_path_buf()),
             line: None,
-        })?;
+            }),
+        };
         let key = (path.to_path_buf(), tag);
         {
             let map = self.entries.lock().unwrap_or_else(|p| p.into_inner());
             if let Some(e) = map.get(&key) {
                 if e.stamp == stamp {
-                    return Ok(e.parsed.clone());
+                    return Ok(Some(e.parsed.clone()));
                 }
             }
         }
         // Parse outside the lock so slow files do not block other threads.
-        let text = read_text(path, &md)?;
-        let parsed = parse(&text);
+        let bytes = read_bytes(path, &md)?;
+        let parsed = parse(&bytes);
         let mut map = self.entries.lock().unwrap_or_else(|p| p.into_inner());
         map.insert(key, CacheEntry { stamp, parsed: parsed.clone() });
         self.generation.fetch_add(1, Ordering::AcqRel);
-        Ok(parsed)
+        Ok(Some(parsed))
     }
 
-    /// The data hash of a data file.
-    pub fn data(&self, path: &Path, format: DataFormat) -> Result<Arc<Map>> {
+    /// The data hash of a data file; `Ok(None)` when the file does not exist.
+    pub fn data(&self, path: &Path, format: DataFormat) -> Result<Option<Arc<Map>>> {
         let tag = match format {
             DataFormat::Yaml => 0,
             DataFormat::Json => 1,
         };
-        match self.get(path, tag, |text| {
+        match self.get(path, tag, |bytes| {
             Parsed::Data(match format {
-                DataFormat::Yaml => parse_yaml_data(text, path),
-                DataFormat::Json => parse_json_data(text, path),
+                DataFormat::Yaml => match yaml_utf8(bytes) {
+                    Ok(text) => parse_yaml_data(text, path),
+                    Err(problem) => Err(Error::parse(path, problem, Some(1))),
+                },
+                DataFormat::Json => parse_json_bytes(bytes, path),
             })
         })? {
-            Parsed::Data(r) => r,
-            Parsed::Config(_) => unreachable!(),
+            None => Ok(None),
+            Some(Parsed::Data(r)) => r.map(Some),
+            Some(Parsed::Config(_)) => unreachable!(),
         }
     }
 
@@ -219,9 +259,14 @@ impl FileCache {
             LayerKind::Environment => 3,
             LayerKind::Module => 4,
         };
-        match self.get(path, tag, |text| Parsed::Config(HieraConfig::parse(text, path, layer).map(|o| o.map(Arc::new))))? {
-            Parsed::Config(r) => r,
-            Parsed::Data(_) => unreachable!(),
+        let parse = |bytes: &[u8]| match yaml_utf8(bytes) {
+            Ok(text) => HieraConfig::parse(text, path, layer).map(|o| o.map(Arc::new)),
+            Err(problem) => Err(Error { kind: ErrorKind::Parse, message: format!("({}): {problem}", path.display()), file: Some(path.to_path_buf()), line: Some(1) }),
+        };
+        match self.get(path, tag, |bytes| Parsed::Config(parse(bytes)))? {
+            None => Ok(None),
+            Some(Parsed::Config(r)) => r,
+            Some(Parsed::Data(_)) => unreachable!(),
         }
     }
 
@@ -247,10 +292,11 @@ mod tests {
         let f = dir.join("x.yaml");
         std::fs::write(&f, "a: 1\n").unwrap();
         let cache = FileCache::default();
-        let d = cache.data(&f, DataFormat::Yaml).unwrap();
+        let d = cache.data(&f, DataFormat::Yaml).unwrap().unwrap();
         assert_eq!(d.get(&Value::from("a")), Some(&Value::Int(1)));
+        assert!(cache.data(&dir.join("missing.yaml"), DataFormat::Yaml).unwrap().is_none());
         std::fs::write(&f, "a: 22\nb: 2\n").unwrap();
-        let d = cache.data(&f, DataFormat::Yaml).unwrap();
+        let d = cache.data(&f, DataFormat::Yaml).unwrap().unwrap();
         assert_eq!(d.get(&Value::from("a")), Some(&Value::Int(22)));
         let e = cache.data(&dir, DataFormat::Yaml).unwrap_err();
         assert!(e.message.starts_with("Is a directory @ io_fread - "));

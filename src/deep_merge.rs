@@ -86,8 +86,8 @@ impl DeepMergeOptions {
 ///
 /// Errors: `DeepMerge::InvalidParameter` (empty knockout prefix, or a
 /// knockout prefix with `preserve_unmergeables`) and an invalid knockout
-/// regexp give [`ErrorKind::InvalidArgument`]; Ruby's `ArgumentError` from
-/// sorting incomparable values gives [`ErrorKind::Type`]. Messages are
+/// regexp give [`ErrorKind::Merge`]; Ruby's `ArgumentError` from
+/// sorting incomparable values gives [`ErrorKind::Merge`] too. Messages are
 /// Ruby's.
 pub fn deep_merge(source: &Value, dest: Value, opts: &DeepMergeOptions) -> Result<Value> {
     if opts.knockout_prefix.as_deref() == Some("") {
@@ -112,7 +112,7 @@ pub fn deep_merge(source: &Value, dest: Value, opts: &DeepMergeOptions) -> Resul
 }
 
 fn invalid_parameter(message: &str) -> Error {
-    Error::new(ErrorKind::InvalidArgument, message)
+    Error::new(ErrorKind::Merge, message)
 }
 
 /// The destination of one recursive `deep_merge!` call, and how it relates
@@ -152,7 +152,7 @@ impl Knockout<'_> {
         });
         compiled
             .as_ref()
-            .map_err(|m| Error::new(ErrorKind::InvalidArgument, m.clone()))
+            .map_err(|m| Error::new(ErrorKind::Merge, m.clone()))
     }
 
     /// The regexp for a binary (non-UTF-8) string, where Ruby's `.` matches
@@ -867,7 +867,7 @@ fn str_bytes(v: &Value) -> &[u8] {
 fn sort_cmp(a: &Value, b: &Value) -> Result<Ordering> {
     ruby_cmp(a, b).ok_or_else(|| {
         Error::new(
-            ErrorKind::Type,
+            ErrorKind::Merge,
             format!(
                 "comparison of {} with {} failed",
                 a.ruby_class(),
@@ -1002,7 +1002,7 @@ mod tests {
             e.message,
             "knockout_prefix cannot be an empty string in deep_merge!"
         );
-        assert_eq!(e.kind, ErrorKind::InvalidArgument);
+        assert_eq!(e.kind, ErrorKind::Merge);
         let opts = DeepMergeOptions {
             preserve_unmergeables: true,
             ..ko("--")
@@ -1022,7 +1022,7 @@ mod tests {
         };
         let e = deep_merge(&Value::array(vec![Value::Int(1)]), arr(&["a"]), &opts).unwrap_err();
         assert_eq!(e.message, "comparison of String with 1 failed");
-        assert_eq!(e.kind, ErrorKind::Type);
+        assert_eq!(e.kind, ErrorKind::Merge);
         let e = deep_merge(&arr(&["a"]), Value::array(vec![Value::Int(1)]), &opts).unwrap_err();
         assert_eq!(e.message, "comparison of Integer with String failed");
         let e = deep_merge(

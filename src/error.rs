@@ -17,6 +17,9 @@ pub enum ErrorKind {
     Interpolation,
     /// A lookup recursed into itself.
     Recursion,
+    /// The deep merge itself failed (invalid deep_merge options, arrays
+    /// that cannot be sorted).
+    Merge,
     /// Any other failure of a lookup (bad key syntax, convert_to, ...).
     Lookup,
     /// A file could not be read.
@@ -34,6 +37,7 @@ impl ErrorKind {
             ErrorKind::Type => "type",
             ErrorKind::Interpolation => "interpolation",
             ErrorKind::Recursion => "recursion",
+            ErrorKind::Merge => "merge",
             ErrorKind::Lookup => "lookup",
             ErrorKind::Io => "io",
             ErrorKind::InvalidArgument => "invalid_argument",

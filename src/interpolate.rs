@@ -73,6 +73,10 @@ pub trait Resolver {
     fn lookup(&mut self, key: &str) -> Result<Value>;
     /// Runs `f` with `name` pushed on the recursion guard.
     fn check(&mut self, name: String, f: &mut dyn FnMut(&mut Self) -> Result<Value>) -> Result<Value>;
+    /// Interpolation of `subject` begins (for explanations).
+    fn enter(&mut self, _subject: &str) {}
+    /// Interpolation of the last entered subject ends.
+    fn leave(&mut self) {}
 }
 
 fn issue(msg: &str) -> Error {
@@ -129,9 +133,16 @@ fn interpolate_string<R: Resolver>(subject: &str, r: &mut R, allow_methods: bool
     if toks.is_empty() {
         return Ok(Value::string(subject));
     }
+    r.enter(subject);
+    let result = interpolate_tokens(subject, &toks, r, allow_methods);
+    r.leave();
+    result
+}
+
+fn interpolate_tokens<R: Resolver>(subject: &str, toks: &[(usize, usize, &str)], r: &mut R, allow_methods: bool) -> Result<Value> {
     let mut out = String::with_capacity(subject.len());
     let mut last = 0;
-    for (start, end, inner) in toks {
+    for &(start, end, inner) in toks {
         out.push_str(&subject[last..start]);
         last = end;
         let expr = ruby_strip(inner);

@@ -160,8 +160,10 @@ impl LookupKey {
         let mut segs = split_key(key).map_err(|_| syntax())?;
         let root = match segs.remove(0) {
             Segment::Name(s) => s,
-            // Puppet crashes with a NoMethodError here; a syntax error is saner.
-            Segment::Index(_) => return Err(syntax()),
+            // Puppet 7.23 fails with Ruby's NoMethodError here; say the same.
+            Segment::Index(i) => {
+                return Err(Error::new(ErrorKind::Lookup, format!("undefined method `index' for {i}:Integer")))
+            }
         };
         let module = root.find("::").map(|i| root[..i].to_string());
         Ok(LookupKey { key: key.to_string(), root, segments: segs, module })

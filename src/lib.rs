@@ -19,8 +19,10 @@ pub mod convert;
 pub mod data;
 pub mod deep_merge;
 pub mod error;
+mod explain;
 pub mod ffi;
 pub mod glob;
+pub mod hiera3;
 pub mod interpolate;
 pub mod json;
 pub mod key;
@@ -36,4 +38,4 @@ pub mod yaml;
 
 pub use error::{Error, ErrorKind, Result};
 pub use lookup::{Hiera, LookupRequest, Options, Session, Strict};
-pub use value::{Map, Value};
+pub use value::{Key, Map, Value};

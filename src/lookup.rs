@@ -8,14 +8,15 @@
 use crate::config::{pathname_join, Entry, FunctionKind, HieraConfig, LayerKind, LocationSpec};
 use crate::data::{DataFormat, FileCache};
 use crate::error::{Error, ErrorKind, Result};
+use crate::explain::Explainer;
 use crate::interpolate::{self, Resolver};
 use crate::key::{dig, split_key, LookupKey, Segment};
 use crate::merge::{Strategy, StrategyKind};
-use crate::value::{Map, Value};
+use crate::value::{Key, Map, Value};
 use regex::Regex;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// How undefined variables in interpolation are treated (Puppet's `strict`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -59,6 +60,8 @@ pub struct Hiera {
     options: Options,
     env_dir: Option<PathBuf>,
     cache: FileCache,
+    /// lookup_options patterns compiled once (a `Regex` clone is cheap).
+    regexes: Mutex<HashMap<String, Regex>>,
 }
 
 impl Hiera {
@@ -74,7 +77,17 @@ impl Hiera {
         }
         let env_dir = options.environmentpath.join(&options.environment);
         let env_dir = if env_dir.is_dir() { Some(env_dir) } else { None };
-        Ok(Hiera { options, env_dir, cache: FileCache::default() })
+        Ok(Hiera { options, env_dir, cache: FileCache::default(), regexes: Mutex::new(HashMap::new()) })
+    }
+
+    /// A lookup_options pattern, compiled once per configuration.
+    fn regex(&self, src: &str) -> Result<Regex> {
+        if let Some(re) = self.regexes.lock().unwrap_or_else(|p| p.into_inner()).get(src) {
+            return Ok(re.clone());
+        }
+        let re = crate::rubyre::compile(src)?;
+        self.regexes.lock().unwrap_or_else(|p| p.into_inner()).insert(src.to_string(), re.clone());
+        Ok(re)
     }
 
     /// The options this configuration was opened with.
@@ -174,16 +187,38 @@ impl CompiledOptions {
 
 /// A scope bound to a [`Hiera`]: the node's variables and the caches that
 /// depend only on them. `Send + Sync`: many threads may look up at once.
+///
+/// A session is what a catalog compilation is to Puppet: the first lookup
+/// that needs a hiera.yaml, a resolved hierarchy, a data file or the merged
+/// lookup_options reads it (through the shared file cache, which re-reads
+/// changed files) and the session keeps it. Later lookups in the same
+/// session see that snapshot; a new session sees files as they are then.
 pub struct Session {
     hiera: Arc<Hiera>,
     scope: Map,
-    options_cache: Mutex<HashMap<Option<String>, (u64, Option<Arc<CompiledOptions>>)>>,
+    options_cache: Mutex<HashMap<Option<String>, Option<Arc<CompiledOptions>>>>,
+    hierarchy_cache: Mutex<HashMap<(usize, bool), Arc<ResolvedHierarchy>>>,
+    global_config: OnceLock<Arc<HieraConfig>>,
+    env_config: OnceLock<Option<Arc<HieraConfig>>>,
+    module_configs: Mutex<HashMap<String, Option<Arc<HieraConfig>>>>,
+    /// Finished lookups: key -> (merge, result). Correct because a session
+    /// is a snapshot and its scope does not change.
+    results: Mutex<HashMap<String, Vec<(Option<Value>, Found)>>>,
 }
 
 impl Session {
     /// A session for `scope`, the map of variables (facts, trusted, ...).
     pub fn new(hiera: Arc<Hiera>, scope: Map) -> Session {
-        Session { hiera, scope, options_cache: Mutex::new(HashMap::new()) }
+        Session {
+            hiera,
+            scope,
+            options_cache: Mutex::new(HashMap::new()),
+            hierarchy_cache: Mutex::new(HashMap::new()),
+            global_config: OnceLock::new(),
+            env_config: OnceLock::new(),
+            module_configs: Mutex::new(HashMap::new()),
+            results: Mutex::new(HashMap::new()),
+        }
     }
 
     /// The configuration this session looks up in.
@@ -198,8 +233,20 @@ impl Session {
 
     /// Looks up a request: `Ok(Some(v))` found (or default), `Ok(None)` not found.
     pub fn lookup(&self, req: &LookupRequest) -> Result<Option<Value>> {
-        let mut inv = Invocation { session: self, req, stack: Vec::new(), locals: Vec::new(), explain: None, options_busy: Vec::new() };
+        check_merge_argument(req.merge.as_ref())?;
+        let mut inv = Invocation::new(self, req);
         inv.lookup_names(&req.keys, req.merge.as_ref(), req.default.as_ref())
+    }
+
+    /// Like [`Session::lookup`], also returning the warnings Puppet would log
+    /// (undefined variables under `strict = warning`).
+    pub fn lookup_with_warnings(&self, req: &LookupRequest) -> (Result<Option<Value>>, Vec<String>) {
+        if let Err(e) = check_merge_argument(req.merge.as_ref()) {
+            return (Err(e), Vec::new());
+        }
+        let mut inv = Invocation::new(self, req);
+        let r = inv.lookup_names(&req.keys, req.merge.as_ref(), req.default.as_ref());
+        (r, inv.warnings)
     }
 
     /// Looks up one key with Puppet's defaults (first found, no default).
@@ -221,18 +268,42 @@ enum Layer {
 enum Location {
     /// The function is called without a path.
     Nowhere,
-    /// A file path, whether it exists, and the declaration it came from.
-    Path(PathBuf, bool, String),
+    /// A file path and the declaration it came from. Whether the file
+    /// exists is checked at each lookup (through the file cache).
+    Path(PathBuf, String),
     /// A URI (always "exists").
     Uri(String),
 }
 
+/// What one location gave.
+enum LocationOutcome {
+    /// The file does not exist.
+    Missing,
+    /// The file has no such key.
+    NoKey,
+    /// The key's (interpolated) value.
+    Found(Value),
+}
+
 /// A hierarchy entry resolved for the current scope.
-struct ResolvedEntry<'c> {
-    entry: &'c Entry,
+struct ResolvedEntry {
+    /// The index of the entry in its hierarchy.
+    index: usize,
     locations: Vec<Location>,
+    /// Each location's data hash, once read in this session (None inside:
+    /// the file does not exist).
+    data: Vec<OnceLock<Option<Arc<Map>>>>,
     /// The interpolated `options`, when there are any.
     options: Option<Value>,
+}
+
+/// A hierarchy resolved for a session's scope: interpolated datadirs,
+/// paths, globs, URIs and mapped paths. Shared by the session's lookups.
+struct ResolvedHierarchy {
+    /// The configuration it was resolved from: held so that its address,
+    /// the cache key, stays unique while the entry lives.
+    _config: Arc<HieraConfig>,
+    entries: Vec<ResolvedEntry>,
 }
 
 /// The state of one top-level lookup: the recursion guard and the request.
@@ -243,48 +314,84 @@ struct Invocation<'s> {
     /// Local variable bindings (the variable of `mapped_paths`).
     locals: Vec<(String, Value)>,
     /// The explanation being built, when one was asked for.
-    explain: Option<Explain>,
+    explain: Option<Explainer>,
     /// lookup_options layers being gathered now: a nested lookup made while
     /// they are gathered sees them as absent, as in Puppet.
     options_busy: Vec<(Layer, Option<String>)>,
+    /// Warnings (Puppet's `strict = warning` messages), each once.
+    warnings: Vec<String>,
 }
 
 type Found = Option<Value>;
 
 impl<'s> Invocation<'s> {
+    fn new(session: &'s Session, req: &'s LookupRequest) -> Invocation<'s> {
+        Invocation {
+            session,
+            req,
+            stack: Vec::new(),
+            locals: Vec::new(),
+            explain: None,
+            options_busy: Vec::new(),
+            warnings: Vec::new(),
+        }
+    }
+
     fn hiera(&self) -> &'s Hiera {
         &self.session.hiera
     }
 
+    fn warn(&mut self, msg: String) {
+        if !self.warnings.contains(&msg) {
+            self.warnings.push(msg);
+        }
+    }
+
     fn ex_line(&mut self, f: impl FnOnce() -> String) {
         if let Some(ex) = &mut self.explain {
-            ex.line(&f());
+            ex.line(f());
         }
     }
 
     fn ex_push(&mut self, f: impl FnOnce() -> String) {
         if let Some(ex) = &mut self.explain {
-            ex.line(&f());
-            ex.depth += 1;
+            ex.push(f());
         }
     }
 
     fn ex_pop(&mut self) {
         if let Some(ex) = &mut self.explain {
-            ex.depth = ex.depth.saturating_sub(1);
+            ex.pop();
         }
     }
 
     fn ex_value(&mut self, prefix: impl FnOnce() -> String, v: &Value) {
         if let Some(ex) = &mut self.explain {
-            ex.value_line(&prefix(), v);
+            ex.value(prefix(), v);
         }
+    }
+
+    /// Puppet's `MergeStrategy#lookup` over `n` candidates, explained: a
+    /// level with several candidates and a real merge gets a merge node.
+    fn merged(&mut self, strategy: &Strategy, n: usize, mut f: impl FnMut(&mut Self, usize) -> Result<Found>) -> Result<Found> {
+        if self.explain.is_none() || n < 2 || strategy.is_first() {
+            return strategy.lookup_with(self, n, f);
+        }
+        if let Some(ex) = &mut self.explain {
+            ex.push_merge(strategy.name(), &strategy.options);
+        }
+        let r = strategy.lookup_with(self, n, &mut f);
+        if let (Some(ex), Ok(Some(v))) = (&mut self.explain, &r) {
+            ex.result(v);
+        }
+        self.ex_pop();
+        r
     }
 
     /// Puppet's `Lookup.lookup`: names, overrides, defaults.
     fn lookup_names(&mut self, names: &[String], merge: Option<&Value>, default: Option<&Value>) -> Result<Found> {
         for name in names {
-            if let Some(v) = self.req.override_values.get(&Value::from(name.as_str())) {
+            if let Some(v) = self.req.override_values.get(&Key(name)) {
                 return Ok(Some(v.clone()));
             }
             if let Some(v) = self.lookup_key(name, merge)? {
@@ -293,7 +400,7 @@ impl<'s> Invocation<'s> {
         }
         if !self.req.default_values_hash.is_empty() {
             for name in names {
-                if let Some(v) = self.req.default_values_hash.get(&Value::from(name.as_str())) {
+                if let Some(v) = self.req.default_values_hash.get(&Key(name)) {
                     return Ok(Some(v.clone()));
                 }
             }
@@ -301,13 +408,47 @@ impl<'s> Invocation<'s> {
         Ok(default.cloned())
     }
 
-    /// Puppet's `LookupAdapter#lookup`.
+    /// Puppet's `LookupAdapter#lookup`, with the session's result cache in
+    /// front when nothing but the session decides the result (no overrides,
+    /// default values or local bindings, no explanation, no lookup_options
+    /// being gathered).
     fn lookup_key(&mut self, key: &str, merge: Option<&Value>) -> Result<Found> {
+        let cacheable = self.explain.is_none()
+            && self.options_busy.is_empty()
+            && self.locals.is_empty()
+            && self.req.override_values.is_empty()
+            && self.req.default_values_hash.is_empty();
+        if !cacheable {
+            return self.lookup_key_uncached(key, merge);
+        }
+        {
+            let results = self.session.results.lock().unwrap_or_else(|p| p.into_inner());
+            if let Some(found) = results.get(key).and_then(|v| v.iter().find(|(m, _)| m.as_ref() == merge)) {
+                return Ok(found.1.clone());
+            }
+        }
+        let found = self.lookup_key_uncached(key, merge)?;
+        // lookup_options gathered during this lookup may have been partial.
+        if self.options_busy.is_empty() {
+            let mut results = self.session.results.lock().unwrap_or_else(|p| p.into_inner());
+            let slot = results.entry(key.to_string()).or_default();
+            if !slot.iter().any(|(m, _)| m.as_ref() == merge) {
+                slot.push((merge.cloned(), found.clone()));
+            }
+        }
+        Ok(found)
+    }
+
+    fn lookup_key_uncached(&mut self, key: &str, merge: Option<&Value>) -> Result<Found> {
         if key == "lookup_options" || key.starts_with("lookup_options.") {
             return Ok(None);
         }
         let lk = LookupKey::parse(key)?;
         let options = self.lookup_options_for(&lk)?;
+        let merge_from_options = merge.is_none() && options.as_ref().is_some_and(|o| o.contains_key(&Key("merge")));
+        if merge_from_options {
+            self.ex_line(|| "Using merge options from \"lookup_options\" hash".to_string());
+        }
         self.ex_push(|| format!("Searching for \"{key}\""));
         let r = self.lookup_parsed(&lk, merge, options);
         self.ex_pop();
@@ -316,12 +457,9 @@ impl<'s> Invocation<'s> {
 
     fn lookup_parsed(&mut self, lk: &LookupKey, merge: Option<&Value>, options: Option<Map>) -> Result<Found> {
         let key = lk.key.as_str();
-        if merge.is_none() && options.as_ref().is_some_and(|o| o.contains_key(&Value::from("merge"))) {
-            self.ex_line(|| "Using merge options from \"lookup_options\" hash".to_string());
-        }
         let merge_value = match merge {
             Some(m) => Some(m.clone()),
-            None => options.as_ref().and_then(|o| o.get(&Value::from("merge")).cloned()),
+            None => options.as_ref().and_then(|o| o.get(&Key("merge")).cloned()),
         };
         let found = match self.do_lookup(lk, merge_value.as_ref())? {
             Some(v) => Some(v),
@@ -330,7 +468,7 @@ impl<'s> Invocation<'s> {
                 None => None,
             },
         };
-        match (found, options.as_ref().and_then(|o| o.get(&Value::from("convert_to")))) {
+        match (found, options.as_ref().and_then(|o| o.get(&Key("convert_to")))) {
             (Some(v), Some(conv)) => Ok(Some(crate::convert::convert_to(key, v, conv)?)),
             (found, _) => Ok(found),
         }
@@ -342,33 +480,42 @@ impl<'s> Invocation<'s> {
             None => Strategy::default(),
         };
         const LAYERS: [Layer; 3] = [Layer::Global, Layer::Environment, Layer::Module];
-        let found = strategy.lookup(3, |i| self.layer_lookup(LAYERS[i], lk, &lk.key, lk.module.as_deref(), &strategy, false))?;
+        let found = self.merged(&strategy, 3, |inv, i| inv.layer_lookup(LAYERS[i], lk, &lk.key, lk.module.as_deref(), &strategy, false))?;
         match found {
-            Some(v) if !lk.segments.is_empty() => {
-                self.ex_line(|| {
-                    let subs: Vec<String> = lk.segments.iter().map(|s| s.to_string()).collect();
-                    format!("Sub key: \"{}\"", subs.join("."))
-                });
-                let r = lk.dig(v)?;
-                match &r {
-                    Some(v) => self.ex_value(|| "  Found value: ".to_string(), v),
-                    None => self.ex_line(|| "  Not found".to_string()),
-                }
-                Ok(r)
-            }
-            Some(v) => Ok(Some(v)),
+            Some(v) if !lk.segments.is_empty() && self.explain.is_some() => self.explained_dig(&lk.key, &lk.segments, v),
+            Some(v) => lk.dig(v),
             None => Ok(None),
         }
     }
 
+    /// The configuration of a layer, read once per session (errors are not
+    /// kept: they are met again at the next lookup, as in Puppet).
     fn layer_config(&self, layer: Layer, module: Option<&str>) -> Result<Option<Arc<HieraConfig>>> {
+        let session = self.session;
         match layer {
-            Layer::Global => self.hiera().global_config().map(Some),
-            Layer::Environment => self.hiera().env_config(),
-            Layer::Module => match module {
-                Some(m) => self.hiera().module_config(m),
-                None => Ok(None),
-            },
+            Layer::Global => {
+                if let Some(c) = session.global_config.get() {
+                    return Ok(Some(Arc::clone(c)));
+                }
+                let c = self.hiera().global_config()?;
+                Ok(Some(Arc::clone(session.global_config.get_or_init(|| c))))
+            }
+            Layer::Environment => {
+                if let Some(c) = session.env_config.get() {
+                    return Ok(c.clone());
+                }
+                let c = self.hiera().env_config()?;
+                Ok(session.env_config.get_or_init(|| c).clone())
+            }
+            Layer::Module => {
+                let Some(m) = module else { return Ok(None) };
+                if let Some(c) = session.module_configs.lock().unwrap_or_else(|p| p.into_inner()).get(m) {
+                    return Ok(c.clone());
+                }
+                let c = self.hiera().module_config(m)?;
+                session.module_configs.lock().unwrap_or_else(|p| p.into_inner()).insert(m.to_string(), c.clone());
+                Ok(c)
+            }
         }
     }
 
@@ -387,11 +534,13 @@ impl<'s> Invocation<'s> {
                 if layer == Layer::Module {
                     if let Some(m) = module {
                         let exists = self.hiera().module_dir(m).is_some();
-                        self.ex_line(|| if exists {
+                        // A node of its own: it counts as a merge branch.
+                        self.ex_push(|| if exists {
                             format!("Module data provider for module \"{m}\" not found")
                         } else {
                             format!("Module \"{m}\" not found")
                         });
+                        self.ex_pop();
                     }
                 }
                 return Ok(None);
@@ -411,7 +560,7 @@ impl<'s> Invocation<'s> {
                 self.ex_line(|| format!("Using configuration \"{}\"", p.display()));
             }
             self.stack.push(lk.key.clone());
-            let r = self.hierarchy_lookup(&config, layer, module, lk, strategy, default_hierarchy);
+            let r = self.hierarchy_lookup(&config, lk, strategy, default_hierarchy);
             self.stack.pop();
             if matches!(r, Ok(None)) && config.hierarchy.is_empty() {
                 self.ex_line(|| format!("No such key: \"{}\"", lk.key));
@@ -420,7 +569,10 @@ impl<'s> Invocation<'s> {
             r
         })();
         match result {
-            Err(e) if layer == Layer::Global && !matches!(e.kind, ErrorKind::Config | ErrorKind::Interpolation) => {
+            // Puppet prefixes LookupErrors without an issue code (parse, type and
+            // recursion errors); issue-coded config and interpolation errors and
+            // Ruby errors from the deep merge pass through unchanged.
+            Err(e) if layer == Layer::Global && !matches!(e.kind, ErrorKind::Config | ErrorKind::Interpolation | ErrorKind::Merge) => {
                 Err(e.prefixed(top_key))
             }
             other => other,
@@ -431,62 +583,99 @@ impl<'s> Invocation<'s> {
         Error::new(ErrorKind::Recursion, format!("Recursive lookup detected in [{}]", self.stack.join(", ")))
     }
 
+    /// The hierarchy of `config` resolved for this session's scope: from the
+    /// session's cache when the request cannot change variables (no
+    /// override or default values), else resolved afresh.
+    fn resolved_hierarchy(&mut self, config: &Arc<HieraConfig>, default_hierarchy: bool) -> Result<Arc<ResolvedHierarchy>> {
+        let cacheable = config.path.is_some()
+            && self.req.override_values.is_empty()
+            && self.req.default_values_hash.is_empty()
+            && self.locals.is_empty();
+        let cache_key = (Arc::as_ptr(config) as usize, default_hierarchy);
+        if cacheable {
+            let cache = self.session.hierarchy_cache.lock().unwrap_or_else(|p| p.into_inner());
+            if let Some(r) = cache.get(&cache_key) {
+                return Ok(Arc::clone(r));
+            }
+        }
+        let entries = if default_hierarchy {
+            config.default_hierarchy.as_deref().unwrap_or(&[])
+        } else {
+            &config.hierarchy
+        };
+        // Puppet does not explain the interpolation of hiera.yaml strings.
+        let explain = self.explain.take();
+        let entries = self.resolve_entries(config, entries);
+        self.explain = explain;
+        let resolved = Arc::new(ResolvedHierarchy { _config: Arc::clone(config), entries: entries? });
+        if cacheable {
+            // The entry keeps its config alive, so the address stays unique.
+            let mut cache = self.session.hierarchy_cache.lock().unwrap_or_else(|p| p.into_inner());
+            cache.insert(cache_key, Arc::clone(&resolved));
+        }
+        Ok(resolved)
+    }
+
     fn hierarchy_lookup(
         &mut self,
-        config: &HieraConfig,
-        layer: Layer,
-        module: Option<&str>,
+        config: &Arc<HieraConfig>,
         lk: &LookupKey,
         strategy: &Strategy,
         default_hierarchy: bool,
     ) -> Result<Found> {
-        let entries = if default_hierarchy {
-            match &config.default_hierarchy {
-                Some(e) => e,
-                None => return Ok(None),
-            }
-        } else {
-            &config.hierarchy
-        };
-        let resolved = self.resolve_entries(config, entries)?;
-        if resolved.is_empty() {
+        if default_hierarchy && config.default_hierarchy.is_none() {
             return Ok(None);
         }
-        strategy.lookup(resolved.len(), |i| {
-            let re = &resolved[i];
-            self.ex_push(|| format!("Hierarchy entry \"{}\"", re.entry.name));
-            let r = strategy.lookup(re.locations.len(), |j| {
+        let resolved = self.resolved_hierarchy(config, default_hierarchy)?;
+        let entries = if default_hierarchy { config.default_hierarchy.as_deref().unwrap_or(&[]) } else { &config.hierarchy };
+        if resolved.entries.is_empty() {
+            return Ok(None);
+        }
+        self.merged(strategy, resolved.entries.len(), |this, i| {
+            let re = &resolved.entries[i];
+            let entry = &entries[re.index];
+            this.ex_push(|| format!("Hierarchy entry \"{}\"", entry.name));
+            let r = this.merged(strategy, re.locations.len(), |this, j| {
                 let loc = &re.locations[j];
                 match loc {
-                    Location::Path(p, _, orig) => {
-                        self.ex_push(|| format!("Path \"{}\"", p.display()));
-                        self.ex_line(|| format!("Original path: \"{orig}\""));
+                    Location::Path(p, orig) => {
+                        this.ex_push(|| format!("Path \"{}\"", p.display()));
+                        this.ex_line(|| format!("Original path: \"{orig}\""));
                     }
-                    Location::Uri(u) => self.ex_push(|| format!("URI \"{u}\"")),
-                    Location::Nowhere => self.ex_push(String::new),
+                    Location::Uri(u) => this.ex_push(|| format!("URI \"{u}\"")),
+                    Location::Nowhere => this.ex_push(String::new),
                 }
-                let r = if re.options.is_some() && matches!(re.entry.function_name.as_str(), "yaml_data" | "json_data") {
+                let r = if re.options.is_some() && matches!(entry.function_name.as_str(), "yaml_data" | "json_data") {
                     // The built-in functions accept no options but `path`.
                     Err(Error::new(
                         ErrorKind::Config,
                         format!(
                             "'{}' one of 'path', 'paths' 'glob', 'globs' or 'mapped_paths' must be declared in hiera.yaml when using this data_hash function",
-                            re.entry.function_name
+                            entry.function_name
                         ),
                     ))
                 } else {
-                    self.location_lookup(config, layer, module, re.entry, loc, &lk.root)
+                    this.location_lookup(config, entry, loc, &re.data[j], &lk.root)
                 };
-                match &r {
-                    Ok(Some(v)) => self.ex_value(|| format!("Found key: \"{}\" value: ", lk.root), v),
-                    Ok(None) if matches!(loc, Location::Path(_, false, _)) => self.ex_line(|| "Path not found".to_string()),
-                    Ok(None) => self.ex_line(|| format!("No such key: \"{}\"", lk.root)),
-                    Err(_) => {}
-                }
-                self.ex_pop();
+                let r = match r {
+                    Ok(LocationOutcome::Found(v)) => {
+                        this.ex_value(|| format!("Found key: \"{}\" value: ", lk.root), &v);
+                        Ok(Some(v))
+                    }
+                    Ok(LocationOutcome::Missing) => {
+                        this.ex_line(|| "Path not found".to_string());
+                        Ok(None)
+                    }
+                    Ok(LocationOutcome::NoKey) => {
+                        this.ex_line(|| format!("No such key: \"{}\"", lk.root));
+                        Ok(None)
+                    }
+                    Err(e) => Err(e),
+                };
+                this.ex_pop();
                 r
             });
-            self.ex_pop();
+            this.ex_pop();
             r
         })
     }
@@ -494,27 +683,34 @@ impl<'s> Invocation<'s> {
     fn location_lookup(
         &mut self,
         config: &HieraConfig,
-        layer: Layer,
-        module: Option<&str>,
         entry: &Entry,
         location: &Location,
+        slot: &OnceLock<Option<Arc<Map>>>,
         root: &str,
-    ) -> Result<Found> {
+    ) -> Result<LocationOutcome> {
         let path = match location {
-            Location::Path(_, false, _) => return Ok(None),
-            Location::Path(p, true, _) => p,
+            Location::Path(p, _) => p,
             Location::Uri(_) | Location::Nowhere => {
-                return Err(self.unsupported_function(config, entry, location));
+                return Err(self.unsupported_function(config, entry));
             }
         };
         let format = match (entry.function_kind, entry.function_name.as_str()) {
             (FunctionKind::DataHash, "yaml_data") => DataFormat::Yaml,
             (FunctionKind::DataHash, "json_data") => DataFormat::Json,
-            _ => return Err(self.unsupported_function(config, entry, location)),
+            // A missing file never reaches the function (Puppet checks
+            // existence first).
+            _ if !crate::data::exists(path) => return Ok(LocationOutcome::Missing),
+            _ => return Err(self.unsupported_function(config, entry)),
         };
-        let data = self.hiera().cache.data(path, format)?;
-        let _ = (layer, module);
-        let Some(value) = data.get(&Value::from(root)) else { return Ok(None) };
+        let data = match slot.get() {
+            Some(d) => d.clone(),
+            None => {
+                let d = self.hiera().cache.data(path, format)?;
+                slot.get_or_init(|| d).clone()
+            }
+        };
+        let Some(data) = data else { return Ok(LocationOutcome::Missing) };
+        let Some(value) = data.get(&Key(root)) else { return Ok(LocationOutcome::NoKey) };
         if !crate::ptype::is_rich_data(value) {
             return Err(Error {
                 kind: ErrorKind::Type,
@@ -523,29 +719,28 @@ impl<'s> Invocation<'s> {
                     root,
                     entry.function_name,
                     path.display(),
-                    crate::ptype::infer_type(value)
+                    crate::ptype::infer_detailed(value, true)
                 ),
                 file: Some(path.clone()),
                 line: None,
             });
         }
         let value = value.clone();
-        Ok(Some(interpolate::interpolate(&value, self, true)?))
+        Ok(LocationOutcome::Found(interpolate::interpolate(&value, self, true)?))
     }
 
-    fn unsupported_function(&self, config: &HieraConfig, entry: &Entry, location: &Location) -> Error {
+    /// The error for a location the entry's function cannot serve: the
+    /// built-in functions take only a `path`; other functions are unknown.
+    fn unsupported_function(&self, config: &HieraConfig, entry: &Entry) -> Error {
         let builtin = matches!(entry.function_name.as_str(), "yaml_data" | "json_data");
         if builtin && entry.function_kind == FunctionKind::DataHash {
-            if matches!(location, Location::Nowhere) {
-                return Error::new(
-                    ErrorKind::Config,
-                    format!(
-                        "'{}' one of 'path', 'paths' 'glob', 'globs' or 'mapped_paths' must be declared in hiera.yaml when using this data_hash function",
-                        entry.function_name
-                    ),
-                );
-            }
-            return Error::new(ErrorKind::Config, format!("'{}' cannot read a URI location", entry.function_name));
+            return Error::new(
+                ErrorKind::Config,
+                format!(
+                    "'{}' one of 'path', 'paths' 'glob', 'globs' or 'mapped_paths' must be declared in hiera.yaml when using this data_hash function",
+                    entry.function_name
+                ),
+            );
         }
         let msg = format!("Unable to find '{}' function named '{}'", entry.function_kind.key(), entry.function_name);
         match &config.path {
@@ -556,10 +751,10 @@ impl<'s> Invocation<'s> {
 
     /// `create_configured_data_providers`: interpolates datadirs, paths,
     /// globs, uris and mapped paths for the current scope.
-    fn resolve_entries<'c>(&mut self, config: &'c HieraConfig, entries: &'c [Entry]) -> Result<Vec<ResolvedEntry<'c>>> {
+    fn resolve_entries(&mut self, config: &HieraConfig, entries: &[Entry]) -> Result<Vec<ResolvedEntry>> {
         let implicit = config.path.is_none();
         let mut out = Vec::with_capacity(entries.len());
-        for entry in entries {
+        for (index, entry) in entries.iter().enumerate() {
             let datadir: PathBuf = if entry.datadir_from_cwd {
                 PathBuf::from(self.interpolate_config(config, &entry.datadir)?)
             } else {
@@ -582,11 +777,11 @@ impl<'s> Invocation<'s> {
                             }
                         }
                         let path = pathname_join(&datadir, &s);
-                        let exists = crate::data::exists(&path);
-                        if implicit && !exists {
+                        // The implicit default config drops missing files.
+                        if implicit && !crate::data::exists(&path) {
                             continue;
                         }
-                        v.push(Location::Path(path, exists, p.clone()));
+                        v.push(Location::Path(path, p.clone()));
                     }
                     v
                 }
@@ -598,7 +793,7 @@ impl<'s> Invocation<'s> {
                         let found = crate::glob::expand(&pattern.to_string_lossy())
                             .map_err(|e| Error::new(ErrorKind::Config, e.message))?;
                         let orig = pattern.to_string_lossy().to_string();
-                        v.extend(found.into_iter().map(|p| Location::Path(p, true, orig.clone())));
+                        v.extend(found.into_iter().map(|p| Location::Path(p, orig.clone())));
                     }
                     v
                 }
@@ -626,9 +821,7 @@ impl<'s> Invocation<'s> {
                     let mut v = Vec::with_capacity(elements.len());
                     for el in elements {
                         let s = self.with_local(var, el, |inv| inv.interpolate_config(config, template))?;
-                        let path = pathname_join(&datadir, &s);
-                        let exists = crate::data::exists(&path);
-                        v.push(Location::Path(path, exists, template.clone()));
+                        v.push(Location::Path(pathname_join(&datadir, &s), template.clone()));
                     }
                     v
                 }
@@ -651,7 +844,8 @@ impl<'s> Invocation<'s> {
                     Err(e) => return Err(e),
                 }
             };
-            out.push(ResolvedEntry { entry, locations, options });
+            let data = locations.iter().map(|_| OnceLock::new()).collect();
+            out.push(ResolvedEntry { index, locations, data, options });
         }
         Ok(out)
     }
@@ -687,13 +881,13 @@ impl<'s> Invocation<'s> {
     /// A scope variable: overrides, local bindings, scope, default values.
     fn variable(&self, name: &str) -> Option<Value> {
         let name = name.strip_prefix("::").unwrap_or(name);
-        if let Some(v) = self.req.override_values.get(&Value::from(name)) {
+        if let Some(v) = self.req.override_values.get(&Key(name)) {
             return Some(v.clone());
         }
         if let Some((_, v)) = self.locals.iter().rev().find(|(n, _)| n == name) {
             return Some(v.clone());
         }
-        if let Some(v) = self.session.scope.get(&Value::from(name)) {
+        if let Some(v) = self.session.scope.get(&Key(name)) {
             return Some(v.clone());
         }
         if let Some(setting) = name.strip_prefix("settings::") {
@@ -706,7 +900,7 @@ impl<'s> Invocation<'s> {
                 _ => {}
             }
         }
-        self.req.default_values_hash.get(&Value::from(name)).cloned()
+        self.req.default_values_hash.get(&Key(name)).cloned()
     }
 
     /// Evaluates a scope expression (`facts.os.family`); undefined is nil.
@@ -714,11 +908,19 @@ impl<'s> Invocation<'s> {
         let segments = split_key(expr)
             .map_err(|_| Error::new(ErrorKind::Lookup, format!("Syntax error in string: {subject}")))?;
         let root = segments[0].to_string();
-        let value = match self.variable(&root) {
+        self.ex_push(|| "Global Scope".to_string());
+        let found = self.variable(&root);
+        if let Some(v) = &found {
+            self.ex_value(|| format!("Found key: \"{root}\" value: "), v);
+        }
+        self.ex_pop();
+        let value = match found {
             Some(v) => v,
             None => {
-                if self.session.hiera.options.strict == Strict::Error {
-                    return Err(Error::new(ErrorKind::Lookup, format!("Undefined variable '{root}'")));
+                match self.session.hiera.options.strict {
+                    Strict::Error => return Err(Error::new(ErrorKind::Lookup, format!("Undefined variable '{root}'"))),
+                    Strict::Warning => self.warn(format!("Undefined variable '{root}'; ")),
+                    Strict::Off => {}
                 }
                 Value::Nil
             }
@@ -726,17 +928,46 @@ impl<'s> Invocation<'s> {
         if value.is_nil() || segments.len() == 1 {
             return Ok(value);
         }
+        if self.explain.is_some() {
+            return Ok(self.explained_dig(expr, &segments[1..], value)?.unwrap_or(Value::Nil));
+        }
         Ok(dig(expr, &segments[1..], value)?.unwrap_or(Value::Nil))
+    }
+
+    /// Digs `segments` into `value`, explaining each step as Puppet does
+    /// (`Sub key: "a.b"`, then a found or not-found line per segment).
+    fn explained_dig(&mut self, key: &str, segments: &[Segment], value: Value) -> Result<Found> {
+        let subs: Vec<String> = segments.iter().map(|s| s.to_string()).collect();
+        self.ex_push(|| format!("Sub key: \"{}\"", subs.join(".")));
+        let mut cur = Some(value);
+        for seg in segments {
+            let Some(v) = cur else { break };
+            cur = match dig(key, std::slice::from_ref(seg), v) {
+                Ok(Some(next)) => {
+                    self.ex_value(|| format!("Found key: \"{seg}\" value: "), &next);
+                    Some(next)
+                }
+                Ok(None) => {
+                    self.ex_line(|| format!("No such key: \"{seg}\""));
+                    None
+                }
+                Err(e) => {
+                    self.ex_pop();
+                    return Err(e);
+                }
+            };
+        }
+        self.ex_pop();
+        Ok(cur)
     }
 
     // ---- lookup_options ----
 
     fn lookup_options_for(&mut self, lk: &LookupKey) -> Result<Option<Map>> {
         let module = lk.module.clone();
-        let generation = self.hiera().cache.generation();
         let cached = {
             let cache = self.session.options_cache.lock().unwrap_or_else(|p| p.into_inner());
-            cache.get(&module).filter(|(g, _)| *g == generation).map(|(_, o)| o.clone())
+            cache.get(&module).cloned()
         };
         let compiled = match cached {
             Some(c) => c,
@@ -745,10 +976,10 @@ impl<'s> Invocation<'s> {
                 let c = self.retrieve_lookup_options(module.as_deref());
                 self.ex_pop();
                 let c = c?.map(Arc::new);
-                let generation_after = self.hiera().cache.generation();
-                if generation_after == generation && self.options_busy.is_empty() {
+                // Options gathered while others are being gathered are partial.
+                if self.options_busy.is_empty() {
                     let mut cache = self.session.options_cache.lock().unwrap_or_else(|p| p.into_inner());
-                    cache.insert(module.clone(), (generation, c.clone()));
+                    cache.insert(module.clone(), c.clone());
                 }
                 c
             }
@@ -788,20 +1019,33 @@ impl<'s> Invocation<'s> {
             opts = match (opts, module_opts) {
                 (None, mo) => mo,
                 (o, None) => o,
-                (Some(o), Some(mo)) => Some(hash.merge(o, &mo)?),
+                (Some(o), Some(mo)) => {
+                    let merged = hash.merge(o.clone(), &mo)?;
+                    if let Some(ex) = &mut self.explain {
+                        ex.push_merge("hash", &Map::new());
+                        for (name, v) in [("Global and Environment".to_string(), &o), (format!("Module {m}"), &mo)] {
+                            ex.push(name);
+                            ex.value("Found key: \"lookup_options\" value: ".into(), v);
+                            ex.pop();
+                        }
+                        ex.result(&merged);
+                        ex.pop();
+                    }
+                    Some(merged)
+                }
             };
         }
-        opts.map(|o| compile_patterns(&o)).transpose()
+        opts.map(|o| compile_patterns(self.hiera(), &o)).transpose()
     }
 
     fn lookup_default_in_module(&mut self, lk: &LookupKey) -> Result<Found> {
         let Some(module) = lk.module.as_deref() else { return Ok(None) };
-        let Some(config) = self.hiera().module_config(module)? else { return Ok(None) };
+        let Some(config) = self.layer_config(Layer::Module, Some(module))? else { return Ok(None) };
         if config.default_hierarchy.is_none() {
             return Ok(None);
         }
         let opts = validate_lookup_options(self.options_lookup(Layer::Module, Some(module), true)?, Some(module))?;
-        let opts = opts.map(|o| compile_patterns(&o)).transpose()?;
+        let opts = opts.map(|o| compile_patterns(self.hiera(), &o)).transpose()?;
         let merge = opts.as_ref().and_then(|o| o.for_key(&lk.root)).and_then(|v| v.get("merge")).cloned();
         let strategy = match merge {
             Some(m) => Strategy::from_value(&m)?,
@@ -838,13 +1082,13 @@ fn validate_lookup_options(found: Found, module: Option<&str>) -> Result<Option<
     }
 }
 
-fn compile_patterns(opts: &Value) -> Result<CompiledOptions> {
+fn compile_patterns(hiera: &Hiera, opts: &Value) -> Result<CompiledOptions> {
     let mut c = CompiledOptions::default();
     if let Some(h) = opts.as_hash() {
         for (k, v) in h.iter() {
             let Some(key) = k.as_str() else { continue };
             if key.starts_with('^') {
-                let re = crate::rubyre::compile(key)?;
+                let re = hiera.regex(key)?;
                 c.patterns.push((re, v.clone()));
             } else {
                 c.literal.insert(key.to_string(), v.clone());
@@ -855,6 +1099,14 @@ fn compile_patterns(opts: &Value) -> Result<CompiledOptions> {
 }
 
 impl Resolver for Invocation<'_> {
+    fn enter(&mut self, subject: &str) {
+        self.ex_push(|| format!("Interpolation on \"{subject}\""));
+    }
+
+    fn leave(&mut self) {
+        self.ex_pop();
+    }
+
     fn scope(&mut self, expr: &str, subject: &str) -> Result<Value> {
         self.scope_expression(expr, subject)
     }
@@ -875,6 +1127,35 @@ impl Resolver for Invocation<'_> {
     }
 }
 
+/// The `merge` argument of `lookup()` is a `Variant[String[1], Hash[String,
+/// Scalar]]` (or absent).
+fn check_merge_argument(merge: Option<&Value>) -> Result<()> {
+    let ok = match merge {
+        None | Some(Value::Nil) => true,
+        Some(Value::String(s)) => !s.is_empty(),
+        Some(Value::Hash(h)) => h.iter().all(|(k, v)| matches!(k, Value::String(_)) && crate::ptype::is_scalar(v)),
+        Some(_) => false,
+    };
+    if ok {
+        return Ok(());
+    }
+    let got = crate::ptype::infer_type(merge.unwrap_or(&Value::Nil));
+    Err(Error::new(
+        ErrorKind::InvalidArgument,
+        format!("The function 'lookup' was called with arguments it does not accept: 'merge' expects a MergeType = Variant[String[1], Hash[String, Scalar]] value, got {got}"),
+    ))
+}
+
+/// Puppet's message when `lookup()` finds nothing and has no default.
+pub fn not_found_message(names: &[String]) -> String {
+    if names.len() == 1 {
+        format!("Function lookup() did not find a value for the name '{}'", names[0])
+    } else {
+        let list: Vec<String> = names.iter().map(|n| format!("'{n}'")).collect();
+        format!("Function lookup() did not find a value for any of the names [{}]", list.join(", "))
+    }
+}
+
 /// Digs `segments` into a value (exposed for the CLI and tests).
 pub fn dig_value(key: &str, segments: &[Segment], v: Value) -> Result<Option<Value>> {
     dig(key, segments, v)
@@ -884,36 +1165,19 @@ impl Session {
     /// Looks up a request and explains the search, as `puppet lookup
     /// --explain` does (a first version: layers, entries, paths, outcomes).
     pub fn explain(&self, req: &LookupRequest) -> (Result<Option<Value>>, String) {
-        let mut inv = Invocation { session: self, req, stack: Vec::new(), locals: Vec::new(), explain: None, options_busy: Vec::new() };
-        inv.explain = Some(Explain::default());
+        if let Err(e) = check_merge_argument(req.merge.as_ref()) {
+            let text = format!("{}\n", e.message);
+            return (Err(e), text);
+        }
+        let mut inv = Invocation::new(self, req);
+        inv.explain = Some(Explainer::default());
         let r = inv.lookup_names(&req.keys, req.merge.as_ref(), req.default.as_ref());
         let mut ex = inv.explain.take().unwrap_or_default();
-        if let Err(e) = &r {
-            ex.line(&e.message);
+        match &r {
+            Err(e) => ex.line(e.message.clone()),
+            Ok(None) => ex.line(not_found_message(&req.keys)),
+            Ok(Some(_)) => {}
         }
-        (r, ex.out)
-    }
-}
-
-/// The text of an explanation being built.
-#[derive(Default)]
-struct Explain {
-    out: String,
-    depth: usize,
-}
-
-impl Explain {
-    fn line(&mut self, text: &str) {
-        for _ in 0..self.depth {
-            self.out.push_str("  ");
-        }
-        self.out.push_str(text);
-        self.out.push('\n');
-    }
-
-    fn value_line(&mut self, prefix: &str, v: &Value) {
-        let mut s = String::from(prefix);
-        crate::render::explain_value(v, self.depth * 2, &mut s);
-        self.line(&s);
+        (r, ex.render())
     }
 }

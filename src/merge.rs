@@ -228,13 +228,21 @@ impl Strategy {
     where
         F: FnMut(usize) -> Result<Option<Value>>,
     {
+        self.lookup_with(&mut (), n, |_, i| f(i))
+    }
+
+    /// [`Strategy::lookup`] threading a context through the candidates.
+    pub fn lookup_with<C: ?Sized, F>(&self, ctx: &mut C, n: usize, mut f: F) -> Result<Option<Value>>
+    where
+        F: FnMut(&mut C, usize) -> Result<Option<Value>>,
+    {
         match n {
             0 => Ok(None),
-            1 => Ok(f(0)?.map(|v| self.merge_single(v))),
+            1 => Ok(f(ctx, 0)?.map(|v| self.merge_single(v))),
             _ => {
                 if self.kind == StrategyKind::First {
                     for i in 0..n {
-                        if let Some(v) = f(i)? {
+                        if let Some(v) = f(ctx, i)? {
                             return Ok(Some(v));
                         }
                     }
@@ -242,7 +250,7 @@ impl Strategy {
                 }
                 let mut acc: Option<Value> = None;
                 for i in 0..n {
-                    if let Some(v) = f(i)? {
+                    if let Some(v) = f(ctx, i)? {
                         acc = Some(match acc {
                             None => self.convert_value(v),
                             Some(a) => self.merge(a, &v)?,
@@ -312,18 +320,29 @@ fn flatten_into(v: &Value, out: &mut Vec<Value>) {
 }
 
 fn check_hash(which: &str, v: &Value) -> Result<()> {
-    let ok = match v {
-        Value::Hash(h) => h.iter().all(|(k, v)| matches!(k, Value::String(_)) && crate::ptype::is_data(v)),
-        _ => false,
+    let detail = match v {
+        Value::Hash(h) => {
+            if h.keys().all(|k| matches!(k, Value::String(_))) {
+                // A Struct: name the first entry that is not Data.
+                match h.iter().find(|(_, v)| !crate::ptype::is_data(v)) {
+                    None => return Ok(()),
+                    Some((k, bad)) => format!(
+                        "entry '{}' expects a Data value, got {}",
+                        k.as_str().unwrap_or(""),
+                        match bad {
+                            Value::Hash(_) => "Hash".to_string(),
+                            Value::Array(_) => "Array".to_string(),
+                            other => crate::ptype::infer_type(other),
+                        }
+                    ),
+                }
+            } else {
+                format!("expects a Hash[String, Data] value, got {}", crate::ptype::infer_detailed(v, false))
+            }
+        }
+        other => format!("expects a Hash value, got {}", infer_type(other)),
     };
-    if ok {
-        return Ok(());
-    }
-    let expects = if matches!(v, Value::Hash(_)) { "a Hash[String, Data] value" } else { "a Hash value" };
-    Err(Error::new(
-        ErrorKind::Type,
-        format!("The {which} element of the merge has wrong type, expects {expects}, got {}", infer_type(v)),
-    ))
+    Err(Error::new(ErrorKind::Type, format!("The {which} element of the merge has wrong type, {detail}")))
 }
 
 fn check_unique(which: &str, v: &Value) -> Result<()> {

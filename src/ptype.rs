@@ -90,3 +90,141 @@ fn value_type_name<'a>(values: impl Iterator<Item = &'a Value>) -> String {
         "Any".into()
     }
 }
+
+/// A type Puppet's TypeCalculator infers, as far as Hiera messages show it.
+#[derive(Clone, Debug, PartialEq)]
+enum Inferred {
+    Undef,
+    Boolean(Option<bool>),
+    Integer(i64, i64),
+    Float(f64, f64),
+    /// A String of one known value (printed `String`) or an Enum of several.
+    Strings(Vec<String>),
+    Runtime(&'static str),
+    ScalarData,
+    Any,
+    Array(Box<Inferred>, usize),
+    Hash(Box<Inferred>, Box<Inferred>, usize),
+}
+
+fn infer(v: &Value) -> Inferred {
+    match v {
+        Value::Nil => Inferred::Undef,
+        Value::Bool(b) => Inferred::Boolean(Some(*b)),
+        Value::Int(i) => Inferred::Integer(*i, *i),
+        Value::Float(f) => Inferred::Float(*f, *f),
+        Value::String(s) => Inferred::Strings(vec![s.to_string()]),
+        Value::Symbol(_) => Inferred::Runtime("Symbol"),
+        Value::Array(a) => Inferred::Array(Box::new(common_of(a.iter())), a.len()),
+        Value::Hash(h) => Inferred::Hash(Box::new(common_of(h.keys())), Box::new(common_of(h.values())), h.len()),
+        _ => Inferred::Any,
+    }
+}
+
+fn common_of<'a>(mut it: impl Iterator<Item = &'a Value>) -> Inferred {
+    let Some(first) = it.next() else { return Inferred::Undef };
+    it.fold(infer(first), |acc, v| common(acc, infer(v)))
+}
+
+fn is_scalar_data(t: &Inferred) -> bool {
+    matches!(t, Inferred::Boolean(_) | Inferred::Integer(..) | Inferred::Float(..) | Inferred::Strings(_) | Inferred::ScalarData)
+}
+
+/// Puppet's `common_type`, for the cases Hiera data produces.
+fn common(a: Inferred, b: Inferred) -> Inferred {
+    use Inferred::*;
+    match (a, b) {
+        (x, y) if x == y => x,
+        (Integer(a1, a2), Integer(b1, b2)) => Integer(a1.min(b1), a2.max(b2)),
+        (Float(a1, a2), Float(b1, b2)) => Float(a1.min(b1), a2.max(b2)),
+        (Strings(mut a), Strings(b)) => {
+            for s in b {
+                if !a.contains(&s) {
+                    a.push(s);
+                }
+            }
+            Strings(a)
+        }
+        (Array(a, n), Array(b, m)) => Array(Box::new(common(*a, *b)), if n == m { n } else { usize::MAX }),
+        (x, y) if is_scalar_data(&x) && is_scalar_data(&y) => ScalarData,
+        (Undef, _) | (_, Undef) => Any,
+        _ => Any,
+    }
+}
+
+fn render_inferred(t: &Inferred, sizes: bool, out: &mut String) {
+    use std::fmt::Write;
+    match t {
+        Inferred::Undef => out.push_str("Undef"),
+        Inferred::Boolean(_) => out.push_str("Boolean"),
+        Inferred::Integer(a, b) => {
+            let _ = write!(out, "Integer[{a}, {b}]");
+        }
+        Inferred::Float(a, b) => {
+            let _ = write!(out, "Float[{}, {}]", crate::render::ruby_float(*a), crate::render::ruby_float(*b));
+        }
+        Inferred::Strings(v) if v.len() == 1 => out.push_str("String"),
+        Inferred::Strings(v) => {
+            out.push_str("Enum[");
+            for (i, s) in v.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                let _ = write!(out, "'{s}'");
+            }
+            out.push(']');
+        }
+        Inferred::Runtime(c) => {
+            let _ = write!(out, "Runtime[ruby, '{c}']");
+        }
+        Inferred::ScalarData => out.push_str("ScalarData"),
+        Inferred::Any => out.push_str("Any"),
+        Inferred::Array(e, n) => {
+            out.push_str("Array[");
+            render_inferred(e, true, out);
+            if *n != usize::MAX {
+                let _ = write!(out, ", {n}, {n}");
+            }
+            out.push(']');
+        }
+        Inferred::Hash(k, v, n) => {
+            out.push_str("Hash[");
+            render_inferred(k, true, out);
+            out.push_str(", ");
+            render_inferred(v, true, out);
+            if sizes {
+                let _ = write!(out, ", {n}, {n}");
+            }
+            out.push(']');
+        }
+    }
+}
+
+/// The detailed type Puppet infers for `v` (`Hash[Integer[1, 2], String, 2,
+/// 2]`, `Array[Any, 2, 2]`), as its data validation messages print it.
+/// With `sizes` false, the outermost hash's size is left out, as the merge
+/// type checks print it.
+pub fn infer_detailed(v: &Value, sizes: bool) -> String {
+    let mut out = String::new();
+    render_inferred(&infer(v), sizes, &mut out);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn y(s: &str) -> Value {
+        crate::yaml::load(s, &Default::default()).unwrap().unwrap()
+    }
+
+    #[test]
+    fn inferred_types_as_puppet_prints_them() {
+        // Texts recorded from Puppet 7.23 (tests/conformance/libhiera).
+        assert_eq!(infer_detailed(&y("{yes: 1, no: 2}"), true), "Hash[ScalarData, Integer[1, 2], 2, 2]");
+        assert_eq!(infer_detailed(&y("{[a, b]: x}"), true), "Hash[Array[Enum['a', 'b'], 2, 2], String, 1, 1]");
+        assert_eq!(infer_detailed(&y("- :x\n- y\n"), true), "Array[Any, 2, 2]");
+        assert_eq!(infer_detailed(&y("{1: one, 2: two}"), false), "Hash[Integer[1, 2], Enum['one', 'two']]");
+        assert_eq!(infer_detailed(&y("{1.5: x}"), false), "Hash[Float[1.5, 1.5], String]");
+    }
+}

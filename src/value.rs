@@ -125,7 +125,48 @@ impl Value {
 
     /// Looks up a String key in a Hash value.
     pub fn get(&self, key: &str) -> Option<&Value> {
-        self.as_hash()?.get(&Value::string(key))
+        self.as_hash()?.get(&Key(key))
+    }
+}
+
+impl Value {
+    /// A stable small number per variant, used for hashing (so that a
+    /// borrowed [`Key`] hashes like an owned String value).
+    fn tag(&self) -> u8 {
+        match self {
+            Value::Nil => 0,
+            Value::Bool(_) => 1,
+            Value::Int(_) => 2,
+            Value::BigInt(_) => 3,
+            Value::Float(_) => 4,
+            Value::String(_) => STRING_TAG,
+            Value::Bytes(_) => 6,
+            Value::Symbol(_) => 7,
+            Value::Array(_) => 8,
+            Value::Hash(_) => 9,
+            Value::Sensitive(_) => 10,
+            Value::Rich(_) => 11,
+        }
+    }
+}
+
+const STRING_TAG: u8 = 5;
+
+/// A borrowed String key: looks up a [`Map`] without allocating a
+/// [`Value`] (`map.get(&Key("name"))`).
+#[derive(Clone, Copy, Debug)]
+pub struct Key<'a>(pub &'a str);
+
+impl Hash for Key<'_> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        state.write_u8(STRING_TAG);
+        self.0.hash(state);
+    }
+}
+
+impl indexmap::Equivalent<Value> for Key<'_> {
+    fn equivalent(&self, key: &Value) -> bool {
+        matches!(key, Value::String(s) if &**s == self.0)
     }
 }
 
@@ -182,7 +223,7 @@ impl Eq for Value {}
 
 impl Hash for Value {
     fn hash<H: Hasher>(&self, state: &mut H) {
-        std::mem::discriminant(self).hash(state);
+        state.write_u8(self.tag());
         match self {
             Value::Nil => {}
             Value::Bool(b) => b.hash(state),
@@ -215,6 +256,15 @@ mod tests {
         m.insert(Value::Float(1.0), Value::from("float"));
         assert_eq!(m.len(), 2);
         assert_eq!(m.get(&Value::Int(1)), Some(&Value::from("int")));
+    }
+
+    #[test]
+    fn borrowed_keys_find_string_keys() {
+        let mut m = Map::new();
+        m.insert("a".into(), Value::Int(1));
+        m.insert(Value::Int(5), Value::Int(2));
+        assert_eq!(m.get(&Key("a")), Some(&Value::Int(1)));
+        assert_eq!(m.get(&Key("5")), None);
     }
 
     #[test]

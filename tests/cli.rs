@@ -116,3 +116,28 @@ fn explain_names_layers_and_paths() {
     assert!(text.contains("Original path: \"%{facts.os.family}.yaml\""), "{text}");
     assert!(text.starts_with("Searching for \"lookup_options\""), "{text}");
 }
+
+#[test]
+fn strict_modes_for_undefined_variables() {
+    let dir = std::env::temp_dir().join(format!("libhiera-cli-strict-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("data")).unwrap();
+    std::fs::write(dir.join("hiera.yaml"), "version: 5\n").unwrap();
+    std::fs::write(dir.join("data/common.yaml"), "k: \"[%{nope}]\"\n").unwrap();
+    let run = |strict: &str| {
+        Command::new(env!("CARGO_BIN_EXE_hiera-lookup"))
+            .current_dir(&dir)
+            .args(["--strict", strict, "--render-as", "s", "k"])
+            .output()
+            .unwrap()
+    };
+    let out = run("warning");
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim_end(), "[]");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("Warning: Undefined variable 'nope'"));
+    let out = run("off");
+    assert_eq!(out.status.code(), Some(0));
+    assert!(out.stderr.is_empty());
+    let out = run("error");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("Undefined variable 'nope'"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -15,7 +15,10 @@ const USAGE: &str = "usage: hiera-lookup [--hiera_config FILE] [--environmentpat
                     [--merge first|unique|hash|deep|JSON] [--knock-out-prefix P]
                     [--sort-merged-arrays] [--merge-hash-arrays] [--default JSON]
                     [--explain] [--render-as s|json|yaml] [--strict off|warning|error]
-                    (KEY... | --batch)";
+                    (KEY... | --batch)
+       hiera-lookup --hiera3 [--hiera_config FILE] [--scope FILE]
+                    [--resolution-type priority|array|hash|JSON] [--order-override NAME]...
+                    [--default JSON] [--render-as s|json|yaml] [--] KEY";
 
 struct Args {
     options: Options,
@@ -56,16 +59,8 @@ fn parse_args() -> Result<Args, String> {
     };
     let mut it = std::env::args().skip(1);
     while let Some(arg) = it.next() {
-        let (flag, inline) = match arg.split_once('=') {
-            Some((f, v)) if f.starts_with("--") => (f.to_string(), Some(v.to_string())),
-            _ => (arg.clone(), None),
-        };
-        let mut value = |name: &str| -> Result<String, String> {
-            match &inline {
-                Some(v) => Ok(v.clone()),
-                None => it.next().ok_or_else(|| format!("{name} needs a value")),
-            }
-        };
+        let (flag, inline) = split_flag(&arg);
+        let mut value = |name: &str| flag_value(&inline, &mut it, name);
         match flag.as_str() {
             "--hiera_config" | "--hiera-config" => a.options.hiera_config = PathBuf::from(value(&flag)?),
             "--environmentpath" => a.options.environmentpath = PathBuf::from(value(&flag)?),
@@ -107,6 +102,22 @@ fn parse_args() -> Result<Args, String> {
         return Err(format!("No keys were given to lookup.\n{USAGE}"));
     }
     Ok(a)
+}
+
+/// `--flag=value` is the flag and its value; any other word stands alone.
+fn split_flag(arg: &str) -> (String, Option<String>) {
+    match arg.split_once('=') {
+        Some((f, v)) if f.starts_with("--") => (f.to_string(), Some(v.to_string())),
+        _ => (arg.to_string(), None),
+    }
+}
+
+/// A flag's value: given inline, or the next word.
+fn flag_value(inline: &Option<String>, words: &mut impl Iterator<Item = String>, name: &str) -> Result<String, String> {
+    match inline {
+        Some(v) => Ok(v.clone()),
+        None => words.next().ok_or_else(|| format!("{name} needs a value")),
+    }
 }
 
 fn read_data_file(path: &PathBuf) -> Result<Value, String> {
@@ -190,6 +201,9 @@ fn render(v: &Value, how: &str) -> String {
 }
 
 fn main() -> ExitCode {
+    if std::env::args().skip(1).any(|a| a == "--hiera3") {
+        return hiera3_main();
+    }
     let a = match parse_args() {
         Ok(a) => a,
         Err(e) => return fail(e),
@@ -228,7 +242,11 @@ fn main() -> ExitCode {
             _ => ExitCode::SUCCESS,
         };
     }
-    match session.lookup(&req) {
+    let (result, warnings) = session.lookup_with_warnings(&req);
+    for w in warnings {
+        eprintln!("Warning: {w}");
+    }
+    match result {
         Ok(Some(v)) => {
             println!("{}", render(&v, &a.render_as));
             ExitCode::SUCCESS
@@ -260,4 +278,107 @@ fn batch(session: &Session) -> ExitCode {
     let _ = out.flush();
     let _ = to_json;
     ExitCode::SUCCESS
+}
+
+/// `--hiera3`: the standalone Hiera 3.10 lookup
+/// (`Hiera.new(config: FILE).lookup(KEY, default, scope, order_override,
+/// resolution_type)`), run from the working directory (a relative
+/// `:datadir:` is relative to it). Exit status as in Hiera 5 mode.
+fn hiera3_main() -> ExitCode {
+    use hiera::hiera3::{Hiera3, ResolutionType};
+    let mut config = PathBuf::from("hiera.yaml");
+    let mut scope_file: Option<PathBuf> = None;
+    let mut resolution_type = ResolutionType::Priority;
+    let mut overrides: Vec<Value> = Vec::new();
+    let mut default: Option<Value> = None;
+    let mut render_as = "yaml".to_string();
+    let mut keys: Vec<String> = Vec::new();
+    let mut it = std::env::args().skip(1);
+    while let Some(arg) = it.next() {
+        if arg == "--" {
+            keys.extend(it.by_ref());
+            break;
+        }
+        let (flag, inline) = split_flag(&arg);
+        let mut value = |name: &str| flag_value(&inline, &mut it, name);
+        let step = match flag.as_str() {
+            "--hiera3" => Ok(()),
+            "--hiera_config" | "--hiera-config" => value(&flag).map(|v| config = PathBuf::from(v)),
+            "--scope" => value(&flag).map(|v| scope_file = Some(PathBuf::from(v))),
+            "--order-override" | "--order_override" => value(&flag).map(|v| overrides.push(Value::from(v))),
+            "--resolution-type" | "--resolution_type" => value(&flag).and_then(|v| {
+                let parsed = if v.trim_start().starts_with('{') {
+                    from_json(&v).map_err(|e| format!("--resolution-type: {}", e.message))?
+                } else if matches!(v.as_str(), "priority" | "array" | "hash") {
+                    Value::from(v.as_str())
+                } else {
+                    return Err("--resolution-type takes priority, array, hash or a JSON object".into());
+                };
+                resolution_type = ResolutionType::from_plain_value(&parsed).map_err(|e| e.message)?;
+                Ok(())
+            }),
+            "--default" => value(&flag).map(|v| default = Some(from_json(&v).unwrap_or_else(|_| Value::from(v.as_str())))),
+            "--render-as" | "--render_as" => value(&flag).map(|v| render_as = v.to_lowercase()),
+            "-h" | "--help" => {
+                println!("{USAGE}");
+                return ExitCode::SUCCESS;
+            }
+            f if f.starts_with("--") => Err(format!("unknown option '{f}' in --hiera3 mode\n{USAGE}")),
+            _ => {
+                keys.push(arg);
+                Ok(())
+            }
+        };
+        if let Err(e) = step {
+            return fail(e);
+        }
+    }
+    if !matches!(render_as.as_str(), "s" | "json" | "yaml") {
+        return fail(format!("Unknown rendering format '{render_as}'"));
+    }
+    let [key] = &keys[..] else {
+        return fail(format!("--hiera3 looks up exactly one key\n{USAGE}"));
+    };
+    let scope = match &scope_file {
+        None => Value::empty_hash(),
+        Some(f) => match read_hiera3_scope(f) {
+            Ok(s) => s,
+            Err(e) => return fail(e),
+        },
+    };
+    let order_override = match overrides.len() {
+        0 => None,
+        1 => overrides.pop(),
+        _ => Some(Value::array(overrides)),
+    };
+    let h = match Hiera3::open(&config, None) {
+        Ok(h) => h,
+        Err(e) => return fail(e),
+    };
+    match h.lookup(key, default.as_ref(), &scope, order_override.as_ref(), &resolution_type) {
+        Ok(Some(v)) => {
+            println!("{}", render(&v, &render_as));
+            ExitCode::SUCCESS
+        }
+        Ok(None) => ExitCode::from(1),
+        Err(e) => fail(e),
+    }
+}
+
+/// A Hiera 3 scope file: the exact variable Hash, as JSON (wire format) or
+/// YAML; keys are kept as they are.
+fn read_hiera3_scope(path: &PathBuf) -> Result<Value, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let is_json = path.extension().is_some_and(|e| e == "json") || text.trim_start().starts_with('{');
+    let v = if is_json {
+        from_json(&text).map_err(|e| format!("{}: {}", path.display(), e.message))?
+    } else {
+        hiera::yaml::load(&text, &Default::default())
+            .map_err(|e| format!("{}: {}", path.display(), e.message))?
+            .unwrap_or_else(Value::empty_hash)
+    };
+    match v {
+        Value::Hash(_) => Ok(v),
+        _ => Err(format!("{}: the scope must be a hash", path.display())),
+    }
 }

@@ -2,6 +2,8 @@
 //! their queries through the engine.
 #![allow(dead_code)]
 
+pub mod wire;
+
 use hiera::{LookupRequest, Map, Options, Value};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -92,11 +94,14 @@ pub fn load_case(dir: &Path) -> Result<Case, String> {
 }
 
 pub fn engine_supported(engine: &str) -> bool {
-    engine == "hiera5"
+    engine == "hiera5" || engine == "hiera3"
 }
 
 /// Runs one query of a case the way the oracle did: a fresh engine state.
 pub fn run_query(case: &Case, q: &CaseQuery) -> Outcome {
+    if case.engine == "hiera3" {
+        return run_hiera3_query(case, q);
+    }
     let opts = Options {
         hiera_config: case.dir.join("hiera.yaml"),
         environmentpath: case.dir.join("environments"),
@@ -125,4 +130,26 @@ pub fn run_query(case: &Case, q: &CaseQuery) -> Outcome {
 pub fn relativize(msg: &str, dir: &Path) -> String {
     let d = dir.display().to_string();
     msg.replace(&format!("{d}/"), "").replace(&d, ".")
+}
+
+/// A hiera3 query as the oracle runs it: `Hiera.new(config:
+/// '<case>/hiera.yaml')` with the case root as working directory (given to
+/// the engine, not set on the test process), a fresh backend state, the
+/// recorded scope, and the query's resolution type and order_override.
+fn run_hiera3_query(case: &Case, q: &CaseQuery) -> Outcome {
+    use hiera::hiera3::{Hiera3, ResolutionType};
+    let rt = match q.resolution_type.as_ref().map(ResolutionType::from_plain_value).transpose() {
+        Ok(rt) => rt.unwrap_or(ResolutionType::Priority),
+        Err(e) => return Outcome::Error(e.message),
+    };
+    let h = match Hiera3::open(&case.dir.join("hiera.yaml"), Some(&case.dir)) {
+        Ok(h) => h,
+        Err(e) => return Outcome::Error(e.message),
+    };
+    let scope = Value::hash(case.scope.clone());
+    match h.lookup(&q.key, q.default.as_ref(), &scope, q.order_override.as_ref(), &rt) {
+        Ok(Some(v)) => Outcome::Value(v),
+        Ok(None) => Outcome::NotFound,
+        Err(e) => Outcome::Error(e.message),
+    }
 }

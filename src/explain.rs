@@ -1,0 +1,183 @@
+//! The explanation of a lookup, as `puppet lookup --explain` prints it.
+//!
+//! The search builds a tree (providers, hierarchy entries, paths, merges,
+//! outcomes); rendering happens at the end because a merge node with a
+//! single branch is replaced by that branch, which changes indentation.
+
+use crate::value::{Map, Value};
+
+enum Item {
+    Line(String),
+    Value(String, Value),
+    Node(Node),
+}
+
+enum Kind {
+    Root,
+    Plain(String),
+    Merge { name: &'static str, options: Option<Map>, result: Option<Value> },
+}
+
+struct Node {
+    kind: Kind,
+    items: Vec<Item>,
+}
+
+/// An explanation being built.
+pub(crate) struct Explainer {
+    stack: Vec<Node>,
+}
+
+impl Default for Explainer {
+    fn default() -> Explainer {
+        Explainer { stack: vec![Node { kind: Kind::Root, items: Vec::new() }] }
+    }
+}
+
+impl Explainer {
+    fn top(&mut self) -> &mut Node {
+        self.stack.last_mut().expect("the root node is never popped")
+    }
+
+    /// Opens a node whose first line is `header`.
+    pub(crate) fn push(&mut self, header: String) {
+        self.stack.push(Node { kind: Kind::Plain(header), items: Vec::new() });
+    }
+
+    /// Opens a merge node.
+    pub(crate) fn push_merge(&mut self, name: &'static str, options: &Map) {
+        let options = if options.is_empty() { None } else { Some(options.clone()) };
+        self.stack.push(Node { kind: Kind::Merge { name, options, result: None }, items: Vec::new() });
+    }
+
+    /// Records the merged result of the open merge node.
+    pub(crate) fn result(&mut self, v: &Value) {
+        if let Kind::Merge { result, .. } = &mut self.top().kind {
+            *result = Some(v.clone());
+        }
+    }
+
+    /// Closes the open node.
+    pub(crate) fn pop(&mut self) {
+        if self.stack.len() > 1 {
+            let node = self.stack.pop().expect("checked");
+            self.top().items.push(Item::Node(node));
+        }
+    }
+
+    /// Adds a line to the open node.
+    pub(crate) fn line(&mut self, text: String) {
+        self.top().items.push(Item::Line(text));
+    }
+
+    /// Adds `prefix` followed by a value in Puppet's explain layout.
+    pub(crate) fn value(&mut self, prefix: String, v: &Value) {
+        self.top().items.push(Item::Value(prefix, v.clone()));
+    }
+
+    /// The text of the explanation.
+    pub(crate) fn render(mut self) -> String {
+        while self.stack.len() > 1 {
+            self.pop();
+        }
+        let root = self.stack.pop().expect("root");
+        let mut out = String::new();
+        for item in &root.items {
+            render_item(item, 0, &mut out);
+        }
+        out
+    }
+}
+
+fn indent(out: &mut String, level: usize) {
+    for _ in 0..level {
+        out.push_str("  ");
+    }
+}
+
+fn render_item(item: &Item, level: usize, out: &mut String) {
+    match item {
+        Item::Line(t) => {
+            indent(out, level);
+            out.push_str(t);
+            out.push('\n');
+        }
+        Item::Value(prefix, v) => {
+            indent(out, level);
+            out.push_str(prefix);
+            crate::render::explain_value(v, level * 2, out);
+            out.push('\n');
+        }
+        Item::Node(n) => render_node(n, level, out),
+    }
+}
+
+fn render_node(node: &Node, level: usize, out: &mut String) {
+    match &node.kind {
+        Kind::Root => node.items.iter().for_each(|i| render_item(i, level, out)),
+        Kind::Plain(header) => {
+            indent(out, level);
+            out.push_str(header);
+            out.push('\n');
+            node.items.iter().for_each(|i| render_item(i, level + 1, out));
+        }
+        Kind::Merge { name, options, result } => {
+            let branches: Vec<&Item> = node.items.iter().filter(|i| matches!(i, Item::Node(_))).collect();
+            match branches.len() {
+                0 => {}
+                // A merge of one branch is just that branch.
+                1 => render_item(branches[0], level, out),
+                _ => {
+                    indent(out, level);
+                    out.push_str("Merge strategy ");
+                    out.push_str(name);
+                    out.push('\n');
+                    if let Some(o) = options {
+                        indent(out, level + 1);
+                        out.push_str("Options: ");
+                        crate::render::explain_value(&Value::hash(o.clone()), (level + 1) * 2, out);
+                        out.push('\n');
+                    }
+                    branches.iter().for_each(|b| render_item(b, level + 1, out));
+                    if let Some(v) = result {
+                        indent(out, level + 1);
+                        out.push_str("Merged result: ");
+                        crate::render::explain_value(v, (level + 1) * 2, out);
+                        out.push('\n');
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn single_branch_merges_collapse() {
+        let mut e = Explainer::default();
+        e.push("Searching for \"k\"".into());
+        e.push_merge("deep", &Map::new());
+        e.push("Global Data Provider".into());
+        e.line("No such key: \"k\"".into());
+        e.pop();
+        e.pop();
+        e.pop();
+        assert_eq!(e.render(), "Searching for \"k\"\n  Global Data Provider\n    No such key: \"k\"\n");
+    }
+
+    #[test]
+    fn merges_show_strategy_and_result() {
+        let mut e = Explainer::default();
+        e.push_merge("unique", &Map::new());
+        for p in ["a", "b"] {
+            e.push(format!("Path \"{p}\""));
+            e.pop();
+        }
+        e.result(&Value::array(vec![Value::Int(1)]));
+        e.pop();
+        assert_eq!(e.render(), "Merge strategy unique\n  Path \"a\"\n  Path \"b\"\n  Merged result: [\n    1\n  ]\n");
+    }
+}

@@ -1,0 +1,99 @@
+//! Shared by the differential tests: a small seeded PRNG and the JSON
+//! coding the Ruby oracles speak (`{"__type__": "Hash", "entries": ...}`,
+//! `{"__type__": "Symbol", "name": ...}`, `{"__type__": "Bytes", "hex": ...}`).
+
+use hiera::value::{Map, Value};
+use serde_json::{json, Value as Json};
+use std::sync::Arc;
+
+/// SplitMix64.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+    /// True with probability `num / den`.
+    pub fn chance(&mut self, num: usize, den: usize) -> bool {
+        self.below(den) < num
+    }
+    pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[self.below(items.len())]
+    }
+}
+
+pub fn encode(v: &Value) -> Json {
+    match v {
+        Value::Nil => Json::Null,
+        Value::Bool(b) => Json::Bool(*b),
+        Value::Int(i) => json!(i),
+        Value::BigInt(s) => serde_json::from_str(s).expect("big integer"),
+        Value::Float(f) => Json::Number(serde_json::Number::from_f64(*f).expect("finite float")),
+        Value::String(s) => Json::String(s.to_string()),
+        Value::Bytes(b) => json!({"__type__": "Bytes", "hex": hex(b)}),
+        Value::Symbol(s) => json!({"__type__": "Symbol", "name": s.to_string()}),
+        Value::Array(a) => Json::Array(a.iter().map(encode).collect()),
+        Value::Hash(h) => json!({
+            "__type__": "Hash",
+            "entries": h.iter().map(|(k, v)| json!([encode(k), encode(v)])).collect::<Vec<_>>(),
+        }),
+        Value::Sensitive(_) | Value::Rich(_) => panic!("Sensitive and rich values are not generated"),
+    }
+}
+
+pub fn decode(j: &Json) -> Value {
+    match j {
+        Json::Null => Value::Nil,
+        Json::Bool(b) => Value::Bool(*b),
+        Json::Number(n) => {
+            let repr = n.to_string();
+            if repr.contains(['.', 'e', 'E']) {
+                Value::Float(repr.parse().expect("float"))
+            } else if let Ok(i) = repr.parse::<i64>() {
+                Value::Int(i)
+            } else {
+                Value::BigInt(Arc::from(repr.as_str()))
+            }
+        }
+        Json::String(s) => Value::from(s.as_str()),
+        Json::Array(a) => Value::array(a.iter().map(decode).collect()),
+        Json::Object(o) => match o.get("__type__").and_then(Json::as_str) {
+            Some("Hash") => {
+                let mut map = Map::new();
+                for entry in o["entries"].as_array().expect("entries") {
+                    map.insert(decode(&entry[0]), decode(&entry[1]));
+                }
+                Value::hash(map)
+            }
+            Some("Symbol") => Value::Symbol(Arc::from(o["name"].as_str().unwrap())),
+            Some("Bytes") => Value::Bytes(Arc::from(unhex(o["hex"].as_str().unwrap()))),
+            _ => panic!("unexpected object from the oracle: {j}"),
+        },
+    }
+}
+
+pub fn hex(b: &[u8]) -> String {
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+pub fn unhex(s: &str) -> Vec<u8> {
+    (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap()).collect()
+}
+
+/// Exact equality: same types, same key order, floats by bits.
+pub fn same(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Hash(x), Value::Hash(y)) => {
+            x.len() == y.len() && x.iter().zip(y.iter()).all(|((k1, v1), (k2, v2))| same(k1, k2) && same(v1, v2))
+        }
+        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| same(p, q)),
+        _ => a == b,
+    }
+}
