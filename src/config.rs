@@ -306,6 +306,18 @@ fn type_name(v: &Value) -> String {
     }
 }
 
+/// Puppet's regexp for the line declaring hierarchy entry `name`
+/// (the name is spliced in unescaped, as Puppet does; if that is not a
+/// valid pattern, no line is named).
+fn name_line_regex(name: &str) -> Regex {
+    Regex::new(&format!(r#"\s+name:\s+['"]?{name}(?:[^\w]|$)"#)).unwrap_or_else(|_| Regex::new("$^").expect("valid"))
+}
+
+fn hiera3_backend_line() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| Regex::new(r"\s+hiera3_backend:").expect("valid"))
+}
+
 fn variant_type(v: &Value) -> String {
     match v {
         Value::Array(_) => "Tuple".into(),
@@ -433,7 +445,7 @@ fn parse_v5(map: &Map, ctx: &Ctx, root: &Path, layer: LayerKind) -> Result<Hiera
         let mut seen = std::collections::HashSet::new();
         for e in list {
             if !seen.insert(e.name.as_str()) {
-                let re = Regex::new(&format!(r#"\s+name:\s+['"]?{}(?:[^\w]|$)"#, e.name)).unwrap_or_else(|_| Regex::new("$^").unwrap());
+                let re = name_line_regex(&e.name);
                 return Err(ctx.duplicate(&re, &e.name, "Hierarchy name"));
             }
         }
@@ -536,8 +548,7 @@ fn parse_entries(ctx: &Ctx, list_key: &str, v: &Value, defaults: &Defaults, laye
         };
         if function_kind == FunctionKind::Hiera3Backend {
             if layer != LayerKind::Global {
-                let re = Regex::new(r"\s+hiera3_backend:").unwrap();
-                return Err(ctx.fail("'hiera3_backend' is only allowed in the global layer", ctx.find_line(&re, 1)));
+                return Err(ctx.fail("'hiera3_backend' is only allowed in the global layer", ctx.find_line(hiera3_backend_line(), 1)));
             }
             if function_name == "json" || function_name == "yaml" {
                 let re = Regex::new(&format!(r#"\s+hiera3_backend:\s*['"]?{function_name}(?:[^\w]|$)"#)).unwrap();
@@ -661,7 +672,7 @@ fn parse_v4(map: &Map, ctx: &Ctx, root: &Path) -> Result<HieraConfig> {
         let get = |k: &str| h.get(&Value::from(k)).and_then(Value::as_str).map(str::to_string);
         let name = get("name").unwrap();
         if !seen.insert(name.clone()) {
-            let re = Regex::new(&format!(r#"\s+name:\s+['"]?{}(?:[^\w]|$)"#, regex::escape(&name))).unwrap();
+            let re = name_line_regex(&regex::escape(&name));
             return Err(ctx.duplicate(&re, &name, "Hierarchy name"));
         }
         let backend = get("backend").unwrap();

@@ -32,12 +32,16 @@ impl std::fmt::Display for Segment {
     }
 }
 
-/// Splits `key` into segments. The first element is the root, always a
-/// string unless it is integer-like (Puppet then crashes; we report a
-/// syntax error instead, see [`LookupKey::parse`]).
+/// A key that Puppet's key splitter rejects ("Syntax error").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SyntaxError;
+
+/// Splits `key` into segments as Puppet's `SubLookup#split_key` does. The
+/// first element is the root (an integer-like root is refused by
+/// [`LookupKey::parse`] with Puppet's own NoMethodError text).
 ///
-/// `Err(())` means "Syntax error"; the caller words the message.
-pub fn split_key(key: &str) -> std::result::Result<Vec<Segment>, ()> {
+/// `Err(SyntaxError)` means "Syntax error"; the caller words the message.
+pub fn split_key(key: &str) -> std::result::Result<Vec<Segment>, SyntaxError> {
     if !key.contains(['\'', '"', '.']) {
         return Ok(vec![Segment::Name(key.to_string())]);
     }
@@ -56,7 +60,7 @@ pub fn split_key(key: &str) -> std::result::Result<Vec<Segment>, ()> {
             let gap = &key[last_end..start];
             if first {
                 if !gap.is_empty() {
-                    return Err(());
+                    return Err(SyntaxError);
                 }
                 first = false;
             } else {
@@ -70,55 +74,55 @@ pub fn split_key(key: &str) -> std::result::Result<Vec<Segment>, ()> {
         }
     }
     if segments.is_empty() || first {
-        return Err(());
+        return Err(SyntaxError);
     }
     let trailing = &key[last_end..];
     if !trailing.is_empty() {
-        return Err(());
+        return Err(SyntaxError);
     }
     if separators.iter().any(|s| *s != ".") {
-        return Err(());
+        return Err(SyntaxError);
     }
     Ok(segments)
 }
 
-/// Matches one token starting at or after `from`; returns (start, end, segment).
-fn match_token(key: &str, from: usize) -> Option<(usize, usize, Segment)> {
+/// Matches one token exactly at `i` (the regexp's alternatives in order);
+/// returns (start, end, segment), or `None` when no token starts there.
+fn match_token(key: &str, i: usize) -> Option<(usize, usize, Segment)> {
     let bytes = key.as_bytes();
-    let i = from;
-    while i < bytes.len() {
-        // Alternative 1/2: \s*"[^"]+"\s* or \s*'[^']+'\s*
-        let mut j = i;
-        while j < bytes.len() && is_space(bytes[j]) {
-            j += 1;
-        }
-        if j < bytes.len() && (bytes[j] == b'"' || bytes[j] == b'\'') {
-            let q = bytes[j];
-            if let Some(close) = key[j + 1..].find(q as char) {
-                if close > 0 {
-                    let inner = &key[j + 1..j + 1 + close];
-                    let mut end = j + 1 + close + 1;
-                    while end < bytes.len() && is_space(bytes[end]) {
-                        end += 1;
-                    }
-                    return Some((i, end, Segment::Name(inner.to_string())));
-                }
-            }
-        }
-        // Alternative 3: [^'".]+
-        if !matches!(bytes[i], b'\'' | b'"' | b'.') {
-            let mut end = i;
-            while end < bytes.len() && !matches!(bytes[end], b'\'' | b'"' | b'.') {
-                end += 1;
-            }
-            let raw = key[i..end].trim_matches(|c: char| c.is_ascii_whitespace());
-            return Some((i, end, classify(raw)));
-        }
-        // The regexp can match here only through a quote; otherwise the
-        // text at i is a separator character. Let the caller move on.
+    if i >= bytes.len() {
         return None;
     }
-    None
+    // Alternatives 1 and 2: \s*"[^"]+"\s* or \s*'[^']+'\s*
+    let mut j = i;
+    while j < bytes.len() && is_space(bytes[j]) {
+        j += 1;
+    }
+    if j < bytes.len() && (bytes[j] == b'"' || bytes[j] == b'\'') {
+        let q = bytes[j];
+        if let Some(close) = key[j + 1..].find(q as char) {
+            if close > 0 {
+                let inner = &key[j + 1..j + 1 + close];
+                let mut end = j + 1 + close + 1;
+                while end < bytes.len() && is_space(bytes[end]) {
+                    end += 1;
+                }
+                return Some((i, end, Segment::Name(inner.to_string())));
+            }
+        }
+    }
+    // Alternative 3: [^'".]+
+    if matches!(bytes[i], b'\'' | b'"' | b'.') {
+        // Only a quote could match here, and it did not: the text at i is a
+        // separator or a stray quote. The caller moves on.
+        return None;
+    }
+    let mut end = i;
+    while end < bytes.len() && !matches!(bytes[end], b'\'' | b'"' | b'.') {
+        end += 1;
+    }
+    let raw = key[i..end].trim_matches(|c: char| c.is_ascii_whitespace());
+    Some((i, end, classify(raw)))
 }
 
 fn is_space(b: u8) -> bool {

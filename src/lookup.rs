@@ -203,7 +203,7 @@ pub struct Session {
     module_configs: Mutex<HashMap<String, Option<Arc<HieraConfig>>>>,
     /// Finished lookups: key -> (merge, result). Correct because a session
     /// is a snapshot and its scope does not change.
-    results: Mutex<HashMap<String, Vec<(Option<Value>, Found)>>>,
+    results: Mutex<HashMap<String, Vec<CachedResult>>>,
 }
 
 impl Session {
@@ -323,6 +323,9 @@ struct Invocation<'s> {
 }
 
 type Found = Option<Value>;
+
+/// A finished lookup kept by a session: the merge it was asked with, and its result.
+type CachedResult = (Option<Value>, Found);
 
 impl<'s> Invocation<'s> {
     fn new(session: &'s Session, req: &'s LookupRequest) -> Invocation<'s> {

@@ -82,7 +82,7 @@ fn common_key_type<'a>(keys: impl Iterator<Item = &'a Value>) -> String {
 }
 
 fn value_type_name<'a>(values: impl Iterator<Item = &'a Value>) -> String {
-    let mut names: Vec<String> = values.map(|v| infer_type(v)).collect();
+    let mut names: Vec<String> = values.map(infer_type).collect();
     names.dedup();
     if names.len() == 1 {
         names.remove(0)
