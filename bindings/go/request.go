@@ -62,8 +62,8 @@ func WithMerge(merge any) LookupOption {
 }
 
 // WithDefault gives the value to answer when nothing is found (nil too:
-// WithDefault(nil) answers nil, found). Strings are interpolated, as in
-// Puppet.
+// WithDefault(nil) answers nil, found). As in Puppet's lookup(), it is not
+// interpolated.
 func WithDefault(v any) LookupOption {
 	return func(c *lookupConfig) { c.dflt, c.hasDefault = v, true }
 }
