@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -19,11 +20,24 @@ func envInt(name string, dflt int) int {
 }
 
 // Many goroutines look up through one session at once (Lookup, LookupRaw
-// and LookupMany), each checking every answer against Puppet's.
+// and LookupMany), each checking every answer against Puppet's, while the
+// garbage collector runs over and over (a missing KeepAlive would show).
 func TestConcurrentLookups(t *testing.T) {
 	ex := openExample(t)
 	goroutines := envInt("HIERA_TEST_GOROUTINES", 16)
 	rounds := envInt("HIERA_TEST_ROUNDS", 50)
+	stopGC := make(chan struct{})
+	defer close(stopGC)
+	go func() {
+		for {
+			select {
+			case <-stopGC:
+				return
+			default:
+				runtime.GC()
+			}
+		}
+	}()
 	var wg sync.WaitGroup
 	errs := make(chan error, goroutines)
 	var lookups atomic.Int64

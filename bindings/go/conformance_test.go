@@ -182,14 +182,22 @@ func (r *conformanceReport) finish(what string, skipped int) {
 	}
 }
 
-// TestConformance runs each query as the recorder did: its own session,
-// the scope given as a Go map (encoded by Marshal), one Lookup.
-func TestConformance(t *testing.T) {
+// runConformance opens every case and hands it to run.
+func runConformance(t *testing.T, what string, run func(c *conformanceCase, h *Hiera, rep *conformanceReport)) {
 	cases, skipped := loadCases(t)
 	rep := &conformanceReport{t: t}
 	for i := range cases {
-		c := &cases[i]
-		h := c.open(t)
+		h := cases[i].open(t)
+		run(&cases[i], h, rep)
+		h.Close()
+	}
+	rep.finish(what, skipped)
+}
+
+// TestConformance runs each query as the recorder did: its own session,
+// the scope given as a Go map (encoded by Marshal), one Lookup.
+func TestConformance(t *testing.T) {
+	runConformance(t, "conformance (Lookup)", func(c *conformanceCase, h *Hiera, rep *conformanceReport) {
 		scope, err := UnmarshalOrdered(c.rec.Scope)
 		if err != nil {
 			t.Fatalf("%s: scope: %v", c.name, err)
@@ -205,23 +213,18 @@ func TestConformance(t *testing.T) {
 			rep.compare(label, c, c.rec.Results[qi], raw, found, err)
 			s.Close()
 		}
-		h.Close()
-	}
-	rep.finish("conformance (Lookup)", skipped)
+	})
 }
 
 // TestConformanceLookupMany runs each case's queries in one LookupMany on
 // one session made from the recorded scope JSON.
 func TestConformanceLookupMany(t *testing.T) {
-	cases, skipped := loadCases(t)
-	rep := &conformanceReport{t: t}
-	for i := range cases {
-		c := &cases[i]
-		h := c.open(t)
+	runConformance(t, "conformance (LookupMany)", func(c *conformanceCase, h *Hiera, rep *conformanceReport) {
 		s, err := h.SessionJSON(c.rec.Scope)
 		if err != nil {
 			t.Fatalf("%s: SessionJSON: %v", c.name, err)
 		}
+		defer s.Close()
 		reqs := make([]Request, len(c.file.queries))
 		for qi, q := range c.file.queries {
 			key, _ := q.Get("key")
@@ -237,10 +240,7 @@ func TestConformanceLookupMany(t *testing.T) {
 			}
 			rep.compare(c.name+" many#"+r.Key, c, c.rec.Results[qi], r.Raw, r.Found, r.Err)
 		}
-		s.Close()
-		h.Close()
-	}
-	rep.finish("conformance (LookupMany)", skipped)
+	})
 }
 
 // TestCaseReaderAgreesWithRuby checks the case.yaml reader against Ruby's

@@ -141,26 +141,38 @@ func Open(opts Options) (*Hiera, error) {
 	if st != StatusOK {
 		return nil, statusError(st, takeString(errJSON))
 	}
-	liveHandles.Add(1)
-	h := &Hiera{ptr: out}
-	runtime.SetFinalizer(h, func(h *Hiera) { h.Close() })
-	return h, nil
+	return adopt(&Hiera{ptr: out}, func(h *Hiera) { h.Close() }), nil
 }
 
 // Close frees the configuration. Sessions made from it stay usable. It is
 // idempotent, waits for calls in flight, and always returns nil.
 func (h *Hiera) Close() error {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.ptr == nil {
-		return nil
-	}
-	runtime.SetFinalizer(h, nil)
-	C.hiera_free(h.ptr)
+	release(&h.mu, &h.ptr, h, func(p *C.struct_hiera) { C.hiera_free(p) })
 	runtime.KeepAlive(h)
-	h.ptr = nil
-	liveHandles.Add(-1)
 	return nil
+}
+
+// adopt registers a new handle: counted, and freed by owner's finalizer
+// when owner was never closed.
+func adopt[T any](owner *T, close func(*T)) *T {
+	liveHandles.Add(1)
+	runtime.SetFinalizer(owner, close)
+	return owner
+}
+
+// release frees *ptr once (Close): it takes the handle's write lock, so it
+// waits for the calls in flight, clears owner's finalizer and sets *ptr to
+// nil, after which calls see a closed handle.
+func release[T any](mu *sync.RWMutex, ptr **T, owner any, free func(*T)) {
+	mu.Lock()
+	defer mu.Unlock()
+	if *ptr == nil {
+		return
+	}
+	runtime.SetFinalizer(owner, nil)
+	free(*ptr)
+	*ptr = nil
+	liveHandles.Add(-1)
 }
 
 // Session binds a scope to the configuration: the node's variables as
@@ -199,10 +211,7 @@ func (h *Hiera) SessionJSON(scope []byte) (*Session, error) {
 	if st != StatusOK {
 		return nil, statusError(st, takeString(errJSON))
 	}
-	liveHandles.Add(1)
-	s := &Session{ptr: out}
-	runtime.SetFinalizer(s, func(s *Session) { s.Close() })
-	return s, nil
+	return adopt(&Session{ptr: out}, func(s *Session) { s.Close() }), nil
 }
 
 // Session is a scope bound to a configuration, with its caches: the first
@@ -216,16 +225,8 @@ type Session struct {
 // Close frees the session. It is idempotent, waits for lookups in flight,
 // and always returns nil; later lookups return an error of Kind KindClosed.
 func (s *Session) Close() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.ptr == nil {
-		return nil
-	}
-	runtime.SetFinalizer(s, nil)
-	C.hiera_session_free(s.ptr)
+	release(&s.mu, &s.ptr, s, func(p *C.struct_hiera_session) { C.hiera_session_free(p) })
 	runtime.KeepAlive(s)
-	s.ptr = nil
-	liveHandles.Add(-1)
 	return nil
 }
 

@@ -21,7 +21,10 @@ type Sensitive struct {
 	Value any
 }
 
-func (s Sensitive) String() string   { return SensitiveText }
+// String is SensitiveText: fmt's %v and %s do not show the value.
+func (s Sensitive) String() string { return SensitiveText }
+
+// GoString hides the value from fmt's %#v too.
 func (s Sensitive) GoString() string { return "hiera.Sensitive{" + SensitiveText + "}" }
 
 // MarshalJSON writes the wire object, with the value in clear: that is the
