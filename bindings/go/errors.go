@@ -69,9 +69,9 @@ type Error struct {
 	Message string // Puppet's message for the library's kinds
 	File    string // the file involved, when known
 	Line    int    // its line (1-based), when known; 0 otherwise
-	// Status is the C status that produced the error; StatusOK (0) for
-	// errors made on the Go side (closed handles, values that cannot be
-	// encoded).
+	// Status is the C status that produced the error: StatusError for the
+	// error entries of LookupMany, StatusOK (0) for errors made on the Go
+	// side (closed handles, values that cannot be encoded).
 	Status Status
 	// Explain is the explanation, when the request asked for one.
 	Explain string

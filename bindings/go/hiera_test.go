@@ -264,7 +264,7 @@ func TestLookupManyEdges(t *testing.T) {
 		t.Fatal(err)
 	}
 	var herr *Error
-	if !errors.As(results[0].Err, &herr) || herr.Kind != KindInvalidArgument || herr.Status != StatusInvalidArgument {
+	if !errors.As(results[0].Err, &herr) || herr.Kind != KindInvalidArgument || herr.Status != StatusError {
 		t.Errorf("bad request: %#v", results[0].Err)
 	}
 	if results[1].Value != "ntpsec" || results[1].Err != nil {

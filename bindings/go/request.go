@@ -118,14 +118,7 @@ func (c *lookupConfig) request(key string) *OrderedMap {
 		om.Set("key", append([]string{key}, c.fallbacks...))
 	}
 	if c.hasMerge {
-		switch m := c.merge.(type) {
-		case Merge:
-			om.Set("merge", m.wire())
-		case *Merge:
-			om.Set("merge", m.wire())
-		default:
-			om.Set("merge", m)
-		}
+		om.Set("merge", c.merge)
 	}
 	if c.hasDefault {
 		om.Set("default", c.dflt)
@@ -182,9 +175,6 @@ func (r response) result(key string, ordered bool) Result {
 			return res
 		}
 		err := o.toError(StatusError)
-		if o.Kind == string(KindInvalidArgument) {
-			err.Status = StatusInvalidArgument
-		}
 		err.Explain = res.Explain
 		res.Err = err
 		return res

@@ -309,6 +309,10 @@ func (e *encoder) value(v any, depth int) error {
 		}
 		return e.array(len(x), func(i int) any { return x[i] }, depth)
 	case json.Marshaler:
+		if rv := reflect.ValueOf(x); rv.Kind() == reflect.Pointer && rv.IsNil() {
+			e.buf.WriteString("null")
+			return nil
+		}
 		b, err := x.MarshalJSON()
 		if err != nil {
 			return invalidArgument("cannot encode %T: %v", v, err)

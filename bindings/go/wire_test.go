@@ -147,6 +147,7 @@ func TestMarshal(t *testing.T) {
 			`{"strategy":"deep","knockout_prefix":"--","sort_merged_arrays":true,"merge_hash_arrays":true}`},
 		{map[string]int{"b": 1, "a": 2}, `{"a":2,"b":1}`}, {map[bool]int{true: 1, false: 0}, `{"__type__":"Hash","entries":[[false,0],[true,1]]}`},
 		{[]map[string]any{{"k": []string{"v"}}}, `[{"k":["v"]}]`}, {json.RawMessage(nil), `null`},
+		{(*Merge)(nil), `null`}, {&Merge{Strategy: MergeHash}, `{"strategy":"hash"}`}, {MergeUnique, `"unique"`},
 	} {
 		got, err := Marshal(c.in)
 		if err != nil || string(got) != c.want {
