@@ -1,0 +1,3 @@
+module libhiera.dev/hiera
+
+go 1.19

@@ -1,0 +1,348 @@
+// Package hiera looks up Hiera data as Puppet 7's lookup() does, through
+// libhiera's C ABI (cgo). It uses only the standard library.
+//
+//	h, err := hiera.Open(hiera.Options{HieraConfig: "hiera.yaml", EnvironmentPath: "environments"})
+//	if err != nil { ... }
+//	defer h.Close()
+//	s, err := h.Session(map[string]any{"trusted": map[string]any{"certname": "web01.example.com"}})
+//	if err != nil { ... }
+//	defer s.Close()
+//	v, found, err := s.Lookup("ntp::servers", hiera.WithMerge(hiera.MergeUnique))
+//
+// A Hiera is an opened configuration; a Session is one scope (a node's
+// facts and variables) bound to it, with its caches: create one per node
+// compile. Both are safe for concurrent use by many goroutines, and Close
+// (idempotent) may be called at any time: lookups in flight finish first,
+// later calls return an error of Kind KindClosed. A finalizer frees a
+// handle that was never closed, but Close is the idiom. A Session keeps its
+// configuration alive, so the Hiera may be closed first.
+//
+// Values come back decoded as Unmarshal describes: integers as int64 (or
+// *big.Int when they do not fit, so they stay exact), floats as float64,
+// hashes as map[string]any (or *OrderedMap with WithOrderedMaps, keeping
+// Hiera's key order), and the wire format's {"__type__": ...} objects as
+// Symbol, Sensitive, []byte, Entries and Rich. LookupRaw returns the wire
+// JSON itself. Scope values, defaults and overrides are encoded by Marshal.
+//
+// Linking: `#cgo pkg-config: hiera` (the hiera.pc that `make install`
+// writes), or build with -tags hiera_nopkgconfig and set CGO_CFLAGS and
+// CGO_LDFLAGS (see the README).
+package hiera
+
+/*
+#include <stdlib.h>
+#include <hiera.h>
+*/
+import "C"
+
+import (
+	"bytes"
+	"encoding/json"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"unsafe"
+)
+
+// Version is the version of the loaded libhiera, e.g. "0.1.0".
+func Version() string { return C.GoString(C.hiera_version()) }
+
+// ABIVersion is the C ABI version of the loaded libhiera; it must equal
+// HeaderABIVersion, which Open checks.
+func ABIVersion() uint32 { return uint32(C.hiera_abi_version()) }
+
+// HeaderABIVersion is the ABI version of the hiera.h this package was
+// compiled with.
+const HeaderABIVersion = uint32(C.HIERA_ABI_VERSION)
+
+// Strict says what an undefined variable in an interpolation does.
+type Strict string
+
+// The values of Options.Strict.
+const (
+	StrictOff     Strict = "off"
+	StrictWarning Strict = "warning" // the default: Puppet's warning, on stderr
+	StrictError   Strict = "error"
+)
+
+// Options are the settings of Open, with the meaning of hiera-lookup's
+// flags. Empty fields take the library's defaults: "hiera.yaml",
+// "environments", "production", StrictWarning. Relative paths are taken
+// from the working directory at the time of Open.
+type Options struct {
+	HieraConfig     string // the global hiera.yaml
+	EnvironmentPath string // the directory of the environments
+	Environment     string // the environment's name
+	Strict          Strict
+}
+
+func (o Options) wire() *OrderedMap {
+	om := NewOrderedMap()
+	for _, f := range []struct{ name, value string }{
+		{"hiera_config", o.HieraConfig}, {"environmentpath", o.EnvironmentPath},
+		{"environment", o.Environment}, {"strict", string(o.Strict)},
+	} {
+		if f.value != "" {
+			om.Set(f.name, f.value)
+		}
+	}
+	return om
+}
+
+// liveHandles counts the C handles this package holds (tests check that
+// Close and the finalizers free them).
+var liveHandles atomic.Int64
+
+// cString copies JSON into C memory; free it with C.free. JSON text never
+// holds a NUL byte (Marshal escapes it).
+func cString(b []byte) (*C.char, error) {
+	if bytes.IndexByte(b, 0) >= 0 {
+		return nil, invalidArgument("JSON input contains a NUL byte")
+	}
+	return C.CString(string(b)), nil
+}
+
+// takeString copies a string that libhiera returned and frees it with
+// hiera_string_free.
+func takeString(p *C.char) string {
+	if p == nil {
+		return ""
+	}
+	s := C.GoString(p)
+	C.hiera_string_free(p)
+	return s
+}
+
+// Hiera is an opened configuration. Safe for concurrent use.
+type Hiera struct {
+	mu  sync.RWMutex
+	ptr *C.struct_hiera
+}
+
+// Open opens a configuration. Nothing is read yet: configuration and data
+// errors come at lookup time, as in Puppet. Errors: KindInvalidArgument
+// (bad options), KindInternal (a libhiera with another ABI version).
+func Open(opts Options) (*Hiera, error) {
+	if ABIVersion() != HeaderABIVersion {
+		return nil, internalError("libhiera ABI version %d, but hiera.h says %d", ABIVersion(), HeaderABIVersion)
+	}
+	body, err := Marshal(opts.wire())
+	if err != nil {
+		return nil, err
+	}
+	cs, err := cString(body)
+	if err != nil {
+		return nil, err
+	}
+	defer C.free(unsafe.Pointer(cs))
+	var out *C.struct_hiera
+	var errJSON *C.char
+	st := Status(C.hiera_open(cs, &out, &errJSON))
+	if st != StatusOK {
+		return nil, statusError(st, takeString(errJSON))
+	}
+	return adopt(&Hiera{ptr: out}, func(h *Hiera) { h.Close() }), nil
+}
+
+// Close frees the configuration. Sessions made from it stay usable. It is
+// idempotent, waits for calls in flight, and always returns nil.
+func (h *Hiera) Close() error {
+	release(&h.mu, &h.ptr, h, func(p *C.struct_hiera) { C.hiera_free(p) })
+	runtime.KeepAlive(h)
+	return nil
+}
+
+// adopt registers a new handle: counted, and freed by owner's finalizer
+// when owner was never closed.
+func adopt[T any](owner *T, close func(*T)) *T {
+	liveHandles.Add(1)
+	runtime.SetFinalizer(owner, close)
+	return owner
+}
+
+// release frees *ptr once (Close): it takes the handle's write lock, so it
+// waits for the calls in flight, clears owner's finalizer and sets *ptr to
+// nil, after which calls see a closed handle.
+func release[T any](mu *sync.RWMutex, ptr **T, owner any, free func(*T)) {
+	mu.Lock()
+	defer mu.Unlock()
+	if *ptr == nil {
+		return
+	}
+	runtime.SetFinalizer(owner, nil)
+	free(*ptr)
+	*ptr = nil
+	liveHandles.Add(-1)
+}
+
+// Session binds a scope to the configuration: the node's variables as
+// Puppet sees them (top-scope variables, "facts", "trusted", ...; nil for
+// none). Values are encoded by Marshal; use *OrderedMap values where key
+// order matters.
+func (h *Hiera) Session(scope map[string]any) (*Session, error) {
+	if scope == nil {
+		return h.SessionJSON([]byte("{}"))
+	}
+	body, err := Marshal(scope)
+	if err != nil {
+		return nil, err
+	}
+	return h.SessionJSON(body)
+}
+
+// SessionJSON is Session with the scope given as wire JSON (a JSON object),
+// e.g. the "scope" of an expected.json or what `facter --json` printed
+// under "facts".
+func (h *Hiera) SessionJSON(scope []byte) (*Session, error) {
+	cs, err := cString(scope)
+	if err != nil {
+		return nil, err
+	}
+	defer C.free(unsafe.Pointer(cs))
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	if h.ptr == nil {
+		return nil, closedError("Hiera")
+	}
+	var out *C.struct_hiera_session
+	var errJSON *C.char
+	st := Status(C.hiera_session_new(h.ptr, cs, &out, &errJSON))
+	runtime.KeepAlive(h)
+	if st != StatusOK {
+		return nil, statusError(st, takeString(errJSON))
+	}
+	return adopt(&Session{ptr: out}, func(s *Session) { s.Close() }), nil
+}
+
+// Session is a scope bound to a configuration, with its caches: the first
+// lookup that needs a file reads it and the session keeps it (a snapshot,
+// like a catalog compile). Safe for concurrent use.
+type Session struct {
+	mu  sync.RWMutex
+	ptr *C.struct_hiera_session
+}
+
+// Close frees the session. It is idempotent, waits for lookups in flight,
+// and always returns nil; later lookups return an error of Kind KindClosed.
+func (s *Session) Close() error {
+	release(&s.mu, &s.ptr, s, func(p *C.struct_hiera_session) { C.hiera_session_free(p) })
+	runtime.KeepAlive(s)
+	return nil
+}
+
+// call runs hiera_lookup (many false) or hiera_lookup_many (many true) on
+// wire JSON and returns the status and the text written.
+func (s *Session) call(many bool, input any) (Status, string, error) {
+	body, err := Marshal(input)
+	if err != nil {
+		return 0, "", err
+	}
+	cs, err := cString(body)
+	if err != nil {
+		return 0, "", err
+	}
+	defer C.free(unsafe.Pointer(cs))
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if s.ptr == nil {
+		return 0, "", closedError("Session")
+	}
+	var out *C.char
+	var st Status
+	if many {
+		st = Status(C.hiera_lookup_many(s.ptr, cs, &out))
+	} else {
+		st = Status(C.hiera_lookup(s.ptr, cs, &out))
+	}
+	runtime.KeepAlive(s)
+	return st, takeString(out), nil
+}
+
+// lookup runs one request and reads the answer; decode false leaves
+// Result.Value nil (LookupRaw).
+func (s *Session) lookup(key string, opts []LookupOption, decode bool) Result {
+	cfg := configure(opts)
+	st, text, err := s.call(false, cfg.request(key))
+	if err != nil {
+		return Result{Key: key, Err: err}
+	}
+	switch {
+	case (st == StatusOK || st == StatusNotFound) && cfg.explain:
+		var r response
+		if err := json.Unmarshal([]byte(text), &r); err != nil {
+			return Result{Key: key, Err: internalError("unreadable response %q", text)}
+		}
+		return r.result(key, cfg.ordered)
+	case st == StatusNotFound:
+		return Result{Key: key}
+	case st == StatusOK:
+		res := Result{Key: key, Found: true, Raw: json.RawMessage(text)}
+		if decode {
+			res.Value, res.Err = decodeResult(res.Raw, cfg.ordered)
+		}
+		return res
+	}
+	err = statusError(st, text)
+	res := Result{Key: key, Err: err}
+	if e, ok := err.(*Error); ok {
+		res.Explain = e.Explain
+	}
+	return res
+}
+
+// Lookup looks up key. found is false when nothing was found and no default
+// was given (value is then nil); err is a *Error when the lookup failed.
+func (s *Session) Lookup(key string, opts ...LookupOption) (value any, found bool, err error) {
+	r := s.lookup(key, opts, true)
+	if r.Err != nil {
+		return nil, false, r.Err
+	}
+	return r.Value, r.Found, nil
+}
+
+// LookupRaw is Lookup returning the value's wire JSON as the library wrote
+// it: hash keys in Hiera's order, numbers as Ruby prints them, and
+// {"__type__": ...} objects.
+func (s *Session) LookupRaw(key string, opts ...LookupOption) (value json.RawMessage, found bool, err error) {
+	r := s.lookup(key, opts, false)
+	if r.Err != nil {
+		return nil, false, r.Err
+	}
+	return r.Raw, r.Found, nil
+}
+
+// Explain looks up key and explains how, as `puppet lookup --explain`
+// does. The text comes with lookup errors too.
+func (s *Session) Explain(key string, opts ...LookupOption) (text string, value any, found bool, err error) {
+	r := s.lookup(key, append(opts[:len(opts):len(opts)], WithExplain()), true)
+	return r.Explain, r.Value, r.Found, r.Err
+}
+
+// LookupMany looks up many requests in one call (a catalog's worth of
+// keys) and returns one Result per request, in order. A failed lookup is
+// that Result's Err; the error returned is for the whole call (a closed
+// session, a value that cannot be encoded).
+func (s *Session) LookupMany(requests ...Request) ([]Result, error) {
+	reqs := make([]any, len(requests))
+	cfgs := make([]lookupConfig, len(requests))
+	for i, r := range requests {
+		cfgs[i] = configure(r.Options)
+		reqs[i] = cfgs[i].request(r.Key)
+	}
+	st, text, err := s.call(true, reqs)
+	if err != nil {
+		return nil, err
+	}
+	if st != StatusOK {
+		return nil, statusError(st, text)
+	}
+	var responses []response
+	if err := json.Unmarshal([]byte(text), &responses); err != nil || len(responses) != len(requests) {
+		return nil, internalError("unreadable hiera_lookup_many answer for %d requests: %.200s", len(requests), text)
+	}
+	results := make([]Result, len(requests))
+	for i, r := range responses {
+		results[i] = r.result(requests[i].Key, cfgs[i].ordered)
+	}
+	return results, nil
+}
