@@ -6,7 +6,8 @@
 #
 # install puts libhiera.so.VERSION (with the libhiera.so.ABI and libhiera.so
 # links) and libhiera.a in $(PREFIX)/lib, hiera.h and hiera.hpp in
-# $(PREFIX)/include, and a generated hiera.pc in $(PREFIX)/lib/pkgconfig.
+# $(PREFIX)/include, and a generated hiera.pc (also installed as libhiera.pc,
+# the name the Go package asks for) in $(PREFIX)/lib/pkgconfig.
 # The C/C++ bindings and their tests are in bindings/c (make -C bindings/c check).
 
 PREFIX ?= /usr/local
@@ -42,9 +43,10 @@ install: lib
 	    -e 's|@VERSION@|$(VERSION)|' -e 's|@PRIVATE_LIBS@|$(PRIVATE_LIBS)|' \
 	    hiera.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/hiera.pc
 	chmod 644 $(DESTDIR)$(PKGCONFIGDIR)/hiera.pc
+	cp $(DESTDIR)$(PKGCONFIGDIR)/hiera.pc $(DESTDIR)$(PKGCONFIGDIR)/libhiera.pc
 
 uninstall:
 	rm -f $(DESTDIR)$(LIBDIR)/libhiera.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libhiera.so.$(ABI) \
 	      $(DESTDIR)$(LIBDIR)/libhiera.so $(DESTDIR)$(LIBDIR)/libhiera.a \
 	      $(DESTDIR)$(INCLUDEDIR)/hiera.h $(DESTDIR)$(INCLUDEDIR)/hiera.hpp \
-	      $(DESTDIR)$(PKGCONFIGDIR)/hiera.pc
+	      $(DESTDIR)$(PKGCONFIGDIR)/hiera.pc $(DESTDIR)$(PKGCONFIGDIR)/libhiera.pc

@@ -24,7 +24,7 @@
 // Symbol, Sensitive, []byte, Entries and Rich. LookupRaw returns the wire
 // JSON itself. Scope values, defaults and overrides are encoded by Marshal.
 //
-// Linking: `#cgo pkg-config: hiera` (the hiera.pc that `make install`
+// Linking: `#cgo pkg-config: libhiera` (the libhiera.pc that `make install`
 // writes), or build with -tags hiera_nopkgconfig and set CGO_CFLAGS and
 // CGO_LDFLAGS (see the README).
 package hiera
