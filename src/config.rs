@@ -122,11 +122,11 @@ impl HieraConfig {
                 datadir_from_cwd: false,
                 locations: LocationSpec::Paths(vec!["common.yaml".into()]),
                 extension: None,
-                options: Map::new(),
+                options: Map::default(),
             }],
             default_hierarchy: None,
             merge_behavior: "native".into(),
-            deep_merge_options: Map::new(),
+            deep_merge_options: Map::default(),
         }
     }
 
@@ -196,7 +196,7 @@ fn ruby_to_i(s: &str) -> i64 {
 }
 
 fn v3_default() -> Value {
-    let mut m = Map::new();
+    let mut m = Map::default();
     m.insert("backends".into(), Value::array(vec!["yaml".into()]));
     m.insert(
         "hierarchy".into(),
@@ -210,7 +210,7 @@ fn v3_default() -> Value {
 pub fn symkeys_to_string(v: &Value) -> Value {
     match v {
         Value::Hash(h) => {
-            let mut m = Map::with_capacity(h.len());
+            let mut m = Map::with_capacity_and_hasher(h.len(), Default::default());
             for (k, v) in h.iter() {
                 let k = match k {
                     Value::Symbol(s) => Value::String(s.clone()),
@@ -419,7 +419,7 @@ fn parse_v5(map: &Map, ctx: &Ctx, root: &Path, layer: LayerKind) -> Result<Hiera
     let defaults = Defaults { function: def_function, datadir: def_datadir, options: def_options };
     let hierarchy = match map.get(&Value::from("hierarchy")) {
         None | Some(Value::Nil) => {
-            let mut common = Map::new();
+            let mut common = Map::default();
             common.insert("name".into(), "Common".into());
             common.insert("path".into(), "common.yaml".into());
             parse_entries(ctx, "hierarchy", &Value::array(vec![Value::hash(common)]), &defaults, layer)?
@@ -457,7 +457,7 @@ fn parse_v5(map: &Map, ctx: &Ctx, root: &Path, layer: LayerKind) -> Result<Hiera
         hierarchy,
         default_hierarchy,
         merge_behavior: "native".into(),
-        deep_merge_options: Map::new(),
+        deep_merge_options: Map::default(),
     })
 }
 
@@ -628,7 +628,7 @@ fn parse_v4(map: &Map, ctx: &Ctx, root: &Path) -> Result<HieraConfig> {
     let mut entries = Vec::new();
     let items: Vec<Value> = match map.get(&Value::from("hierarchy")) {
         None => {
-            let mut m = Map::new();
+            let mut m = Map::default();
             m.insert("name".into(), "common".into());
             m.insert("backend".into(), "yaml".into());
             vec![Value::hash(m)]
@@ -693,7 +693,7 @@ fn parse_v4(map: &Map, ctx: &Ctx, root: &Path) -> Result<HieraConfig> {
             datadir_from_cwd: false,
             locations: LocationSpec::Paths(paths),
             extension: Some(format!(".{backend}")),
-            options: Map::new(),
+            options: Map::default(),
         });
     }
     Ok(HieraConfig {
@@ -703,7 +703,7 @@ fn parse_v4(map: &Map, ctx: &Ctx, root: &Path) -> Result<HieraConfig> {
         hierarchy: entries,
         default_hierarchy: None,
         merge_behavior: "native".into(),
-        deep_merge_options: Map::new(),
+        deep_merge_options: Map::default(),
     })
 }
 
@@ -797,7 +797,7 @@ fn parse_v3(map: &Map, ctx: &Ctx, root: &Path) -> Result<HieraConfig> {
             "yaml" | "json" => (FunctionKind::DataHash, format!("{backend}_data")),
             other => (FunctionKind::Hiera3Backend, other.to_string()),
         };
-        let mut options = Map::new();
+        let mut options = Map::default();
         for (k, v) in bconf.iter() {
             if k.as_str() != Some("datadir") {
                 options.insert(k.clone(), v.clone());

@@ -131,7 +131,7 @@ fn new_instance(ty: &TypeRef, value: Value, args: &[Value]) -> std::result::Resu
         "Hash" | "Struct" => match &value {
             Value::Hash(_) => Ok(value),
             Value::Array(a) => {
-                let mut m = Map::new();
+                let mut m = Map::default();
                 if a.iter().all(|e| matches!(e, Value::Array(p) if p.len() == 2)) {
                     for e in a.iter() {
                         let p = e.as_array().unwrap();

@@ -138,7 +138,7 @@ pub fn parse_yaml_data(text: &str, path: &Path) -> Result<Arc<Map>> {
         },
         // nil, or not a hash: "file does not contain a valid yaml hash" (a
         // warning under strict=warning); the file counts as empty.
-        _ => Ok(Arc::new(Map::new())),
+        _ => Ok(Arc::new(Map::default())),
     }
 }
 

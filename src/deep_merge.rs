@@ -139,7 +139,7 @@ struct Knockout<'a> {
 impl Knockout<'_> {
     fn regex(&self) -> Result<&regex::bytes::Regex> {
         let compiled = self.regex.get_or_init(|| {
-            regex::bytes::Regex::new(&format!("(?m)^{}", self.prefix)).map_err(|e| {
+            compile_cached(&format!("(?m)^{}", self.prefix)).map_err(|e| {
                 let detail = e.to_string();
                 let detail = detail
                     .lines()
@@ -161,7 +161,7 @@ impl Knockout<'_> {
         let unicode = self.regex()?;
         let bytes = self
             .byte_regex
-            .get_or_init(|| regex::bytes::Regex::new(&format!("(?m-u)^{}", self.prefix)).ok());
+            .get_or_init(|| compile_cached(&format!("(?m-u)^{}", self.prefix)).ok());
         Ok(bytes.as_ref().unwrap_or(unicode))
     }
 
@@ -214,6 +214,11 @@ impl Merger<'_> {
 
     /// One `deep_merge!(source, dest)` call.
     fn merge(&self, source: Value, dest: Dest) -> Result<Value> {
+        if matches!(dest, Dest::Same | Dest::Copy) && self.is_fixpoint(&source) {
+            // Merging this value into itself changes nothing: skip the walk
+            // (and the copies it would make).
+            return Ok(source);
+        }
         if source.is_nil() {
             // `return dest if source.nil?`; an aliased dest is nil as well.
             return Ok(match dest {
@@ -242,6 +247,34 @@ impl Merger<'_> {
                     self.overwrite_unmergeables(scalar, d)
                 }
             },
+        }
+    }
+
+    /// `true` when `deep_merge!(v, v)` (or into `v.dup`) returns `v`
+    /// unchanged: no option that rewrites values is set, and every array
+    /// inside is already free of `eql?` duplicates. Conservative: `false`
+    /// means "walk it".
+    fn is_fixpoint(&self, v: &Value) -> bool {
+        if self.knockout.is_some()
+            || self.opts.unpack_arrays.is_some()
+            || self.opts.sort_merged_arrays
+            || self.opts.extend_existing_arrays
+        {
+            return false;
+        }
+        match v {
+            Value::Hash(h) => h.values().all(|x| self.is_fixpoint(x)),
+            Value::Array(a) => {
+                if self.opts.merge_hash_arrays && all_hashes(a) {
+                    return false;
+                }
+                if a.len() < 2 {
+                    return true;
+                }
+                let mut seen: std::collections::HashSet<&Value> = std::collections::HashSet::with_capacity(a.len());
+                a.iter().all(|x| seen.insert(x))
+            }
+            _ => true,
         }
     }
 
@@ -306,14 +339,21 @@ impl Merger<'_> {
                         .map(|(k, v)| (k.clone(), v.clone()))
                         .unwrap();
                     let map = Arc::make_mut(&mut d);
-                    let merged = match map.get_mut(&key) {
-                        Some(existing) if existing.is_truthy() => {
-                            let existing = std::mem::take(existing);
-                            self.merge(value, Dest::Other(existing))?
+                    match map.get_index_of(&key) {
+                        Some(at) => {
+                            let slot = map.get_index_mut(at).expect("index just found").1;
+                            *slot = if slot.is_truthy() {
+                                let existing = std::mem::take(slot);
+                                self.merge(value, Dest::Other(existing))?
+                            } else {
+                                self.merge(value, Dest::Copy)?
+                            };
                         }
-                        _ => self.merge(value, Dest::Copy)?,
-                    };
-                    map.insert(key, merged);
+                        None => {
+                            let merged = self.merge(value, Dest::Copy)?;
+                            map.insert(key, merged);
+                        }
+                    }
                     State::Into(d)
                 }
                 State::Itself => {
@@ -480,6 +520,23 @@ impl Merger<'_> {
         }
         Ok(Value::array(merged))
     }
+}
+
+/// Knockout prefixes repeat across merges: each pattern is compiled once per
+/// process (a compiled `Regex` is cheap to clone).
+fn compile_cached(pattern: &str) -> std::result::Result<regex::bytes::Regex, regex::Error> {
+    static CACHE: std::sync::OnceLock<std::sync::Mutex<std::collections::HashMap<String, regex::bytes::Regex>>> =
+        std::sync::OnceLock::new();
+    let cache = CACHE.get_or_init(Default::default);
+    if let Some(re) = cache.lock().unwrap_or_else(|p| p.into_inner()).get(pattern) {
+        return Ok(re.clone());
+    }
+    let re = regex::bytes::Regex::new(pattern)?;
+    let mut map = cache.lock().unwrap_or_else(|p| p.into_inner());
+    if map.len() < 1024 {
+        map.insert(pattern.to_string(), re.clone());
+    }
+    Ok(re)
 }
 
 fn unwrap_vec(a: Arc<Vec<Value>>) -> Vec<Value> {

@@ -159,7 +159,7 @@ mod tests {
     fn single_branch_merges_collapse() {
         let mut e = Explainer::default();
         e.push("Searching for \"k\"".into());
-        e.push_merge("deep", &Map::new());
+        e.push_merge("deep", &Map::default());
         e.push("Global Data Provider".into());
         e.line("No such key: \"k\"".into());
         e.pop();
@@ -171,7 +171,7 @@ mod tests {
     #[test]
     fn merges_show_strategy_and_result() {
         let mut e = Explainer::default();
-        e.push_merge("unique", &Map::new());
+        e.push_merge("unique", &Map::default());
         for p in ["a", "b"] {
             e.push(format!("Path \"{p}\""));
             e.pop();

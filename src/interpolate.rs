@@ -106,7 +106,7 @@ pub fn interpolate<R: Resolver>(value: &Value, r: &mut R, allow_methods: bool) -
             if !needs_interpolation(value) {
                 return Ok(value.clone());
             }
-            let mut out = Map::with_capacity(h.len());
+            let mut out = Map::with_capacity_and_hasher(h.len(), Default::default());
             for (k, v) in h.iter() {
                 let k = interpolate(k, r, allow_methods)?;
                 let v = interpolate(v, r, allow_methods)?;

@@ -497,7 +497,7 @@ impl Parser<'_> {
             return Err(self.nesting_error(depth, pos));
         }
         let s = self.s;
-        let mut map = Map::new();
+        let mut map = Map::default();
         let Ok(mut i) = self.skip_ignore(pos + 1) else {
             return Ok(None);
         };

@@ -7,7 +7,7 @@
 //! ```no_run
 //! use std::sync::Arc;
 //! let hiera = Arc::new(hiera::Hiera::open(hiera::Options::default()).unwrap());
-//! let session = hiera::Session::new(hiera, hiera::Map::new());
+//! let session = hiera::Session::new(hiera, hiera::Map::default());
 //! let value = session.lookup_key("ntp::servers").unwrap();
 //! ```
 //!

@@ -1025,7 +1025,7 @@ impl<'s> Invocation<'s> {
                 (Some(o), Some(mo)) => {
                     let merged = hash.merge(o.clone(), &mo)?;
                     if let Some(ex) = &mut self.explain {
-                        ex.push_merge("hash", &Map::new());
+                        ex.push_merge("hash", &Map::default());
                         for (name, v) in [("Global and Environment".to_string(), &o), (format!("Module {m}"), &mo)] {
                             ex.push(name);
                             ex.value("Found key: \"lookup_options\" value: ".into(), v);

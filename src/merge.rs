@@ -45,7 +45,7 @@ impl Default for Strategy {
 impl Strategy {
     /// A strategy without options.
     pub fn new(kind: StrategyKind) -> Strategy {
-        Strategy { kind, deep: DeepMergeOptions::default(), options: Map::new() }
+        Strategy { kind, deep: DeepMergeOptions::default(), options: Map::default() }
     }
 
     /// The public name of the strategy.
@@ -101,7 +101,7 @@ impl Strategy {
 
     fn set_options(&mut self, name: &str, opts: &Arc<Map>) -> Result<()> {
         let bad = |m: String| Error::new(ErrorKind::InvalidArgument, format!("The merge options has wrong type, {m}"));
-        let mut stored = Map::new();
+        let mut stored = Map::default();
         for (k, v) in opts.iter() {
             let Some(key) = k.as_str() else {
                 if matches!(self.kind, StrategyKind::UnconstrainedDeep | StrategyKind::ReverseDeep) {
@@ -373,7 +373,7 @@ mod tests {
         assert_eq!(Strategy::from_value(&Value::Nil).unwrap().kind, StrategyKind::First);
         let e = Strategy::from_value(&Value::from("bogus")).unwrap_err();
         assert_eq!(e.message, "Unknown merge strategy: 'bogus'");
-        let mut h = Map::new();
+        let mut h = Map::default();
         h.insert("knockout_prefix".into(), "--".into());
         let e = Strategy::from_value(&Value::hash(h.clone())).unwrap_err();
         assert!(e.message.starts_with("The hash given as 'merge' must contain"));
@@ -401,9 +401,9 @@ mod tests {
     #[test]
     fn hash_merge_keeps_lower_order() {
         let s = Strategy::new(StrategyKind::Hash);
-        let mut hi = Map::new();
+        let mut hi = Map::default();
         hi.insert("z".into(), Value::Int(1));
-        let mut lo = Map::new();
+        let mut lo = Map::default();
         lo.insert("y".into(), Value::Int(2));
         lo.insert("z".into(), Value::Int(3));
         let r = s.merge(Value::hash(hi), &Value::hash(lo)).unwrap();

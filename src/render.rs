@@ -483,7 +483,7 @@ fn decode_wire(v: Value) -> Result<Value> {
                         return Ok(Value::Rich(Arc::new((tag.to_string(), s.to_string()))));
                     }
                     ("Hash", _, Some(Value::Array(entries))) => {
-                        let mut map = Map::new();
+                        let mut map = Map::default();
                         for e in entries.iter() {
                             match e.as_array() {
                                 Some([k, v]) => {
@@ -502,7 +502,7 @@ fn decode_wire(v: Value) -> Result<Value> {
                 }
             }
             let h = Arc::try_unwrap(h).unwrap_or_else(|h| (*h).clone());
-            let mut map = Map::with_capacity(h.len());
+            let mut map = Map::with_capacity_and_hasher(h.len(), Default::default());
             for (k, v) in h {
                 map.insert(k, decode_wire(v)?);
             }
@@ -2505,7 +2505,7 @@ mod tests {
         let pretty = "{\n  \"a\": [\n    1,\n    2,\n    {\n      \"b\": null\n    }\n  ],\n  \"c\": {},\n  \"d\": [],\n  \"e\": \"x\\ny\\u0001é\\\"\\\\/\",\n  \"f\": -0.0,\n  \"g\": 1.0e-05\n}";
         assert_eq!(to_json_pretty(&v(plain)), pretty);
 
-        let mut m = Map::new();
+        let mut m = Map::default();
         m.insert(Value::Int(1), Value::Float(f64::NAN));
         m.insert(
             Value::Symbol(Arc::from("s")),

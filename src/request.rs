@@ -73,7 +73,7 @@ pub fn request_from_value(v: &Value) -> Result<Request, Error> {
 fn hash_field(name: &str, v: &Value) -> Result<Map, Error> {
     match v {
         Value::Hash(h) => Ok((**h).clone()),
-        Value::Nil => Ok(Map::new()),
+        Value::Nil => Ok(Map::default()),
         _ => Err(invalid(format!("'{name}' must be an object"))),
     }
 }

@@ -10,8 +10,8 @@ use crate::value::{Map, Value};
 /// authenticated agent (`authenticated: remote`); without it, Puppet's local
 /// fallback (`authenticated: local`, certname from the `clientcert` fact).
 pub fn scope_from_facts(facts: &Map, certname: Option<&str>, environment: &str) -> Map {
-    let mut scope = Map::with_capacity(facts.len() + 8);
-    let mut clean = Map::with_capacity(facts.len());
+    let mut scope = Map::with_capacity_and_hasher(facts.len() + 8, Default::default());
+    let mut clean = Map::with_capacity_and_hasher(facts.len(), Default::default());
     for (k, v) in facts.iter() {
         // Puppet sanitizes a nil fact to "".
         let v = if v.is_nil() { Value::from("") } else { v.clone() };
@@ -19,7 +19,7 @@ pub fn scope_from_facts(facts: &Map, certname: Option<&str>, environment: &str) 
         scope.insert(k.clone(), v);
     }
     scope.insert("environment".into(), environment.into());
-    let mut trusted = Map::new();
+    let mut trusted = Map::default();
     let (auth, cert) = match certname {
         Some(c) => ("remote", Value::from(c)),
         None => ("local", facts.get(&Value::from("clientcert")).cloned().unwrap_or(Value::Nil)),

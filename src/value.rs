@@ -16,7 +16,9 @@ use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
 /// An ordered hash, as Ruby's `Hash`: insertion order is kept and significant.
-pub type Map = IndexMap<Value, Value>;
+/// Hashed with foldhash (fast, randomly seeded per process). Make one with
+/// `Map::default()` or `Map::with_capacity_and_hasher(n, Default::default())`.
+pub type Map = IndexMap<Value, Value, foldhash::fast::RandomState>;
 
 /// A Hiera value.
 #[derive(Clone, Debug, Default)]
@@ -68,7 +70,7 @@ impl Value {
 
     /// An empty Hash.
     pub fn empty_hash() -> Value {
-        Value::Hash(Arc::new(Map::new()))
+        Value::Hash(Arc::new(Map::default()))
     }
 
     /// `true` for `nil`.
@@ -251,7 +253,7 @@ mod tests {
 
     #[test]
     fn integer_and_float_keys_are_distinct() {
-        let mut m = Map::new();
+        let mut m = Map::default();
         m.insert(Value::Int(1), Value::from("int"));
         m.insert(Value::Float(1.0), Value::from("float"));
         assert_eq!(m.len(), 2);
@@ -260,7 +262,7 @@ mod tests {
 
     #[test]
     fn borrowed_keys_find_string_keys() {
-        let mut m = Map::new();
+        let mut m = Map::default();
         m.insert("a".into(), Value::Int(1));
         m.insert(Value::Int(5), Value::Int(2));
         assert_eq!(m.get(&Key("a")), Some(&Value::Int(1)));
@@ -269,10 +271,10 @@ mod tests {
 
     #[test]
     fn hash_equality_ignores_order() {
-        let mut a = Map::new();
+        let mut a = Map::default();
         a.insert("x".into(), Value::Int(1));
         a.insert("y".into(), Value::Int(2));
-        let mut b = Map::new();
+        let mut b = Map::default();
         b.insert("y".into(), Value::Int(2));
         b.insert("x".into(), Value::Int(1));
         assert_eq!(Value::hash(a), Value::hash(b));

@@ -960,7 +960,7 @@ impl<'a> Loader<'a> {
             Body::OmapPair { first: None, last: None }
         } else if seq {
             match sequence_mode(tag.as_deref()) {
-                Ok(true) => Body::Omap(Map::new()),
+                Ok(true) => Body::Omap(Map::default()),
                 Ok(false) => Body::Seq(Vec::new()),
                 Err(f) => {
                     self.fail(f, start);
@@ -975,7 +975,7 @@ impl<'a> Loader<'a> {
                     MapMode::Hash
                 }
             };
-            Body::Map { map: Map::new(), key: None, mode }
+            Body::Map { map: Map::default(), key: None, mode }
         };
         // Psych never converts an !!omap entry itself, so its anchor stays
         // unknown.
@@ -1912,7 +1912,7 @@ fn insert_pair(map: &mut Map, key: Value, key_str_tag: bool, value: Value, kind:
                 return;
             }
             (NodeKind::Sequence, Value::Array(items)) if items.iter().all(|i| matches!(i, Value::Hash(_))) => {
-                let mut merged = Map::new();
+                let mut merged = Map::default();
                 for item in items.iter().rev() {
                     if let Value::Hash(h) = item {
                         for (k, v) in h.iter() {

@@ -13,9 +13,9 @@ fn write(path: &std::path::Path, text: &str) {
 }
 
 fn session(h: &Arc<Hiera>) -> Session {
-    let mut trusted = Map::new();
+    let mut trusted = Map::default();
     trusted.insert("certname".into(), "n1".into());
-    let mut scope = Map::new();
+    let mut scope = Map::default();
     scope.insert("trusted".into(), Value::hash(trusted));
     Session::new(Arc::clone(h), scope)
 }

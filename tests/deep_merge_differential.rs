@@ -120,7 +120,7 @@ impl Gen<'_> {
 
     fn hash(&mut self, depth: usize) -> Value {
         let len = self.rng.below(5);
-        let mut map = Map::new();
+        let mut map = Map::default();
         for _ in 0..len {
             let k = self.key();
             let v = self.value(depth);
@@ -165,7 +165,7 @@ impl Gen<'_> {
     }
 
     fn aliased_hash(&mut self, depth: usize) -> Value {
-        let mut map = Map::new();
+        let mut map = Map::default();
         for _ in 0..self.rng.below(3) + 1 {
             let k = Value::from(*self.rng.pick(&["j", "k", "l"]));
             let v = if self.rng.chance(1, 6) {
@@ -188,7 +188,7 @@ impl Gen<'_> {
             2 => Value::from("s"),
             3 => Value::array(vec![Value::Int(1)]),
             _ => {
-                let mut map = Map::new();
+                let mut map = Map::default();
                 for k in ["j", "k", "m"] {
                     match self.rng.below(4) {
                         0 => {}
@@ -217,7 +217,7 @@ impl Gen<'_> {
         }
         match dest {
             Value::Hash(d) => {
-                let mut map = Map::new();
+                let mut map = Map::default();
                 let keys: Vec<&Value> = d.keys().collect();
                 for _ in 0..self.rng.below(d.len() + 2) + 1 {
                     if !keys.is_empty() && self.rng.chance(3, 4) {

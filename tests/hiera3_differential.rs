@@ -94,7 +94,7 @@ impl MergeGen {
 
     fn hash(&mut self, depth: usize) -> Value {
         let n = self.rng.below(5);
-        let mut m = Map::new();
+        let mut m = Map::default();
         for _ in 0..n {
             let k = self.key();
             let v = self.value(depth);
@@ -119,7 +119,7 @@ impl MergeGen {
         let Value::Hash(h) = other else {
             return self.value(depth);
         };
-        let mut m = Map::new();
+        let mut m = Map::default();
         for (k, v) in h.iter() {
             if self.rng.chance(2, 3) {
                 let nv = match v {
@@ -216,7 +216,7 @@ impl MergeGen {
 
     /// (resolution type, configuration)
     fn resolution(&mut self) -> (Value, Value) {
-        let mut config = Map::new();
+        let mut config = Map::default();
         if self.rng.chance(1, 3) {
             if let Some(b) = self.behavior() {
                 config.insert(sym("merge_behavior"), b);
@@ -230,7 +230,7 @@ impl MergeGen {
                     config.insert(sym("deep_merge_options"), Value::from("not a hash"));
                 }
                 _ => {
-                    let mut o = Map::new();
+                    let mut o = Map::default();
                     self.options(&mut o);
                     config.insert(sym("deep_merge_options"), Value::hash(o));
                 }
@@ -242,7 +242,7 @@ impl MergeGen {
             };
             return (rt, Value::hash(config));
         }
-        let mut rt = Map::new();
+        let mut rt = Map::default();
         if let Some(b) = self.behavior() {
             rt.insert(sym("behavior"), b);
         }
@@ -320,7 +320,7 @@ impl ParseGen {
             }
             _ => {
                 let n = self.rng.below(4);
-                let mut m = Map::new();
+                let mut m = Map::default();
                 for _ in 0..n {
                     let k = match self.rng.below(5) {
                         0 => sym("k"),
@@ -336,7 +336,7 @@ impl ParseGen {
     }
 
     fn scope(&mut self) -> Value {
-        let mut m = Map::new();
+        let mut m = Map::default();
         let mut put = |k: &str, v: Value| {
             m.insert(Value::from(k), v);
         };
@@ -366,7 +366,7 @@ impl ParseGen {
     }
 
     fn table(&mut self) -> Value {
-        let mut m = Map::new();
+        let mut m = Map::default();
         let mut put = |k: &str, v: Value| {
             m.insert(Value::from(k), v);
         };

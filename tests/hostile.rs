@@ -22,7 +22,7 @@ fn repo(name: &str, files: &[(&str, &str)]) -> PathBuf {
 
 fn session(dir: &Path) -> Session {
     let h = Hiera::open(Options { hiera_config: dir.join("hiera.yaml"), environmentpath: dir.join("environments"), ..Default::default() }).unwrap();
-    Session::new(Arc::new(h), Map::new())
+    Session::new(Arc::new(h), Map::default())
 }
 
 fn lookup_err(dir: &Path, key: &str) -> String {

@@ -150,7 +150,7 @@ fn build_scope(a: &Args) -> Result<Map, String> {
             }
             _ => return Err(format!("{}: the facts must be a hash", f.display())),
         },
-        None => Map::new(),
+        None => Map::default(),
     };
     Ok(hiera::scope::scope_from_facts(&facts, a.node.as_deref(), &a.options.environment))
 }
@@ -174,7 +174,7 @@ fn merge_value(a: &Args) -> Result<Option<Value>, String> {
         }
         return Ok(Some(Value::from(m.as_str())));
     }
-    let mut h = Map::new();
+    let mut h = Map::default();
     h.insert("strategy".into(), "deep".into());
     if let Some(k) = &a.knockout {
         h.insert("knockout_prefix".into(), k.as_str().into());

@@ -219,7 +219,7 @@ mod tests {
 
     #[test]
     fn data_access_like_the_backends() {
-        let mut m = Map::new();
+        let mut m = Map::default();
         m.insert(Value::from("k"), Value::Nil);
         let h = Value::hash(m);
         assert_eq!(lookup_in(&h, &Value::from("k")).unwrap(), Some(Value::Nil));

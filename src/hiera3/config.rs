@@ -35,7 +35,7 @@ fn config_error(message: String) -> Error {
 impl Config {
     /// The configuration Hiera 3 uses when the file gives nothing.
     pub fn defaults() -> Config {
-        Config::build(Map::new()).expect("the defaults are valid")
+        Config::build(Map::default()).expect("the defaults are valid")
     }
 
     /// `Config.load(hash)`: `hash` (Symbol keys) merged over the defaults.
@@ -43,7 +43,7 @@ impl Config {
     pub fn from_value(v: &Value) -> Result<Config> {
         match v {
             Value::Hash(h) => Config::build((**h).clone()),
-            _ => Config::build(Map::new()),
+            _ => Config::build(Map::default()),
         }
     }
 
@@ -63,7 +63,7 @@ impl Config {
         let loaded = super::backend::load_yaml(&bytes).map_err(|m| {
             Error { kind: ErrorKind::Parse, message: m.replacen("(<unknown>)", &format!("({shown})"), 1), file: Some(fs_path.clone()), line: None }
         })?;
-        let mut map = Map::new();
+        let mut map = Map::default();
         if loaded.is_truthy() {
             let mut version = index(&loaded, &Value::from("version"))?;
             if !version.is_truthy() {
@@ -88,7 +88,7 @@ impl Config {
     }
 
     fn build(given: Map) -> Result<Config> {
-        let mut map = Map::new();
+        let mut map = Map::default();
         map.insert(sym("backends"), Value::array(vec![Value::from("yaml")]));
         map.insert(
             sym("hierarchy"),

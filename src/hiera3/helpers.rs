@@ -94,7 +94,7 @@ fn optional_arg(name: &str, json: Option<&str>) -> Result<Option<Value>> {
 /// The JSON form of a [`Context`] handed to a JSON `lookup` callback:
 /// `{"order_override": <value or null>, "seen": ["hiera('a')", ...]}`.
 pub fn context_to_json(context: &Context) -> String {
-    let mut m = crate::value::Map::new();
+    let mut m = crate::value::Map::default();
     m.insert("order_override".into(), context.order_override.clone().unwrap_or_default());
     m.insert("seen".into(), Value::array(context.seen().into_iter().map(Value::from).collect()));
     to_json(&Value::hash(m))

@@ -188,7 +188,7 @@ pub fn parse_answer(data: &Value, scope: &Value, extra: &Value, context: &Contex
         Value::Int(_) | Value::BigInt(_) | Value::Float(_) | Value::Bool(_) => Ok(data.clone()),
         Value::String(_) | Value::Bytes(_) => interpolate(data, scope, extra, context, host),
         Value::Hash(h) => {
-            let mut answer = Map::with_capacity(h.len());
+            let mut answer = Map::with_capacity_and_hasher(h.len(), Default::default());
             for (k, v) in h.iter() {
                 let key = interpolate(k, scope, extra, context, host)?;
                 let value = parse_answer(v, scope, extra, context, host)?;
@@ -286,7 +286,7 @@ mod tests {
     use super::*;
 
     fn scope() -> Value {
-        let mut m = Map::new();
+        let mut m = Map::default();
         for (k, v) in [
             ("a", Value::from("x")),
             ("b", Value::from("%{literal('q')}")),
@@ -297,7 +297,7 @@ mod tests {
         ] {
             m.insert(Value::from(k), v);
         }
-        let mut os = Map::new();
+        let mut os = Map::default();
         os.insert(Value::from("family"), Value::from("Debian"));
         m.insert(Value::from("os"), Value::hash(os));
         Value::hash(m)
@@ -358,11 +358,11 @@ mod tests {
 
     #[test]
     fn parse_answer_walks_values() {
-        let mut h = Map::new();
+        let mut h = Map::default();
         h.insert(Value::from("%{a}"), Value::array(vec![Value::from("%{a}"), Value::Symbol("s".into()), Value::Nil]));
         h.insert(Value::Symbol("k".into()), Value::Float(1.5));
         let got = parse_answer(&Value::hash(h), &scope(), &Value::empty_hash(), &Context::default(), &mut NoLookup).unwrap();
-        let mut want = Map::new();
+        let mut want = Map::default();
         want.insert(Value::from("x"), Value::array(vec![Value::from("x"), Value::Nil, Value::Nil]));
         want.insert(Value::Symbol("k".into()), Value::Float(1.5));
         assert_eq!(got, Value::hash(want));

@@ -143,7 +143,7 @@ mod tests {
     }
 
     fn hash(pairs: &[(&str, Value)]) -> Value {
-        let mut m = Map::new();
+        let mut m = Map::default();
         for (k, v) in pairs {
             m.insert(Value::from(*k), v.clone());
         }

@@ -6,7 +6,7 @@
 //! use hiera::hiera3::{Hiera3, ResolutionType};
 //! use hiera::{Map, Value};
 //! let h = Hiera3::open("hiera.yaml".as_ref(), None)?;
-//! let mut scope = Map::new();
+//! let mut scope = Map::default();
 //! scope.insert("clientcert".into(), "web01".into());
 //! let v = h.lookup("ntp::servers", None, &Value::hash(scope), None, &ResolutionType::Array)?;
 //! # Ok::<(), hiera::Error>(())

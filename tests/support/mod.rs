@@ -63,7 +63,7 @@ pub fn load_case(dir: &Path) -> Result<Case, String> {
     let environment = case.get("environment").and_then(Value::as_str).unwrap_or("production").to_string();
     let scope = match json_value(&expected["scope"]) {
         Value::Hash(h) => (*h).clone(),
-        _ => Map::new(),
+        _ => Map::default(),
     };
     let results = expected["results"].as_array().ok_or("no results")?;
     let qs = case.get("queries").and_then(Value::as_array).ok_or("no queries")?;

@@ -66,7 +66,7 @@ pub fn decode(j: &Json) -> Value {
         Json::Array(a) => Value::array(a.iter().map(decode).collect()),
         Json::Object(o) => match o.get("__type__").and_then(Json::as_str) {
             Some("Hash") => {
-                let mut map = Map::new();
+                let mut map = Map::default();
                 for entry in o["entries"].as_array().expect("entries") {
                     map.insert(decode(&entry[0]), decode(&entry[1]));
                 }
