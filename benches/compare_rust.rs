@@ -213,12 +213,14 @@ fn main() {
         COUNTING.store(false, Ordering::SeqCst);
         let rss1 = rss_bytes();
         memory_line = Some(format!(
-            "{{\"type\":\"memory\",\"yaml_files\":{},\"yaml_bytes\":{},\"cache_heap_bytes\":{},\"cache_rss_delta_bytes\":{},\"load_errors\":{}}}",
+            "{{\"type\":\"memory\",\"yaml_files\":{},\"yaml_bytes\":{},\"cache_heap_bytes\":{},\"cache_rss_delta_bytes\":{},\"load_errors\":{},\"size_of_value\":{},\"size_of_map_entry\":{}}}",
             files.len(),
             yaml_bytes,
             heap,
             rss1.saturating_sub(rss0),
             errors,
+            std::mem::size_of::<Value>(),
+            std::mem::size_of::<(u64, Value, Value)>(),
         ));
         drop(h);
     }
