@@ -137,10 +137,14 @@ fn nodes(dir: &Path, n: usize) -> Vec<(String, Map)> {
 }
 
 fn options(dir: &Path) -> Options {
+    // LIBHIERA_FILE_CHECK_INTERVAL_MS: trust file checks for that long (the
+    // `rust-interval` driver sets it; the default, 0, checks every session).
+    let interval_ms: u64 = std::env::var("LIBHIERA_FILE_CHECK_INTERVAL_MS").ok().and_then(|v| v.parse().ok()).unwrap_or(0);
     Options {
         hiera_config: dir.join("hiera.yaml"),
         environmentpath: dir.join("environments"),
         environment: "production".into(),
+        file_check_interval: std::time::Duration::from_millis(interval_ms),
         ..Default::default()
     }
 }

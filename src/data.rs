@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::SystemTime;
+use std::time::{Duration, Instant, SystemTime};
 
 /// The largest data or config file read (bytes); larger files are an error.
 pub const MAX_FILE_SIZE: u64 = 256 * 1024 * 1024;
@@ -190,43 +190,95 @@ struct CacheEntry {
 /// Each access `stat`s the file; when its inode, mtime or size differ from
 /// the cached version it is read and parsed again. Parse errors are cached
 /// too (a broken file is not re-parsed until it changes).
+///
+/// With a non-zero check interval ([`FileCache::with_check_interval`]) a
+/// `stat` result, including "no such file", is trusted for that long, as
+/// Puppet Server trusts a cached environment for its `environment_timeout`.
 #[derive(Default)]
 pub struct FileCache {
-    entries: Mutex<HashMap<(PathBuf, u8), CacheEntry>>,
+    entries: Mutex<FastMap<PathBuf, [Option<CacheEntry>; 5]>>,
+    probes: Mutex<FastMap<PathBuf, (Instant, Option<Probe>)>>,
+    check_interval: Duration,
     generation: AtomicU64,
 }
 
+/// What a `stat` said about a path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Probe {
+    stamp: Stamp,
+    is_dir: bool,
+}
+
+type FastMap<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
+
 impl FileCache {
+    /// A cache that trusts a `stat` result for `interval` (zero: always
+    /// `stat`, which is the default and what Puppet does within a compile's
+    /// first access of each file).
+    pub fn with_check_interval(interval: Duration) -> FileCache {
+        FileCache { check_interval: interval, ..FileCache::default() }
+    }
+
     /// A counter that changes whenever a cached file was (re)loaded.
     pub fn generation(&self) -> u64 {
         self.generation.load(Ordering::Acquire)
     }
 
+    /// `stat`s `path`, or answers from a probe younger than the interval.
+    fn probe(&self, path: &Path) -> std::io::Result<Option<Probe>> {
+        if !self.check_interval.is_zero() {
+            let probes = self.probes.lock().unwrap_or_else(|p| p.into_inner());
+            if let Some((at, p)) = probes.get(path) {
+                if at.elapsed() < self.check_interval {
+                    return Ok(*p);
+                }
+            }
+        }
+        let probe = match stamp_of(path) {
+            Ok((stamp, md)) => Some(Probe { stamp, is_dir: md.is_dir() }),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound || e.kind() == std::io::ErrorKind::NotADirectory => None,
+            Err(e) => return Err(e),
+        };
+        if !self.check_interval.is_zero() {
+            let mut probes = self.probes.lock().unwrap_or_else(|p| p.into_inner());
+            probes.insert(path.to_path_buf(), (Instant::now(), probe));
+        }
+        Ok(probe)
+    }
+
+    /// Whether `path` exists (through the probe cache).
+    pub fn exists(&self, path: &Path) -> bool {
+        matches!(self.probe(path), Ok(Some(_)))
+    }
+
+    /// Whether `path` is a directory (through the probe cache).
+    pub fn is_dir(&self, path: &Path) -> bool {
+        matches!(self.probe(path), Ok(Some(Probe { is_dir: true, .. })))
+    }
+
     fn get(&self, path: &Path, tag: u8, parse: impl FnOnce(&[u8]) -> Parsed) -> std::result::Result<Option<Parsed>, Error> {
-        let (stamp, md) = match stamp_of(path) {
-            Ok(s) => s,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(e) => return Err(Error {
+        let io_error = |e: std::io::Error| Error {
             kind: ErrorKind::Io,
             message: format!("{} @ rb_sysopen - {}", io_message(&e), path.display()),
             file: Some(path.to_path_buf()),
             line: None,
-            }),
         };
-        let key = (path.to_path_buf(), tag);
+        let Some(probe) = self.probe(path).map_err(io_error)? else { return Ok(None) };
         {
             let map = self.entries.lock().unwrap_or_else(|p| p.into_inner());
-            if let Some(e) = map.get(&key) {
-                if e.stamp == stamp {
+            if let Some(Some(e)) = map.get(path).map(|slots| &slots[tag as usize]) {
+                if e.stamp == probe.stamp {
                     return Ok(Some(e.parsed.clone()));
                 }
             }
         }
-        // Parse outside the lock so slow files do not block other threads.
+        // Read and parse outside the lock so slow files do not block other threads.
+        let md = std::fs::metadata(path).map_err(io_error)?;
         let bytes = read_bytes(path, &md)?;
         let parsed = parse(&bytes);
         let mut map = self.entries.lock().unwrap_or_else(|p| p.into_inner());
-        map.insert(key, CacheEntry { stamp, parsed: parsed.clone() });
+        let slots = map.entry(path.to_path_buf()).or_default();
+        slots[tag as usize] = Some(CacheEntry { stamp: probe.stamp, parsed: parsed.clone() });
         self.generation.fetch_add(1, Ordering::AcqRel);
         Ok(Some(parsed))
     }

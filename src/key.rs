@@ -3,6 +3,7 @@
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::value::Value;
+use std::sync::Arc;
 
 /// One segment of a dotted key after the root.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -148,18 +149,23 @@ fn classify(raw: &str) -> Segment {
 #[derive(Clone, Debug)]
 pub struct LookupKey {
     /// The key as given.
-    pub key: String,
-    /// The root key (first segment).
-    pub root: String,
+    pub key: Arc<str>,
+    /// The root key (first segment); the same allocation as `key` when the
+    /// key is not dotted.
+    pub root: Arc<str>,
     /// The segments after the root (empty when the key is not dotted).
     pub segments: Vec<Segment>,
-    /// The module name: the part of the root before the first `::`.
-    pub module: Option<String>,
+    /// The length of the module name at the start of `root`.
+    module_len: Option<usize>,
 }
 
 impl LookupKey {
     /// Parses a lookup key; errors are worded `Syntax error in key: '<key>'`.
     pub fn parse(key: &str) -> Result<LookupKey> {
+        let whole: Arc<str> = Arc::from(key);
+        if !key.contains(['\'', '"', '.']) {
+            return Ok(LookupKey::plain(whole));
+        }
         let syntax = || Error::new(ErrorKind::Lookup, format!("Syntax error in key: '{key}'"));
         let mut segs = split_key(key).map_err(|_| syntax())?;
         let root = match segs.remove(0) {
@@ -169,8 +175,19 @@ impl LookupKey {
                 return Err(Error::new(ErrorKind::Lookup, format!("undefined method `index' for {i}:Integer")))
             }
         };
-        let module = root.find("::").map(|i| root[..i].to_string());
-        Ok(LookupKey { key: key.to_string(), root, segments: segs, module })
+        let module_len = root.find("::");
+        Ok(LookupKey { key: whole, root: Arc::from(root), segments: segs, module_len })
+    }
+
+    /// A key of one segment (no dots or quotes), taken as it is.
+    pub fn plain(key: Arc<str>) -> LookupKey {
+        let module_len = key.find("::");
+        LookupKey { root: Arc::clone(&key), key, segments: Vec::new(), module_len }
+    }
+
+    /// The module name: the part of the root before the first `::`.
+    pub fn module(&self) -> Option<&str> {
+        self.module_len.map(|n| &self.root[..n])
     }
 
     /// Digs the sub-keys into `value`; `Ok(None)` is "not found".
@@ -269,9 +286,10 @@ mod tests {
     #[test]
     fn lookup_key_module() {
         let k = LookupKey::parse("mod::x.y").unwrap();
-        assert_eq!(k.root, "mod::x");
-        assert_eq!(k.module.as_deref(), Some("mod"));
+        assert_eq!(&*k.root, "mod::x");
+        assert_eq!(k.module(), Some("mod"));
         assert_eq!(k.segments, vec![Segment::Name("y".into())]);
-        assert!(LookupKey::parse("plain").unwrap().module.is_none());
+        assert!(LookupKey::parse("plain").unwrap().module().is_none());
+        assert_eq!(LookupKey::parse("a::b").unwrap().module(), Some("a"));
     }
 }

@@ -42,6 +42,12 @@ pub struct Options {
     pub environment: String,
     /// Undefined variable handling.
     pub strict: Strict,
+    /// How long a `stat` of a configuration or data file is trusted before
+    /// the file is checked for changes again. Zero (the default): every
+    /// new session checks every file it uses, as every Puppet compilation
+    /// does. A production service may set a second or more, as Puppet
+    /// Server's `environment_timeout` does.
+    pub file_check_interval: std::time::Duration,
 }
 
 impl Default for Options {
@@ -51,6 +57,7 @@ impl Default for Options {
             environmentpath: PathBuf::from("environments"),
             environment: "production".into(),
             strict: Strict::Warning,
+            file_check_interval: std::time::Duration::ZERO,
         }
     }
 }
@@ -60,8 +67,12 @@ pub struct Hiera {
     options: Options,
     env_dir: Option<PathBuf>,
     cache: FileCache,
+    /// Key indexes of resolved hierarchies, shared by sessions.
+    indexes: IndexCache,
     /// lookup_options patterns compiled once (a `Regex` clone is cheap).
-    regexes: Mutex<HashMap<String, Regex>>,
+    /// (Shared behind an `Arc` so that every session uses the same pool of
+    /// matching caches instead of warming its own.)
+    regexes: Mutex<FastMap<String, Arc<Regex>>>,
 }
 
 impl Hiera {
@@ -77,15 +88,16 @@ impl Hiera {
         }
         let env_dir = options.environmentpath.join(&options.environment);
         let env_dir = if env_dir.is_dir() { Some(env_dir) } else { None };
-        Ok(Hiera { options, env_dir, cache: FileCache::default(), regexes: Mutex::new(HashMap::new()) })
+        let cache = FileCache::with_check_interval(options.file_check_interval);
+        Ok(Hiera { options, env_dir, cache, indexes: IndexCache::default(), regexes: Mutex::new(FastMap::default()) })
     }
 
     /// A lookup_options pattern, compiled once per configuration.
-    fn regex(&self, src: &str) -> Result<Regex> {
+    fn regex(&self, src: &str) -> Result<Arc<Regex>> {
         if let Some(re) = self.regexes.lock().unwrap_or_else(|p| p.into_inner()).get(src) {
-            return Ok(re.clone());
+            return Ok(Arc::clone(re));
         }
-        let re = crate::rubyre::compile(src)?;
+        let re = Arc::new(crate::rubyre::compile(src)?);
         self.regexes.lock().unwrap_or_else(|p| p.into_inner()).insert(src.to_string(), re.clone());
         Ok(re)
     }
@@ -102,7 +114,7 @@ impl Hiera {
 
     fn global_config(&self) -> Result<Arc<HieraConfig>> {
         let path = &self.options.hiera_config;
-        if path.exists() {
+        if self.cache.exists(path) {
             match self.cache.config(path, LayerKind::Global)? {
                 Some(c) => Ok(c),
                 None => unreachable!("a global config is never ignored"),
@@ -116,7 +128,7 @@ impl Hiera {
     fn env_config(&self) -> Result<Option<Arc<HieraConfig>>> {
         let Some(dir) = &self.env_dir else { return Ok(None) };
         let path = dir.join("hiera.yaml");
-        if !path.exists() {
+        if !self.cache.exists(&path) {
             return Ok(None);
         }
         self.cache.config(&path, LayerKind::Environment)
@@ -125,7 +137,7 @@ impl Hiera {
     /// The module directory, if the module exists in the environment.
     fn module_dir(&self, name: &str) -> Option<PathBuf> {
         let dir = self.env_dir.as_ref()?.join("modules").join(name);
-        if is_module_name(name) && dir.is_dir() {
+        if is_module_name(name) && self.cache.is_dir(&dir) {
             Some(dir)
         } else {
             None
@@ -135,7 +147,7 @@ impl Hiera {
     fn module_config(&self, name: &str) -> Result<Option<Arc<HieraConfig>>> {
         let Some(dir) = self.module_dir(name) else { return Ok(None) };
         let path = dir.join("hiera.yaml");
-        if !path.exists() {
+        if !self.cache.exists(&path) {
             return Ok(None);
         }
         self.cache.config(&path, LayerKind::Module)
@@ -172,8 +184,8 @@ impl LookupRequest {
 /// Merged lookup_options, split into literal keys and patterns.
 #[derive(Clone, Debug, Default)]
 struct CompiledOptions {
-    literal: HashMap<String, Value>,
-    patterns: Vec<(Regex, Value)>,
+    literal: FastMap<String, Value>,
+    patterns: Vec<(Arc<Regex>, Value)>,
 }
 
 impl CompiledOptions {
@@ -196,14 +208,16 @@ impl CompiledOptions {
 pub struct Session {
     hiera: Arc<Hiera>,
     scope: Map,
-    options_cache: Mutex<HashMap<Option<String>, Option<Arc<CompiledOptions>>>>,
-    hierarchy_cache: Mutex<HashMap<(usize, bool), Arc<ResolvedHierarchy>>>,
+    /// Compiled lookup_options by module name ("" for keys outside modules).
+    options_cache: Mutex<FastMap<String, Option<Arc<CompiledOptions>>>>,
+    hierarchy_cache: Mutex<FastMap<(usize, bool), Arc<ResolvedHierarchy>>>,
+    base_options: OnceLock<Option<Value>>,
     global_config: OnceLock<Arc<HieraConfig>>,
     env_config: OnceLock<Option<Arc<HieraConfig>>>,
-    module_configs: Mutex<HashMap<String, Option<Arc<HieraConfig>>>>,
+    module_configs: Mutex<FastMap<String, Option<Arc<HieraConfig>>>>,
     /// Finished lookups: key -> (merge, result). Correct because a session
     /// is a snapshot and its scope does not change.
-    results: Mutex<HashMap<String, Vec<CachedResult>>>,
+    results: Mutex<FastMap<String, Vec<CachedResult>>>,
 }
 
 impl Session {
@@ -212,12 +226,13 @@ impl Session {
         Session {
             hiera,
             scope,
-            options_cache: Mutex::new(HashMap::new()),
-            hierarchy_cache: Mutex::new(HashMap::new()),
+            options_cache: Mutex::new(FastMap::default()),
+            hierarchy_cache: Mutex::new(FastMap::default()),
+            base_options: OnceLock::new(),
             global_config: OnceLock::new(),
             env_config: OnceLock::new(),
-            module_configs: Mutex::new(HashMap::new()),
-            results: Mutex::new(HashMap::new()),
+            module_configs: Mutex::new(FastMap::default()),
+            results: Mutex::new(FastMap::default()),
         }
     }
 
@@ -304,13 +319,47 @@ struct ResolvedHierarchy {
     /// the cache key, stays unique while the entry lives.
     _config: Arc<HieraConfig>,
     entries: Vec<ResolvedEntry>,
+    /// Which locations hold which root keys (built once, on first use).
+    /// `None` inside when it cannot be built (a location that fails to
+    /// load, or a function other than yaml_data/json_data): lookups then
+    /// probe every location, which also reports the error where Puppet does.
+    index: OnceLock<Option<Arc<KeyIndex>>>,
+}
+
+/// Root key -> the (entry, location) positions whose data has that key.
+type KeyIndex = FastMap<Arc<str>, Vec<(u32, u32)>>;
+
+/// Key indexes by the identity of the data they were built from. Each entry
+/// holds its data (`pinned`) so that the addresses in its key stay unique.
+#[derive(Default)]
+struct IndexCache {
+    map: Mutex<FastMap<Vec<usize>, (Vec<Arc<Map>>, Arc<KeyIndex>)>>,
+}
+
+impl IndexCache {
+    /// The most indexes kept; past it the cache starts over (a changed file
+    /// leaves its old index behind, and this bounds them).
+    const LIMIT: usize = 4096;
+
+    fn get(&self, identity: &[usize]) -> Option<Arc<KeyIndex>> {
+        let map = self.map.lock().unwrap_or_else(|p| p.into_inner());
+        map.get(identity).map(|(_, index)| Arc::clone(index))
+    }
+
+    fn insert(&self, identity: Vec<usize>, pinned: Vec<Arc<Map>>, index: Arc<KeyIndex>) {
+        let mut map = self.map.lock().unwrap_or_else(|p| p.into_inner());
+        if map.len() >= Self::LIMIT {
+            map.clear();
+        }
+        map.insert(identity, (pinned, index));
+    }
 }
 
 /// The state of one top-level lookup: the recursion guard and the request.
 struct Invocation<'s> {
     session: &'s Session,
     req: &'s LookupRequest,
-    stack: Vec<String>,
+    stack: Vec<Arc<str>>,
     /// Local variable bindings (the variable of `mapped_paths`).
     locals: Vec<(String, Value)>,
     /// The explanation being built, when one was asked for.
@@ -323,6 +372,9 @@ struct Invocation<'s> {
 }
 
 type Found = Option<Value>;
+
+/// A `HashMap` hashed with foldhash, for the engine's internal caches.
+type FastMap<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
 
 /// A finished lookup kept by a session: the merge it was asked with, and its result.
 type CachedResult = (Option<Value>, Found);
@@ -459,7 +511,7 @@ impl<'s> Invocation<'s> {
     }
 
     fn lookup_parsed(&mut self, lk: &LookupKey, merge: Option<&Value>, options: Option<Map>) -> Result<Found> {
-        let key = lk.key.as_str();
+        let key = &*lk.key;
         let merge_value = match merge {
             Some(m) => Some(m.clone()),
             None => options.as_ref().and_then(|o| o.get(&Key("merge")).cloned()),
@@ -483,7 +535,7 @@ impl<'s> Invocation<'s> {
             None => Strategy::default(),
         };
         const LAYERS: [Layer; 3] = [Layer::Global, Layer::Environment, Layer::Module];
-        let found = self.merged(&strategy, 3, |inv, i| inv.layer_lookup(LAYERS[i], lk, &lk.key, lk.module.as_deref(), &strategy, false))?;
+        let found = self.merged(&strategy, 3, |inv, i| inv.layer_lookup(LAYERS[i], lk, &lk.key, lk.module(), &strategy, false))?;
         match found {
             Some(v) if !lk.segments.is_empty() && self.explain.is_some() => self.explained_dig(&lk.key, &lk.segments, v),
             Some(v) => lk.dig(v),
@@ -548,7 +600,7 @@ impl<'s> Invocation<'s> {
                 }
                 return Ok(None);
             };
-            if self.stack.iter().any(|n| n == &lk.key) {
+            if self.stack.iter().any(|n| *n == lk.key) {
                 return Err(self.recursion_error());
             }
             self.ex_push(|| {
@@ -610,7 +662,7 @@ impl<'s> Invocation<'s> {
         let explain = self.explain.take();
         let entries = self.resolve_entries(config, entries);
         self.explain = explain;
-        let resolved = Arc::new(ResolvedHierarchy { _config: Arc::clone(config), entries: entries? });
+        let resolved = Arc::new(ResolvedHierarchy { _config: Arc::clone(config), entries: entries?, index: OnceLock::new() });
         if cacheable {
             // The entry keeps its config alive, so the address stays unique.
             let mut cache = self.session.hierarchy_cache.lock().unwrap_or_else(|p| p.into_inner());
@@ -634,11 +686,32 @@ impl<'s> Invocation<'s> {
         if resolved.entries.is_empty() {
             return Ok(None);
         }
+        // Outside explain, the key index says which locations can answer:
+        // a key no location has is not found without probing each one.
+        let hits: Option<&[(u32, u32)]> = if self.explain.is_none() {
+            match resolved.index.get_or_init(|| self.build_index(entries, &resolved)) {
+                Some(index) => Some(index.get(&*lk.root).map(Vec::as_slice).unwrap_or(&[])),
+                None => None,
+            }
+        } else {
+            None
+        };
+        if hits.is_some_and(|h| h.is_empty()) {
+            return Ok(None);
+        }
         self.merged(strategy, resolved.entries.len(), |this, i| {
             let re = &resolved.entries[i];
             let entry = &entries[re.index];
             this.ex_push(|| format!("Hierarchy entry \"{}\"", entry.name));
+            if hits.is_some_and(|h| !h.iter().any(|&(e, _)| e as usize == i)) {
+                // No location of this entry has the key.
+                this.ex_pop();
+                return Ok(None);
+            }
             let r = this.merged(strategy, re.locations.len(), |this, j| {
+                if hits.is_some_and(|h| !h.contains(&(i as u32, j as u32))) {
+                    return Ok(None);
+                }
                 let loc = &re.locations[j];
                 match loc {
                     Location::Path(p, orig) => {
@@ -683,6 +756,59 @@ impl<'s> Invocation<'s> {
         })
     }
 
+    /// Builds the key index of a resolved hierarchy (see [`ResolvedHierarchy`]).
+    fn build_index(&self, entries: &[Entry], resolved: &ResolvedHierarchy) -> Option<Arc<KeyIndex>> {
+        // First the data of every location, in order (read through the
+        // session's slots, so this is the session's snapshot).
+        let mut layout: Vec<Vec<Option<Arc<Map>>>> = Vec::with_capacity(resolved.entries.len());
+        for re in &resolved.entries {
+            let entry = &entries[re.index];
+            let format = match (entry.function_kind, entry.function_name.as_str()) {
+                _ if re.options.is_some() => return None,
+                (FunctionKind::DataHash, "yaml_data") => DataFormat::Yaml,
+                (FunctionKind::DataHash, "json_data") => DataFormat::Json,
+                _ => return None,
+            };
+            let mut datas = Vec::with_capacity(re.locations.len());
+            for (j, loc) in re.locations.iter().enumerate() {
+                let Location::Path(path, _) = loc else { return None };
+                let data = match re.data[j].get() {
+                    Some(d) => d.clone(),
+                    None => {
+                        let d = self.hiera().cache.data(path, format).ok()?;
+                        re.data[j].get_or_init(|| d).clone()
+                    }
+                };
+                datas.push(data);
+            }
+            layout.push(datas);
+        }
+        // Sessions that resolve a hierarchy to the same parsed files share
+        // one index (the files' identity is the address of their cached data).
+        let identity: Vec<usize> = layout
+            .iter()
+            .flat_map(|d| d.iter().map(|m| m.as_ref().map_or(0, |m| Arc::as_ptr(m) as usize)).chain(std::iter::once(usize::MAX)))
+            .collect();
+        if let Some(index) = self.hiera().indexes.get(&identity) {
+            return Some(index);
+        }
+        let mut index = KeyIndex::default();
+        for (i, datas) in layout.iter().enumerate() {
+            for (j, data) in datas.iter().enumerate() {
+                let Some(data) = data else { continue };
+                for k in data.keys() {
+                    if let Value::String(name) = k {
+                        index.entry(Arc::clone(name)).or_default().push((i as u32, j as u32));
+                    }
+                }
+            }
+        }
+        let index = Arc::new(index);
+        let pinned = layout.into_iter().flatten().flatten().collect();
+        self.hiera().indexes.insert(identity, pinned, Arc::clone(&index));
+        Some(index)
+    }
+
     fn location_lookup(
         &mut self,
         config: &HieraConfig,
@@ -702,7 +828,7 @@ impl<'s> Invocation<'s> {
             (FunctionKind::DataHash, "json_data") => DataFormat::Json,
             // A missing file never reaches the function (Puppet checks
             // existence first).
-            _ if !crate::data::exists(path) => return Ok(LocationOutcome::Missing),
+            _ if !self.hiera().cache.exists(path) => return Ok(LocationOutcome::Missing),
             _ => return Err(self.unsupported_function(config, entry)),
         };
         let data = match slot.get() {
@@ -781,7 +907,7 @@ impl<'s> Invocation<'s> {
                         }
                         let path = pathname_join(&datadir, &s);
                         // The implicit default config drops missing files.
-                        if implicit && !crate::data::exists(&path) {
+                        if implicit && !self.hiera().cache.exists(&path) {
                             continue;
                         }
                         v.push(Location::Path(path, p.clone()));
@@ -967,22 +1093,22 @@ impl<'s> Invocation<'s> {
     // ---- lookup_options ----
 
     fn lookup_options_for(&mut self, lk: &LookupKey) -> Result<Option<Map>> {
-        let module = lk.module.clone();
+        let module = lk.module();
         let cached = {
             let cache = self.session.options_cache.lock().unwrap_or_else(|p| p.into_inner());
-            cache.get(&module).cloned()
+            cache.get(module.unwrap_or("")).cloned()
         };
         let compiled = match cached {
             Some(c) => c,
             None => {
                 self.ex_push(|| "Searching for \"lookup_options\"".to_string());
-                let c = self.retrieve_lookup_options(module.as_deref());
+                let c = self.retrieve_lookup_options(module);
                 self.ex_pop();
                 let c = c?.map(Arc::new);
                 // Options gathered while others are being gathered are partial.
                 if self.options_busy.is_empty() {
                     let mut cache = self.session.options_cache.lock().unwrap_or_else(|p| p.into_inner());
-                    cache.insert(module.clone(), c.clone());
+                    cache.insert(module.unwrap_or("").to_string(), c.clone());
                 }
                 c
             }
@@ -991,12 +1117,7 @@ impl<'s> Invocation<'s> {
     }
 
     fn options_lookup(&mut self, layer: Layer, module: Option<&str>, default_hierarchy: bool) -> Result<Found> {
-        let lk = LookupKey {
-            key: "lookup_options".into(),
-            root: "lookup_options".into(),
-            segments: Vec::new(),
-            module: module.map(str::to_string),
-        };
+        let lk = LookupKey::plain(Arc::from("lookup_options"));
         let hash = Strategy::new(StrategyKind::Hash);
         let busy = (layer, module.map(str::to_string));
         if !default_hierarchy && self.options_busy.contains(&busy) {
@@ -1008,15 +1129,33 @@ impl<'s> Invocation<'s> {
         r
     }
 
-    fn retrieve_lookup_options(&mut self, module: Option<&str>) -> Result<Option<CompiledOptions>> {
-        let hash = Strategy::new(StrategyKind::Hash);
+    /// The global and environment lookup_options merged (global wins), once
+    /// per session as Puppet does once per compilation; every module's
+    /// options are merged under them.
+    fn global_and_environment_options(&mut self) -> Result<Option<Value>> {
+        let complete = self.options_busy.is_empty();
+        if complete {
+            if let Some(v) = self.session.base_options.get() {
+                return Ok(v.clone());
+            }
+        }
         let global = validate_lookup_options(self.options_lookup(Layer::Global, None, false)?, None)?;
         let env_only = validate_lookup_options(self.options_lookup(Layer::Environment, None, false)?, None)?;
-        let mut opts = match (global, env_only) {
+        let opts = match (global, env_only) {
             (None, e) => e,
             (g, None) => g,
-            (Some(g), Some(e)) => Some(hash.merge(g, &e)?),
+            (Some(g), Some(e)) => Some(Strategy::new(StrategyKind::Hash).merge(g, &e)?),
         };
+        if complete {
+            // Gathered with nothing else in progress: the whole answer.
+            let _ = self.session.base_options.set(opts.clone());
+        }
+        Ok(opts)
+    }
+
+    fn retrieve_lookup_options(&mut self, module: Option<&str>) -> Result<Option<CompiledOptions>> {
+        let hash = Strategy::new(StrategyKind::Hash);
+        let mut opts = self.global_and_environment_options()?;
         if let Some(m) = module {
             let module_opts = validate_lookup_options(self.options_lookup(Layer::Module, Some(m), false)?, Some(m))?;
             opts = match (opts, module_opts) {
@@ -1042,7 +1181,7 @@ impl<'s> Invocation<'s> {
     }
 
     fn lookup_default_in_module(&mut self, lk: &LookupKey) -> Result<Found> {
-        let Some(module) = lk.module.as_deref() else { return Ok(None) };
+        let Some(module) = lk.module() else { return Ok(None) };
         let Some(config) = self.layer_config(Layer::Module, Some(module))? else { return Ok(None) };
         if config.default_hierarchy.is_none() {
             return Ok(None);
@@ -1120,10 +1259,10 @@ impl Resolver for Invocation<'_> {
     }
 
     fn check(&mut self, name: String, f: &mut dyn FnMut(&mut Self) -> Result<Value>) -> Result<Value> {
-        if self.stack.contains(&name) {
+        if self.stack.iter().any(|n| **n == *name) {
             return Err(self.recursion_error());
         }
-        self.stack.push(name);
+        self.stack.push(Arc::from(name));
         let r = f(self);
         self.stack.pop();
         r
