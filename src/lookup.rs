@@ -329,11 +329,14 @@ struct ResolvedHierarchy {
 /// Root key -> the (entry, location) positions whose data has that key.
 type KeyIndex = FastMap<Arc<str>, Vec<(u32, u32)>>;
 
+/// A key index and the data it was built from.
+type PinnedIndex = (Vec<Arc<Map>>, Arc<KeyIndex>);
+
 /// Key indexes by the identity of the data they were built from. Each entry
 /// holds its data (`pinned`) so that the addresses in its key stay unique.
 #[derive(Default)]
 struct IndexCache {
-    map: Mutex<FastMap<Vec<usize>, (Vec<Arc<Map>>, Arc<KeyIndex>)>>,
+    map: Mutex<FastMap<Vec<usize>, PinnedIndex>>,
 }
 
 impl IndexCache {
@@ -600,7 +603,7 @@ impl<'s> Invocation<'s> {
                 }
                 return Ok(None);
             };
-            if self.stack.iter().any(|n| *n == lk.key) {
+            if self.stack.contains(&lk.key) {
                 return Err(self.recursion_error());
             }
             self.ex_push(|| {
