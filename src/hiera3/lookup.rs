@@ -78,14 +78,73 @@ impl Hiera3 {
         order_override: Option<&Value>,
         resolution_type: &ResolutionType,
     ) -> Result<Option<Value>> {
-        let mut run = Run { h: self, config_ctx: None };
+        let mut run = Run { h: self, config_ctx: None, host: None, delegate: false };
         run.lookup(key, default, scope, order_override.cloned(), resolution_type, &Context::default())
+    }
+
+    /// `Hiera#lookup` with a host: `host` provides the scope variables if
+    /// it holds the scope ([`Lookup::scope_variable`]), and answers the
+    /// nested `hiera()`/`alias()` lookups itself when `delegate` is true
+    /// (otherwise this instance answers them, as [`Hiera3::lookup`] does).
+    /// `context` is the interpolation context of the lookup (its
+    /// `order_override` and recursion guard).
+    #[allow(clippy::too_many_arguments)]
+    pub fn lookup_hosted(
+        &self,
+        key: &str,
+        default: Option<&Value>,
+        scope: &Value,
+        order_override: Option<&Value>,
+        resolution_type: &ResolutionType,
+        context: &Context,
+        host: &mut dyn Lookup,
+        delegate: bool,
+    ) -> Result<Option<Value>> {
+        let mut run = Run { h: self, config_ctx: None, host: Some(host), delegate };
+        run.lookup(key, default, scope, order_override.cloned(), resolution_type, context)
+    }
+
+    /// One backend's `lookup(key, scope, order_override, resolution_type,
+    /// context)`, as the gem's yaml and json backends answer it: `backend`
+    /// is the backend as `:backends` names it (`yaml`, `JSON`, ...; the
+    /// file cache is kept per name), `key` the root key. `Ok(None)` is
+    /// `throw :no_such_key`.
+    ///
+    /// `config_context` is the gem's `@config_lookup_context` when the
+    /// lookup runs inside the interpolation of a hiera.yaml entry (the
+    /// hierarchy and datadir are then interpolated with it, sharing its
+    /// guard). `host` answers `hiera()`/`alias()` (the gem's
+    /// `Backend.lookup` over every backend) and may hold the scope.
+    #[allow(clippy::too_many_arguments)]
+    pub fn backend_lookup(
+        &self,
+        backend: &str,
+        key: &str,
+        scope: &Value,
+        order_override: Option<&Value>,
+        resolution_type: &ResolutionType,
+        context: &Context,
+        config_context: Option<&Context>,
+        host: &mut dyn Lookup,
+    ) -> Result<Option<Value>> {
+        let kind = match backend.to_lowercase().as_str() {
+            "yaml" => BackendKind::Yaml,
+            "json" => BackendKind::Json,
+            other => {
+                return Err(Error::new(
+                    ErrorKind::Config,
+                    format!("Cannot load backend {backend}: cannot load such file -- hiera/backend/{other}_backend"),
+                ))
+            }
+        };
+        let mut run = Run { h: self, config_ctx: config_context.cloned(), host: Some(host), delegate: true };
+        run.backend_lookup(&Value::from(backend), kind, &Value::from(key), scope, order_override, resolution_type, context)
     }
 
     /// `Backend.datasources(scope, order_override)`: the sources a lookup
     /// reads, in order (interpolated, bad definitions left out).
     pub fn datasources(&self, scope: &Value, order_override: Option<&Value>) -> Result<Vec<Value>> {
-        let mut run = Run { h: self, config_ctx: None };
+        let mut run = Run { h: self, config_ctx: None, host: None, delegate: false };
         let mut out = Vec::new();
         for entry in with_override(self.config.hierarchy(), order_override) {
             let source = run.interpolate_config(&entry, scope, order_override)?;
@@ -98,7 +157,7 @@ impl Hiera3 {
 
     /// `Backend.datadir(backend, scope)`, interpolated.
     pub fn datadir(&self, backend: BackendKind, scope: &Value) -> Result<String> {
-        Run { h: self, config_ctx: None }.datadir(backend, scope)
+        Run { h: self, config_ctx: None, host: None, delegate: false }.datadir(backend, scope)
     }
 
     fn cache(&self, backend: &Value) -> Arc<Mutex<FileCache>> {
@@ -118,6 +177,10 @@ impl Hiera3 {
 struct Run<'a> {
     h: &'a Hiera3,
     config_ctx: Option<Context>,
+    /// Holds the scope (if it says so) and, with `delegate`, answers the
+    /// nested lookups.
+    host: Option<&'a mut dyn Lookup>,
+    delegate: bool,
 }
 
 fn truthy(v: Option<Value>) -> Option<Value> {
@@ -327,8 +390,17 @@ impl Run<'_> {
 
 impl Lookup for Run<'_> {
     fn lookup(&mut self, key: &str, scope: &Value, context: &Context) -> Result<Option<Value>> {
+        if self.delegate {
+            if let Some(host) = self.host.as_mut() {
+                return host.lookup(key, scope, context);
+            }
+        }
         let order_override = context.order_override.clone();
         Run::lookup(self, key, None, scope, order_override, &ResolutionType::Priority, context)
+    }
+
+    fn scope_variable(&mut self, name: &str) -> Option<Result<Option<Value>>> {
+        self.host.as_mut()?.scope_variable(name)
     }
 }
 
