@@ -710,7 +710,7 @@ pub unsafe extern "C" fn hiera3_free(h: *mut hiera3) {
 
 /// A request of `hiera3_lookup`, decoded.
 struct Request {
-    key: String,
+    key: Value,
     default: Option<Value>,
     scope: Value,
     order_override: Option<Value>,
@@ -752,7 +752,7 @@ fn request_from_json(text: &str) -> Result<Request> {
         return Err(invalid("request_json must be a JSON object".into()));
     };
     let mut r = Request {
-        key: String::new(),
+        key: Value::Nil,
         default: None,
         scope: Value::empty_hash(),
         order_override: None,
@@ -765,13 +765,10 @@ fn request_from_json(text: &str) -> Result<Request> {
     for (k, v) in fields.iter() {
         let name = k.as_str().unwrap_or_default();
         match name {
-            "key" => match v {
-                Value::String(s) => {
-                    r.key = s.to_string();
-                    has_key = true;
-                }
-                _ => return Err(invalid("request_json: 'key' must be a string".into())),
-            },
+            "key" => {
+                r.key = v.clone();
+                has_key = true;
+            }
             "default" => r.default = Some(v.clone()),
             "scope" => r.scope = v.clone(),
             "order_override" => r.order_override = Some(v.clone()).filter(|v| !v.is_nil()),
@@ -792,6 +789,11 @@ fn request_from_json(text: &str) -> Result<Request> {
     }
     if !has_key {
         return Err(invalid("request_json: 'key' is required".into()));
+    }
+    // A backend is given the root key as the gem has it (nil for the empty
+    // key); Hiera#lookup takes a String.
+    if !(r.key.as_str().is_some() || (r.backend.is_some() && r.key.is_nil())) {
+        return Err(invalid("request_json: 'key' must be a string".into()));
     }
     Ok(r)
 }
@@ -816,7 +818,7 @@ pub(crate) fn lookup_json(h: &Hiera3, text: &str, host: Option<&hiera3_host>) ->
             &mut host,
         ),
         None => h.lookup_hosted(
-            &r.key,
+            r.key.as_str().unwrap_or_default(),
             r.default.as_ref(),
             &r.scope,
             r.order_override.as_ref(),
@@ -853,7 +855,8 @@ pub(crate) fn lookup_json(h: &Hiera3, text: &str, host: Option<&hiera3_host>) ->
 /// - with `backend` (`yaml`, `json`, in any case, as `:backends` names
 ///   them): that backend's own `lookup(key, scope, order_override,
 ///   resolution_type, context)`, as the gem's yaml and json backends answer
-///   it; `key` is the root key and `default` is not used. This is what a
+///   it; `key` is the root key (or `null`, what the gem passes for the
+///   empty key) and `default` is not used. This is what a
 ///   Ruby `Hiera::Backend` written on libhiera calls.
 /// - `context`: the lookup's interpolation context `{"order_override": V,
 ///   "seen": [...]}` (see `hiera3_parse_answer`);

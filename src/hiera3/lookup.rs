@@ -107,7 +107,8 @@ impl Hiera3 {
     /// One backend's `lookup(key, scope, order_override, resolution_type,
     /// context)`, as the gem's yaml and json backends answer it: `backend`
     /// is the backend as `:backends` names it (`yaml`, `JSON`, ...; the
-    /// file cache is kept per name), `key` the root key. `Ok(None)` is
+    /// file cache is kept per name), `key` the root key as the gem passes
+    /// it (a String; `nil` for the empty key). `Ok(None)` is
     /// `throw :no_such_key`.
     ///
     /// `config_context` is the gem's `@config_lookup_context` when the
@@ -119,7 +120,7 @@ impl Hiera3 {
     pub fn backend_lookup(
         &self,
         backend: &str,
-        key: &str,
+        key: &Value,
         scope: &Value,
         order_override: Option<&Value>,
         resolution_type: &ResolutionType,
@@ -138,7 +139,7 @@ impl Hiera3 {
             }
         };
         let mut run = Run { h: self, config_ctx: config_context.cloned(), host: Some(host), delegate: true };
-        run.backend_lookup(&Value::from(backend), kind, &Value::from(key), scope, order_override, resolution_type, context)
+        run.backend_lookup(&Value::from(backend), kind, key, scope, order_override, resolution_type, context)
     }
 
     /// `Backend.datasources(scope, order_override)`: the sources a lookup

@@ -50,8 +50,13 @@ module Libhiera
     # A session: a scope (the node's variables: facts, trusted, top-scope
     # variables) bound to this configuration. It is a snapshot, like a
     # Puppet catalog compilation: make one per node compile.
-    def session(scope = {})
-      Session.new(self, scope)
+    #
+    # With `strict: true` a scope value the wire cannot carry exactly (an
+    # object other than plain data, Symbols, Sensitive and SemVer) raises
+    # {Wire::Unrepresentable}; by default it is passed as
+    # `{"__type__": "<class>", "value": "<to_s>"}`.
+    def session(scope = {}, strict: false)
+      Session.new(self, scope, strict: strict)
     end
 
     # Frees the configuration (sessions made from it stay usable).
@@ -73,10 +78,10 @@ module Libhiera
   # {Hiera#session}. Thread-safe.
   class Session
 
-    def initialize(hiera, scope)
+    def initialize(hiera, scope, strict: false)
       raise InvalidArgumentError.new('libhiera: the scope must be a Hash', kind: 'invalid_argument') unless scope.is_a?(Hash)
 
-      json = Native.cstr(Wire.dump(scope))
+      json = Native.cstr(Wire.dump(scope, strict: strict))
       out = FFI::MemoryPointer.new(:pointer)
       err = FFI::MemoryPointer.new(:pointer)
       status = hiera.use { |h| Native.hiera_session_new(h, json, out, err) }

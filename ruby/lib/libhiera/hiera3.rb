@@ -410,7 +410,7 @@ module Libhiera
       ctx = { 'order_override' => Wire.prepare(context.is_a?(Hash) ? context[:order_override] : nil) }
       seen = Hiera3.seen_of(context)
       ctx['seen'] = seen if seen
-      req = { 'key' => key.to_s, 'backend' => backend.to_s, 'order_override' => Wire.prepare(order_override),
+      req = { 'key' => key.nil? ? nil : key.to_s, 'backend' => backend.to_s, 'order_override' => Wire.prepare(order_override),
               'resolution_type' => Wire.prepare(resolution_type), 'context' => ctx }
       config_seen = nil
       if config_context.is_a?(Hash)
@@ -438,24 +438,55 @@ module Libhiera
     end
 
     # The exception the gem raises for a failure libhiera reports: the
-    # gem's class where libhiera can tell it, else a {Libhiera::Error}.
+    # gem's (or Ruby's, Psych's, JSON's, deep_merge's) class where libhiera
+    # can tell it, with the message libhiera gives; else a {Libhiera::Error}.
     # @api private
     def self.gem_exception(status, text)
       err = Native.error(status, text)
+      cls = gem_class(err)
+      return err unless cls
+
+      # The class's own initialize would reword the message: keep it exact.
+      e = cls.allocate
+      Exception.instance_method(:initialize).bind(e).call(err.message)
+      e
+    end
+
+    # @api private
+    def self.gem_class(err)
       msg = err.message
-      cls =
-        case msg
-        when /\AHiera type mismatch/ then Exception
-        when /\Aundefined method/ then NoMethodError
-        when /\Ano implicit conversion/ then TypeError
-        when /\Adatadir for .* cannot be an array\z/ then defined?(::Hiera::InvalidConfigurationError) && ::Hiera::InvalidConfigurationError
-        else
-          case err.kind
-          when 'recursion' then defined?(::Hiera::InterpolationLoop) && ::Hiera::InterpolationLoop
-          when 'interpolation' then defined?(::Hiera::InterpolationInvalidValue) && ::Hiera::InterpolationInvalidValue
+      case msg
+      when /\AHiera type mismatch/ then Exception
+      when /\Aundefined method/ then NoMethodError
+      when /\Ano implicit conversion/, /\AData retrieved from .* is .* not Hash\z/ then TypeError
+      when /\Adatadir for .* cannot be an array\z/ then constant('Hiera::InvalidConfigurationError')
+      when /\Acomparison of .* failed\z/ then ArgumentError
+      when /\AUnknown alias: / then constant('Psych::BadAlias')
+      when /\ATried to load unspecified class: / then constant('Psych::DisallowedClass')
+      when /\A\d+: unexpected token at / then constant('JSON::ParserError')
+      when /\Anesting of \d+ is too deep\z/ then constant('JSON::NestingError')
+      when /\A\(.*\): .* at line \d+ column \d+\z/ then constant('Psych::SyntaxError')
+      when /\ASyntax error in key: /, /\AResolution type :\w+ is illegal/ then ArgumentError
+      else
+        case err.kind
+        when 'recursion' then constant('Hiera::InterpolationLoop')
+        when 'interpolation' then constant('Hiera::InterpolationInvalidValue')
+        when 'merge' then constant('DeepMerge::InvalidParameter')
+        when 'io'
+          case msg
+          when /\ANo such file or directory/ then Errno::ENOENT
+          when /\AIs a directory/ then Errno::EISDIR
+          when /\APermission denied/ then Errno::EACCES
           end
         end
-      cls ? cls.new(msg) : err
+      end
+    end
+
+    # @api private
+    def self.constant(name)
+      Object.const_get(name)
+    rescue NameError
+      nil
     end
 
     private

@@ -22,6 +22,27 @@ class Hiera
     # data and hierarchy goes to `Hiera::Backend.lookup` (every configured
     # backend), and variables are read from the scope the lookup was given.
     class Libhiera_backend
+      # Remembers the key each `Backend.lookup` on this thread was given.
+      # @api private
+      module KeyTracker
+        STACK = :__libhiera_backend_keys
+
+        def self.current
+          Thread.current[STACK]&.last
+        end
+
+        def lookup(key, *rest)
+          stack = (Thread.current[STACK] ||= [])
+          stack.push(key)
+          begin
+            super
+          ensure
+            stack.pop
+          end
+        end
+      end
+      Backend.singleton_class.prepend(KeyTracker) unless Backend.singleton_class < KeyTracker
+
       def initialize(_cache = nil)
         @lock = Mutex.new
         @engine = nil
@@ -69,11 +90,12 @@ class Hiera
       end
 
       # With several formats, a dotted key falls through to the next format
-      # when the sub key is missing, as with several stock backends. (The
-      # gem does not pass the key as written: messages show it rebuilt from
-      # its segments.)
+      # when the sub key is missing, as with several stock backends. Messages
+      # name the key as written (KeyTracker keeps it: the gem passes only the
+      # segments).
       def lookup_with_segments(segments, scope, order_override, resolution_type, context)
-        key = segments.map { |s| s =~ /[.'"]/ ? (s.include?("'") ? "\"#{s}\"" : "'#{s}'") : s }.join('.')
+        key = KeyTracker.current ||
+              segments.map { |s| s =~ /[.'"]/ ? (s.include?("'") ? "\"#{s}\"" : "'#{s}'") : s }.join('.')
         formats.each do |format|
           here, value = lookup_in(format, segments[0], scope, order_override, resolution_type, context)
           next unless here
