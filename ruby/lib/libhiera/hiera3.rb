@@ -88,21 +88,25 @@ module Libhiera
           guard = ::Hiera::RecursiveGuard.new
           guard.instance_variable_set(:@seen, ctx['seen'] || [])
           oo = Wire.decode(ctx['order_override'])
-          value =
-            if ctx['config']
-              # From a hiera.yaml entry: nested entries share this context,
-              # as the gem's @config_lookup_context.
-              config = { is_interpolate_config: true, order_override: oo, recurse_guard: guard }
-              Hiera3.with_config_context(config) do
-                ::Hiera::Backend.lookup(key, nil, call.scope, oo, :priority, config.clone)
+          begin
+            value =
+              if ctx['config']
+                # From a hiera.yaml entry: nested entries share this context,
+                # as the gem's @config_lookup_context.
+                config = { is_interpolate_config: true, order_override: oo, recurse_guard: guard }
+                Hiera3.with_config_context(config) do
+                  ::Hiera::Backend.lookup(key, nil, call.scope, oo, :priority, config.clone)
+                end
+              else
+                context = call.context.is_a?(Hash) ? call.context.clone : {}
+                context[:recurse_guard] = guard
+                context[:order_override] = oo
+                ::Hiera::Backend.lookup(key, nil, call.scope, oo, :priority, context)
               end
-            else
-              context = call.context.is_a?(Hash) ? call.context.clone : {}
-              context[:recurse_guard] = guard
-              context[:order_override] = oo
-              ::Hiera::Backend.lookup(key, nil, call.scope, oo, :priority, context)
-            end
-          Native.hiera3_answer_seen(answer, JSON.generate(guard.instance_variable_get(:@seen)))
+          ensure
+            # What the lookup left on the shared guard, also when it raised.
+            Native.hiera3_answer_seen(answer, JSON.generate(guard.instance_variable_get(:@seen)))
+          end
           Native.hiera3_answer_value(answer, Native.cstr(Wire.dump(value)))
         end
       end
@@ -215,7 +219,7 @@ module Libhiera
     # the variables it uses. Raises what the callbacks raised, or a
     # {Libhiera::Error}.
     def self.parse_answer(data, scope, extra_data = {}, context = { recurse_guard: nil, order_override: nil })
-      status, value = native_parse(data, scope, extra_data, context, true)
+      status, value = native_parse(data, scope, extra_data, context, true, keep_guard: true)
       raise value unless status == :ok
 
       value
@@ -223,16 +227,19 @@ module Libhiera
 
     # `Backend.parse_string(data, scope, extra_data, context)` in Rust.
     def self.parse_string(data, scope, extra_data = {}, context = { recurse_guard: nil, order_override: nil })
-      status, value = native_parse(data, scope, extra_data, context, false)
+      status, value = native_parse(data, scope, extra_data, context, false, keep_guard: true)
       raise value unless status == :ok
 
       value
     end
 
     # [:ok, value] or [:error, exception]; an exception a callback raised
-    # is raised.
+    # is raised. The context's guard gets what the interpolation left on it
+    # when the call succeeds or a callback raised, and with `keep_guard`
+    # also when the interpolation failed (without it the caller runs the
+    # gem's code on the untouched guard).
     # @api private
-    def self.native_parse(data, scope, extra_data, context, whole)
+    def self.native_parse(data, scope, extra_data, context, whole, keep_guard: false)
       ctx = {
         'order_override' => Wire.prepare(context.is_a?(Hash) ? context[:order_override] : nil),
         'extra_data' => Wire.prepare(extra_data, true),
@@ -249,7 +256,8 @@ module Libhiera
                    Native.hiera3_parse_string(data_json, nil, ctx_json, Host::FULL, out, out + FFI::Pointer.size)
                  end
         text, guard = take_all(out, 2)
-        seen.replace(JSON.parse(guard)) if seen && guard
+        failed = status != Native::OK && call.error.nil?
+        seen.replace(JSON.parse(guard)) if seen && guard && (keep_guard || !failed)
         raise call.error if call.error
 
         return [:ok, Wire.load(text)] if status == Native::OK
@@ -321,8 +329,9 @@ module Libhiera
 
         merged = Wire.load(text)
         behavior = resolution_type.is_a?(Hash) ? resolution_type[:behavior] : ::Hiera::Config[:merge_behavior]
-        if [:deeper, 'deeper'].include?(behavior)
-          # deeper_merge! merges into `left` and returns it.
+        if [:deeper, 'deeper', :deep, 'deep'].include?(behavior)
+          # deeper_merge! and deeper_merge (deep_merge's rails_compat) both
+          # merge into `left` and return it.
           left.replace(merged)
         else
           merged
