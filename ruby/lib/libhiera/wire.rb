@@ -164,6 +164,12 @@ module Libhiera
       if defined?(::SemanticPuppet::Version) && v.is_a?(::SemanticPuppet::Version)
         return { TYPE => 'SemVer', 'value' => v.to_s }
       end
+      if defined?(::Puppet::Pops::Time::Timestamp)
+        return { TYPE => 'Timestamp', 'value' => v.to_s } if v.is_a?(::Puppet::Pops::Time::Timestamp)
+        return { TYPE => 'Timespan', 'value' => v.to_s } if v.is_a?(::Puppet::Pops::Time::Timespan)
+      end
+      return { TYPE => 'Type', 'value' => v.to_s } if defined?(::Puppet::Pops::Types::PAnyType) && v.is_a?(::Puppet::Pops::Types::PAnyType)
+      return { TYPE => 'Regexp', 'value' => v.source } if v.is_a?(Regexp)
       raise Unrepresentable, "libhiera cannot pass a #{v.class} exactly" if strict
 
       { TYPE => v.class.name.to_s, 'value' => v.to_s }
@@ -180,15 +186,20 @@ module Libhiera
     end
   end
 
-  # A rich data value: a SemVer is a `SemanticPuppet::Version` where that is
-  # loaded; others (and a SemVer elsewhere) are {Libhiera::Rich}.
+  # A rich data value: Puppet's own object where Puppet is loaded (a
+  # `SemanticPuppet::Version`, a `Puppet::Pops::Time::Timestamp`, a Puppet
+  # type), a Ruby Regexp for a Regexp, else a {Libhiera::Rich}.
   def self.rich(type, value)
-    if type == 'SemVer' && defined?(::SemanticPuppet::Version)
-      begin
-        return ::SemanticPuppet::Version.parse(value)
-      rescue StandardError
-        # fall through
+    begin
+      case type
+      when 'Regexp' then return Regexp.new(value)
+      when 'SemVer' then return ::SemanticPuppet::Version.parse(value) if defined?(::SemanticPuppet::Version)
+      when 'Timestamp' then return ::Puppet::Pops::Time::Timestamp.parse(value) if defined?(::Puppet::Pops::Time::Timestamp)
+      when 'Timespan' then return ::Puppet::Pops::Time::Timespan.parse(value) if defined?(::Puppet::Pops::Time::Timespan)
+      when 'Type' then return ::Puppet::Pops::Types::TypeParser.singleton.parse(value) if defined?(::Puppet::Pops::Types::TypeParser)
       end
+    rescue StandardError, SyntaxError
+      # not Puppet's form: keep the text
     end
     Rich.new(type, value)
   end
