@@ -255,6 +255,10 @@ module Libhiera
   end
 end
 
-if %w[1 true yes on].include?(ENV['LIBHIERA_HANDOFF'].to_s.downcase) && defined?(::Puppet::Pops::Lookup::LookupAdapter)
+# LIBHIERA_HANDOFF=1 installs the hand-off when this file is loaded (by the
+# gem's functions, or `RUBYOPT=-rlibhiera/puppet`); LIBHIERA_STATS=1 prints
+# the hand-off's counts on stderr at exit.
+if %w[1 true yes on].include?(ENV['LIBHIERA_HANDOFF'].to_s.downcase)
   Libhiera::Puppet.accelerate!
+  at_exit { warn "libhiera hand-off: #{Libhiera::Puppet.stats.sort.to_h}" } if ENV['LIBHIERA_STATS'] == '1'
 end
