@@ -562,7 +562,7 @@ void hiera3_free(struct hiera3 *h);
  * `request_json` is an object; only `key` is required:
  * `{"key": "a.b", "scope": {...}, "default": V, "order_override": V,
  *   "resolution_type": V, "backend": "yaml", "context": {...},
- *   "config_context": {...}}`
+ *   "config_context": {...}, "cwd": "/dir"}`
  * - `scope`: the variables (default `{}`; with a host `scope` callback the
  *   host is asked instead);
  * - `default`: absent means no default;
@@ -574,13 +574,16 @@ void hiera3_free(struct hiera3 *h);
  * - with `backend` (`yaml`, `json`, in any case, as `:backends` names
  *   them): that backend's own `lookup(key, scope, order_override,
  *   resolution_type, context)`, as the gem's yaml and json backends answer
- *   it; `key` is the root key and `default` is not used. This is what a
+ *   it; `key` is the root key (or `null`, what the gem passes for the
+ *   empty key) and `default` is not used. This is what a
  *   Ruby `Hiera::Backend` written on libhiera calls.
  * - `context`: the lookup's interpolation context `{"order_override": V,
  *   "seen": [...]}` (see `hiera3_parse_answer`);
  * - `config_context`: the gem's `@config_lookup_context` (same form) when
  *   the lookup runs inside the interpolation of a hiera.yaml entry: the
- *   hierarchy and datadirs are then interpolated with its guard.
+ *   hierarchy and datadirs are then interpolated with its guard;
+ * - `cwd`: the working directory relative paths are taken from for this
+ *   lookup (default: the handle's, see `hiera3_open`).
  *
  * `host` (may be NULL): its `lookup` answers the nested `hiera()` and
  * `alias()` lookups (NULL: this configuration answers them, as the gem

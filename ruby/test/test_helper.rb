@@ -20,13 +20,14 @@ module TestSupport
 
   # Every recorded case: [dir, case.yaml, expected.json].
   def cases(engine, roots = [CONFORMANCE])
-    roots.flat_map { |r| Dir.glob(File.join(r, '**', 'case.yaml')) }.sort.filter_map do |f|
+    found = roots.flat_map { |r| Dir.glob(File.join(r, '**', 'case.yaml')) }.sort.map do |f|
       dir = File.dirname(f)
       kase = YAML.safe_load(File.read(f), aliases: true)
       next unless (kase['engine'] || 'hiera5') == engine
 
       [dir, kase, JSON.parse(File.read(File.join(dir, 'expected.json')))]
     end
+    found.compact
   end
 
   # The strict form of a value: its wire JSON, which tells Integers from
@@ -62,9 +63,10 @@ module TestSupport
   end
 
   # A message without what is the recording process's state, not behaviour
-  # (file descriptor numbers in Ruby's `io_fillbuf - fd:5 path`).
+  # (file descriptor numbers in Ruby's `io_fillbuf - fd:5 path`, object
+  # addresses in JRuby's `#<Array:0x41ece227>`).
   def normal(message)
-    message.to_s.gsub(/\bfd:\d+/, 'fd:N')
+    message.to_s.gsub(/\bfd:\d+/, 'fd:N').gsub(/0x\h{6,16}/, '0xXXXX')
   end
 
   # The recorded result in the same terms.

@@ -35,17 +35,25 @@ class TestHiera3Backend < Minitest::Test
         skipped << File.basename(dir) # the gem cannot load this hiera.yaml at all
         next
       end
-      stock = hiera3_run(dir, kase)
       ours = hiera3_run(dir, kase, config: config)
+      # On JRuby the gem's YAML is not Psych 4's: there the backend must
+      # give the recorded (MRI) answers, as libhiera reproduces them.
+      stock = hiera3_run(dir, kase) if RUBY_ENGINE == 'ruby'
       kase['queries'].each_with_index do |q, i|
         label = "#{File.basename(dir)} ##{i} #{q['key']}"
-        # The stock run is the recorded one (the recorder ran it).
-        assert_equal recorded(expected['results'][i]), stock[i].reject { |k, _| k == 'class' }, "stock #{label}"
-        assert_equal stock[i], ours[i], label
+        want = recorded(expected['results'][i])
+        if stock
+          # The stock run is the recorded one (the recorder ran it).
+          assert_equal want, stock[i].reject { |k, _| k == 'class' }, "stock #{label}"
+          assert_equal stock[i], ours[i], label
+        else
+          assert_equal want, ours[i].reject { |k, _| k == 'class' }, label
+        end
         compared += 1
       end
     end
-    warn "hiera3 backend: #{compared} queries equal to the stock backends (hiera.yaml not loadable: #{skipped.join(', ')})"
+    warn "hiera3 backend: #{compared} queries equal to #{RUBY_ENGINE == 'ruby' ? 'the stock backends' : 'the recorded answers'}" \
+         "#{skipped.empty? ? '' : " (hiera.yaml not loadable: #{skipped.join(', ')})"}"
     assert_operator compared, :>, 250
   end
 

@@ -718,6 +718,7 @@ struct Request {
     backend: Option<String>,
     context: Context,
     config_context: Option<Context>,
+    cwd: Option<PathBuf>,
 }
 
 /// A context object of a request: `{"order_override": V, "seen": [...]}`.
@@ -760,6 +761,7 @@ fn request_from_json(text: &str) -> Result<Request> {
         backend: None,
         context: Context::default(),
         config_context: None,
+        cwd: None,
     };
     let mut has_key = false;
     for (k, v) in fields.iter() {
@@ -779,6 +781,11 @@ fn request_from_json(text: &str) -> Result<Request> {
                 _ => return Err(invalid("request_json: 'backend' must be a string".into())),
             },
             "context" => r.context = request_context(v, name, false)?,
+            "cwd" => match v {
+                Value::String(s) => r.cwd = Some(PathBuf::from(&**s)),
+                Value::Nil => {}
+                _ => return Err(invalid("request_json: 'cwd' must be a string".into())),
+            },
             "config_context" => {
                 if !v.is_nil() {
                     r.config_context = Some(request_context(v, name, true)?)
@@ -815,6 +822,7 @@ pub(crate) fn lookup_json(h: &Hiera3, text: &str, host: Option<&hiera3_host>) ->
             &r.resolution_type,
             &r.context,
             r.config_context.as_ref(),
+            r.cwd.as_deref(),
             &mut host,
         ),
         None => h.lookup_hosted(
@@ -824,6 +832,7 @@ pub(crate) fn lookup_json(h: &Hiera3, text: &str, host: Option<&hiera3_host>) ->
             r.order_override.as_ref(),
             &r.resolution_type,
             &r.context,
+            r.cwd.as_deref(),
             &mut host,
             delegate,
         ),
@@ -843,7 +852,7 @@ pub(crate) fn lookup_json(h: &Hiera3, text: &str, host: Option<&hiera3_host>) ->
 /// `request_json` is an object; only `key` is required:
 /// `{"key": "a.b", "scope": {...}, "default": V, "order_override": V,
 ///   "resolution_type": V, "backend": "yaml", "context": {...},
-///   "config_context": {...}}`
+///   "config_context": {...}, "cwd": "/dir"}`
 /// - `scope`: the variables (default `{}`; with a host `scope` callback the
 ///   host is asked instead);
 /// - `default`: absent means no default;
@@ -862,7 +871,9 @@ pub(crate) fn lookup_json(h: &Hiera3, text: &str, host: Option<&hiera3_host>) ->
 ///   "seen": [...]}` (see `hiera3_parse_answer`);
 /// - `config_context`: the gem's `@config_lookup_context` (same form) when
 ///   the lookup runs inside the interpolation of a hiera.yaml entry: the
-///   hierarchy and datadirs are then interpolated with its guard.
+///   hierarchy and datadirs are then interpolated with its guard;
+/// - `cwd`: the working directory relative paths are taken from for this
+///   lookup (default: the handle's, see `hiera3_open`).
 ///
 /// `host` (may be NULL): its `lookup` answers the nested `hiera()` and
 /// `alias()` lookups (NULL: this configuration answers them, as the gem

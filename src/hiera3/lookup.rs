@@ -78,7 +78,7 @@ impl Hiera3 {
         order_override: Option<&Value>,
         resolution_type: &ResolutionType,
     ) -> Result<Option<Value>> {
-        let mut run = Run { h: self, config_ctx: None, host: None, delegate: false };
+        let mut run = Run { h: self, cwd: None, config_ctx: None, host: None, delegate: false };
         run.lookup(key, default, scope, order_override.cloned(), resolution_type, &Context::default())
     }
 
@@ -87,7 +87,9 @@ impl Hiera3 {
     /// nested `hiera()`/`alias()` lookups itself when `delegate` is true
     /// (otherwise this instance answers them, as [`Hiera3::lookup`] does).
     /// `context` is the interpolation context of the lookup (its
-    /// `order_override` and recursion guard).
+    /// `order_override` and recursion guard); `cwd`, when given, is the
+    /// working directory of this lookup (a host whose idea of it is not the
+    /// process's, as JRuby's `Dir.chdir`).
     #[allow(clippy::too_many_arguments)]
     pub fn lookup_hosted(
         &self,
@@ -97,10 +99,11 @@ impl Hiera3 {
         order_override: Option<&Value>,
         resolution_type: &ResolutionType,
         context: &Context,
+        cwd: Option<&Path>,
         host: &mut dyn Lookup,
         delegate: bool,
     ) -> Result<Option<Value>> {
-        let mut run = Run { h: self, config_ctx: None, host: Some(host), delegate };
+        let mut run = Run { h: self, cwd, config_ctx: None, host: Some(host), delegate };
         run.lookup(key, default, scope, order_override.cloned(), resolution_type, context)
     }
 
@@ -115,7 +118,8 @@ impl Hiera3 {
     /// lookup runs inside the interpolation of a hiera.yaml entry (the
     /// hierarchy and datadir are then interpolated with it, sharing its
     /// guard). `host` answers `hiera()`/`alias()` (the gem's
-    /// `Backend.lookup` over every backend) and may hold the scope.
+    /// `Backend.lookup` over every backend) and may hold the scope. `cwd`
+    /// as for [`Hiera3::lookup_hosted`].
     #[allow(clippy::too_many_arguments)]
     pub fn backend_lookup(
         &self,
@@ -126,6 +130,7 @@ impl Hiera3 {
         resolution_type: &ResolutionType,
         context: &Context,
         config_context: Option<&Context>,
+        cwd: Option<&Path>,
         host: &mut dyn Lookup,
     ) -> Result<Option<Value>> {
         let kind = match backend.to_lowercase().as_str() {
@@ -138,14 +143,14 @@ impl Hiera3 {
                 ))
             }
         };
-        let mut run = Run { h: self, config_ctx: config_context.cloned(), host: Some(host), delegate: true };
+        let mut run = Run { h: self, cwd, config_ctx: config_context.cloned(), host: Some(host), delegate: true };
         run.backend_lookup(&Value::from(backend), kind, key, scope, order_override, resolution_type, context)
     }
 
     /// `Backend.datasources(scope, order_override)`: the sources a lookup
     /// reads, in order (interpolated, bad definitions left out).
     pub fn datasources(&self, scope: &Value, order_override: Option<&Value>) -> Result<Vec<Value>> {
-        let mut run = Run { h: self, config_ctx: None, host: None, delegate: false };
+        let mut run = Run { h: self, cwd: None, config_ctx: None, host: None, delegate: false };
         let mut out = Vec::new();
         for entry in with_override(self.config.hierarchy(), order_override) {
             let source = run.interpolate_config(&entry, scope, order_override)?;
@@ -158,7 +163,7 @@ impl Hiera3 {
 
     /// `Backend.datadir(backend, scope)`, interpolated.
     pub fn datadir(&self, backend: BackendKind, scope: &Value) -> Result<String> {
-        Run { h: self, config_ctx: None, host: None, delegate: false }.datadir(backend, scope)
+        Run { h: self, cwd: None, config_ctx: None, host: None, delegate: false }.datadir(backend, scope)
     }
 
     fn cache(&self, backend: &Value) -> Arc<Mutex<FileCache>> {
@@ -177,6 +182,9 @@ impl Hiera3 {
 /// One top-level lookup: `@config_lookup_context` lives here.
 struct Run<'a> {
     h: &'a Hiera3,
+    /// The working directory relative paths are taken from, when the
+    /// caller gives one for this lookup (else the instance's).
+    cwd: Option<&'a Path>,
     config_ctx: Option<Context>,
     /// Holds the scope (if it says so) and, with `delegate`, answers the
     /// nested lookups.
@@ -326,7 +334,10 @@ impl Run<'_> {
                 None => self.datadir(kind, scope)?,
             };
             let shown = datafile(&dir, &source, kind.name());
-            let on_disk = self.h.on_disk(&shown);
+            let on_disk = match self.cwd {
+                Some(dir) if Path::new(&shown).is_relative() => dir.join(&shown),
+                _ => self.h.on_disk(&shown),
+            };
             if std::fs::metadata(&on_disk).is_err() {
                 continue;
             }

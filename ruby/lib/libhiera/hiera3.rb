@@ -419,8 +419,10 @@ module Libhiera
       ctx = { 'order_override' => Wire.prepare(context.is_a?(Hash) ? context[:order_override] : nil) }
       seen = Hiera3.seen_of(context)
       ctx['seen'] = seen if seen
+      # Ruby's working directory (JRuby's Dir.chdir does not change the
+      # process's).
       req = { 'key' => key.nil? ? nil : key.to_s, 'backend' => backend.to_s, 'order_override' => Wire.prepare(order_override),
-              'resolution_type' => Wire.prepare(resolution_type), 'context' => ctx }
+              'resolution_type' => Wire.prepare(resolution_type), 'context' => ctx, 'cwd' => Dir.pwd }
       config_seen = nil
       if config_context.is_a?(Hash)
         config_seen = Hiera3.seen_of(config_context) || []
@@ -456,8 +458,14 @@ module Libhiera
       return err unless cls
 
       # The class's own initialize would reword the message: keep it exact.
+      msg = err.message
       e = cls.allocate
-      Exception.instance_method(:initialize).bind(e).call(err.message)
+      Exception.instance_method(:initialize).bind(e).call(msg)
+      unless e.message == msg
+        # (JRuby words SystemCallErrors itself)
+        e.define_singleton_method(:to_s) { msg }
+        e.define_singleton_method(:message) { msg }
+      end
       e
     end
 
