@@ -111,7 +111,27 @@ module Libhiera
     # cannot carry exactly raises {Unrepresentable}; otherwise it is sent as
     # `{"__type__": "<class>", "value": "<to_s>"}`.
     def dump(value, strict: false)
-      JSON.generate(prepare(value, strict), max_nesting: false)
+      # Plain data (the common case) goes to the JSON generator as it is.
+      JSON.generate(plain?(value) ? value : prepare(value, strict), max_nesting: false)
+    end
+
+    # Whether JSON.generate says everything about `v` by itself: no Symbol,
+    # no non-String key, no NaN or Infinity, no String that is not UTF-8
+    # text, nothing else. Allocates nothing.
+    def plain?(v)
+      if v.instance_of?(Hash)
+        v.each_pair do |k, e|
+          return false unless k.instance_of?(String) && (k.encoding == UTF_8 ? k.valid_encoding? : k.ascii_only?) && plain?(e)
+        end
+        true
+      elsif v.instance_of?(String) then v.encoding == UTF_8 ? v.valid_encoding? : v.ascii_only?
+      elsif v.instance_of?(Array)
+        v.each { |e| return false unless plain?(e) }
+        true
+      elsif v.instance_of?(Integer) || v.nil? || v == true || v == false then true
+      elsif v.instance_of?(Float) then v.finite?
+      else false
+      end
     end
 
     # The JSON-able form of a value.
