@@ -59,25 +59,19 @@ fn the_gem_functions_read_yaml_and_json() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// A hierarchy of one level: `function` with `options`, reading `a.yaml`.
+fn one_level(name: &str, function: &str) -> std::path::PathBuf {
+    let config = format!("version: 5\nhierarchy:\n  - {{name: a, data_hash: {function}, path: a.yaml, options: {{x: 1}}}}\n");
+    fixture(name, &[("hiera.yaml", &config), ("data/a.yaml", "a: 1\n")])
+}
+
 #[test]
 fn options_they_do_not_take_are_refused_as_puppet_refuses_them() {
-    let dir = fixture(
-        "options",
-        &[
-            ("hiera.yaml", "version: 5\nhierarchy:\n  - {name: a, data_hash: libhiera::yaml_data, path: a.yaml, options: {x: 1}}\n"),
-            ("data/a.yaml", "a: 1\n"),
-        ],
-    );
+    let dir = one_level("options", "libhiera::yaml_data");
     let e = lookup(&dir, "a").unwrap_err();
     assert!(e.contains("'libhiera::yaml_data' one of 'path', 'paths' 'glob', 'globs' or 'mapped_paths'"), "{e}");
     // libhiera::data_hash takes `format` only: anything else is left to Puppet.
-    let dir2 = fixture(
-        "options2",
-        &[
-            ("hiera.yaml", "version: 5\nhierarchy:\n  - {name: a, data_hash: libhiera::data_hash, path: a.yaml, options: {x: 1}}\n"),
-            ("data/a.yaml", "a: 1\n"),
-        ],
-    );
+    let dir2 = one_level("options2", "libhiera::data_hash");
     let e = lookup(&dir2, "a").unwrap_err();
     assert!(e.contains("Unable to find 'data_hash' function named 'libhiera::data_hash'"), "{e}");
     std::fs::remove_dir_all(&dir).unwrap();

@@ -35,9 +35,11 @@ class TestConformance < Minitest::Test
     message.gsub("#{dir}/", '').gsub(dir, '.')
   end
 
-  def test_hiera5_cases_through_libhiera_hiera
-    list = cases('hiera5', [CONFORMANCE, EXAMPLES])
-    assert_operator list.size, :>, 80
+  # Runs every query of the `engine` cases under `roots` through the block
+  # (dir, case, query, scope) and compares with the recorded results.
+  def run_cases(what, engine, roots, at_least)
+    list = cases(engine, roots)
+    assert_operator list.size, :>, at_least
     queries = 0
     failures = []
     diffs = []
@@ -45,43 +47,33 @@ class TestConformance < Minitest::Test
       scope = Libhiera::Wire.decode(expected['scope'])
       kase['queries'].each_with_index do |q, i|
         queries += 1
-        got = outcome do
-          # A fresh configuration and session per query: the recorder's
-          # query isolation.
-          hiera = Libhiera::Hiera.new(hiera_config: File.join(dir, 'hiera.yaml'),
-                                      environmentpath: File.join(dir, 'environments'),
-                                      environment: kase['environment'] || 'production')
-          options = {}
-          options[:merge] = q['merge'] if q.key?('merge')
-          options[:default] = q['default'] if q.key?('default')
-          hiera.session(scope).lookup(q['key'], **options)
-        end
+        got = outcome { yield dir, kase, q, scope }
         got['error'] = relative(got['error'], dir) if got['error']
         check("#{dir.delete_prefix("#{ROOT}/")} ##{i} #{q['key']}", recorded(expected['results'][i]), got, failures, diffs)
       end
     end
-    report('hiera5 through Libhiera::Hiera', queries, failures, diffs)
+    report(what, queries, failures, diffs)
+  end
+
+  def test_hiera5_cases_through_libhiera_hiera
+    run_cases('hiera5 through Libhiera::Hiera', 'hiera5', [CONFORMANCE, EXAMPLES], 80) do |dir, kase, q, scope|
+      # A fresh configuration and session per query: the recorder's query
+      # isolation.
+      hiera = Libhiera::Hiera.new(hiera_config: File.join(dir, 'hiera.yaml'),
+                                  environmentpath: File.join(dir, 'environments'),
+                                  environment: kase['environment'] || 'production')
+      options = {}
+      options[:merge] = q['merge'] if q.key?('merge')
+      options[:default] = q['default'] if q.key?('default')
+      hiera.session(scope).lookup(q['key'], **options)
+    end
   end
 
   def test_hiera3_cases_through_libhiera_hiera3
-    list = cases('hiera3')
-    assert_operator list.size, :>, 20
-    queries = 0
-    failures = []
-    diffs = []
-    list.each do |dir, kase, expected|
-      scope = Libhiera::Wire.decode(expected['scope'])
-      kase['queries'].each_with_index do |q, i|
-        queries += 1
-        got = outcome do
-          hiera = Libhiera::Hiera3.new(config: 'hiera.yaml', cwd: dir)
-          default = q.key?('default') ? q['default'] : NOT_FOUND
-          hiera.lookup(q['key'], default, scope, q['order_override'], resolution_type(q['resolution_type']))
-        end
-        got['error'] = relative(got['error'], dir) if got['error']
-        check("#{dir.delete_prefix("#{ROOT}/")} ##{i} #{q['key']}", recorded(expected['results'][i]), got, failures, diffs)
-      end
+    run_cases('hiera3 through Libhiera::Hiera3', 'hiera3', [CONFORMANCE], 20) do |dir, _kase, q, scope|
+      hiera = Libhiera::Hiera3.new(config: 'hiera.yaml', cwd: dir)
+      default = q.key?('default') ? q['default'] : NOT_FOUND
+      hiera.lookup(q['key'], default, scope, q['order_override'], resolution_type(q['resolution_type']))
     end
-    report('hiera3 through Libhiera::Hiera3', queries, failures, diffs)
   end
 end

@@ -55,20 +55,25 @@ class TestHiera3Accelerate < Minitest::Test
     Marshal.load(Marshal.dump(v))
   end
 
-  # ------------------------------------------------------------ merge_answer
-
-  class MergeGen
-    def initialize(rng)
-      @rng = rng
-      @prefix = '--'
-    end
-
+  # What both generators draw with (from @rng).
+  module Draw
     def pick(list)
       list[@rng.rand(list.size)]
     end
 
     def chance(num, den)
       @rng.rand(den) < num
+    end
+  end
+
+  # ------------------------------------------------------------ merge_answer
+
+  class MergeGen
+    include Draw
+
+    def initialize(rng)
+      @rng = rng
+      @prefix = '--'
     end
 
     def string
@@ -246,16 +251,10 @@ class TestHiera3Accelerate < Minitest::Test
   TEXT = ['x', ' ', '-', "\n", '}', '%', '{', '%{', '%%', 'pre ', ' post', 'é', '#{x}'].freeze
 
   class ParseGen
+    include Draw
+
     def initialize(rng)
       @rng = rng
-    end
-
-    def pick(list)
-      list[@rng.rand(list.size)]
-    end
-
-    def chance(num, den)
-      @rng.rand(den) < num
     end
 
     def token

@@ -238,6 +238,44 @@ impl Outcome {
 // ---------------------------------------------------------------------------
 // Answers
 
+/// The body of an answer setter: NULL checks, then `set` with the answer
+/// and the argument's bytes.
+///
+/// # Safety
+/// `answer` is NULL or the answer passed to the running callback; `text` is
+/// NULL or a NUL-terminated string.
+unsafe fn set_answer(answer: *mut hiera3_answer, text: *const c_char, set: impl FnOnce(&mut hiera3_answer, &[u8]) -> hiera_status) -> hiera_status {
+    guard(hiera_status::HIERA_PANIC, || {
+        if answer.is_null() || text.is_null() {
+            return hiera_status::HIERA_NULL_ARGUMENT;
+        }
+        // SAFETY: non-NULL and, per the contract, the live answer of the
+        // running callback, used by this thread only; `text` is non-NULL and
+        // NUL-terminated per the contract.
+        let (answer, bytes) = unsafe { (&mut *answer, std::ffi::CStr::from_ptr(text).to_bytes()) };
+        set(answer, bytes)
+    })
+}
+
+/// Reads a setter's JSON argument: `Err` fails the lookup, and the setter
+/// returns `HIERA_INVALID_ARGUMENT`.
+fn answer_json(bytes: &[u8], name: &str) -> Result<Value> {
+    let text = std::str::from_utf8(bytes).map_err(|e| {
+        Error::new(ErrorKind::InvalidArgument, format!("{name} is not valid UTF-8 (invalid byte at offset {})", e.valid_up_to()))
+    })?;
+    wire(text, name)
+}
+
+fn refused(answer: &mut hiera3_answer, e: Error) -> hiera_status {
+    answer.outcome = Err(callback_error(format!("the lookup callback's answer: {}", e.message)));
+    hiera_status::HIERA_INVALID_ARGUMENT
+}
+
+/// A JSON list of strings.
+fn string_list(v: &Value) -> Option<Vec<String>> {
+    v.as_array()?.iter().map(|s| s.as_str().map(str::to_string)).collect()
+}
+
 /// Hands a callback's value back: `value_json` is the found value as wire
 /// JSON (`null` for a found nil). Copied; borrowed for the call only.
 ///
@@ -251,21 +289,16 @@ impl Outcome {
 /// `value_json` is NULL or a NUL-terminated string.
 #[no_mangle]
 pub unsafe extern "C" fn hiera3_answer_value(answer: *mut hiera3_answer, value_json: *const c_char) -> hiera_status {
-    guard(hiera_status::HIERA_PANIC, || {
-        if answer.is_null() || value_json.is_null() {
-            return hiera_status::HIERA_NULL_ARGUMENT;
-        }
-        // SAFETY: non-NULL and, per the contract, the live answer of the
-        // running callback, used by this thread only.
-        let answer = unsafe { &mut *answer };
-        // SAFETY: checked non-NULL; a NUL-terminated string per the contract.
-        let parsed = unsafe { input_str(value_json, "value_json") }.and_then(|t| wire(t, "value_json"));
-        let status = if parsed.is_ok() { hiera_status::HIERA_OK } else { hiera_status::HIERA_INVALID_ARGUMENT };
-        answer.outcome = parsed
-            .map(Some)
-            .map_err(|e| callback_error(format!("the lookup callback's answer: {}", e.message)));
-        status
-    })
+    // SAFETY: the contract of this function is the one of `set_answer`.
+    unsafe {
+        set_answer(answer, value_json, |answer, bytes| match answer_json(bytes, "value_json") {
+            Ok(v) => {
+                answer.outcome = Ok(Some(v));
+                hiera_status::HIERA_OK
+            }
+            Err(e) => refused(answer, e),
+        })
+    }
 }
 
 /// Hands a callback's failure back: the lookup fails with `message` (a
@@ -282,18 +315,13 @@ pub unsafe extern "C" fn hiera3_answer_value(answer: *mut hiera3_answer, value_j
 /// is NULL or a NUL-terminated string.
 #[no_mangle]
 pub unsafe extern "C" fn hiera3_answer_error(answer: *mut hiera3_answer, message: *const c_char) -> hiera_status {
-    guard(hiera_status::HIERA_PANIC, || {
-        if answer.is_null() || message.is_null() {
-            return hiera_status::HIERA_NULL_ARGUMENT;
-        }
-        // SAFETY: non-NULL and, per the contract, the live answer of the
-        // running callback, used by this thread only.
-        let answer = unsafe { &mut *answer };
-        // SAFETY: checked non-NULL; a NUL-terminated string per the contract.
-        let text = unsafe { std::ffi::CStr::from_ptr(message) }.to_string_lossy().into_owned();
-        answer.outcome = Err(callback_error(text));
-        hiera_status::HIERA_OK
-    })
+    // SAFETY: the contract of this function is the one of `set_answer`.
+    unsafe {
+        set_answer(answer, message, |answer, bytes| {
+            answer.outcome = Err(callback_error(String::from_utf8_lossy(bytes)));
+            hiera_status::HIERA_OK
+        })
+    }
 }
 
 /// Hands back the recursion guard after a `lookup` callback: `seen_json` is
@@ -312,30 +340,21 @@ pub unsafe extern "C" fn hiera3_answer_error(answer: *mut hiera3_answer, message
 /// `seen_json` is NULL or a NUL-terminated string.
 #[no_mangle]
 pub unsafe extern "C" fn hiera3_answer_seen(answer: *mut hiera3_answer, seen_json: *const c_char) -> hiera_status {
-    guard(hiera_status::HIERA_PANIC, || {
-        if answer.is_null() || seen_json.is_null() {
-            return hiera_status::HIERA_NULL_ARGUMENT;
-        }
-        // SAFETY: non-NULL and, per the contract, the live answer of the
-        // running callback, used by this thread only.
-        let answer = unsafe { &mut *answer };
-        // SAFETY: checked non-NULL; a NUL-terminated string per the contract.
-        let list = unsafe { input_str(seen_json, "seen_json") }.and_then(|t| wire(t, "seen_json")).and_then(|v| {
-            v.as_array()
-                .and_then(|a| a.iter().map(|s| s.as_str().map(str::to_string)).collect::<Option<Vec<_>>>())
-                .ok_or_else(|| Error::new(ErrorKind::InvalidArgument, "seen_json must be a JSON list of strings"))
-        });
-        match list {
-            Ok(seen) => {
-                answer.seen = Some(seen);
-                hiera_status::HIERA_OK
+    // SAFETY: the contract of this function is the one of `set_answer`.
+    unsafe {
+        set_answer(answer, seen_json, |answer, bytes| {
+            let list = answer_json(bytes, "seen_json").and_then(|v| {
+                string_list(&v).ok_or_else(|| Error::new(ErrorKind::InvalidArgument, "seen_json must be a JSON list of strings"))
+            });
+            match list {
+                Ok(seen) => {
+                    answer.seen = Some(seen);
+                    hiera_status::HIERA_OK
+                }
+                Err(e) => refused(answer, e),
             }
-            Err(e) => {
-                answer.outcome = Err(callback_error(format!("the lookup callback's answer: {}", e.message)));
-                hiera_status::HIERA_INVALID_ARGUMENT
-            }
-        }
-    })
+        })
+    }
 }
 
 // ---------------------------------------------------------------------------
@@ -731,11 +750,7 @@ fn request_context(v: &Value, name: &str, config: bool) -> Result<Context> {
         match k.as_str() {
             Some("order_override") => order_override = Some(v.clone()).filter(|v| !v.is_nil()),
             Some("seen") => {
-                seen = Some(
-                    v.as_array()
-                        .and_then(|a| a.iter().map(|s| s.as_str().map(str::to_string)).collect::<Option<Vec<_>>>())
-                        .ok_or_else(|| invalid(format!("request_json: '{name}.seen' must be a list of strings")))?,
-                )
+                seen = Some(string_list(v).ok_or_else(|| invalid(format!("request_json: '{name}.seen' must be a list of strings")))?)
             }
             _ => return Err(invalid(format!("request_json: unknown field '{name}.{}'", k.as_str().unwrap_or("?")))),
         }

@@ -24,7 +24,7 @@
 
 use super::backend::{lookup_in, BackendKind, FileCache};
 use super::config::{Config, DEFAULT_DATADIR};
-use super::interpolate::{interpolate, parse_answer, Context, Lookup};
+use super::interpolate::{interpolate, parse_answer, Context, Lookup, NoLookup};
 use super::key::{qualified_lookup, split_key};
 use super::merge::{merge_answer, resolve_answer, ResolutionType, Strategy};
 use super::ruby::{no_implicit_conversion, no_method};
@@ -78,8 +78,7 @@ impl Hiera3 {
         order_override: Option<&Value>,
         resolution_type: &ResolutionType,
     ) -> Result<Option<Value>> {
-        let mut run = Run { h: self, cwd: None, config_ctx: None, host: None, delegate: false };
-        run.lookup(key, default, scope, order_override.cloned(), resolution_type, &Context::default())
+        self.lookup_hosted(key, default, scope, order_override, resolution_type, &Context::default(), None, &mut NoLookup, false)
     }
 
     /// `Hiera#lookup` with a host: `host` provides the scope variables if

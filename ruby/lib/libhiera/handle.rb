@@ -52,4 +52,22 @@ module Libhiera
       @closed
     end
   end
+
+  # What an object holding a {Handle} in `@handle` offers.
+  module HandleOwner
+    # Frees the native object now (idempotent); later calls raise
+    # {ClosedError}.
+    def close
+      @handle.close
+    end
+
+    def closed?
+      @handle.closed?
+    end
+
+    # @api private
+    def use(&block)
+      @handle.use(&block)
+    end
+  end
 end

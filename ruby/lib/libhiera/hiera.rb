@@ -39,12 +39,8 @@ module Libhiera
       options = { 'hiera_config' => hiera_config.to_s, 'environmentpath' => environmentpath.to_s,
                   'environment' => environment.to_s }
       options['strict'] = strict.to_s unless strict.nil?
-      out = FFI::MemoryPointer.new(:pointer)
-      err = FFI::MemoryPointer.new(:pointer)
-      status = Native.hiera_open(Native.cstr(JSON.generate(options)), out, err)
-      raise Native.error(status, Native.take(err)) unless status == Native::OK
-
-      @handle = Handle.new(out.read_pointer, Native::FREE_HIERA)
+      json = Native.cstr(JSON.generate(options))
+      @handle = Native.make(Native::FREE_HIERA) { |out, err| Native.hiera_open(json, out, err) }
     end
 
     # A session: a scope (the node's variables: facts, trusted, top-scope
@@ -59,19 +55,8 @@ module Libhiera
       Session.new(self, scope, strict: strict)
     end
 
-    # Frees the configuration (sessions made from it stay usable).
-    def close
-      @handle.close
-    end
-
-    def closed?
-      @handle.closed?
-    end
-
-    # @api private
-    def use(&block)
-      @handle.use(&block)
-    end
+    # #close frees the configuration (sessions made from it stay usable).
+    include HandleOwner
   end
 
   # One scope bound to a {Hiera}, and the caches that depend on it. Made by
@@ -82,12 +67,7 @@ module Libhiera
       raise InvalidArgumentError.new('libhiera: the scope must be a Hash', kind: 'invalid_argument') unless scope.is_a?(Hash)
 
       json = Native.cstr(Wire.dump(scope, strict: strict))
-      out = FFI::MemoryPointer.new(:pointer)
-      err = FFI::MemoryPointer.new(:pointer)
-      status = hiera.use { |h| Native.hiera_session_new(h, json, out, err) }
-      raise Native.error(status, Native.take(err)) unless status == Native::OK
-
-      @handle = Handle.new(out.read_pointer, Native::FREE_SESSION)
+      @handle = Native.make(Native::FREE_SESSION) { |out, err| hiera.use { |h| Native.hiera_session_new(h, json, out, err) } }
     end
 
     # Looks a key up, as Puppet's `lookup(key, merge, default)`:
@@ -165,14 +145,7 @@ module Libhiera
       end
     end
 
-    # Frees the session.
-    def close
-      @handle.close
-    end
-
-    def closed?
-      @handle.closed?
-    end
+    include HandleOwner
 
     private
 

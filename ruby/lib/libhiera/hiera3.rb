@@ -379,13 +379,12 @@ module Libhiera
     def initialize(config: '/etc/puppet/hiera.yaml', cwd: nil)
       options = config.is_a?(Hash) ? { 'config' => Wire.prepare(config) } : { 'config_file' => config.to_s }
       options['cwd'] = cwd.to_s if cwd
-      out = FFI::MemoryPointer.new(:pointer)
-      err = FFI::MemoryPointer.new(:pointer)
-      status = Native.hiera3_open(Native.cstr(JSON.generate(options)), out, err)
-      raise Native.error(status, Native.take(err)) unless status == Native::OK
-
-      @handle = Handle.new(out.read_pointer, Native::FREE_HIERA3)
+      json = Native.cstr(JSON.generate(options))
+      @handle = Native.make(Native::FREE_HIERA3) { |out, err| Native.hiera3_open(json, out, err) }
     end
+
+    # #close frees the configuration and its file caches.
+    include HandleOwner
 
     # `Hiera#lookup(key, default, scope, order_override, resolution_type)`:
     # the value, or `default` when nothing is found (a String default is
@@ -441,11 +440,6 @@ module Libhiera
       when Native::NOT_FOUND then [false, nil]
       else raise Hiera3.gem_exception(status, text)
       end
-    end
-
-    # Frees the configuration and its file caches.
-    def close
-      @handle.close
     end
 
     # The exception the gem raises for a failure libhiera reports: the

@@ -3,6 +3,7 @@
 require 'ffi'
 require_relative 'version'
 require_relative 'errors'
+require_relative 'handle'
 
 module Libhiera
   # The C ABI of libhiera (`include/hiera.h`), attached with the ffi gem.
@@ -145,6 +146,19 @@ module Libhiera
         end
         Libhiera.error_from(object)
       end
+    end
+
+    # Runs a constructor (`hiera_open`, `hiera_session_new`, `hiera3_open`):
+    # yields its two out-parameters (the handle, the error object) and
+    # returns the new handle as a {Handle} freed with `releaser`, or raises
+    # the error.
+    def self.make(releaser)
+      out = FFI::MemoryPointer.new(:pointer)
+      err = FFI::MemoryPointer.new(:pointer)
+      status = yield out, err
+      raise error(status, take(err)) unless status == OK
+
+      Handle.new(out.read_pointer, releaser)
     end
 
     # A C string argument: a NUL byte inside is refused (C would stop there).

@@ -32,6 +32,11 @@ module Libhiera
   # Not forwarded: Puppet's warnings during a handed-off lookup (e.g. a data
   # file that is not a hash).
   module Puppet
+    # What the data_hash functions say when hiera.yaml gives them no path
+    # (as yaml_data and json_data say it).
+    MISSING_PATH = "one of 'path', 'paths' 'glob', 'globs' or 'mapped_paths' must be declared in hiera.yaml " \
+                   'when using this data_hash function'
+
     @enabled = false
     @engines = {}
     @lock = Mutex.new

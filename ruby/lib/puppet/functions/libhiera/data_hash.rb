@@ -34,6 +34,6 @@ Puppet::Functions.create_function(:'libhiera::data_hash') do
   end
 
   def missing_path(_options, _context)
-    "one of 'path', 'paths' 'glob', 'globs' or 'mapped_paths' (and optionally 'format') must be declared in hiera.yaml when using this data_hash function"
+    "#{Libhiera::Puppet::MISSING_PATH} (and optionally 'format': yaml or json)"
   end
 end

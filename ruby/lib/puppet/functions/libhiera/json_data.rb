@@ -24,6 +24,6 @@ Puppet::Functions.create_function(:'libhiera::json_data') do
   end
 
   def missing_path(_options, _context)
-    "one of 'path', 'paths' 'glob', 'globs' or 'mapped_paths' must be declared in hiera.yaml when using this data_hash function"
+    Libhiera::Puppet::MISSING_PATH
   end
 end
