@@ -209,6 +209,14 @@ impl Outcome {
         Outcome { status: hiera_status::of_input_error(e), result: Some(error_object(e)), guard: None }
     }
 
+    /// A helper's JSON result.
+    fn of_json(r: Result<String>) -> Outcome {
+        match r {
+            Ok(json) => Outcome { status: hiera_status::HIERA_OK, result: Some(json), guard: None },
+            Err(e) => Outcome::failed(&e),
+        }
+    }
+
     fn of(r: Result<Option<Value>>, guard: Option<String>) -> Outcome {
         match r {
             Ok(Some(v)) => Outcome { status: hiera_status::HIERA_OK, result: Some(to_json(&v)), guard },
@@ -434,12 +442,8 @@ pub unsafe extern "C" fn hiera3_merge_answer(
                 merge_answer_json(new, old, rt, config)
             })()
         };
-        let outcome = match merged {
-            Ok(json) => Outcome { status: hiera_status::HIERA_OK, result: Some(json), guard: None },
-            Err(e) => Outcome::failed(&e),
-        };
         // SAFETY: `result_json` is non-NULL and writable per the contract.
-        unsafe { outcome.write(result_json, std::ptr::null_mut()) }
+        unsafe { Outcome::of_json(merged).write(result_json, std::ptr::null_mut()) }
     })
 }
 
@@ -633,12 +637,8 @@ pub unsafe extern "C" fn hiera3_datasources(
                 datasources_json(hierarchy, scope, oo, host_ref(host))
             })()
         };
-        let outcome = match r {
-            Ok(json) => Outcome { status: hiera_status::HIERA_OK, result: Some(json), guard: None },
-            Err(e) => Outcome::failed(&e),
-        };
         // SAFETY: `result_json` is non-NULL and writable per the contract.
-        unsafe { outcome.write(result_json, std::ptr::null_mut()) }
+        unsafe { Outcome::of_json(r).write(result_json, std::ptr::null_mut()) }
     })
 }
 

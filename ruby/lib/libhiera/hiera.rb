@@ -82,11 +82,7 @@ module Libhiera
     # Errors raise a {Libhiera::Error} subclass.
     def lookup(key, merge: nil, default: NOT_FOUND, default_values_hash: nil, override: nil)
       status, text = call(request(key, merge, default_values_hash, override))
-      case status
-      when Native::OK then Wire.load(text)
-      when Native::NOT_FOUND then default
-      else raise Native.error(status, text)
-      end
+      Native.answer(status, text, default)
     end
 
     # Like {#lookup}, but not found raises {NotFoundError}.

@@ -402,11 +402,7 @@ module Libhiera
         host = Host::SCOPE_ONLY
       end
       status, text, = call(req, scope, nil, host)
-      case status
-      when Native::OK then Wire.load(text)
-      when Native::NOT_FOUND then default
-      else raise Native.error(status, text)
-      end
+      Native.answer(status, text, default)
     end
 
     # One backend's `lookup(key, scope, order_override, resolution_type,

@@ -4,6 +4,7 @@ require 'ffi'
 require_relative 'version'
 require_relative 'errors'
 require_relative 'handle'
+require_relative 'wire'
 
 module Libhiera
   # The C ABI of libhiera (`include/hiera.h`), attached with the ffi gem.
@@ -159,6 +160,16 @@ module Libhiera
       raise error(status, take(err)) unless status == OK
 
       Handle.new(out.read_pointer, releaser)
+    end
+
+    # What a lookup's answer means: the value (`HIERA_OK`), `default`
+    # (`HIERA_NOT_FOUND`), or the error, raised.
+    def self.answer(status, text, default)
+      case status
+      when OK then Wire.load(text)
+      when NOT_FOUND then default
+      else raise error(status, text)
+      end
     end
 
     # A C string argument: a NUL byte inside is refused (C would stop there).
