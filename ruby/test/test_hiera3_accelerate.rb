@@ -385,9 +385,9 @@ class TestHiera3Accelerate < Minitest::Test
   def test_accelerated_calls_reach_rust
     calls = 0
     counter = Module.new do
-      define_method(:native_parse) do |*args|
+      define_method(:native_parse) do |*args, **kw|
         calls += 1
-        super(*args)
+        super(*args, **kw)
       end
     end
     Libhiera::Hiera3.singleton_class.prepend(counter)

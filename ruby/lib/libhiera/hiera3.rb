@@ -139,6 +139,22 @@ module Libhiera
 
       # Both callbacks.
       FULL = make(LOOKUP, SCOPE)
+      # Only lookups (the scope goes as JSON).
+      LOOKUP_ONLY = make(LOOKUP, nil)
+
+      # A small Hash scope goes to libhiera as JSON (cheaper than asking for
+      # each variable); a large one or a scope object (Puppet's
+      # Hiera::Scope) is asked variable by variable.
+      SMALL_SCOPE = 64
+
+      # [scope_json or nil, the host to use] for a scope.
+      def scope_for(scope, lookups: true)
+        if scope.instance_of?(Hash) && scope.size <= SMALL_SCOPE
+          [Native.cstr(Wire.dump(scope)), lookups ? LOOKUP_ONLY : nil]
+        else
+          [nil, lookups ? FULL : SCOPE_ONLY]
+        end
+      end
       # Only the scope (the engine answers its own nested lookups).
       SCOPE_ONLY = make(nil, SCOPE)
     end
@@ -248,12 +264,13 @@ module Libhiera
       ctx['seen'] = seen if seen
       data_json = Native.cstr(Wire.dump(data, strict: true))
       ctx_json = Native.cstr(JSON.generate(ctx))
+      scope_json, host = Host.scope_for(scope)
       out = FFI::MemoryPointer.new(:pointer, 2)
       Host.with_call(scope, context) do |call|
         status = if whole
-                   Native.hiera3_parse_answer(data_json, nil, ctx_json, Host::FULL, out, out + FFI::Pointer.size)
+                   Native.hiera3_parse_answer(data_json, scope_json, ctx_json, host, out, out + FFI::Pointer.size)
                  else
-                   Native.hiera3_parse_string(data_json, nil, ctx_json, Host::FULL, out, out + FFI::Pointer.size)
+                   Native.hiera3_parse_string(data_json, scope_json, ctx_json, host, out, out + FFI::Pointer.size)
                  end
         text, guard = take_all(out, 2)
         failed = status != Native::OK && call.error.nil?
@@ -270,9 +287,10 @@ module Libhiera
     # sources.
     def self.datasources(scope, override = nil, hierarchy = nil)
       out = FFI::MemoryPointer.new(:pointer)
+      scope_json, host = Host.scope_for(scope)
       Host.with_call(scope, nil) do |call|
-        status = Native.hiera3_datasources(Native.cstr(Wire.dump(hierarchy, strict: true)), nil,
-                                           Native.cstr(Wire.dump(override, strict: true)), Host::FULL, out)
+        status = Native.hiera3_datasources(Native.cstr(Wire.dump(hierarchy, strict: true)), scope_json,
+                                           Native.cstr(Wire.dump(override, strict: true)), host, out)
         text = Native.take(out)
         raise call.error if call.error
         raise Native.error(status, text) unless status == Native::OK
@@ -401,7 +419,7 @@ module Libhiera
       else
         host = Host::SCOPE_ONLY
       end
-      status, text, = call(req, scope, nil, host)
+      status, text, = call(JSON.generate(req), scope, nil, host)
       Native.answer(status, text, default)
     end
 
@@ -418,12 +436,16 @@ module Libhiera
       # process's).
       req = { 'key' => key.nil? ? nil : key.to_s, 'backend' => backend.to_s, 'order_override' => Wire.prepare(order_override),
               'resolution_type' => Wire.prepare(resolution_type), 'context' => ctx, 'cwd' => Dir.pwd }
+      scope_json, host = Host.scope_for(scope)
       config_seen = nil
       if config_context.is_a?(Hash)
         config_seen = Hiera3.seen_of(config_context) || []
         req['config_context'] = { 'order_override' => Wire.prepare(config_context[:order_override]), 'seen' => config_seen }
       end
-      status, text, guard, call = call(req, scope, context, Host::FULL)
+      json = JSON.generate(req)
+      # The scope's JSON goes inside the request.
+      json = "#{json[0...-1]},\"scope\":#{scope_json}}" if scope_json
+      status, text, guard, call = call(json, scope, context, host)
       if guard
         g = JSON.parse(guard)
         seen.replace(g['seen']) if seen && g['seen']
@@ -498,8 +520,8 @@ module Libhiera
 
     private
 
-    def call(req, scope, context, host)
-      json = Native.cstr(JSON.generate(req))
+    def call(json, scope, context, host)
+      Native.cstr(json)
       out = FFI::MemoryPointer.new(:pointer, 2)
       @handle.use do |h|
         Host.with_call(scope, context) do |call|
