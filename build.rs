@@ -1,5 +1,5 @@
-//! Link settings of the shared object: it exports only the C ABI (`hiera_*`,
-//! later `hiera3_*`, through the version script `src/ffi/exports.map`) and
+//! Link settings of the shared object: it exports only the C ABI (`hiera_*`
+//! and `hiera3_*`, through the version script `src/ffi/exports.map`) and
 //! carries a versioned SONAME, `libhiera.so.<HIERA_ABI_VERSION>`.
 
 fn main() {

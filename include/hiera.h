@@ -41,7 +41,21 @@
  *
  * Versions
  *   HIERA_ABI_VERSION must equal hiera_abi_version(); it is also the number of
- *   the SONAME (libhiera.so.0). The Hiera 3 helpers will come as hiera3_*.
+ *   the SONAME (libhiera.so.0).
+ *
+ * Hiera 3 (hiera3_*)
+ *   The helpers custom Hiera 3 backends call (hiera3_merge_answer,
+ *   hiera3_parse_answer, hiera3_parse_string, hiera3_datasources) and hiera3,
+ *   an opened Hiera 3 configuration (hiera3_open, hiera3_lookup, hiera3_free).
+ *   What only the host knows (the lookups %{hiera('k')} makes, and the scope
+ *   when the host keeps it) is asked through the callbacks of a hiera3_host,
+ *   on the calling thread, during the call. A callback answers with the
+ *   hiera3_answer_* setters, which copy what they are given: the host keeps
+ *   its strings, libhiera its own. Callbacks must not unwind into libhiera.
+ *
+ * Data files
+ *   hiera_parse_data reads a data file's content as yaml_data or json_data
+ *   does, for hosts that cache files themselves.
  */
 
 #ifndef HIERA_H
@@ -132,6 +146,27 @@ typedef enum hiera_status {
 typedef struct hiera hiera;
 
 /**
+ * An opened Hiera 3 configuration (the gem's `Hiera.new(config: ...)`) and
+ * the file caches of its backends, one per backend name (the gem's
+ * `Backend.@backends`).
+ *
+ * Made by `hiera3_open`, freed by `hiera3_free`.
+ * Threads: any number of threads may look up through one `hiera3` at once;
+ * its caches are internally synchronized.
+ */
+typedef struct hiera3 hiera3;
+
+/**
+ * The answer a host callback hands back, through `hiera3_answer_value`,
+ * `hiera3_answer_error` and `hiera3_answer_seen`. A callback that sets
+ * nothing answers "not found".
+ *
+ * Made by libhiera for one callback call; valid only until the callback
+ * returns. Never free it.
+ */
+typedef struct hiera3_answer hiera3_answer;
+
+/**
  * A scope (the node's variables: facts, trusted, top-scope variables) bound
  * to a `hiera`, and the caches that depend on it.
  *
@@ -141,6 +176,58 @@ typedef struct hiera hiera;
  * synchronized. It keeps its `hiera` alive.
  */
 typedef struct hiera_session hiera_session;
+
+/**
+ * Answers `%{hiera('key')}` and `%{alias('key')}`: the gem's
+ * `Backend.lookup(key, nil, scope, context[:order_override], :priority,
+ * context)`.
+ *
+ * `key` is the key (UTF-8). `context_json` is the interpolation context:
+ * `{"order_override": V, "seen": ["hiera('key')", ...]}` (with `"config":
+ * true` when the lookup comes from a hiera.yaml entry): a host that
+ * interpolates what it finds should do so with a recursion guard holding
+ * `seen`, and hand that guard's final list back with `hiera3_answer_seen`.
+ * Both strings are borrowed for the duration of the call.
+ *
+ * The callback answers through `answer` (see `hiera3_answer_value`); it must
+ * not unwind (no C++ exception, no longjmp) out of the call.
+ */
+typedef void (*hiera3_lookup_fn)(void *user_data,
+                                 const char *key,
+                                 const char *context_json,
+                                 struct hiera3_answer *answer);
+
+/**
+ * Answers a scope variable: the gem's `scope.include?(name)` and
+ * `scope[name]`, for hosts that keep the scope themselves (e.g. a Ruby
+ * `Hiera::Scope`). Not setting a value means the scope has no such variable.
+ * `name` is borrowed for the duration of the call. It must not unwind.
+ */
+typedef void (*hiera3_scope_fn)(void *user_data, const char *name, struct hiera3_answer *answer);
+
+/**
+ * What the host provides. Every field may be NULL.
+ *
+ * - `lookup`: answers `hiera()`/`alias()`. NULL: the helpers find nothing;
+ *   `hiera3_lookup` answers them with its own configuration.
+ * - `scope`: answers scope variables. NULL: they are read from the scope
+ *   given as JSON.
+ * - `user_data`: passed to both, untouched.
+ */
+typedef struct hiera3_host {
+  /**
+   * Passed to the callbacks as their first argument.
+   */
+  void *user_data;
+  /**
+   * Answers `%{hiera('k')}` and `%{alias('k')}`, or NULL.
+   */
+  hiera3_lookup_fn lookup;
+  /**
+   * Answers scope variables, or NULL.
+   */
+  hiera3_scope_fn scope;
+} hiera3_host;
 
 #ifdef __cplusplus
 extern "C" {
@@ -161,6 +248,44 @@ const char *hiera_version(void);
  * Threads: any thread, any time.
  */
 uint32_t hiera_abi_version(void);
+
+/**
+ * Parses the content of a data file as `yaml_data` or `json_data` does.
+ *
+ * - `format`: `"yaml"` or `"json"`.
+ * - `path`: the file's path, as messages name it.
+ * - `bytes`, `len`: the content (any bytes: invalid UTF-8 is reported as
+ *   Ruby reports it; NUL bytes are allowed). `bytes` may be NULL when `len`
+ *   is 0.
+ *
+ * Returns, with `*result_json`:
+ * - `HIERA_OK`: the document as wire JSON. YAML is read with Puppet's safe
+ *   loader (`null` for an empty document; the Symbol keys of a Hash become
+ *   Strings, Symbol values stay Symbols); JSON with Ruby's parser. A
+ *   document that is not a Hash comes back as it is: `yaml_data` warns
+ *   (`file does not contain a valid yaml hash`) and uses `{}`, or fails
+ *   under `strict=error` unless the document is empty; `json_data` leaves
+ *   the refusal to Puppet's data provider.
+ * - `HIERA_ERROR`: an error object of kind `parse`:
+ *   `Unable to parse (PATH): ...` with Psych's or Ruby JSON's message.
+ * - `HIERA_INVALID_ARGUMENT`: an error object: `format` or `path` is not
+ *   valid.
+ * - `HIERA_NULL_ARGUMENT`, `HIERA_PANIC`: nothing is written.
+ *
+ * Ownership: the inputs are borrowed for the call; `*result_json` belongs
+ * to the caller (free it with `hiera_string_free`).
+ * Threads: any thread; calls are independent.
+ *
+ * # Safety
+ * `format` and `path` are NULL or NUL-terminated strings; `bytes` is NULL
+ * (only with `len` 0) or valid for reads of `len` bytes; `result_json` is
+ * NULL or valid for a write of a pointer.
+ */
+enum hiera_status hiera_parse_data(const char *format,
+                                   const char *path,
+                                   const uint8_t *bytes,
+                                   uintptr_t len,
+                                   char **result_json);
 
 /**
  * Opens a configuration.
@@ -206,6 +331,294 @@ enum hiera_status hiera_open(const char *options_json, struct hiera **out, char 
  * `h` is NULL or a handle from `hiera_open` that was not freed yet.
  */
 void hiera_free(struct hiera *h);
+
+/**
+ * Hands a callback's value back: `value_json` is the found value as wire
+ * JSON (`null` for a found nil). Copied; borrowed for the call only.
+ *
+ * Returns `HIERA_OK`; `HIERA_INVALID_ARGUMENT` when `value_json` is not
+ * UTF-8 or not JSON (the answer then fails the lookup with that message);
+ * `HIERA_NULL_ARGUMENT` (nothing recorded); `HIERA_PANIC`.
+ * Threads: only inside the callback that received `answer`.
+ *
+ * # Safety
+ * `answer` is NULL or the answer passed to the running callback;
+ * `value_json` is NULL or a NUL-terminated string.
+ */
+enum hiera_status hiera3_answer_value(struct hiera3_answer *answer, const char *value_json);
+
+/**
+ * Hands a callback's failure back: the lookup fails with `message` (a
+ * `lookup` error), as the host's exception would make it fail. Copied;
+ * borrowed for the call only. A message that is not UTF-8 is taken with
+ * its invalid bytes replaced.
+ *
+ * Returns `HIERA_OK`, `HIERA_NULL_ARGUMENT` (nothing recorded) or
+ * `HIERA_PANIC`.
+ * Threads: only inside the callback that received `answer`.
+ *
+ * # Safety
+ * `answer` is NULL or the answer passed to the running callback; `message`
+ * is NULL or a NUL-terminated string.
+ */
+enum hiera_status hiera3_answer_error(struct hiera3_answer *answer, const char *message);
+
+/**
+ * Hands back the recursion guard after a `lookup` callback: `seen_json` is
+ * the JSON list of strings the host's guard held when its lookup ended
+ * (the gem shares one guard object between the interpolation and the
+ * lookups it makes, and `%{literal()}` leaves entries on it). Optional:
+ * without it the guard is what it was before the callback. Copied.
+ *
+ * Returns `HIERA_OK`; `HIERA_INVALID_ARGUMENT` when `seen_json` is not a
+ * JSON list of strings (the answer then fails the lookup);
+ * `HIERA_NULL_ARGUMENT` (nothing recorded); `HIERA_PANIC`.
+ * Threads: only inside the callback that received `answer`.
+ *
+ * # Safety
+ * `answer` is NULL or the answer passed to the running callback;
+ * `seen_json` is NULL or a NUL-terminated string.
+ */
+enum hiera_status hiera3_answer_seen(struct hiera3_answer *answer, const char *seen_json);
+
+/**
+ * `Backend.merge_answer(new, old, resolution_type)`: merges the
+ * accumulated answer `old` into the newly found `new`.
+ *
+ * - `new_json`, `old_json`: the two values (wire JSON, exact).
+ * - `resolution_type_json`: the Ruby value, exactly: `null`, `"priority"`,
+ *   `"array"`, `"hash"` (as Strings or Symbols), or a Hash whose Symbol keys
+ *   are `:behavior` and the deep_merge options (String keys mean nothing,
+ *   as in Ruby).
+ * - `config_json` (may be NULL): the Hiera 3 configuration Hash; only its
+ *   `:merge_behavior` and `:deep_merge_options` are read, for resolution
+ *   types that are not a Hash. NULL is the gem's default (native merge).
+ *
+ * Returns, with `*result_json`:
+ * - `HIERA_OK`: the merged value;
+ * - `HIERA_ERROR`: an error object (what the gem raises: a deep_merge
+ *   error, `undefined method ...` for a value that is not a Hash, ...);
+ * - `HIERA_INVALID_ARGUMENT`: an error object: an input is not UTF-8 or not
+ *   JSON, or the resolution type is not one of the above;
+ * - `HIERA_NULL_ARGUMENT`, `HIERA_PANIC`: nothing is written.
+ *
+ * Ownership: the inputs are borrowed for the call; `*result_json` belongs
+ * to the caller (free it with `hiera_string_free`).
+ * Threads: any thread; calls are independent.
+ *
+ * # Safety
+ * The `*_json` inputs are NULL or NUL-terminated strings; `result_json` is
+ * NULL or valid for a write of a pointer.
+ */
+enum hiera_status hiera3_merge_answer(const char *new_json,
+                                      const char *old_json,
+                                      const char *resolution_type_json,
+                                      const char *config_json,
+                                      char **result_json);
+
+/**
+ * `Backend.parse_answer(data, scope, extra_data, context)`: interpolates
+ * every String (and Hash key) of `data`; keeps Integers, Floats and
+ * booleans; turns anything else (nil, Symbols) into nil.
+ *
+ * - `data_json`: the value (wire JSON, exact).
+ * - `scope_json` (may be NULL: `{}`): the scope Hash. With a host `scope`
+ *   callback the variables are asked from the host instead.
+ * - `context_json` (may be NULL: none): `{"order_override": V, "seen":
+ *   [...], "extra_data": {...}}`, every field optional. `"seen"` is the
+ *   gem's `:recurse_guard` (the expressions it holds); without it each
+ *   String gets a fresh guard (`recurse_guard: nil`). `extra_data` is the
+ *   second variable source (default `{}`).
+ * - `host` (may be NULL): the callbacks, see `hiera3_host`.
+ *
+ * Returns, with `*result_json`:
+ * - `HIERA_OK`: the interpolated value;
+ * - `HIERA_ERROR`: an error object: `interpolation` (`Invalid interpolation
+ *   method 'x'`, ...), `recursion` (`Lookup recursion detected in [...]`),
+ *   `type` (a scope dig), or `lookup` (a callback's error message);
+ * - `HIERA_INVALID_ARGUMENT`: an error object: an input is not UTF-8 or
+ *   not JSON, or the context is malformed;
+ * - `HIERA_NULL_ARGUMENT`, `HIERA_PANIC`: nothing is written.
+ *
+ * `guard_json` (may be NULL) receives, whenever `*result_json` is written,
+ * the JSON list the guard holds after the call when `context_json` had
+ * `"seen"` (a `literal()` leaves entries behind, as in the gem), and NULL
+ * otherwise.
+ *
+ * Ownership: the inputs and `host` are borrowed for the call;
+ * `*result_json` and `*guard_json` belong to the caller (free them with
+ * `hiera_string_free`).
+ * Threads: any thread; the callbacks run on the calling thread, during the
+ * call.
+ *
+ * # Safety
+ * The `*_json` inputs are NULL or NUL-terminated strings; `host` is NULL
+ * or a valid `hiera3_host` whose callbacks keep their contract;
+ * `result_json` is NULL or valid for a write of a pointer, `guard_json`
+ * likewise.
+ */
+enum hiera_status hiera3_parse_answer(const char *data_json,
+                                      const char *scope_json,
+                                      const char *context_json,
+                                      const struct hiera3_host *host,
+                                      char **result_json,
+                                      char **guard_json);
+
+/**
+ * `Backend.parse_string(data, scope, extra_data, context)`: interpolates a
+ * String; any other value comes back as it is. Arguments, results and
+ * ownership as for `hiera3_parse_answer`. The result is a String, except
+ * for a whole-string `%{alias('k')}` of a value that is not one.
+ *
+ * # Safety
+ * As for `hiera3_parse_answer`.
+ */
+enum hiera_status hiera3_parse_string(const char *data_json,
+                                      const char *scope_json,
+                                      const char *context_json,
+                                      const struct hiera3_host *host,
+                                      char **result_json,
+                                      char **guard_json);
+
+/**
+ * `Backend.datasources(scope, order_override, hierarchy)`: the data
+ * sources a backend reads, in order: `order_override` first, then the
+ * hierarchy, each interpolated as a hiera.yaml entry; entries that
+ * interpolate to `""`, start or end with `/` or contain `//` are left out.
+ *
+ * - `hierarchy_json`: a list or a single entry (`null`, `false`: the gem's
+ *   `["common"]`).
+ * - `scope_json` (may be NULL: `{}`), `host` (may be NULL): as for
+ *   `hiera3_parse_answer` (lookups from `%{hiera()}` get a context with
+ *   `"config": true`).
+ * - `order_override_json` (may be NULL: none): a source or a list of them.
+ *
+ * Returns, with `*result_json`: `HIERA_OK` and the JSON list;
+ * `HIERA_ERROR` or `HIERA_INVALID_ARGUMENT` and an error object (as for
+ * `hiera3_parse_answer`); `HIERA_NULL_ARGUMENT`, `HIERA_PANIC`: nothing.
+ *
+ * Ownership: inputs and `host` borrowed for the call; `*result_json`
+ * belongs to the caller (free it with `hiera_string_free`).
+ * Threads: any thread; callbacks run on the calling thread.
+ *
+ * # Safety
+ * The `*_json` inputs are NULL or NUL-terminated strings; `host` is NULL
+ * or a valid `hiera3_host`; `result_json` is NULL or writable.
+ */
+enum hiera_status hiera3_datasources(const char *hierarchy_json,
+                                     const char *scope_json,
+                                     const char *order_override_json,
+                                     const struct hiera3_host *host,
+                                     char **result_json);
+
+/**
+ * Opens a Hiera 3 configuration.
+ *
+ * `options_json` is a JSON object with exactly one of
+ * - `"config_file"`: the path of a hiera.yaml, read as `Hiera.new(config:
+ *   path)` reads it (errors are the gem's: `Config file x not found`, ...);
+ * - `"config"`: the configuration Hash itself, as `Hiera::Config` holds it
+ *   (wire JSON with Symbol keys: `{"__type__": "Hash", "entries":
+ *   [[{"__type__": "Symbol", "value": "backends"}, ["yaml"]], ...]}`),
+ *   merged over the gem's defaults;
+ *
+ * and optionally `"cwd"`: the directory relative paths (the config file's,
+ * the datadirs') are taken from; the process's working directory at lookup
+ * time when absent.
+ *
+ * Returns:
+ * - `HIERA_OK`: `*out` is the new handle (free it with `hiera3_free`);
+ *   `*error_json` is not written.
+ * - `HIERA_ERROR`: the configuration cannot be loaded; `*error_json` is an
+ *   error object; `*out` is not written.
+ * - `HIERA_INVALID_ARGUMENT`: `options_json` is not valid; `*error_json` is
+ *   an error object; `*out` is not written.
+ * - `HIERA_NULL_ARGUMENT`, `HIERA_PANIC`: nothing is written.
+ *
+ * Ownership: `options_json` is borrowed; `*error_json` belongs to the
+ * caller (free it with `hiera_string_free`).
+ * Threads: any thread; calls are independent.
+ *
+ * # Safety
+ * `options_json` is NULL or a NUL-terminated string; `out` and `error_json`
+ * are NULL or valid for a write of a pointer.
+ */
+enum hiera_status hiera3_open(const char *options_json, struct hiera3 **out, char **error_json);
+
+/**
+ * Frees a handle made by `hiera3_open`. NULL is allowed and does nothing.
+ *
+ * Ownership: takes back `h`, which must not be used afterwards.
+ * Threads: any thread, once no other call is using `h`.
+ *
+ * # Safety
+ * `h` is NULL or a handle from `hiera3_open` that was not freed yet.
+ */
+void hiera3_free(struct hiera3 *h);
+
+/**
+ * Looks up a key, as `Hiera#lookup` does or as one backend does.
+ *
+ * `request_json` is an object; only `key` is required:
+ * `{"key": "a.b", "scope": {...}, "default": V, "order_override": V,
+ *   "resolution_type": V, "backend": "yaml", "context": {...},
+ *   "config_context": {...}, "cwd": "/dir"}`
+ * - `scope`: the variables (default `{}`; with a host `scope` callback the
+ *   host is asked instead);
+ * - `default`: absent means no default;
+ * - `order_override`, `resolution_type`: the Ruby values, exactly (as for
+ *   `hiera3_merge_answer`);
+ * - without `backend`: `Hiera#lookup(key, default, scope, order_override,
+ *   resolution_type)`: every backend of the configuration, dotted keys,
+ *   defaults (a String default is interpolated);
+ * - with `backend` (`yaml`, `json`, in any case, as `:backends` names
+ *   them): that backend's own `lookup(key, scope, order_override,
+ *   resolution_type, context)`, as the gem's yaml and json backends answer
+ *   it; `key` is the root key (or `null`, what the gem passes for the
+ *   empty key) and `default` is not used. This is what a
+ *   Ruby `Hiera::Backend` written on libhiera calls.
+ * - `context`: the lookup's interpolation context `{"order_override": V,
+ *   "seen": [...]}` (see `hiera3_parse_answer`);
+ * - `config_context`: the gem's `@config_lookup_context` (same form) when
+ *   the lookup runs inside the interpolation of a hiera.yaml entry: the
+ *   hierarchy and datadirs are then interpolated with its guard;
+ * - `cwd`: the working directory relative paths are taken from for this
+ *   lookup (default: the handle's, see `hiera3_open`).
+ *
+ * `host` (may be NULL): its `lookup` answers the nested `hiera()` and
+ * `alias()` lookups (NULL: this configuration answers them, as the gem
+ * would with only the yaml and json backends); its `scope` answers
+ * variables.
+ *
+ * Returns, with `*result_json`:
+ * - `HIERA_OK`: the value (a default counts as found);
+ * - `HIERA_NOT_FOUND`: NULL (a backend's `throw :no_such_key`);
+ * - `HIERA_ERROR`: an error object with the gem's message;
+ * - `HIERA_INVALID_ARGUMENT`: an error object: `request_json` is not valid;
+ * - `HIERA_NULL_ARGUMENT`, `HIERA_PANIC`: nothing is written.
+ *
+ * `guard_json` (may be NULL) receives, whenever `*result_json` is written,
+ * `{"seen": [...], "config_seen": [...]}`: the guards of `context` (when
+ * it had `"seen"`) and of `config_context` after the lookup; NULL when the
+ * request had neither.
+ *
+ * Ownership: `h`, `request_json` and `host` are borrowed for the call;
+ * `*result_json` and `*guard_json` belong to the caller (free them with
+ * `hiera_string_free`).
+ * Threads: many threads may look up through one `hiera3` at once; the
+ * callbacks run on the calling thread, during the call.
+ *
+ * # Safety
+ * `h` is NULL or a live handle from `hiera3_open`; `request_json` is NULL
+ * or a NUL-terminated string; `host` is NULL or a valid `hiera3_host`;
+ * `result_json` is NULL or valid for a write of a pointer, `guard_json`
+ * likewise.
+ */
+enum hiera_status hiera3_lookup(const struct hiera3 *h,
+                                const char *request_json,
+                                const struct hiera3_host *host,
+                                char **result_json,
+                                char **guard_json);
 
 /**
  * Makes a session: binds a configuration to one scope.

@@ -165,6 +165,26 @@ pub fn parse_json_bytes(bytes: &[u8], path: &Path) -> Result<Arc<Map>> {
     }
 }
 
+/// A data file's document as the `yaml_data` and `json_data` functions
+/// read it from `bytes` (the file's content; `path` names it in messages):
+/// YAML through Puppet's safe loader (`Nil` for an empty document, Symbol
+/// keys of a Hash made Strings), JSON through Ruby's parser. Unlike
+/// [`FileCache::data`] a document that is not a Hash is returned as it is:
+/// the caller decides (Puppet warns, or fails under `strict=error`).
+pub fn parse_document(bytes: &[u8], path: &Path, format: DataFormat) -> Result<Value> {
+    match format {
+        DataFormat::Yaml => {
+            let text = yaml_utf8(bytes).map_err(|problem| Error::parse(path, problem, Some(1)))?;
+            Ok(match load_yaml_text(text, path)? {
+                Some(v @ Value::Hash(_)) => symkeys_to_string(&v),
+                Some(other) => other,
+                None => Value::Nil,
+            })
+        }
+        DataFormat::Json => crate::json::load_bytes(bytes).map_err(|e| Error::parse(path, &e.message, e.line)),
+    }
+}
+
 /// The format of a data file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum DataFormat {

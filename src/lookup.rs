@@ -724,7 +724,7 @@ impl<'s> Invocation<'s> {
                     Location::Uri(u) => this.ex_push(|| format!("URI \"{u}\"")),
                     Location::Nowhere => this.ex_push(String::new),
                 }
-                let r = if re.options.is_some() && matches!(entry.function_name.as_str(), "yaml_data" | "json_data") {
+                let r = if re.options.is_some() && takes_only_a_path(&entry.function_name) {
                     // The built-in functions accept no options but `path`.
                     Err(Error::new(
                         ErrorKind::Config,
@@ -734,7 +734,7 @@ impl<'s> Invocation<'s> {
                         ),
                     ))
                 } else {
-                    this.location_lookup(config, entry, loc, &re.data[j], &lk.root)
+                    this.location_lookup(config, entry, loc, re.options.as_ref(), &re.data[j], &lk.root)
                 };
                 let r = match r {
                     Ok(LocationOutcome::Found(v)) => {
@@ -817,6 +817,7 @@ impl<'s> Invocation<'s> {
         config: &HieraConfig,
         entry: &Entry,
         location: &Location,
+        options: Option<&Value>,
         slot: &OnceLock<Option<Arc<Map>>>,
         root: &str,
     ) -> Result<LocationOutcome> {
@@ -826,13 +827,12 @@ impl<'s> Invocation<'s> {
                 return Err(self.unsupported_function(config, entry));
             }
         };
-        let format = match (entry.function_kind, entry.function_name.as_str()) {
-            (FunctionKind::DataHash, "yaml_data") => DataFormat::Yaml,
-            (FunctionKind::DataHash, "json_data") => DataFormat::Json,
+        let format = match builtin_format(entry.function_kind, &entry.function_name, options, path) {
+            Some(f) => f,
             // A missing file never reaches the function (Puppet checks
             // existence first).
-            _ if !self.hiera().cache.exists(path) => return Ok(LocationOutcome::Missing),
-            _ => return Err(self.unsupported_function(config, entry)),
+            None if !self.hiera().cache.exists(path) => return Ok(LocationOutcome::Missing),
+            None => return Err(self.unsupported_function(config, entry)),
         };
         let data = match slot.get() {
             Some(d) => d.clone(),
@@ -864,7 +864,7 @@ impl<'s> Invocation<'s> {
     /// The error for a location the entry's function cannot serve: the
     /// built-in functions take only a `path`; other functions are unknown.
     fn unsupported_function(&self, config: &HieraConfig, entry: &Entry) -> Error {
-        let builtin = matches!(entry.function_name.as_str(), "yaml_data" | "json_data");
+        let builtin = takes_only_a_path(&entry.function_name);
         if builtin && entry.function_kind == FunctionKind::DataHash {
             return Error::new(
                 ErrorKind::Config,
@@ -1289,6 +1289,46 @@ fn check_merge_argument(merge: Option<&Value>) -> Result<()> {
         ErrorKind::InvalidArgument,
         format!("The function 'lookup' was called with arguments it does not accept: 'merge' expects a MergeType = Variant[String[1], Hash[String, Scalar]] value, got {got}"),
     ))
+}
+
+/// The `data_hash` functions that take nothing but a `path` (Puppet's
+/// built-in `yaml_data` and `json_data`, and the libhiera gem's drop-in
+/// `libhiera::yaml_data` and `libhiera::json_data`).
+fn takes_only_a_path(function_name: &str) -> bool {
+    matches!(function_name, "yaml_data" | "json_data" | "libhiera::yaml_data" | "libhiera::json_data")
+}
+
+/// The data format of a `data_hash` function libhiera reads itself:
+/// Puppet's `yaml_data` and `json_data`, the libhiera gem's
+/// `libhiera::yaml_data` and `libhiera::json_data` (the same functions,
+/// read through libhiera when Puppet calls them), and `libhiera::data_hash`
+/// (the level's `format` option, `yaml` or `json`, else by the file's
+/// extension: `.json` is JSON, anything else YAML). `None` for other
+/// functions.
+fn builtin_format(kind: FunctionKind, name: &str, options: Option<&Value>, path: &Path) -> Option<DataFormat> {
+    if kind != FunctionKind::DataHash {
+        return None;
+    }
+    match name {
+        "yaml_data" | "libhiera::yaml_data" => Some(DataFormat::Yaml),
+        "json_data" | "libhiera::json_data" => Some(DataFormat::Json),
+        "libhiera::data_hash" => {
+            let options = options.and_then(Value::as_hash);
+            // The function takes `format` and nothing else.
+            if options.is_some_and(|o| o.keys().any(|k| k.as_str() != Some("format"))) {
+                return None;
+            }
+            let format = options.and_then(|o| o.get(&Value::from("format"))).and_then(Value::as_str);
+            match format {
+                Some("json") => Some(DataFormat::Json),
+                Some("yaml") => Some(DataFormat::Yaml),
+                Some(_) => None,
+                None if path.extension().is_some_and(|e| e == "json") => Some(DataFormat::Json),
+                None => Some(DataFormat::Yaml),
+            }
+        }
+        _ => None,
+    }
 }
 
 /// Puppet's message when `lookup()` finds nothing and has no default.

@@ -437,6 +437,10 @@ pub fn from_json(text: &str) -> Result<Value> {
         file: None,
         line: e.line,
     })?;
+    // Plain JSON (the common case) has nothing to decode.
+    if !text.contains("\"__type__\"") {
+        return Ok(raw);
+    }
     decode_wire(raw)
 }
 
@@ -446,13 +450,14 @@ fn wire_error(msg: impl Into<String>) -> Error {
 
 fn decode_wire(v: Value) -> Result<Value> {
     match v {
-        Value::Array(a) => {
-            let items = Arc::try_unwrap(a).unwrap_or_else(|a| (*a).clone());
-            Ok(Value::array(
-                items.into_iter().map(decode_wire).collect::<Result<_>>()?,
-            ))
+        Value::Array(mut a) => {
+            // In place: the parser's containers are not shared.
+            for item in Arc::make_mut(&mut a).iter_mut() {
+                *item = decode_wire(std::mem::take(item))?;
+            }
+            Ok(Value::Array(a))
         }
-        Value::Hash(h) => {
+        Value::Hash(mut h) => {
             let tag = h
                 .get(&Value::from("__type__"))
                 .and_then(Value::as_str)
@@ -501,12 +506,10 @@ fn decode_wire(v: Value) -> Result<Value> {
                     _ => {}
                 }
             }
-            let h = Arc::try_unwrap(h).unwrap_or_else(|h| (*h).clone());
-            let mut map = Map::with_capacity_and_hasher(h.len(), Default::default());
-            for (k, v) in h {
-                map.insert(k, decode_wire(v)?);
+            for (_, v) in Arc::make_mut(&mut h).iter_mut() {
+                *v = decode_wire(std::mem::take(v))?;
             }
-            Ok(Value::hash(map))
+            Ok(Value::Hash(h))
         }
         other => Ok(other),
     }

@@ -3,7 +3,10 @@
 //! This module holds every `unsafe` of libhiera and nothing else does. One
 //! module per C type: [`status`] (`hiera_status`), [`hiera`] (`hiera`, an
 //! opened configuration), [`session`] (`hiera_session`, a scope and its
-//! caches, and the lookups) and [`string`] (strings handed to the caller).
+//! caches, and the lookups), [`string`] (strings handed to the caller),
+//! [`data`] (data files read as `yaml_data`/`json_data` do) and [`hiera3`]
+//! (`hiera3_*`: the Hiera 3 helpers with host callbacks, and `hiera3`, an
+//! opened Hiera 3 configuration).
 //! `include/hiera.h` is generated from these files by cbindgen
 //! (`cbindgen.toml`; `tests/header.rs` checks that it is up to date).
 //!
@@ -17,15 +20,15 @@
 //!   names, and never on `HIERA_NULL_ARGUMENT` or `HIERA_PANIC`;
 //! - strings handed out are `CString::into_raw` and come back only through
 //!   `hiera_string_free`.
-//!
-//! The Hiera 3 helpers of the Hiera 3 issue will be exported as `hiera3_*`
-//! from a module of their own here (the linker version script in `build.rs`
-//! already lets `hiera3_*` symbols through).
+//! - callbacks into the host run on the calling thread during the call and
+//!   answer through setters that copy what they are given.
 
 #![deny(unsafe_op_in_unsafe_fn)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 
+pub mod data;
 pub mod hiera;
+pub mod hiera3;
 pub mod session;
 pub mod status;
 pub mod string;

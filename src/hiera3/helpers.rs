@@ -16,7 +16,7 @@
 //! rule, exactly as in the gem.
 
 use super::config::Config;
-use super::interpolate::{self, Context, FnLookup};
+use super::interpolate::{self, Context, FnLookup, Lookup};
 use super::merge::{self, ResolutionType};
 use super::sources::{is_bad_source, with_override};
 use crate::error::{Error, ErrorKind, Result};
@@ -55,8 +55,14 @@ pub fn parse_string(data: &Value, scope: &Value, extra_data: &Value, context: &C
 /// (`None`, `nil` or `false`: `["common"]`) with `order_override` in front, each entry
 /// interpolated as a hiera.yaml entry, bad definitions left out.
 pub fn datasources(hierarchy: Option<&Value>, scope: &Value, order_override: Option<&Value>, lookup: &mut LookupFn) -> Result<Vec<Value>> {
+    datasources_hosted(hierarchy, scope, order_override, &mut FnLookup(lookup))
+}
+
+/// [`datasources`] with a [`Lookup`] host (which may also hold the scope,
+/// see [`Lookup::scope_variable`]).
+pub fn datasources_hosted(hierarchy: Option<&Value>, scope: &Value, order_override: Option<&Value>, host: &mut dyn Lookup) -> Result<Vec<Value>> {
     let hierarchy = vec![hierarchy.filter(|h| h.is_truthy()).cloned().unwrap_or_else(|| Value::from("common"))];
-    expand(hierarchy, scope, order_override, lookup)
+    expand_hosted(hierarchy, scope, order_override, host)
 }
 
 /// `Backend.datasources(scope, order_override)` with a configuration's
@@ -66,10 +72,14 @@ pub fn datasources_with_config(config: &Config, scope: &Value, order_override: O
 }
 
 fn expand(hierarchy: Vec<Value>, scope: &Value, order_override: Option<&Value>, lookup: &mut LookupFn) -> Result<Vec<Value>> {
+    expand_hosted(hierarchy, scope, order_override, &mut FnLookup(lookup))
+}
+
+fn expand_hosted(hierarchy: Vec<Value>, scope: &Value, order_override: Option<&Value>, host: &mut dyn Lookup) -> Result<Vec<Value>> {
     let mut out = Vec::new();
     for entry in with_override(hierarchy, order_override) {
         let ctx = Context::for_config(order_override.cloned());
-        let source = interpolate::interpolate(&entry, scope, &Value::empty_hash(), &ctx, &mut FnLookup(&mut *lookup))?;
+        let source = interpolate::interpolate(&entry, scope, &Value::empty_hash(), &ctx, host)?;
         if !is_bad_source(&source) {
             out.push(source);
         }
@@ -92,16 +102,24 @@ fn optional_arg(name: &str, json: Option<&str>) -> Result<Option<Value>> {
 }
 
 /// The JSON form of a [`Context`] handed to a JSON `lookup` callback:
-/// `{"order_override": <value or null>, "seen": ["hiera('a')", ...]}`.
+/// `{"order_override": <value or null>, "seen": ["hiera('a')", ...]}`,
+/// with `"config": true` added when the lookup comes from the
+/// interpolation of a hiera.yaml entry (the gem's `is_interpolate_config`).
 pub fn context_to_json(context: &Context) -> String {
     let mut m = crate::value::Map::default();
     m.insert("order_override".into(), context.order_override.clone().unwrap_or_default());
     m.insert("seen".into(), Value::array(context.seen().into_iter().map(Value::from).collect()));
+    if context.is_interpolate_config {
+        m.insert("config".into(), Value::Bool(true));
+    }
     to_json(&Value::hash(m))
 }
 
-/// Reads a context written by [`context_to_json`] (both fields optional;
+/// Reads a context written by [`context_to_json`] (every field optional;
 /// `""`/`null` is the empty context) and the optional `extra_data` field.
+/// With `"seen"` the context has a recursion guard holding that list (the
+/// gem's `:recurse_guard`); without it each string interpolated gets a
+/// fresh guard, as for the gem's `recurse_guard: nil`.
 pub fn context_from_json(json: Option<&str>) -> Result<(Context, Value)> {
     let Some(v) = optional_arg("context", json)? else {
         return Ok((Context::default(), Value::empty_hash()));
@@ -110,6 +128,7 @@ pub fn context_from_json(json: Option<&str>) -> Result<(Context, Value)> {
     let mut seen = None;
     let mut order_override = None;
     let mut extra = Value::empty_hash();
+    let mut config = false;
     for (k, v) in h.iter() {
         match k.as_str() {
             Some("order_override") => order_override = Some(v.clone()).filter(|v| !v.is_nil()),
@@ -123,6 +142,7 @@ pub fn context_from_json(json: Option<&str>) -> Result<(Context, Value)> {
                 );
             }
             Some("extra_data") => extra = v.clone(),
+            Some("config") => config = v.is_truthy(),
             _ => {
                 return Err(Error::new(
                     ErrorKind::InvalidArgument,
@@ -131,10 +151,11 @@ pub fn context_from_json(json: Option<&str>) -> Result<(Context, Value)> {
             }
         }
     }
-    let ctx = match seen {
+    let mut ctx = match seen {
         Some(s) => Context::with_seen(s, order_override),
         None => Context::new(order_override),
     };
+    ctx.is_interpolate_config = config;
     Ok((ctx, extra))
 }
 

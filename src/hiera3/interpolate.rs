@@ -27,7 +27,7 @@
 //!   Strings and Hash keys, walks Arrays and Hashes, and turns anything
 //!   else (`nil`, Symbols) into `nil`.
 
-use super::key::{qualified_lookup, split_key};
+use super::key::{is_index, qualified_lookup, split_key};
 use crate::error::{Error, ErrorKind, Result};
 use crate::interpolate::ruby_strip;
 use crate::render::ruby_to_s;
@@ -67,9 +67,32 @@ impl Context {
         Context { guard: Some(Rc::default()), order_override, is_interpolate_config: true }
     }
 
+    /// A hiera.yaml context (`@config_lookup_context`) whose guard already
+    /// holds `seen`: a host that is itself interpolating a hiera.yaml entry
+    /// hands its context in this way.
+    pub fn config_with_seen(seen: Vec<String>, order_override: Option<Value>) -> Context {
+        Context { guard: Some(Rc::new(RefCell::new(seen))), order_override, is_interpolate_config: true }
+    }
+
     /// The expressions the guard holds, outermost first.
     pub fn seen(&self) -> Vec<String> {
         self.guard.as_ref().map(|g| g.borrow().clone()).unwrap_or_default()
+    }
+
+    /// Whether the context has a recursion guard yet.
+    pub fn has_guard(&self) -> bool {
+        self.guard.is_some()
+    }
+
+    /// Replaces what the guard holds (in every clone of this context). A
+    /// host that answered a `hiera()`/`alias()` callback with its own copy
+    /// of the guard hands back that copy's final state this way: the gem
+    /// shares one guard object, and a `literal()` inside the nested lookup
+    /// leaves its expression behind on it. Does nothing without a guard.
+    pub fn set_seen(&self, seen: Vec<String>) {
+        if let Some(g) = &self.guard {
+            *g.borrow_mut() = seen;
+        }
     }
 
     /// `context.clone` with `recurse_guard ||= RecursiveGuard.new`.
@@ -88,6 +111,15 @@ impl Context {
 pub trait Lookup {
     /// Looks `key` up with priority resolution.
     fn lookup(&mut self, key: &str, scope: &Value, context: &Context) -> Result<Option<Value>>;
+
+    /// The scope variable `name` when the host holds the scope itself (the
+    /// gem's `scope.include?(name)` and `scope[name]` on a Hash or a
+    /// `Hiera::Scope` the host keeps): `Some(Ok(Some(v)))` found,
+    /// `Some(Ok(None))` not in the scope. `None` (the default) reads the
+    /// variable from the `scope` value passed along.
+    fn scope_variable(&mut self, _name: &str) -> Option<Result<Option<Value>>> {
+        None
+    }
 }
 
 /// A [`Lookup`] that finds nothing.
@@ -238,7 +270,7 @@ fn do_interpolation(
     }
     let (method, key) = method_and_key(inner)?;
     let value = match method {
-        Method::Scope => scope_interpolate(s, key, scope, extra)?,
+        Method::Scope => scope_interpolate(s, key, scope, extra, host)?,
         Method::Hiera | Method::Alias => host.lookup(key, scope, context)?.unwrap_or(Value::Nil),
         // The gem returns from inside the guarded block: no pop.
         Method::Literal => return Ok((Value::from(key), Some(Method::Literal))),
@@ -271,12 +303,30 @@ fn method_and_key(inner: &str) -> Result<(Method, &str)> {
 
 /// A variable from the scope (then from `extra`); `nil` when missing.
 /// `data` is the text the token was found in (it names the expression in
-/// syntax errors).
-fn scope_interpolate(data: &str, key: &str, scope: &Value, extra: &Value) -> Result<Value> {
+/// syntax errors). A host that holds the scope is asked for the variable
+/// (the first segment); the rest is dug into its value.
+fn scope_interpolate(data: &str, key: &str, scope: &Value, extra: &Value, host: &mut dyn Lookup) -> Result<Value> {
     let segments = split_key(key)
         .ok_or_else(|| interpolation_error(format!("Syntax error in interpolation expression: {data}")))?;
-    if let Some(v) = qualified_lookup(&segments, scope, Some(key))? {
-        return Ok(v);
+    // A digits-only first segment is an Array index into the scope Hash: a
+    // type mismatch whatever the scope holds, as qualified_lookup says.
+    let hosted = match segments.first() {
+        Some(root) if !is_index(root) => host.scope_variable(root),
+        _ => None,
+    };
+    match hosted {
+        Some(found) => {
+            if let Some(root) = found? {
+                if let Some(v) = qualified_lookup(&segments[1..], &root, Some(key))? {
+                    return Ok(v);
+                }
+            }
+        }
+        None => {
+            if let Some(v) = qualified_lookup(&segments, scope, Some(key))? {
+                return Ok(v);
+            }
+        }
     }
     Ok(qualified_lookup(&segments, extra, Some(key))?.unwrap_or(Value::Nil))
 }

@@ -23,6 +23,12 @@ fn index_re() -> &'static Regex {
     RE.get_or_init(|| Regex::new(r"(?m)^[0-9]+$").unwrap())
 }
 
+/// Whether `qualified_lookup` takes `segment` as an Array index (Ruby's
+/// `segment =~ /^[0-9]+$/`: some line of it is only digits).
+pub fn is_index(segment: &str) -> bool {
+    index_re().is_match(segment)
+}
+
 /// Splits a key into its segments. `Some(vec![])` for the empty key (the
 /// gem returns `''`, whose first "segment" is `nil`); `None` is the gem's
 /// `Syntax error`, which callers word.
@@ -69,7 +75,7 @@ pub fn qualified_lookup(segments: &[String], value: &Value, full_key: Option<&st
         if value.is_nil() {
             return Ok(None);
         }
-        if index_re().is_match(segment) {
+        if is_index(segment) {
             let index = to_i(segment);
             let shown = index.map(|i| i.to_string()).unwrap_or_else(|| segment.trim().to_string());
             let Value::Array(a) = &value else {

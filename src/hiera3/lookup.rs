@@ -24,7 +24,7 @@
 
 use super::backend::{lookup_in, BackendKind, FileCache};
 use super::config::{Config, DEFAULT_DATADIR};
-use super::interpolate::{interpolate, parse_answer, Context, Lookup};
+use super::interpolate::{interpolate, parse_answer, Context, Lookup, NoLookup};
 use super::key::{qualified_lookup, split_key};
 use super::merge::{merge_answer, resolve_answer, ResolutionType, Strategy};
 use super::ruby::{no_implicit_conversion, no_method};
@@ -78,14 +78,78 @@ impl Hiera3 {
         order_override: Option<&Value>,
         resolution_type: &ResolutionType,
     ) -> Result<Option<Value>> {
-        let mut run = Run { h: self, config_ctx: None };
-        run.lookup(key, default, scope, order_override.cloned(), resolution_type, &Context::default())
+        self.lookup_hosted(key, default, scope, order_override, resolution_type, &Context::default(), None, &mut NoLookup, false)
+    }
+
+    /// `Hiera#lookup` with a host: `host` provides the scope variables if
+    /// it holds the scope ([`Lookup::scope_variable`]), and answers the
+    /// nested `hiera()`/`alias()` lookups itself when `delegate` is true
+    /// (otherwise this instance answers them, as [`Hiera3::lookup`] does).
+    /// `context` is the interpolation context of the lookup (its
+    /// `order_override` and recursion guard); `cwd`, when given, is the
+    /// working directory of this lookup (a host whose idea of it is not the
+    /// process's, as JRuby's `Dir.chdir`).
+    #[allow(clippy::too_many_arguments)]
+    pub fn lookup_hosted(
+        &self,
+        key: &str,
+        default: Option<&Value>,
+        scope: &Value,
+        order_override: Option<&Value>,
+        resolution_type: &ResolutionType,
+        context: &Context,
+        cwd: Option<&Path>,
+        host: &mut dyn Lookup,
+        delegate: bool,
+    ) -> Result<Option<Value>> {
+        let mut run = Run { h: self, cwd, config_ctx: None, host: Some(host), delegate };
+        run.lookup(key, default, scope, order_override.cloned(), resolution_type, context)
+    }
+
+    /// One backend's `lookup(key, scope, order_override, resolution_type,
+    /// context)`, as the gem's yaml and json backends answer it: `backend`
+    /// is the backend as `:backends` names it (`yaml`, `JSON`, ...; the
+    /// file cache is kept per name), `key` the root key as the gem passes
+    /// it (a String; `nil` for the empty key). `Ok(None)` is
+    /// `throw :no_such_key`.
+    ///
+    /// `config_context` is the gem's `@config_lookup_context` when the
+    /// lookup runs inside the interpolation of a hiera.yaml entry (the
+    /// hierarchy and datadir are then interpolated with it, sharing its
+    /// guard). `host` answers `hiera()`/`alias()` (the gem's
+    /// `Backend.lookup` over every backend) and may hold the scope. `cwd`
+    /// as for [`Hiera3::lookup_hosted`].
+    #[allow(clippy::too_many_arguments)]
+    pub fn backend_lookup(
+        &self,
+        backend: &str,
+        key: &Value,
+        scope: &Value,
+        order_override: Option<&Value>,
+        resolution_type: &ResolutionType,
+        context: &Context,
+        config_context: Option<&Context>,
+        cwd: Option<&Path>,
+        host: &mut dyn Lookup,
+    ) -> Result<Option<Value>> {
+        let kind = match backend.to_lowercase().as_str() {
+            "yaml" => BackendKind::Yaml,
+            "json" => BackendKind::Json,
+            other => {
+                return Err(Error::new(
+                    ErrorKind::Config,
+                    format!("Cannot load backend {backend}: cannot load such file -- hiera/backend/{other}_backend"),
+                ))
+            }
+        };
+        let mut run = Run { h: self, cwd, config_ctx: config_context.cloned(), host: Some(host), delegate: true };
+        run.backend_lookup(&Value::from(backend), kind, key, scope, order_override, resolution_type, context)
     }
 
     /// `Backend.datasources(scope, order_override)`: the sources a lookup
     /// reads, in order (interpolated, bad definitions left out).
     pub fn datasources(&self, scope: &Value, order_override: Option<&Value>) -> Result<Vec<Value>> {
-        let mut run = Run { h: self, config_ctx: None };
+        let mut run = Run { h: self, cwd: None, config_ctx: None, host: None, delegate: false };
         let mut out = Vec::new();
         for entry in with_override(self.config.hierarchy(), order_override) {
             let source = run.interpolate_config(&entry, scope, order_override)?;
@@ -98,7 +162,7 @@ impl Hiera3 {
 
     /// `Backend.datadir(backend, scope)`, interpolated.
     pub fn datadir(&self, backend: BackendKind, scope: &Value) -> Result<String> {
-        Run { h: self, config_ctx: None }.datadir(backend, scope)
+        Run { h: self, cwd: None, config_ctx: None, host: None, delegate: false }.datadir(backend, scope)
     }
 
     fn cache(&self, backend: &Value) -> Arc<Mutex<FileCache>> {
@@ -117,7 +181,14 @@ impl Hiera3 {
 /// One top-level lookup: `@config_lookup_context` lives here.
 struct Run<'a> {
     h: &'a Hiera3,
+    /// The working directory relative paths are taken from, when the
+    /// caller gives one for this lookup (else the instance's).
+    cwd: Option<&'a Path>,
     config_ctx: Option<Context>,
+    /// Holds the scope (if it says so) and, with `delegate`, answers the
+    /// nested lookups.
+    host: Option<&'a mut dyn Lookup>,
+    delegate: bool,
 }
 
 fn truthy(v: Option<Value>) -> Option<Value> {
@@ -262,7 +333,10 @@ impl Run<'_> {
                 None => self.datadir(kind, scope)?,
             };
             let shown = datafile(&dir, &source, kind.name());
-            let on_disk = self.h.on_disk(&shown);
+            let on_disk = match self.cwd {
+                Some(dir) if Path::new(&shown).is_relative() => dir.join(&shown),
+                _ => self.h.on_disk(&shown),
+            };
             if std::fs::metadata(&on_disk).is_err() {
                 continue;
             }
@@ -327,8 +401,17 @@ impl Run<'_> {
 
 impl Lookup for Run<'_> {
     fn lookup(&mut self, key: &str, scope: &Value, context: &Context) -> Result<Option<Value>> {
+        if self.delegate {
+            if let Some(host) = self.host.as_mut() {
+                return host.lookup(key, scope, context);
+            }
+        }
         let order_override = context.order_override.clone();
         Run::lookup(self, key, None, scope, order_override, &ResolutionType::Priority, context)
+    }
+
+    fn scope_variable(&mut self, name: &str) -> Option<Result<Option<Value>>> {
+        self.host.as_mut()?.scope_variable(name)
     }
 }
 

@@ -1,0 +1,168 @@
+# frozen_string_literal: true
+
+require 'json'
+require_relative 'native'
+require_relative 'wire'
+require_relative 'handle'
+
+module Libhiera
+  # What {Session#lookup} returns when nothing is found and no default was
+  # given: compare with `equal?`. Not found is an outcome, not an exception.
+  NOT_FOUND = Object.new
+  def NOT_FOUND.inspect
+    'Libhiera::NOT_FOUND'
+  end
+
+  def NOT_FOUND.to_s
+    inspect
+  end
+  NOT_FOUND.freeze
+
+  # An opened Hiera 5 configuration, as Puppet 7's `lookup()` sees it: the
+  # global hiera.yaml, the environments directory and the environment. Its
+  # file cache is shared by every session made from it.
+  #
+  #   hiera = Libhiera::Hiera.new(hiera_config: '/etc/puppetlabs/puppet/hiera.yaml',
+  #                               environmentpath: '/etc/puppetlabs/code/environments',
+  #                               environment: 'production')
+  #   session = hiera.session('trusted' => { 'certname' => 'web01.example.com' }, 'facts' => {...})
+  #   session.lookup('ntp::servers')                    # the value, or Libhiera::NOT_FOUND
+  #   session.lookup('ntp::servers', default: [])      # the value, or []
+  #   session.lookup('profile::users', merge: 'deep')
+  #
+  # Thread-safe: one Hiera and its sessions may be used by many threads.
+  # Freed by the garbage collector, or by {#close}.
+  class Hiera
+    # `strict`: `"off"`, `"warning"` (the default) or `"error"`, as Puppet's
+    # `strict` setting. Relative paths are taken from the working directory.
+    def initialize(hiera_config: 'hiera.yaml', environmentpath: 'environments', environment: 'production', strict: nil)
+      options = { 'hiera_config' => hiera_config.to_s, 'environmentpath' => environmentpath.to_s,
+                  'environment' => environment.to_s }
+      options['strict'] = strict.to_s unless strict.nil?
+      json = Native.cstr(JSON.generate(options))
+      @handle = Native.make(Native::FREE_HIERA) { |out, err| Native.hiera_open(json, out, err) }
+    end
+
+    # A session: a scope (the node's variables: facts, trusted, top-scope
+    # variables) bound to this configuration. It is a snapshot, like a
+    # Puppet catalog compilation: make one per node compile.
+    #
+    # With `strict: true` a scope value the wire cannot carry exactly (an
+    # object other than plain data, Symbols, Sensitive and SemVer) raises
+    # {Wire::Unrepresentable}; by default it is passed as
+    # `{"__type__": "<class>", "value": "<to_s>"}`.
+    def session(scope = {}, strict: false)
+      Session.new(self, scope, strict: strict)
+    end
+
+    # #close frees the configuration (sessions made from it stay usable).
+    include HandleOwner
+  end
+
+  # One scope bound to a {Hiera}, and the caches that depend on it. Made by
+  # {Hiera#session}. Thread-safe.
+  class Session
+
+    def initialize(hiera, scope, strict: false)
+      raise InvalidArgumentError.new('libhiera: the scope must be a Hash', kind: 'invalid_argument') unless scope.is_a?(Hash)
+
+      json = Native.cstr(Wire.dump(scope, strict: strict))
+      @handle = Native.make(Native::FREE_SESSION) { |out, err| hiera.use { |h| Native.hiera_session_new(h, json, out, err) } }
+    end
+
+    # Looks a key up, as Puppet's `lookup(key, merge, default)`:
+    #
+    # - `key`: a String, or an Array of names (the first found wins);
+    # - `merge`: nil (lookup_options decide), `'first'`, `'unique'`, `'hash'`,
+    #   `'deep'`, or a Hash (`{'strategy' => 'deep', 'knockout_prefix' => '--'}`);
+    # - `default`: returned when nothing is found ({NOT_FOUND} when not
+    #   given); like Puppet's, it is neither interpolated nor merged;
+    # - `default_values_hash`, `override`: as `lookup()`'s options.
+    #
+    # Errors raise a {Libhiera::Error} subclass.
+    def lookup(key, merge: nil, default: NOT_FOUND, default_values_hash: nil, override: nil)
+      status, text = call(request(key, merge, default_values_hash, override))
+      Native.answer(status, text, default)
+    end
+
+    # Like {#lookup}, but not found raises {NotFoundError}.
+    def lookup!(key, **options)
+      value = lookup(key, **options)
+      return value unless value.equal?(NOT_FOUND)
+
+      names = Array(key)
+      raise NotFoundError.new(
+        names.size == 1 ? "Function lookup() did not find a value for the name '#{names[0]}'" : "Function lookup() did not find a value for any of the names [#{names.map { |n| "'#{n}'" }.join(', ')}]",
+        kind: 'lookup'
+      )
+    end
+
+    # Looks many keys up in one call. `requests` holds keys (Strings or
+    # Arrays of names) or Hashes `{key:, merge:, default:, default_values_hash:,
+    # override:}`. Returns the values in order ({NOT_FOUND}, or the request's
+    # `:default`, for a key not found); the first failed request raises its
+    # error.
+    def lookup_many(requests, merge: nil)
+      reqs = requests.map do |r|
+        if r.is_a?(Hash)
+          r = r.transform_keys(&:to_sym)
+          request(r.fetch(:key), r.fetch(:merge, merge), r[:default_values_hash], r[:override])
+        else
+          request(r, merge, nil, nil)
+        end
+      end
+      text = "[#{reqs.join(',')}]"
+      out = FFI::MemoryPointer.new(:pointer)
+      buf = FFI::MemoryPointer.from_string(text)
+      status = @handle.use { |s| Native.hiera_lookup_many(s, buf, out) }
+      json = Native.take(out)
+      raise Native.error(status, json) unless status == Native::OK
+
+      responses = Wire.load(json)
+      responses.each_with_index.map do |resp, i|
+        if resp.key?('value')
+          resp['value']
+        elsif resp['not_found']
+          r = requests[i]
+          r.is_a?(Hash) ? r.fetch(:default) { r.fetch('default', NOT_FOUND) } : NOT_FOUND
+        else
+          raise Libhiera.error_from(resp['error'])
+        end
+      end
+    end
+
+    # Puppet's `lookup --explain` text for a key.
+    def explain(key, merge: nil)
+      req = JSON.parse(request(key, merge, nil, nil)).merge('explain' => true)
+      status, text = call(JSON.generate(req))
+      case status
+      when Native::OK, Native::NOT_FOUND then JSON.parse(text)['explain']
+      else raise Native.error(status, text)
+      end
+    end
+
+    include HandleOwner
+
+    private
+
+    def request(key, merge, default_values_hash, override)
+      if merge.nil? && default_values_hash.nil? && override.nil? && key.is_a?(String)
+        # the common case, without building a Hash
+        return %({"key":#{JSON.generate(Wire.string(key))}})
+      end
+
+      req = { 'key' => key.is_a?(Array) ? key.map { |k| Wire.string(k.to_s) } : Wire.string(key.to_s) }
+      req['merge'] = merge.is_a?(Hash) ? merge.transform_keys(&:to_s) : merge.to_s unless merge.nil?
+      req['default_values_hash'] = Wire.prepare(default_values_hash) unless default_values_hash.nil?
+      req['override'] = Wire.prepare(override) unless override.nil?
+      JSON.generate(req)
+    end
+
+    def call(text)
+      out = FFI::MemoryPointer.new(:pointer)
+      buf = FFI::MemoryPointer.from_string(text)
+      status = @handle.use { |s| Native.hiera_lookup(s, buf, out) }
+      [status, Native.take(out)]
+    end
+  end
+end

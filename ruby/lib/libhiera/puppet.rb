@@ -1,0 +1,269 @@
+# frozen_string_literal: true
+
+require 'tmpdir'
+require_relative '../libhiera'
+
+module Libhiera
+  # Puppet 7 (Hiera 5) integration.
+  #
+  # 1. The data_hash functions `libhiera::yaml_data`, `libhiera::json_data`
+  #    and `libhiera::data_hash` (lib/puppet/functions/libhiera/) read data
+  #    files through libhiera, with Puppet's caching and messages.
+  #
+  # 2. The hand-off ({accelerate!}): `Puppet::Pops::Lookup::LookupAdapter#lookup`,
+  #    the one method every `lookup()`, automatic parameter lookup and
+  #    `hiera_*()` call of a catalog compile goes through, hands the whole
+  #    key to libhiera: the search of the global, environment and module
+  #    layers, lookup_options, merges, interpolation and dotted keys. One
+  #    libhiera configuration per (hiera.yaml, environment) lives for the
+  #    process (its file cache), one session per compile and scope.
+  #
+  # The hand-off answers only what it answers exactly as Puppet; everything
+  # else goes to Puppet's own code, per lookup:
+  # - explanations (`puppet lookup --explain`), `hiera_*()` and
+  #   global-only lookups, a data_binding_terminus other than hiera;
+  # - environments whose modules with data live outside `<env>/modules`,
+  #   modules or environments with the deprecated `data_provider` setting;
+  # - hierarchies with functions libhiera does not run itself (anything but
+  #   yaml_data, json_data and this gem's functions): the first lookup that
+  #   meets one makes the rest of the compile use Puppet's code;
+  # - scopes that hold values the wire cannot carry exactly.
+  #
+  # Not forwarded: Puppet's warnings during a handed-off lookup (e.g. a data
+  # file that is not a hash).
+  module Puppet
+    # What the data_hash functions say when hiera.yaml gives them no path
+    # (as yaml_data and json_data say it).
+    MISSING_PATH = "one of 'path', 'paths' 'glob', 'globs' or 'mapped_paths' must be declared in hiera.yaml " \
+                   'when using this data_hash function'
+
+    @enabled = false
+    @engines = {}
+    @lock = Mutex.new
+    @stats = Hash.new(0)
+
+    class << self
+      # Counts of handed-off and declined lookups (for tests and tuning).
+      attr_reader :stats
+
+      # Installs the hand-off (idempotent).
+      def accelerate!
+        require 'puppet'
+        adapter = ::Puppet::Pops::Lookup::LookupAdapter
+        adapter.prepend(Handoff) unless adapter < Handoff
+        @enabled = true
+        self
+      end
+
+      # Turns the hand-off off (Puppet's code runs again).
+      def decelerate!
+        @enabled = false
+        self
+      end
+
+      def enabled?
+        @enabled
+      end
+
+      # The libhiera configuration for these options, shared by compiles.
+      # @api private
+      def engine(hiera_config, environmentpath, environment, strict)
+        key = [hiera_config, environmentpath, environment, strict]
+        @lock.synchronize do
+          @engines[key] ||= Libhiera::Hiera.new(hiera_config: hiera_config, environmentpath: environmentpath,
+                                                environment: environment, strict: strict)
+        end
+      end
+
+      # Forgets the configurations (and their file caches).
+      def reset!
+        @lock.synchronize do
+          @engines.each_value(&:close)
+          @engines.clear
+        end
+        @stats.clear
+      end
+
+      # The data of a data file for the data_hash functions: `content` is what
+      # Puppet's `cached_file_data` read. YAML as `yaml_data` reads it (a
+      # document that is not a Hash warns and gives {}, or fails under
+      # strict=error), JSON as `json_data`.
+      # @api private
+      def data_file(format, path, content)
+        data = Libhiera.parse_data(format, path, content)
+        return data if format == 'json' || data.is_a?(Hash)
+
+        msg = "#{path}: file does not contain a valid yaml hash"
+        # Puppet's safe_load gives false for an empty document.
+        raise ::Puppet::DataBinding::LookupError, msg if ::Puppet[:strict] == :error && !(data.nil? || data == false)
+
+        ::Puppet.warning(msg)
+        {}
+      rescue Libhiera::ParseError => e
+        raise ::Puppet::DataBinding::LookupError, e.message
+      end
+    end
+
+    # The state of one compile (kept on its LookupAdapter).
+    # @api private
+    class CompileState
+      attr_accessor :declined, :stamp, :top, :sessions, :engine
+
+      def initialize
+        @declined = nil
+        @stamp = nil
+        @top = nil
+        @sessions = {}
+        @engine = nil
+      end
+    end
+
+    # Raised inside the hand-off for a lookup Puppet must answer.
+    # @api private
+    class Decline < StandardError; end
+
+    # Prepended to Puppet::Pops::Lookup::LookupAdapter by {Puppet.accelerate!}.
+    # @api private
+    module Handoff
+      LOOKUP_OPTIONS = 'lookup_options'
+
+      def lookup(key, lookup_invocation, merge)
+        return super unless Libhiera::Puppet.enabled?
+
+        session = libhiera_session(key, lookup_invocation)
+        return super if session.nil?
+
+        begin
+          value = session.lookup(key, merge: Handoff.merge_option(merge))
+        rescue Libhiera::ConfigError => e
+          raise unless e.message.include?(' function named ')
+
+          # A function libhiera does not run: Puppet's code from now on.
+          libhiera_state.declined = e.message
+          Libhiera::Puppet.stats[:declined] += 1
+          return super
+        rescue Libhiera::Error => e
+          Libhiera::Puppet.stats[:errors] += 1
+          raise ::Puppet::Error, e.message
+        end
+        Libhiera::Puppet.stats[:handed_off] += 1
+        @key_recorder&.record(key)
+        throw :no_such_key if value.equal?(Libhiera::NOT_FOUND)
+
+        value
+      end
+
+      # The merge argument as libhiera's request takes it.
+      def self.merge_option(merge)
+        case merge
+        when nil then nil
+        when ::Puppet::Pops::MergeStrategy then merge.configuration
+        else merge
+        end
+      end
+
+      private
+
+      def libhiera_state
+        @libhiera_state ||= CompileState.new
+      end
+
+      # The session for this lookup, or nil when Puppet must answer.
+      def libhiera_session(key, invocation)
+        state = libhiera_state
+        return decline(:declined) if state.declined
+        return decline(:explain) unless invocation.explainer.nil?
+        return decline(:global_only) if invocation.global_only? || invocation.hiera_xxx_call?
+        return decline(:lookup_options) if key == LOOKUP_OPTIONS || key.start_with?("#{LOOKUP_OPTIONS}.")
+        return decline(:terminus) unless %w[hiera].include?(::Puppet[:data_binding_terminus].to_s)
+
+        scope = invocation.scope
+        return decline(:scope) unless scope.is_a?(::Puppet::Parser::Scope)
+
+        state.engine ||= libhiera_engine(state)
+        return decline(:declined) if state.declined
+
+        top = scope.compiler.topscope
+        stamp = Handoff.top_stamp(top)
+        unless state.stamp == stamp
+          hash = top.to_hash(false, true)
+          unless hash == state.top
+            state.top = hash
+            state.sessions.clear
+          end
+          state.stamp = stamp
+        end
+        overlay = Handoff.overlay(scope, top)
+        state.sessions[overlay] ||= state.engine.session(overlay.empty? ? state.top : state.top.merge(overlay), strict: true)
+      rescue Libhiera::Wire::Unrepresentable, Libhiera::InvalidArgumentError => e
+        state.declined = e.message
+        decline(:scope)
+      end
+
+      def decline(why)
+        Libhiera::Puppet.stats[:"declined_#{why}"] += 1
+        nil
+      end
+
+      # The libhiera configuration for this compile's environment, or nil
+      # (with the state declined) when the environment is not one libhiera
+      # reads exactly as Puppet.
+      def libhiera_engine(state)
+        env = environment
+        conf = env.configuration
+        env_dir = conf&.path_to_env
+        if env_dir
+          env_dir = File.expand_path(env_dir)
+          environmentpath = File.dirname(env_dir)
+          name = File.basename(env_dir)
+          return state.declined = 'environment.conf sets environment_data_provider' if conf.environment_data_provider
+        else
+          # an environment without a directory: no environment layer
+          environmentpath = File.join(Dir.tmpdir, 'libhiera-no-environments')
+          name = env.name.to_s
+        end
+        modules_dir = env_dir && File.join(env_dir, 'modules')
+        env.modules.each do |mod|
+          provider = mod.metadata && mod.metadata['data_provider']
+          return state.declined = "module #{mod.name} sets data_provider" if provider
+          next unless mod.has_hiera_conf?
+          next if modules_dir && File.expand_path(File.dirname(mod.path)) == modules_dir
+
+          return state.declined = "module #{mod.name} (with data) is outside #{modules_dir}"
+        end
+        strict = ::Puppet[:strict].to_s
+        strict = 'warning' unless %w[off warning error].include?(strict)
+        Libhiera::Puppet.engine(global_hiera_config_path.to_s, environmentpath, name, strict)
+      end
+
+      # What changes when a top-scope variable is set (Puppet variables
+      # are never reassigned, only added).
+      def self.top_stamp(top)
+        table = top.instance_variable_get(:@symtable)
+        symbols = table&.instance_variable_get(:@symbols)
+        symbols.is_a?(Hash) ? symbols.size : top.to_hash(false, true).size
+      end
+
+      # The variables a lookup from `scope` sees that the top scope does not
+      # give: those of the scopes between it and the top scope (inherited
+      # before enclosing, the nearer winning), as Puppet's lookupvar
+      # resolves them.
+      def self.overlay(scope, top)
+        return {} if scope.nil? || scope.equal?(top)
+
+        parent = scope.inherited_scope || scope.enclosing_scope
+        under = overlay(parent, top)
+        own = scope.to_hash(false, true)
+        own.empty? ? under : under.merge(own)
+      end
+    end
+  end
+end
+
+# LIBHIERA_HANDOFF=1 installs the hand-off when this file is loaded (by the
+# gem's functions, or `RUBYOPT=-rlibhiera/puppet`); LIBHIERA_STATS=1 prints
+# the hand-off's counts on stderr at exit.
+if %w[1 true yes on].include?(ENV['LIBHIERA_HANDOFF'].to_s.downcase)
+  Libhiera::Puppet.accelerate!
+  at_exit { warn "libhiera hand-off: #{Libhiera::Puppet.stats.sort.to_h}" } if ENV['LIBHIERA_STATS'] == '1'
+end

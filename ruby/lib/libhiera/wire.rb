@@ -1,0 +1,226 @@
+# frozen_string_literal: true
+
+require 'json'
+
+module Libhiera
+  # A Puppet `Sensitive` value outside Puppet (inside Puppet, lookups give
+  # Puppet's own `Puppet::Pops::Types::PSensitiveType::Sensitive`).
+  class Sensitive
+    def initialize(value)
+      @value = value
+    end
+
+    # The wrapped value.
+    def unwrap
+      @value
+    end
+
+    def to_s
+      'Sensitive [value redacted]'
+    end
+    alias inspect to_s
+
+    def ==(other)
+      other.is_a?(Sensitive) && other.unwrap == @value
+    end
+    alias eql? ==
+
+    def hash
+      [Sensitive, @value].hash
+    end
+  end
+
+  # Another Puppet rich data value (`SemVer`, `Timestamp`, `Timespan`,
+  # `Type`, `Regexp`) outside Puppet: its type name and Puppet's string form.
+  Rich = Struct.new(:type, :value) do
+    def to_s
+      value.to_s
+    end
+  end
+
+  # The wire format of the C ABI: JSON with `{"__type__": ...}` objects for
+  # what JSON cannot say (see the crate's README, "Batch mode and the JSON
+  # wire format"). {load} turns wire JSON into Ruby values, {dump} Ruby
+  # values into wire JSON:
+  #
+  #   Float NaN/Infinity   {"__type__": "Float", "value": "NaN" | "Infinity" | "-Infinity"}
+  #   Symbol               {"__type__": "Symbol", "value": "name"}
+  #   binary String        {"__type__": "Binary", "value": "<base64>"} (a String that is not UTF-8)
+  #   Sensitive            {"__type__": "Sensitive", "value": <value>}
+  #   Hash, any key        {"__type__": "Hash", "entries": [[k, v], ...]} (a key that is not a String)
+  #   SemVer, Timestamp... {"__type__": "SemVer", "value": "1.2.3"}
+  module Wire
+    TYPE = '__type__'
+    MARK = '"__type__"'
+    UTF_8 = Encoding::UTF_8
+    BINARY = Encoding::BINARY
+
+    # Raised by {dump} with `strict: true` for an object the wire cannot
+    # carry exactly.
+    class Unrepresentable < StandardError; end
+
+    module_function
+
+    # Wire JSON text to a Ruby value.
+    def load(text)
+      text = text.dup.force_encoding(UTF_8) unless text.encoding == UTF_8
+      value = JSON.parse(text, max_nesting: false)
+      text.include?(MARK) ? decode(value) : value
+    end
+
+    # Decodes the `__type__` objects of a parsed wire value (in place).
+    def decode(v)
+      case v
+      when Array
+        v.map! { |e| decode(e) }
+      when Hash
+        tag = v[TYPE]
+        return tagged(tag, v) if tag.is_a?(String) && v.size == 2
+        v.each_pair { |k, e| v[k] = decode(e) if e.is_a?(Array) || e.is_a?(Hash) }
+        v
+      else
+        v
+      end
+    end
+
+    def tagged(tag, v)
+      value = v['value']
+      case tag
+      when 'Float'
+        case value
+        when 'NaN' then Float::NAN
+        when 'Infinity' then Float::INFINITY
+        when '-Infinity' then -Float::INFINITY
+        else Float(value)
+        end
+      when 'Symbol' then value.to_sym
+      when 'Binary' then value.unpack1('m0')
+      when 'Sensitive' then Libhiera.sensitive(decode(value))
+      when 'Hash'
+        h = {}
+        v['entries'].each { |k, e| h[decode(k)] = decode(e) }
+        h
+      when 'SemVer', 'Timestamp', 'Timespan', 'Type', 'Regexp' then Libhiera.rich(tag, value)
+      else
+        v.each_pair { |k, e| v[k] = decode(e) }
+        v
+      end
+    end
+
+    # A Ruby value to wire JSON text. With `strict: true` an object the wire
+    # cannot carry exactly raises {Unrepresentable}; otherwise it is sent as
+    # `{"__type__": "<class>", "value": "<to_s>"}`.
+    def dump(value, strict: false)
+      # Plain data (the common case) goes to the JSON generator as it is.
+      JSON.generate(plain?(value) ? value : prepare(value, strict), max_nesting: false)
+    end
+
+    # Whether JSON.generate says everything about `v` by itself: no Symbol,
+    # no non-String key, no NaN or Infinity, no String that is not UTF-8
+    # text, nothing else. Allocates nothing.
+    def plain?(v)
+      if v.instance_of?(Hash)
+        v.each_pair do |k, e|
+          return false unless k.instance_of?(String) && (k.encoding == UTF_8 ? k.valid_encoding? : k.ascii_only?) && plain?(e)
+        end
+        true
+      elsif v.instance_of?(String) then v.encoding == UTF_8 ? v.valid_encoding? : v.ascii_only?
+      elsif v.instance_of?(Array)
+        v.each { |e| return false unless plain?(e) }
+        true
+      elsif v.instance_of?(Integer) || v.nil? || v == true || v == false then true
+      elsif v.instance_of?(Float) then v.finite?
+      else false
+      end
+    end
+
+    # The JSON-able form of a value.
+    def prepare(v, strict = false)
+      case v
+      when String then string(v)
+      when Integer, true, false, nil then v
+      when Float then v.finite? ? v : { TYPE => 'Float', 'value' => (v.nan? ? 'NaN' : (v.positive? ? 'Infinity' : '-Infinity')) }
+      when Symbol then { TYPE => 'Symbol', 'value' => v.to_s }
+      when Array then v.map { |e| prepare(e, strict) }
+      when Hash
+        if v.each_key.all? { |k| k.is_a?(String) && k.encoding == UTF_8 && k.valid_encoding? }
+          h = {}
+          v.each_pair { |k, e| h[k] = prepare(e, strict) }
+          h
+        else
+          { TYPE => 'Hash', 'entries' => v.map { |k, e| [prepare(k, strict), prepare(e, strict)] } }
+        end
+      when Libhiera::Sensitive then { TYPE => 'Sensitive', 'value' => prepare(v.unwrap, strict) }
+      when Libhiera::Rich then { TYPE => v.type, 'value' => v.value }
+      else special(v, strict)
+      end
+    end
+
+    def string(s)
+      enc = s.encoding
+      if enc == UTF_8
+        s.valid_encoding? ? s : binary(s)
+      elsif enc == BINARY || enc == Encoding::US_ASCII
+        return s if s.ascii_only?
+        u = s.dup.force_encoding(UTF_8)
+        u.valid_encoding? ? u : binary(s)
+      else
+        begin
+          s.encode(UTF_8)
+        rescue EncodingError
+          binary(s)
+        end
+      end
+    end
+
+    def binary(s)
+      { TYPE => 'Binary', 'value' => [s.b].pack('m0') }
+    end
+
+    def special(v, strict)
+      if defined?(::Puppet::Pops::Types::PSensitiveType::Sensitive) && v.is_a?(::Puppet::Pops::Types::PSensitiveType::Sensitive)
+        return { TYPE => 'Sensitive', 'value' => prepare(v.unwrap, strict) }
+      end
+      if defined?(::SemanticPuppet::Version) && v.is_a?(::SemanticPuppet::Version)
+        return { TYPE => 'SemVer', 'value' => v.to_s }
+      end
+      if defined?(::Puppet::Pops::Time::Timestamp)
+        return { TYPE => 'Timestamp', 'value' => v.to_s } if v.is_a?(::Puppet::Pops::Time::Timestamp)
+        return { TYPE => 'Timespan', 'value' => v.to_s } if v.is_a?(::Puppet::Pops::Time::Timespan)
+      end
+      return { TYPE => 'Type', 'value' => v.to_s } if defined?(::Puppet::Pops::Types::PAnyType) && v.is_a?(::Puppet::Pops::Types::PAnyType)
+      return { TYPE => 'Regexp', 'value' => v.source } if v.is_a?(Regexp)
+      raise Unrepresentable, "libhiera cannot pass a #{v.class} exactly" if strict
+
+      { TYPE => v.class.name.to_s, 'value' => v.to_s }
+    end
+  end
+
+  # A Sensitive value: Puppet's own inside Puppet, {Libhiera::Sensitive}
+  # elsewhere.
+  def self.sensitive(value)
+    if defined?(::Puppet::Pops::Types::PSensitiveType::Sensitive)
+      ::Puppet::Pops::Types::PSensitiveType::Sensitive.new(value)
+    else
+      Sensitive.new(value)
+    end
+  end
+
+  # A rich data value: Puppet's own object where Puppet is loaded (a
+  # `SemanticPuppet::Version`, a `Puppet::Pops::Time::Timestamp`, a Puppet
+  # type), a Ruby Regexp for a Regexp, else a {Libhiera::Rich}.
+  def self.rich(type, value)
+    begin
+      case type
+      when 'Regexp' then return Regexp.new(value)
+      when 'SemVer' then return ::SemanticPuppet::Version.parse(value) if defined?(::SemanticPuppet::Version)
+      when 'Timestamp' then return ::Puppet::Pops::Time::Timestamp.parse(value) if defined?(::Puppet::Pops::Time::Timestamp)
+      when 'Timespan' then return ::Puppet::Pops::Time::Timespan.parse(value) if defined?(::Puppet::Pops::Time::Timespan)
+      when 'Type' then return ::Puppet::Pops::Types::TypeParser.singleton.parse(value) if defined?(::Puppet::Pops::Types::TypeParser)
+      end
+    rescue StandardError, SyntaxError
+      # not Puppet's form: keep the text
+    end
+    Rich.new(type, value)
+  end
+end

@@ -1,0 +1,261 @@
+# frozen_string_literal: true
+
+require_relative 'test_helper'
+require 'rbconfig'
+require 'open3'
+require 'libhiera/hiera3'
+
+# The Ruby API: loading, results, not found, typed errors, the wire
+# conversions, closing, the garbage collector and threads.
+class TestApi < Minitest::Test
+  include TestSupport
+
+  def example
+    expected = JSON.parse(File.read(File.join(EXAMPLES, 'expected.json')))
+    hiera = Libhiera::Hiera.new(hiera_config: File.join(EXAMPLES, 'hiera.yaml'),
+                                environmentpath: File.join(EXAMPLES, 'environments'))
+    [hiera, Libhiera::Wire.decode(expected['scope']), expected['results']]
+  end
+
+  def fixture(files)
+    Dir.mktmpdir do |dir|
+      files.each do |path, text|
+        FileUtils.mkdir_p(File.dirname(File.join(dir, path)))
+        File.write(File.join(dir, path), text)
+      end
+      yield dir
+    end
+  end
+
+  def ruby_with(env, code)
+    Open3.capture3(env, RbConfig.ruby, '-I', File.expand_path('../lib', __dir__), '-e', code)
+  end
+
+  # ---------------------------------------------------------------- loading
+
+  def test_the_library_is_loaded_and_checked
+    assert_equal Libhiera::VERSION, Libhiera.library_version
+    assert_equal Libhiera::ABI_VERSION, Libhiera::Native.hiera_abi_version
+    assert File.exist?(Libhiera.library_path), Libhiera.library_path
+  end
+
+  def test_libhiera_path_may_name_a_directory_or_a_missing_file
+    dir = File.dirname(Libhiera.library_path)
+    out, err, st = ruby_with({ 'LIBHIERA_PATH' => dir }, 'require "libhiera"; print Libhiera.library_path')
+    assert st.success?, err
+    assert_equal File.join(dir, 'libhiera.so'), out
+    _, err, st = ruby_with({ 'LIBHIERA_PATH' => '/nonexistent/libhiera.so' }, 'require "libhiera"')
+    refute st.success?
+    assert_match(/Libhiera::LibraryError/, err)
+    assert_match(%r{cannot load the shared library \(tried /nonexistent/libhiera.so\)}, err)
+  end
+
+  def test_an_abi_mismatch_is_refused_at_load
+    cc = ENV.fetch('CC', 'cc')
+    skip 'no C compiler' unless system("command -v #{cc} >/dev/null 2>&1")
+    Dir.mktmpdir do |dir|
+      File.write(File.join(dir, 'fake.c'), "unsigned hiera_abi_version(void) { return 99; }\nconst char *hiera_version(void) { return \"9.9.9\"; }\n")
+      assert system(cc, '-shared', '-fPIC', '-o', File.join(dir, 'libhiera.so'), File.join(dir, 'fake.c'))
+      _, err, st = ruby_with({ 'LIBHIERA_PATH' => File.join(dir, 'libhiera.so') }, 'require "libhiera"')
+      refute st.success?
+      assert_match(/has ABI version 99, this gem \(#{Regexp.escape(Libhiera::VERSION)}\) needs ABI version 0/, err)
+    end
+  end
+
+  # ---------------------------------------------------------------- lookups
+
+  def test_lookup_lookup_many_and_explain
+    hiera, scope, results = example
+    session = hiera.session(scope)
+    results.each do |r|
+      got = session.lookup(r['key'])
+      if r['not_found']
+        assert_same Libhiera::NOT_FOUND, got
+      else
+        assert_equal expected_wire(r['value']), wire(got), r['key']
+      end
+    end
+    many = session.lookup_many(results.map { |r| r['key'] } + [{ key: 'no::such::key', default: 'dflt' }])
+    assert_equal results.map { |r| r['not_found'] ? Libhiera::NOT_FOUND : r['value'] } + ['dflt'], many
+    assert_equal %w[x], session.lookup('no::such::key', default: %w[x])
+    assert_equal 'Welcome to web01.example.com, managed by Puppet', session.lookup(%w[no::such::key motd])
+    assert_includes session.lookup('ntp::servers', merge: 'unique'), 'ntp.web01.local'
+    assert_equal 'over', session.lookup('motd', override: { 'motd' => 'over' })
+    assert_equal 1, session.lookup('x', default_values_hash: { 'x' => 1 })
+    assert_equal({ 'strategy' => 'deep' }, JSON.parse(session.send(:request, 'k', { strategy: 'deep' }, nil, nil))['merge'])
+    e = assert_raises(Libhiera::NotFoundError) { session.lookup!('no::such::key') }
+    assert_equal "Function lookup() did not find a value for the name 'no::such::key'", e.message
+    assert_includes session.explain('motd'), 'Searching for "motd"'
+    assert_equal 'Libhiera::NOT_FOUND', Libhiera::NOT_FOUND.inspect
+  end
+
+  def test_not_found_is_not_nil
+    fixture('hiera.yaml' => "version: 5\nhierarchy:\n  - name: c\n    path: c.yaml\n", 'data/c.yaml' => "nothing: ~\n") do |dir|
+      s = Libhiera::Hiera.new(hiera_config: File.join(dir, 'hiera.yaml'), environmentpath: dir).session({})
+      assert_nil s.lookup('nothing')
+      assert_nil s.lookup('nothing', default: 1)
+      assert_same Libhiera::NOT_FOUND, s.lookup('missing')
+      assert_equal [nil, Libhiera::NOT_FOUND], s.lookup_many(%w[nothing missing])
+    end
+  end
+
+  def test_errors_are_typed
+    files = {
+      'hiera.yaml' => "version: 5\nhierarchy:\n  - name: c\n    path: c.yaml\n",
+      'data/c.yaml' => "loop: \"%{lookup('loop')}\"\nbad: \"%{nope('x')}\"\ntyped: 1\n" \
+                       "lookup_options:\n  secret:\n    convert_to: Sensitive\n  typed:\n    convert_to: Hash\nsecret: s3cret\n",
+    }
+    fixture(files) do |dir|
+      s = Libhiera::Hiera.new(hiera_config: File.join(dir, 'hiera.yaml'), environmentpath: dir).session({})
+      e = assert_raises(Libhiera::RecursionError) { s.lookup('loop') }
+      assert_equal 'recursion', e.kind
+      assert_kind_of Libhiera::Error, e
+      assert_kind_of StandardError, e
+      assert_raises(Libhiera::InterpolationError) { s.lookup('bad') }
+      assert_raises(Libhiera::LookupError) { s.lookup('typed') }
+      secret = s.lookup('secret')
+      assert_instance_of Libhiera::Sensitive, secret
+      assert_equal 's3cret', secret.unwrap
+      assert_equal 'Sensitive [value redacted]', secret.to_s
+      assert_raises(Libhiera::InvalidArgumentError) { s.lookup('x', merge: 'sideways') }
+    end
+    fixture('hiera.yaml' => "version: 6\n") do |dir|
+      s = Libhiera::Hiera.new(hiera_config: File.join(dir, 'hiera.yaml'), environmentpath: dir).session({})
+      e = assert_raises(Libhiera::ConfigError) { s.lookup('x') }
+      assert_equal File.join(dir, 'hiera.yaml'), e.file
+    end
+    fixture('hiera.yaml' => "version: 5\n", 'data/common.yaml' => "a: [\n") do |dir|
+      s = Libhiera::Hiera.new(hiera_config: File.join(dir, 'hiera.yaml'), environmentpath: dir).session({})
+      assert_raises(Libhiera::ParseError) { s.lookup('a') }
+    end
+    e = assert_raises(Libhiera::InvalidArgumentError) { Libhiera::Hiera.new(environment: 'a/b') }
+    assert_equal 'invalid_argument', e.kind
+    assert_raises(Libhiera::InvalidArgumentError) { Libhiera::Hiera.new(strict: 'loud') }
+    assert_raises(Libhiera::InvalidArgumentError) { Libhiera::Hiera.new.session([]) }
+    assert_raises(Libhiera::ConfigError) { Libhiera::Hiera3.new(config: '/nonexistent/hiera.yaml') }
+    assert_raises(Libhiera::ParseError) { Libhiera.parse_data('yaml', '/x.yaml', "a: [\n") }
+  end
+
+  def test_wire_round_trips_what_json_cannot_say
+    value = {
+      'nan' => Float::NAN, 'inf' => Float::INFINITY, 'ninf' => -Float::INFINITY, 'sym' => :s,
+      'bin' => "\xff\xfe".b, 'utf8_bytes' => 'é'.b, 'keys' => { 1 => 'int', :sym => 'sym', nil => 'nil', [1] => 'array' },
+      'secret' => Libhiera::Sensitive.new('x'), 'big' => 2**80, 'float' => 1.0e20, 'neg_zero' => -0.0,
+      'latin1' => "caf\xE9".dup.force_encoding('ISO-8859-1')
+    }
+    back = Libhiera::Wire.load(Libhiera::Wire.dump(value))
+    assert back['nan'].nan?
+    assert_equal [Float::INFINITY, -Float::INFINITY, :s], back.values_at('inf', 'ninf', 'sym')
+    assert_equal "\xff\xfe".b, back['bin']
+    assert_equal Encoding::BINARY, back['bin'].encoding
+    assert_equal 'é', back['utf8_bytes']
+    assert_equal({ 1 => 'int', :sym => 'sym', nil => 'nil', [1] => 'array' }, back['keys'])
+    assert_equal Libhiera::Sensitive.new('x'), back['secret']
+    assert_equal [2**80, 1.0e20], back.values_at('big', 'float')
+    assert_equal '-0.0', back['neg_zero'].to_s
+    assert_equal 'café', back['latin1']
+    assert_raises(Libhiera::Wire::Unrepresentable) { Libhiera::Wire.dump(Object.new, strict: true) }
+    assert_equal 'Object', JSON.parse(Libhiera::Wire.dump(Object.new))['__type__']
+  end
+
+  def test_data_files_read_as_yaml_data_and_json_data
+    assert_equal({ 'a' => 1, 's' => [:sym] }, Libhiera.parse_data('yaml', '/d/x.yaml', "a: 1\n:s:\n- :sym\n"))
+    assert_nil Libhiera.parse_data('yaml', '/d/x.yaml', "# nothing\n")
+    assert_equal [1], Libhiera.parse_data('json', '/d/x.json', '[1]')
+    e = assert_raises(Libhiera::ParseError) { Libhiera.parse_data('yaml', '/d/x.yaml', "d: 2020-01-01\n") }
+    assert_equal 'Unable to parse (/d/x.yaml): Tried to load unspecified class: Date', e.message
+  end
+
+  # ---------------------------------------------------------------- lifetime
+
+  def test_close
+    hiera, scope, = example
+    session = hiera.session(scope)
+    hiera.close
+    hiera.close
+    assert hiera.closed?
+    assert_raises(Libhiera::ClosedError) { hiera.session({}) }
+    # A session keeps its configuration alive.
+    assert_equal 'ntpsec', session.lookup('ntp::service_name')
+    session.close
+    assert_raises(Libhiera::ClosedError) { session.lookup('motd') }
+    h3 = Libhiera::Hiera3.new(config: {})
+    h3.close
+    assert_raises(Libhiera::ClosedError) { h3.lookup('x') }
+  end
+
+  def test_gc_stress_frees_handles_without_crashing
+    skip 'GC.stress is MRI only' unless RUBY_ENGINE == 'ruby'
+    _, scope, = example
+    small = { 'trusted' => scope['trusted'], 'facts' => scope['facts'] }
+    GC.stress = true
+    begin
+      4.times do |i|
+        h = Libhiera::Hiera.new(hiera_config: File.join(EXAMPLES, 'hiera.yaml'), environmentpath: File.join(EXAMPLES, 'environments'))
+        s = h.session(small)
+        assert_equal 'ntpsec', s.lookup('ntp::service_name')
+        s.close if i.even?
+        h3 = Libhiera::Hiera3.new(config: { hierarchy: ['common'] })
+        assert_same :none, h3.lookup('x', :none)
+        Libhiera::Hiera3.parse_string('%{a}', { 'a' => 'A' })
+      end
+    ensure
+      GC.stress = false
+    end
+    GC.start
+    assert true
+  end
+
+  # ---------------------------------------------------------------- threads
+
+  def test_threads_share_one_hiera_and_one_session
+    hiera, scope, results = example
+    session = hiera.session(scope)
+    want = results.to_h { |r| [r['key'], r['not_found'] ? 'NOT_FOUND' : expected_wire(r['value'])] }
+    h3 = Libhiera::Hiera3.new(config: 'hiera.yaml', cwd: File.join(CONFORMANCE, 'hiera3', 'array_resolution'))
+    h3_scope = { 'clientcert' => 'web01.example.com', 'role' => 'web', 'osfamily' => 'Debian' }
+    h3_want = wire(h3.lookup('classes', nil, h3_scope, nil, :array))
+    errors = Queue.new
+    threads = Array.new(8) do |t|
+      Thread.new do
+        200.times do |i|
+          key = results[(i + t) % results.size]['key']
+          got = session.lookup(key)
+          got = got.equal?(Libhiera::NOT_FOUND) ? 'NOT_FOUND' : wire(got)
+          errors << "#{key}: #{got}" unless got == want[key]
+          if (i % 20).zero?
+            fresh = hiera.session(scope).lookup('ntp::service_name')
+            errors << "fresh session: #{fresh}" unless fresh == 'ntpsec'
+            errors << 'hiera3' unless wire(h3.lookup('classes', nil, h3_scope, nil, :array)) == h3_want
+            errors << 'parse' unless Libhiera::Hiera3.parse_string("%{a}-#{t}", { 'a' => i }) == "#{i}-#{t}"
+          end
+        end
+      end
+    end
+    threads.each(&:join)
+    assert errors.empty?, errors.size.to_s + ' wrong answers: ' + (errors.empty? ? '' : errors.pop)
+  end
+
+  def test_closing_while_other_threads_look_up
+    hiera, scope, = example
+    session = hiera.session(scope)
+    started = Queue.new
+    outcomes = Queue.new
+    threads = Array.new(4) do
+      Thread.new do
+        started << true
+        loop do
+          session.lookup('motd')
+        rescue Libhiera::ClosedError
+          outcomes << :closed
+          break
+        end
+      end
+    end
+    4.times { started.pop }
+    sleep 0.05
+    session.close
+    threads.each(&:join)
+    assert_equal 4, outcomes.size
+  end
+end

@@ -1,0 +1,79 @@
+# frozen_string_literal: true
+
+require_relative 'test_helper'
+require 'libhiera/hiera3'
+
+# The public conformance cases (tests/conformance/**, recorded from Puppet
+# 7.23 and hiera 3.10) and the example control repo, through the Ruby API,
+# compared strictly with the recorded answers: values as wire JSON (types,
+# key order), not found versus error. Error messages are compared too; a
+# differing message is reported, and fails with LIBHIERA_STRICT_MESSAGES=1.
+class TestConformance < Minitest::Test
+  include TestSupport
+
+  def check(label, want, got, failures, diffs)
+    if want.key?('error')
+      if got.key?('error')
+        diffs << "#{label}:\n    expected: #{want['error']}\n    got:      #{got['error']}" unless want['error'] == got['error']
+      else
+        failures << "#{label}: expected error #{want['error'].inspect}, got #{got.inspect}"
+      end
+    elsif want != got.reject { |k, _| k == 'class' }
+      failures << "#{label}: expected #{want.inspect}, got #{got.inspect}"
+    end
+  end
+
+  def report(what, queries, failures, diffs)
+    diffs.each { |d| warn "message differs: #{d}" } if ENV['VERBOSE']
+    failures.each { |f| warn "FAIL #{f}" }
+    warn format('%s: %d queries, %d failed, %d message differences', what, queries, failures.size, diffs.size)
+    assert_empty failures
+    assert_empty diffs if ENV['LIBHIERA_STRICT_MESSAGES'] == '1'
+  end
+
+  def relative(message, dir)
+    message.gsub("#{dir}/", '').gsub(dir, '.')
+  end
+
+  # Runs every query of the `engine` cases under `roots` through the block
+  # (dir, case, query, scope) and compares with the recorded results.
+  def run_cases(what, engine, roots, at_least)
+    list = cases(engine, roots)
+    assert_operator list.size, :>, at_least
+    queries = 0
+    failures = []
+    diffs = []
+    list.each do |dir, kase, expected|
+      scope = Libhiera::Wire.decode(expected['scope'])
+      kase['queries'].each_with_index do |q, i|
+        queries += 1
+        got = outcome { yield dir, kase, q, scope }
+        got['error'] = relative(got['error'], dir) if got['error']
+        check("#{dir.delete_prefix("#{ROOT}/")} ##{i} #{q['key']}", recorded(expected['results'][i]), got, failures, diffs)
+      end
+    end
+    report(what, queries, failures, diffs)
+  end
+
+  def test_hiera5_cases_through_libhiera_hiera
+    run_cases('hiera5 through Libhiera::Hiera', 'hiera5', [CONFORMANCE, EXAMPLES], 80) do |dir, kase, q, scope|
+      # A fresh configuration and session per query: the recorder's query
+      # isolation.
+      hiera = Libhiera::Hiera.new(hiera_config: File.join(dir, 'hiera.yaml'),
+                                  environmentpath: File.join(dir, 'environments'),
+                                  environment: kase['environment'] || 'production')
+      options = {}
+      options[:merge] = q['merge'] if q.key?('merge')
+      options[:default] = q['default'] if q.key?('default')
+      hiera.session(scope).lookup(q['key'], **options)
+    end
+  end
+
+  def test_hiera3_cases_through_libhiera_hiera3
+    run_cases('hiera3 through Libhiera::Hiera3', 'hiera3', [CONFORMANCE], 20) do |dir, _kase, q, scope|
+      hiera = Libhiera::Hiera3.new(config: 'hiera.yaml', cwd: dir)
+      default = q.key?('default') ? q['default'] : NOT_FOUND
+      hiera.lookup(q['key'], default, scope, q['order_override'], resolution_type(q['resolution_type']))
+    end
+  end
+end

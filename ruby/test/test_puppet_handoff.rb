@@ -1,0 +1,139 @@
+# frozen_string_literal: true
+
+require_relative 'test_helper'
+$LOAD_PATH.unshift(File.expand_path('support', __dir__))
+require 'puppet_runner'
+require 'libhiera/puppet'
+
+# The hand-off (Libhiera::Puppet.accelerate!) inside real Puppet 7.23
+# catalog compiles: every recorded Hiera 5 case and the example control
+# repo, each query through Puppet's `lookup()` as the recorder ran it, must
+# give Puppet's recorded answer, and nearly all of them must have been
+# answered by libhiera. Then automatic parameter lookup from a module class
+# (whose scope adds variables), a hierarchy with a function libhiera does
+# not run (Puppet takes over), and explanations (Puppet's own).
+class TestPuppetHandoff < Minitest::Test
+  include TestSupport
+
+  def setup
+    skip 'Puppet compiles need fork (MRI)' unless Process.respond_to?(:fork) && RUBY_ENGINE == 'ruby'
+    PuppetRunner.boot
+    Libhiera::Puppet.accelerate!
+  end
+
+  def in_child(handoff: true)
+    PuppetRunner.forked do
+      handoff ? Libhiera::Puppet.accelerate! : Libhiera::Puppet.decelerate!
+      Libhiera::Puppet.stats.clear
+      [yield, Libhiera::Puppet.stats.dup]
+    end
+  end
+
+  def test_every_hiera5_case_is_answered_as_puppet_answers_it
+    list = cases('hiera5', [CONFORMANCE, EXAMPLES])
+    failures = []
+    diffs = 0
+    stats = Hash.new(0)
+    queries = 0
+    list.each do |dir, kase, expected|
+      results, st = in_child do
+        PuppetRunner.run_case(dir, kase).map { |o| o.key?('value') ? { 'value' => wire(o['value']) } : o }
+      end
+      st.each { |k, v| stats[k] += v }
+      results.each_with_index do |got, i|
+        queries += 1
+        want = recorded(expected['results'][i])
+        label = "#{dir.delete_prefix("#{ROOT}/")} ##{i} #{kase['queries'][i]['key']}"
+        if want.key?('error') && got.key?('error')
+          diffs += 1 unless normal(got['error']) == want['error']
+        elsif want != got
+          failures << "#{label}: expected #{want.inspect}, got #{got.inspect}"
+        end
+      end
+    end
+    failures.each { |f| warn "FAIL #{f}" }
+    warn "hand-off: #{queries} queries in Puppet compiles, #{failures.size} failed, #{diffs} message differences; #{stats.sort.to_h}"
+    assert_empty failures
+    assert_operator stats[:handed_off] + stats[:errors], :>=, queries * 9 / 10, 'most lookups were answered by libhiera'
+  end
+
+  MODULE_CASE = {
+    'hiera.yaml' => "version: 5\n",
+    'environments/production/hiera.yaml' =>
+      "version: 5\ndefaults:\n  datadir: data\n  data_hash: libhiera::yaml_data\nhierarchy:\n" \
+      "  - name: role\n    path: \"role/%{facts.role}.yaml\"\n  - name: common\n    path: common.yaml\n",
+    'environments/production/data/role/web.yaml' => "foo::x: \"web %{module_name} %{facts.role} %{title}\"\n",
+    'environments/production/data/common.yaml' =>
+      "foo::x: common\nfoo::list: [a, b]\nfoo::secret: s3cret\nlookup_options:\n  foo::list:\n    merge: unique\n" \
+      "  foo::secret:\n    convert_to: Sensitive\n",
+    'environments/production/modules/foo/manifests/init.pp' =>
+      "class foo(String $x, Array $list, Sensitive $secret, $y = 'dflt') {\n" \
+      "  notify { \"x=${x} list=${list} y=${y} secret=${secret.unwrap}\": }\n" \
+      "  $z = lookup('foo::x')\n  notify { \"z=${z}\": }\n}\n",
+    'environments/production/modules/foo/data/common.yaml' => "foo::list: [c]\n",
+    'environments/production/modules/foo/hiera.yaml' => "version: 5\n",
+  }.freeze
+
+  def write(dir, files)
+    files.each do |path, text|
+      FileUtils.mkdir_p(File.dirname(File.join(dir, path)))
+      File.write(File.join(dir, path), text)
+    end
+  end
+
+  def notices(dir, kase, code)
+    titles = nil
+    PuppetRunner.compile(dir, kase, code: code, modules: [PuppetRunner.gem_modules]) do |compiler, _|
+      compiler.catalog.resources.each { |r| (titles ||= []) << r.title if r.type == 'Notify' }
+      compiler.catalog.resources.size # the compile evaluated `code` already
+    end
+    titles
+  end
+
+  def test_automatic_parameter_lookup_from_a_module_class
+    Dir.mktmpdir do |dir|
+      write(dir, MODULE_CASE)
+      kase = { 'node' => { 'certname' => 'web01' }, 'facts' => { 'role' => 'web' } }
+      puppet, = in_child(handoff: false) { notices(dir, kase, 'include foo') }
+      ours, st = in_child { notices(dir, kase, 'include foo') }
+      assert_equal ['x=web foo web main list=[a, b, c] y=dflt secret=s3cret', 'z=web foo web foo'], puppet
+      assert_equal puppet, ours
+      assert_operator st[:handed_off], :>=, 4, st.inspect
+    end
+  end
+
+  def test_a_function_libhiera_does_not_run_goes_to_puppet
+    Dir.mktmpdir do |dir|
+      write(dir, MODULE_CASE.merge(
+        'environments/production/hiera.yaml' =>
+          "version: 5\nhierarchy:\n  - name: custom\n    lookup_key: foo::custom\n  - name: common\n    path: common.yaml\n",
+        'environments/production/modules/foo/lib/puppet/functions/foo/custom.rb' =>
+          "Puppet::Functions.create_function(:'foo::custom') do\n  dispatch(:lk) { param 'String', :key; param 'Hash', :o; param 'Puppet::LookupContext', :c }\n" \
+          "  def lk(key, _o, c)\n    key == 'foo::x' ? 'from custom' : c.not_found\n  end\nend\n"
+      ))
+      kase = { 'node' => { 'certname' => 'web01' }, 'facts' => { 'role' => 'web' } }
+      puppet, = in_child(handoff: false) { notices(dir, kase, 'include foo') }
+      ours, st = in_child { notices(dir, kase, 'include foo') }
+      assert_equal puppet, ours
+      assert_includes ours.first, 'x=from custom'
+      assert_equal 1, st[:declined], st.inspect
+    end
+  end
+
+  def test_explanations_are_puppets
+    dir = EXAMPLES
+    kase = YAML.safe_load(File.read(File.join(dir, 'case.yaml')))
+    text, st = in_child do
+      out = nil
+      PuppetRunner.compile(dir, kase) do |_compiler, scope|
+        explainer = Puppet::Pops::Lookup::Explainer.new
+        invocation = Puppet::Pops::Lookup::Invocation.new(scope, {}, {}, explainer)
+        Puppet::Pops::Lookup.lookup('ntp::servers', nil, nil, false, nil, invocation)
+        out = explainer.explain
+      end
+      out
+    end
+    assert_includes text, 'Searching for "ntp::servers"'
+    assert_equal 1, st[:declined_explain]
+  end
+end
