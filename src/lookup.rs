@@ -13,7 +13,7 @@ use crate::interpolate::{self, Resolver};
 use crate::key::{dig, split_key, LookupKey, Segment};
 use crate::merge::{Strategy, StrategyKind};
 use crate::value::{Key, Map, Value};
-use regex::Regex;
+use crate::rubyre::Pattern;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -72,7 +72,7 @@ pub struct Hiera {
     /// lookup_options patterns compiled once (a `Regex` clone is cheap).
     /// (Shared behind an `Arc` so that every session uses the same pool of
     /// matching caches instead of warming its own.)
-    regexes: Mutex<FastMap<String, Arc<Regex>>>,
+    regexes: Mutex<FastMap<String, Arc<Pattern>>>,
 }
 
 impl Hiera {
@@ -93,11 +93,11 @@ impl Hiera {
     }
 
     /// A lookup_options pattern, compiled once per configuration.
-    fn regex(&self, src: &str) -> Result<Arc<Regex>> {
+    fn regex(&self, src: &str) -> Result<Arc<Pattern>> {
         if let Some(re) = self.regexes.lock().unwrap_or_else(|p| p.into_inner()).get(src) {
             return Ok(Arc::clone(re));
         }
-        let re = Arc::new(crate::rubyre::compile(src)?);
+        let re = Arc::new(Pattern::new(src)?);
         self.regexes.lock().unwrap_or_else(|p| p.into_inner()).insert(src.to_string(), re.clone());
         Ok(re)
     }
@@ -185,7 +185,7 @@ impl LookupRequest {
 #[derive(Clone, Debug, Default)]
 struct CompiledOptions {
     literal: FastMap<String, Value>,
-    patterns: Vec<(Arc<Regex>, Value)>,
+    patterns: Vec<(Arc<Pattern>, Value)>,
 }
 
 impl CompiledOptions {
@@ -193,7 +193,8 @@ impl CompiledOptions {
         if let Some(v) = self.literal.get(root).filter(|v| !v.is_nil()) {
             return Some(v);
         }
-        self.patterns.iter().find(|(re, _)| re.is_match(root)).map(|(_, v)| v)
+        let has_newline = root.bytes().any(|b| b == b'\n');
+        self.patterns.iter().find(|(re, _)| re.is_match_lines(root, has_newline)).map(|(_, v)| v)
     }
 }
 
@@ -248,6 +249,9 @@ impl Session {
 
     /// Looks up a request: `Ok(Some(v))` found (or default), `Ok(None)` not found.
     pub fn lookup(&self, req: &LookupRequest) -> Result<Option<Value>> {
+        if let Some(found) = self.quick_lookup(req) {
+            return Ok(found.or_else(|| req.default.clone()));
+        }
         check_merge_argument(req.merge.as_ref())?;
         let mut inv = Invocation::new(self, req);
         inv.lookup_names(&req.keys, req.merge.as_ref(), req.default.as_ref())
@@ -256,12 +260,79 @@ impl Session {
     /// Like [`Session::lookup`], also returning the warnings Puppet would log
     /// (undefined variables under `strict = warning`).
     pub fn lookup_with_warnings(&self, req: &LookupRequest) -> (Result<Option<Value>>, Vec<String>) {
+        if let Some(found) = self.quick_lookup(req) {
+            return (Ok(found.or_else(|| req.default.clone())), Vec::new());
+        }
         if let Err(e) = check_merge_argument(req.merge.as_ref()) {
             return (Err(e), Vec::new());
         }
         let mut inv = Invocation::new(self, req);
         let r = inv.lookup_names(&req.keys, req.merge.as_ref(), req.default.as_ref());
         (r, inv.warnings)
+    }
+
+    /// The lookups answered from what the session already holds, without an
+    /// [`Invocation`]: one plain key (no dots or quotes), no merge, no
+    /// overrides or default values, no lookup_options for the key, every
+    /// layer's hierarchy already resolved and indexed in this session, and a
+    /// value that needs no interpolation. These are most of a compile's
+    /// automatic parameter lookups, found or not. `None`: anything else,
+    /// which the general path answers (and which fills these caches).
+    ///
+    /// The answer is the general path's: the same snapshot (the session's
+    /// resolved hierarchies, their key indexes and data slots), searched in
+    /// the same order, first found wins; nothing here can fail.
+    fn quick_lookup(&self, req: &LookupRequest) -> Option<Found> {
+        if req.keys.len() != 1 || req.merge.is_some() || !req.override_values.is_empty() || !req.default_values_hash.is_empty() {
+            return None;
+        }
+        let key = req.keys[0].as_str();
+        if key == "lookup_options" || key.contains(['.', '\'', '"']) {
+            return None;
+        }
+        let module = key.as_bytes().windows(2).position(|w| w == b"::").map(|n| &key[..n]);
+        {
+            let options = self.options_cache.lock().unwrap_or_else(|p| p.into_inner());
+            if options.get(module.unwrap_or(""))?.as_ref().is_some_and(|o| o.for_key(key).is_some()) {
+                return None;
+            }
+        }
+        let global = self.global_config.get()?;
+        let env = self.env_config.get()?.as_ref();
+        let module_config = match module {
+            Some(m) => self.module_configs.lock().unwrap_or_else(|p| p.into_inner()).get(m)?.clone(),
+            None => None,
+        };
+        let hierarchies = self.hierarchy_cache.lock().unwrap_or_else(|p| p.into_inner());
+        for config in [Some(global), env, module_config.as_ref()].into_iter().flatten() {
+            if config.path.is_none() {
+                return None;
+            }
+            let resolved = hierarchies.get(&(Arc::as_ptr(config) as usize, false))?;
+            if resolved.entries.is_empty() {
+                continue;
+            }
+            let index = resolved.index.get()?.as_ref()?;
+            let Some(&(i, j)) = index.get(key).and_then(|hits| hits.first()) else { continue };
+            let data = resolved.entries.get(i as usize)?.data.get(j as usize)?.get()?.as_ref()?;
+            let value = data.get(&Key(key))?;
+            if !crate::ptype::is_rich_data(value) || interpolate::needs_interpolation(value) {
+                return None;
+            }
+            return Some(Some(value.clone()));
+        }
+        // Not in any layer: a module's default hierarchy is the general path's.
+        if module_config.is_some_and(|c| c.default_hierarchy.is_some()) {
+            return None;
+        }
+        Some(None)
+    }
+
+    /// Forgets the finished lookups this session keeps (its other caches
+    /// stay): for benchmarks that time lookups on a warm session.
+    #[doc(hidden)]
+    pub fn forget_results(&self) {
+        self.results.lock().unwrap_or_else(|p| p.into_inner()).clear();
     }
 
     /// Looks up one key with Puppet's defaults (first found, no default).

@@ -7,6 +7,12 @@ use regex::Regex;
 
 /// Compiles the Ruby regexp source `src` (as Ruby's `Regexp.compile` would).
 pub fn compile(src: &str) -> Result<Regex> {
+    // Ruby's ^ and $ match at line boundaries.
+    Regex::new(&format!("(?m){}", translate(src))).map_err(|e| syntax_error(e, src))
+}
+
+/// `src` with Ruby-only escapes translated to the regex crate's syntax.
+fn translate(src: &str) -> String {
     let mut out = String::with_capacity(src.len() + 8);
     let mut chars = src.chars().peekable();
     while let Some(c) = chars.next() {
@@ -25,19 +31,212 @@ pub fn compile(src: &str) -> Result<Regex> {
             out.push(c);
         }
     }
-    // Ruby's ^ and $ match at line boundaries.
-    Regex::new(&format!("(?m){out}")).map_err(|e| {
-        let detail = match e {
-            regex::Error::Syntax(s) => s.lines().last().unwrap_or("invalid pattern").trim().to_string(),
-            other => other.to_string(),
-        };
-        Error::new(ErrorKind::Lookup, format!("{detail}: /{src}/"))
-    })
+    out
+}
+
+fn syntax_error(e: regex::Error, src: &str) -> Error {
+    let detail = match e {
+        regex::Error::Syntax(s) => s.lines().last().unwrap_or("invalid pattern").trim().to_string(),
+        other => other.to_string(),
+    };
+    Error::new(ErrorKind::Lookup, format!("{detail}: /{src}/"))
+}
+
+/// A compiled lookup_options pattern, matched as Ruby's `=~` matches it.
+///
+/// Ruby's `^` and `$` match at line boundaries; for the usual subject, a
+/// key without a newline, they are the start and end of the text, so that
+/// subject is matched with a single-line form of the regexp, which the
+/// regex engine runs anchored when the pattern starts with `^`, and a
+/// literal prefix or suffix refuses most keys before any regexp runs.
+#[derive(Debug)]
+pub struct Pattern {
+    multi_line: Regex,
+    single_line: Regex,
+    prefix: Option<Box<str>>,
+    suffix: Option<Box<str>>,
+}
+
+impl Pattern {
+    /// Compiles the Ruby regexp source `src` (errors as [`compile`]'s).
+    pub fn new(src: &str) -> Result<Pattern> {
+        let multi_line = compile(src)?;
+        let single_line = Regex::new(&translate(src)).map_err(|e| syntax_error(e, src))?;
+        Ok(Pattern {
+            multi_line,
+            single_line,
+            prefix: literal_prefix(src).map(String::into_boxed_str),
+            suffix: literal_suffix(src).map(String::into_boxed_str),
+        })
+    }
+
+    /// Whether the pattern matches somewhere in `subject`.
+    pub fn is_match(&self, subject: &str) -> bool {
+        self.is_match_lines(subject, subject.as_bytes().contains(&b'\n'))
+    }
+
+    /// [`Pattern::is_match`] for a subject already known to contain a
+    /// newline or not (when one subject is given to several patterns).
+    pub fn is_match_lines(&self, subject: &str, has_newline: bool) -> bool {
+        if has_newline {
+            return self.multi_line.is_match(subject);
+        }
+        if self.prefix.as_deref().is_some_and(|p| !subject.starts_with(p)) || self.suffix.as_deref().is_some_and(|p| !subject.ends_with(p)) {
+            return false;
+        }
+        self.single_line.is_match(subject)
+    }
+}
+
+/// The literal text every match of `src` must start with when it is
+/// anchored at the start (`^lit...`), for a quick refusal of the keys that
+/// cannot match. Ruby's `^` also matches after a newline, so a subject that
+/// contains one must still be given to the regexp (see [`Pattern`]).
+///
+/// `None` when there is no such prefix: no leading `^`, an alternation at
+/// the top level (`^a|b`), or no literal character first.
+pub fn literal_prefix(src: &str) -> Option<String> {
+    let rest = src.strip_prefix('^')?;
+    if has_top_level_alternation(rest) {
+        return None;
+    }
+    let mut prefix = String::new();
+    let mut chars = rest.chars().peekable();
+    while let Some(&c) = chars.peek() {
+        if !(c.is_ascii_alphanumeric() || c == '_' || c == ':' || c == '-') {
+            break;
+        }
+        chars.next();
+        prefix.push(c);
+    }
+    // A quantifier that allows zero makes the last character optional.
+    if matches!(chars.peek(), Some('?' | '*' | '{')) {
+        prefix.pop();
+    }
+    (!prefix.is_empty()).then_some(prefix)
+}
+
+/// The literal text every match of `src` must end with when it is
+/// anchored at the end (`...lit$`), for subjects without a newline (where
+/// Ruby's `$` is the end of the text). `None` when there is no such suffix.
+pub fn literal_suffix(src: &str) -> Option<String> {
+    if has_top_level_alternation(src) {
+        return None;
+    }
+    let mut run = String::new();
+    let mut chars = src.chars().peekable();
+    let mut in_class = false;
+    while let Some(c) = chars.next() {
+        if in_class {
+            match c {
+                '\\' => {
+                    chars.next();
+                }
+                ']' => in_class = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            '$' if chars.peek().is_none() => return (!run.is_empty()).then_some(run),
+            c if c.is_ascii_alphanumeric() || c == '_' || c == ':' || c == '-' => run.push(c),
+            '\\' => {
+                chars.next();
+                run.clear();
+            }
+            '[' => {
+                in_class = true;
+                run.clear();
+            }
+            // Quantifiers, groups, anchors and any other syntax end a run.
+            _ => run.clear(),
+        }
+    }
+    None
+}
+
+/// Whether `src` has a `|` outside groups and character classes.
+fn has_top_level_alternation(src: &str) -> bool {
+    let (mut depth, mut in_class, mut escaped) = (0usize, false, false);
+    for c in src.chars() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' => escaped = true,
+            '[' if !in_class => in_class = true,
+            ']' if in_class => in_class = false,
+            _ if in_class => {}
+            '(' => depth += 1,
+            ')' => depth = depth.saturating_sub(1),
+            '|' if depth == 0 => return true,
+            _ => {}
+        }
+    }
+    false
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn literal_prefixes() {
+        assert_eq!(literal_prefix("^profile::.*::settings$").as_deref(), Some("profile::"));
+        assert_eq!(literal_prefix("^ntp::.*::(packages|servers)$").as_deref(), Some("ntp::"));
+        assert_eq!(literal_prefix("^site::.*_list$").as_deref(), Some("site::"));
+        assert_eq!(literal_prefix("^abc?d").as_deref(), Some("ab"));
+        assert_eq!(literal_prefix("^ab*").as_deref(), Some("a"));
+        assert_eq!(literal_prefix("^a{0,2}"), None);
+        assert_eq!(literal_prefix("^ab+").as_deref(), Some("ab"));
+        assert_eq!(literal_prefix("^a|b"), None);
+        assert_eq!(literal_prefix("^a[|]b").as_deref(), Some("a"));
+        assert_eq!(literal_prefix("^a\\|b").as_deref(), Some("a"));
+        assert_eq!(literal_prefix("^(?i)abc"), None);
+        assert_eq!(literal_prefix("profile::.*"), None);
+        assert_eq!(literal_prefix("^.*x"), None);
+        assert_eq!(literal_suffix("^.*::labels$").as_deref(), Some("::labels"));
+        assert_eq!(literal_suffix("^profile::.*::settings$").as_deref(), Some("::settings"));
+        assert_eq!(literal_suffix("^ntp::.*::(packages|servers)$"), None);
+        assert_eq!(literal_suffix("ab+$"), None);
+        assert_eq!(literal_suffix("a\\d$"), None);
+        assert_eq!(literal_suffix("a\\$"), None);
+        assert_eq!(literal_suffix("[a$]x$").as_deref(), Some("x"));
+        assert_eq!(literal_suffix("a|b$"), None);
+        assert_eq!(literal_suffix("abc"), None);
+    }
+
+    #[test]
+    fn patterns_match_as_ruby_regexps() {
+        // A Pattern answers what the multi-line regexp answers, with and
+        // without newlines in the subject.
+        let cases = [
+            ("^profile::.*::settings$", "profile::web::settings", true),
+            ("^profile::.*::settings$", "x\nprofile::web::settings", true),
+            ("^profile::.*::settings$", "profile::web::settings\nx", true),
+            ("^profile::.*::settings$", "apache::port", false),
+            ("^profile::.*::settings$", "xprofile::web::settings", false),
+            ("settings$", "a::settings", true),
+            ("settings\\Z", "a::settings", true),
+            ("^abc?d", "abd", true),
+            ("^ab*", "a", true),
+            ("^a[|]b", "a|b", true),
+            ("^a\\|b", "a|b", true),
+            ("^a|b", "xb", true),
+            ("^ntp::.*::(packages|servers)$", "ntp::config::servers", true),
+            ("^ntp::.*::(packages|servers)$", "ntp::config::server", false),
+            ("^a\\h+$", "a0f", true),
+            ("^.*::labels$", "ntp::labels", true),
+            ("^.*::labels$", "ntp::labels::x", false),
+            ("^.*::labels$", "ntp::x\nntp::labels", true),
+            ("ab+$", "xabbb", true),
+            ("[a$]x$", "$x", true),
+        ];
+        for (src, subject, expected) in cases {
+            let p = Pattern::new(src).unwrap();
+            assert_eq!(compile(src).unwrap().is_match(subject), expected, "{src} {subject:?}");
+            assert_eq!(p.is_match(subject), expected, "{src} {subject:?}");
+        }
+        assert!(Pattern::new("^[a-z").is_err());
+    }
 
     #[test]
     fn compiles_ruby_syntax() {

@@ -72,6 +72,21 @@ fn workload_runs_through_the_engine() {
         assert!(s.lookup(&deep).unwrap().unwrap().as_hash().unwrap().len() > 100);
     }
     assert!(found > 0);
+    // The whole workload on warm sessions (the session's caches and its
+    // quick path for plain keys) answers what the general path answers
+    // (`explain` always takes the general path), value and key order.
+    for node in [0, 7, 31] {
+        let s = Session::new(Arc::clone(&hiera), c.scope(node));
+        let reqs: Vec<_> = c.workload.iter().map(|r| request_from_value(r).unwrap().lookup).collect();
+        let cold: Vec<String> = reqs.iter().map(|r| hiera::request::response_json(&s.lookup(r), None)).collect();
+        s.forget_results();
+        for (i, r) in reqs.iter().enumerate() {
+            let warm = hiera::request::response_json(&s.lookup(r), None);
+            let general = hiera::request::response_json(&s.explain(r).0, None);
+            assert_eq!(warm, cold[i], "node {node} request {i} {:?}: warm and cold lookups differ", r.keys);
+            assert_eq!(warm, general, "node {node} request {i} {:?}: lookup and explain differ", r.keys);
+        }
+    }
     // What was written is what was generated.
     assert_eq!(std::fs::read_to_string(dir.join("workload.jsonl")).unwrap(), c.files["workload.jsonl"]);
     std::fs::remove_dir_all(&dir).unwrap();

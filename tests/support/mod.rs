@@ -119,11 +119,21 @@ pub fn run_query(case: &Case, q: &CaseQuery) -> Outcome {
         default: q.default.clone(),
         ..Default::default()
     };
-    match session.lookup(&req) {
+    let outcome = |r: hiera::Result<Option<hiera::Value>>| match r {
         Ok(Some(v)) => Outcome::Value(v),
         Ok(None) => Outcome::NotFound,
         Err(e) => Outcome::Error(e.message),
+    };
+    let first = outcome(session.lookup(&req));
+    // The same request again on the now warm session, without its finished
+    // results: what the session's caches (and its quick path for plain
+    // keys) answer must be what the first, cold lookup answered.
+    session.forget_results();
+    let again = outcome(session.lookup(&req));
+    if format!("{again:?}") != format!("{first:?}") {
+        return Outcome::Error(format!("a second lookup on the same session gave {again:?}, the first {first:?}"));
     }
+    first
 }
 
 /// Rewrites absolute paths under the case directory as the recorder does.
