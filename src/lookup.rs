@@ -305,9 +305,7 @@ impl Session {
         };
         let hierarchies = self.hierarchy_cache.lock().unwrap_or_else(|p| p.into_inner());
         for config in [Some(global), env, module_config.as_ref()].into_iter().flatten() {
-            if config.path.is_none() {
-                return None;
-            }
+            config.path.as_ref()?;
             let resolved = hierarchies.get(&(Arc::as_ptr(config) as usize, false))?;
             if resolved.entries.is_empty() {
                 continue;
