@@ -85,43 +85,72 @@ fn issue(msg: &str) -> Error {
 
 /// Interpolates a value: strings, array elements, hash keys and values.
 pub fn interpolate<R: Resolver>(value: &Value, r: &mut R, allow_methods: bool) -> Result<Value> {
+    Ok(interpolate_changed(value, r, allow_methods)?.unwrap_or_else(|| value.clone()))
+}
+
+/// [`interpolate`] in one pass: `None` when nothing in `value` has a
+/// `%{...}` (the caller keeps the value it has, shared, not copied).
+/// Strings, array elements, hash keys and values are interpolated in order.
+fn interpolate_changed<R: Resolver>(value: &Value, r: &mut R, allow_methods: bool) -> Result<Option<Value>> {
     match value {
         Value::String(s) => {
-            if !s.contains("%{") {
-                return Ok(value.clone());
+            if !has_token(s) {
+                return Ok(None);
             }
-            interpolate_string(s, r, allow_methods)
+            interpolate_string(s, r, allow_methods).map(Some)
         }
         Value::Array(a) => {
-            if !needs_interpolation(value) {
-                return Ok(value.clone());
+            let mut out: Option<Vec<Value>> = None;
+            for (i, v) in a.iter().enumerate() {
+                match interpolate_changed(v, r, allow_methods)? {
+                    Some(new) => out.get_or_insert_with(|| start_copy(&a[..i], a.len())).push(new),
+                    None => {
+                        if let Some(o) = &mut out {
+                            o.push(v.clone());
+                        }
+                    }
+                }
             }
-            let mut out = Vec::with_capacity(a.len());
-            for v in a.iter() {
-                out.push(interpolate(v, r, allow_methods)?);
-            }
-            Ok(Value::array(out))
+            Ok(out.map(Value::array))
         }
         Value::Hash(h) => {
-            if !needs_interpolation(value) {
-                return Ok(value.clone());
+            let mut out: Option<Map> = None;
+            for (i, (k, v)) in h.iter().enumerate() {
+                let new_k = interpolate_changed(k, r, allow_methods)?;
+                let new_v = interpolate_changed(v, r, allow_methods)?;
+                if out.is_none() && (new_k.is_some() || new_v.is_some()) {
+                    let mut m = Map::with_capacity_and_hasher(h.len(), Default::default());
+                    for (pk, pv) in h.iter().take(i) {
+                        m.insert(pk.clone(), pv.clone());
+                    }
+                    out = Some(m);
+                }
+                if let Some(m) = &mut out {
+                    m.insert(new_k.unwrap_or_else(|| k.clone()), new_v.unwrap_or_else(|| v.clone()));
+                }
             }
-            let mut out = Map::with_capacity_and_hasher(h.len(), Default::default());
-            for (k, v) in h.iter() {
-                let k = interpolate(k, r, allow_methods)?;
-                let v = interpolate(v, r, allow_methods)?;
-                out.insert(k, v);
-            }
-            Ok(Value::hash(out))
+            Ok(out.map(Value::hash))
         }
-        _ => Ok(value.clone()),
+        _ => Ok(None),
     }
+}
+
+fn start_copy(done: &[Value], capacity: usize) -> Vec<Value> {
+    let mut v = Vec::with_capacity(capacity);
+    v.extend_from_slice(done);
+    v
+}
+
+/// `true` when `s` contains `%{` (a byte scan: cheaper than a substring
+/// search for the short strings of Hiera data).
+pub fn has_token(s: &str) -> bool {
+    s.as_bytes().windows(2).any(|w| w[0] == b'%' && w[1] == b'{')
 }
 
 /// `true` when some string inside `v` contains `%{`.
 pub fn needs_interpolation(v: &Value) -> bool {
     match v {
-        Value::String(s) => s.contains("%{"),
+        Value::String(s) => has_token(s),
         Value::Array(a) => a.iter().any(needs_interpolation),
         Value::Hash(h) => h.iter().any(|(k, v)| needs_interpolation(k) || needs_interpolation(v)),
         _ => false,

@@ -311,13 +311,12 @@ impl Session {
                 continue;
             }
             let index = resolved.index.get()?.as_ref()?;
-            let Some(&(i, j)) = index.get(key).and_then(|hits| hits.first()) else { continue };
-            let data = resolved.entries.get(i as usize)?.data.get(j as usize)?.get()?.as_ref()?;
-            let value = data.get(&Key(key))?;
-            if !crate::ptype::is_rich_data(value) || interpolate::needs_interpolation(value) {
+            let Some(hit) = index.get(key).and_then(|hits| hits.first()) else { continue };
+            if !hit.plain {
                 return None;
             }
-            return Some(Some(value.clone()));
+            let data = resolved.entries.get(hit.entry as usize)?.data.get(hit.location as usize)?.get()?.as_ref()?;
+            return Some(Some(data.get(&Key(key))?.clone()));
         }
         // Not in any layer: a module's default hierarchy is the general path's.
         if module_config.is_some_and(|c| c.default_hierarchy.is_some()) {
@@ -395,8 +394,20 @@ struct ResolvedHierarchy {
     index: OnceLock<Option<Arc<KeyIndex>>>,
 }
 
-/// Root key -> the (entry, location) positions whose data has that key.
-type KeyIndex = FastMap<Arc<str>, Vec<(u32, u32)>>;
+/// Root key -> the locations whose data has that key, in hierarchy order.
+type KeyIndex = FastMap<Arc<str>, Vec<Hit>>;
+
+/// A location whose data has a key.
+#[derive(Clone, Copy, Debug)]
+struct Hit {
+    /// The position of the entry in the resolved hierarchy.
+    entry: u32,
+    /// The position of the location in the entry.
+    location: u32,
+    /// The value is rich data and has no `%{...}`: it is the answer as it
+    /// is, with nothing to check or interpolate.
+    plain: bool,
+}
 
 /// A key index and the data it was built from.
 type PinnedIndex = (Vec<Arc<Map>>, Arc<KeyIndex>);
@@ -760,7 +771,7 @@ impl<'s> Invocation<'s> {
         }
         // Outside explain, the key index says which locations can answer:
         // a key no location has is not found without probing each one.
-        let hits: Option<&[(u32, u32)]> = if self.explain.is_none() {
+        let hits: Option<&[Hit]> = if self.explain.is_none() {
             match resolved.index.get_or_init(|| self.build_index(entries, &resolved)) {
                 Some(index) => Some(index.get(&*lk.root).map(Vec::as_slice).unwrap_or(&[])),
                 None => None,
@@ -775,15 +786,17 @@ impl<'s> Invocation<'s> {
             let re = &resolved.entries[i];
             let entry = &entries[re.index];
             this.ex_push(|| format!("Hierarchy entry \"{}\"", entry.name));
-            if hits.is_some_and(|h| !h.iter().any(|&(e, _)| e as usize == i)) {
+            if hits.is_some_and(|h| !h.iter().any(|hit| hit.entry as usize == i)) {
                 // No location of this entry has the key.
                 this.ex_pop();
                 return Ok(None);
             }
             let r = this.merged(strategy, re.locations.len(), |this, j| {
-                if hits.is_some_and(|h| !h.contains(&(i as u32, j as u32))) {
+                let hit = hits.map(|h| h.iter().find(|hit| hit.entry as usize == i && hit.location as usize == j));
+                if hit.is_some_and(|h| h.is_none()) {
                     return Ok(None);
                 }
+                let plain = hit.flatten().is_some_and(|h| h.plain);
                 let loc = &re.locations[j];
                 match loc {
                     Location::Path(p, orig) => {
@@ -803,7 +816,7 @@ impl<'s> Invocation<'s> {
                         ),
                     ))
                 } else {
-                    this.location_lookup(config, entry, loc, re.options.as_ref(), &re.data[j], &lk.root)
+                    this.location_lookup(config, entry, re, j, &lk.root, plain)
                 };
                 let r = match r {
                     Ok(LocationOutcome::Found(v)) => {
@@ -868,9 +881,10 @@ impl<'s> Invocation<'s> {
         for (i, datas) in layout.iter().enumerate() {
             for (j, data) in datas.iter().enumerate() {
                 let Some(data) = data else { continue };
-                for k in data.keys() {
+                for (k, v) in data.iter() {
                     if let Value::String(name) = k {
-                        index.entry(Arc::clone(name)).or_default().push((i as u32, j as u32));
+                        let plain = crate::ptype::is_rich_data(v) && !interpolate::needs_interpolation(v);
+                        index.entry(Arc::clone(name)).or_default().push(Hit { entry: i as u32, location: j as u32, plain });
                     }
                 }
             }
@@ -885,12 +899,13 @@ impl<'s> Invocation<'s> {
         &mut self,
         config: &HieraConfig,
         entry: &Entry,
-        location: &Location,
-        options: Option<&Value>,
-        slot: &OnceLock<Option<Arc<Map>>>,
+        resolved: &ResolvedEntry,
+        j: usize,
         root: &str,
+        plain: bool,
     ) -> Result<LocationOutcome> {
-        let path = match location {
+        let (options, slot) = (resolved.options.as_ref(), &resolved.data[j]);
+        let path = match &resolved.locations[j] {
             Location::Path(p, _) => p,
             Location::Uri(_) | Location::Nowhere => {
                 return Err(self.unsupported_function(config, entry));
@@ -912,6 +927,10 @@ impl<'s> Invocation<'s> {
         };
         let Some(data) = data else { return Ok(LocationOutcome::Missing) };
         let Some(value) = data.get(&Key(root)) else { return Ok(LocationOutcome::NoKey) };
+        if plain {
+            // Known from the key index: nothing to check or interpolate.
+            return Ok(LocationOutcome::Found(value.clone()));
+        }
         if !crate::ptype::is_rich_data(value) {
             return Err(Error {
                 kind: ErrorKind::Type,
@@ -1054,7 +1073,7 @@ impl<'s> Invocation<'s> {
     /// Interpolates a hiera.yaml string: scope expressions only. Errors get
     /// the config file suffix.
     fn interpolate_config(&mut self, config: &HieraConfig, s: &str) -> Result<String> {
-        if !s.contains("%{") {
+        if !interpolate::has_token(s) {
             return Ok(s.to_string());
         }
         match interpolate::interpolate(&Value::string(s), self, false) {
