@@ -268,11 +268,7 @@ impl Merger<'_> {
                 if self.opts.merge_hash_arrays && all_hashes(a) {
                     return false;
                 }
-                if a.len() < 2 {
-                    return true;
-                }
-                let mut seen: std::collections::HashSet<&Value> = std::collections::HashSet::with_capacity(a.len());
-                a.iter().all(|x| seen.insert(x))
+                all_distinct(a)
             }
             _ => true,
         }
@@ -550,10 +546,47 @@ fn all_hashes(items: &[Value]) -> bool {
 /// Ruby's `dest | source`: the elements of both, destination first, without
 /// `eql?` duplicates.
 fn union(dest: Vec<Value>, source: &[Value]) -> Vec<Value> {
-    let mut seen: IndexSet<Value> = IndexSet::with_capacity(dest.len() + source.len());
+    let total = dest.len() + source.len();
+    if total <= SMALL {
+        // Short arrays (the usual case): compare instead of hashing, and
+        // keep the destination's allocation when it has no duplicates.
+        let mut out = if all_distinct(&dest) {
+            dest
+        } else {
+            let mut out: Vec<Value> = Vec::with_capacity(total);
+            for v in dest {
+                if !out.contains(&v) {
+                    out.push(v);
+                }
+            }
+            out
+        };
+        out.reserve(source.len());
+        for v in source {
+            if !out.contains(v) {
+                out.push(v.clone());
+            }
+        }
+        return out;
+    }
+    let mut seen: IndexSet<Value, foldhash::fast::RandomState> = IndexSet::with_capacity_and_hasher(total, Default::default());
     seen.extend(dest);
     seen.extend(source.iter().cloned());
     seen.into_iter().collect()
+}
+
+/// Up to this many elements, duplicates are found by comparing each pair
+/// (no hashing, no allocation).
+const SMALL: usize = 16;
+
+/// `true` when `items` has no two `eql?` elements.
+fn all_distinct(items: &[Value]) -> bool {
+    if items.len() <= SMALL {
+        return items.iter().enumerate().all(|(i, x)| !items[..i].contains(x));
+    }
+    let mut seen: std::collections::HashSet<&Value, foldhash::fast::RandomState> =
+        std::collections::HashSet::with_capacity_and_hasher(items.len(), Default::default());
+    items.iter().all(|x| seen.insert(x))
 }
 
 /// The gem's `clear_or_nil`: empties what responds to `clear` (Array, Hash,

@@ -178,7 +178,7 @@ impl Strategy {
                 check_unique("first", &e1)?;
                 check_unique("second", e2)?;
                 let mut out: Vec<Value> = Vec::new();
-                let mut seen = indexmap::IndexSet::new();
+                let mut seen: indexmap::IndexSet<Value, foldhash::fast::RandomState> = indexmap::IndexSet::default();
                 let mut push_all = |v: &Value| {
                     let mut flat = Vec::new();
                     flatten_into(v, &mut flat);
@@ -215,7 +215,7 @@ impl Strategy {
     pub fn merge_single(&self, v: Value) -> Value {
         match (self.kind, &v) {
             (StrategyKind::Unique, Value::Array(a)) => {
-                let mut seen = indexmap::IndexSet::new();
+                let mut seen: indexmap::IndexSet<Value, foldhash::fast::RandomState> = indexmap::IndexSet::default();
                 Value::array(a.iter().filter(|x| seen.insert((*x).clone())).cloned().collect())
             }
             _ => v,
