@@ -219,6 +219,38 @@ pub struct Session {
     /// Finished lookups: key -> (merge, result). Correct because a session
     /// is a snapshot and its scope does not change.
     results: Mutex<FastMap<String, Vec<CachedResult>>>,
+    /// The global and environment hierarchies for [`Session::quick_lookup`],
+    /// once both are resolved and indexed.
+    quick_base: OnceLock<QuickBase>,
+    /// Per module name ("" for keys outside modules): what the quick path
+    /// needs, once ready; `None` inside: never ready (always the general path).
+    quick_modules: Mutex<FastMap<Box<str>, Option<Arc<QuickModule>>>>,
+}
+
+/// The global and environment layers as the quick path searches them.
+struct QuickBase {
+    global: Option<Arc<ResolvedHierarchy>>,
+    env: Option<Arc<ResolvedHierarchy>>,
+}
+
+/// One module namespace as the quick path searches it.
+struct QuickModule {
+    /// The merged lookup_options for the namespace's keys.
+    options: Option<Arc<CompiledOptions>>,
+    /// The module layer (None: no module data for these keys).
+    layer: Option<Arc<ResolvedHierarchy>>,
+    /// The module has a default hierarchy (searched when nothing is found).
+    default_hierarchy: bool,
+}
+
+/// What [`Session::quick_layer`] makes of a layer's configuration.
+enum QuickLayer {
+    /// Not resolved or indexed yet in this session.
+    NotYet,
+    /// Never searchable by the quick path (no index can be built).
+    Never,
+    /// Searchable (None: the layer has nothing to search).
+    Ready(Option<Arc<ResolvedHierarchy>>),
 }
 
 impl Session {
@@ -234,6 +266,8 @@ impl Session {
             env_config: OnceLock::new(),
             module_configs: Mutex::new(FastMap::default()),
             results: Mutex::new(FastMap::default()),
+            quick_base: OnceLock::new(),
+            quick_modules: Mutex::new(FastMap::default()),
         }
     }
 
@@ -287,30 +321,33 @@ impl Session {
             return None;
         }
         let key = req.keys[0].as_str();
-        if key == "lookup_options" || key.contains(['.', '\'', '"']) {
+        if key == "lookup_options" || key.bytes().any(|b| matches!(b, b'.' | b'\'' | b'"')) {
             return None;
         }
         let module = key.as_bytes().windows(2).position(|w| w == b"::").map(|n| &key[..n]);
-        {
-            let options = self.options_cache.lock().unwrap_or_else(|p| p.into_inner());
-            if options.get(module.unwrap_or(""))?.as_ref().is_some_and(|o| o.for_key(key).is_some()) {
-                return None;
+        let base = match self.quick_base.get() {
+            Some(b) => b,
+            None => {
+                let b = self.quick_base_now()?;
+                self.quick_base.get_or_init(|| b)
             }
-        }
-        let global = self.global_config.get()?;
-        let env = self.env_config.get()?.as_ref();
-        let module_config = match module {
-            Some(m) => self.module_configs.lock().unwrap_or_else(|p| p.into_inner()).get(m)?.clone(),
-            None => None,
         };
-        let hierarchies = self.hierarchy_cache.lock().unwrap_or_else(|p| p.into_inner());
-        for config in [Some(global), env, module_config.as_ref()].into_iter().flatten() {
-            config.path.as_ref()?;
-            let resolved = hierarchies.get(&(Arc::as_ptr(config) as usize, false))?;
-            if resolved.entries.is_empty() {
-                continue;
+        let name = module.unwrap_or("");
+        let cached = self.quick_modules.lock().unwrap_or_else(|p| p.into_inner()).get(name).cloned();
+        let quick = match cached {
+            Some(q) => q?,
+            None => {
+                let q = self.quick_module_now(module)?;
+                self.quick_modules.lock().unwrap_or_else(|p| p.into_inner()).insert(name.into(), q.clone());
+                q?
             }
-            let index = resolved.index.get()?.as_ref()?;
+        };
+        if quick.options.as_ref().is_some_and(|o| o.for_key(key).is_some()) {
+            return None;
+        }
+        for layer in [&base.global, &base.env, &quick.layer] {
+            let Some(resolved) = layer else { continue };
+            let Some(Some(index)) = resolved.index.get() else { return None };
             let Some(hit) = index.get(key).and_then(|hits| hits.first()) else { continue };
             if !hit.plain {
                 return None;
@@ -319,10 +356,59 @@ impl Session {
             return Some(Some(data.get(&Key(key))?.clone()));
         }
         // Not in any layer: a module's default hierarchy is the general path's.
-        if module_config.is_some_and(|c| c.default_hierarchy.is_some()) {
+        if quick.default_hierarchy {
             return None;
         }
         Some(None)
+    }
+
+    /// The quick path's global and environment layers, when the general
+    /// path has resolved and indexed both (`None`: not yet, or never).
+    fn quick_base_now(&self) -> Option<QuickBase> {
+        let global = match self.quick_layer(Some(self.global_config.get()?)) {
+            QuickLayer::Ready(r) => r,
+            QuickLayer::NotYet | QuickLayer::Never => return None,
+        };
+        let env = match self.quick_layer(self.env_config.get()?.as_ref()) {
+            QuickLayer::Ready(r) => r,
+            QuickLayer::NotYet | QuickLayer::Never => return None,
+        };
+        Some(QuickBase { global, env })
+    }
+
+    /// The quick path's view of a module namespace: `None` when the general
+    /// path has not gathered it yet; `Some(None)` when it never can be used.
+    fn quick_module_now(&self, module: Option<&str>) -> Option<Option<Arc<QuickModule>>> {
+        let options = self.options_cache.lock().unwrap_or_else(|p| p.into_inner()).get(module.unwrap_or(""))?.clone();
+        let config = match module {
+            Some(m) => self.module_configs.lock().unwrap_or_else(|p| p.into_inner()).get(m)?.clone(),
+            None => None,
+        };
+        let layer = match self.quick_layer(config.as_ref()) {
+            QuickLayer::NotYet => return None,
+            QuickLayer::Never => return Some(None),
+            QuickLayer::Ready(r) => r,
+        };
+        let default_hierarchy = config.is_some_and(|c| c.default_hierarchy.is_some());
+        Some(Some(Arc::new(QuickModule { options, layer, default_hierarchy })))
+    }
+
+    /// A layer's resolved hierarchy as the quick path can search it.
+    fn quick_layer(&self, config: Option<&Arc<HieraConfig>>) -> QuickLayer {
+        let Some(config) = config else { return QuickLayer::Ready(None) };
+        if config.path.is_none() {
+            return QuickLayer::Never;
+        }
+        let hierarchies = self.hierarchy_cache.lock().unwrap_or_else(|p| p.into_inner());
+        let Some(resolved) = hierarchies.get(&(Arc::as_ptr(config) as usize, false)) else { return QuickLayer::NotYet };
+        if resolved.entries.is_empty() {
+            return QuickLayer::Ready(None);
+        }
+        match resolved.index.get() {
+            None => QuickLayer::NotYet,
+            Some(None) => QuickLayer::Never,
+            Some(Some(_)) => QuickLayer::Ready(Some(Arc::clone(resolved))),
+        }
     }
 
     /// Forgets the finished lookups this session keeps (its other caches
