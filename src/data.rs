@@ -194,15 +194,58 @@ pub enum DataFormat {
     Json,
 }
 
+/// A cached parse: the value, or the error (boxed: errors are rare, and
+/// an inline `Error` would make every cache slot four times larger).
 #[derive(Clone)]
 enum Parsed {
-    Data(Result<Arc<Map>>),
-    Config(Result<Option<Arc<HieraConfig>>>),
+    Data(Arc<Map>),
+    Config(Option<Arc<HieraConfig>>),
+    Failed(Box<Error>),
+}
+
+impl Parsed {
+    fn data(r: Result<Arc<Map>>) -> Parsed {
+        r.map_or_else(|e| Parsed::Failed(Box::new(e)), Parsed::Data)
+    }
+
+    fn config(r: Result<Option<Arc<HieraConfig>>>) -> Parsed {
+        r.map_or_else(|e| Parsed::Failed(Box::new(e)), Parsed::Config)
+    }
 }
 
 struct CacheEntry {
     stamp: Stamp,
     parsed: Parsed,
+}
+
+/// The cached parses of one path, by tag (0 `yaml_data`, 1 `json_data`,
+/// 2-4 hiera.yaml for each layer). A path is nearly always read one way, so
+/// one slot is kept inline and the others only exist when needed.
+enum Slots {
+    One(u8, CacheEntry),
+    Many(Box<[Option<CacheEntry>; 5]>),
+}
+
+impl Slots {
+    fn get(&self, tag: u8) -> Option<&CacheEntry> {
+        match self {
+            Slots::One(t, e) => (*t == tag).then_some(e),
+            Slots::Many(slots) => slots[tag as usize].as_ref(),
+        }
+    }
+
+    fn set(&mut self, tag: u8, entry: CacheEntry) {
+        match self {
+            Slots::One(t, e) if *t == tag => *e = entry,
+            Slots::One(..) => {
+                let Slots::One(t, e) = std::mem::replace(self, Slots::Many(Box::default())) else { unreachable!() };
+                let Slots::Many(slots) = self else { unreachable!() };
+                slots[t as usize] = Some(e);
+                slots[tag as usize] = Some(entry);
+            }
+            Slots::Many(slots) => slots[tag as usize] = Some(entry),
+        }
+    }
 }
 
 /// A cache of parsed files, shared by all sessions of a [`crate::Hiera`].
@@ -216,7 +259,7 @@ struct CacheEntry {
 /// Puppet Server trusts a cached environment for its `environment_timeout`.
 #[derive(Default)]
 pub struct FileCache {
-    entries: Mutex<FastMap<PathBuf, [Option<CacheEntry>; 5]>>,
+    entries: Mutex<FastMap<Box<Path>, Slots>>,
     probes: Mutex<FastMap<PathBuf, (Instant, Option<Probe>)>>,
     check_interval: Duration,
     generation: AtomicU64,
@@ -286,7 +329,7 @@ impl FileCache {
         let Some(probe) = self.probe(path).map_err(io_error)? else { return Ok(None) };
         {
             let map = self.entries.lock().unwrap_or_else(|p| p.into_inner());
-            if let Some(Some(e)) = map.get(path).map(|slots| &slots[tag as usize]) {
+            if let Some(e) = map.get(path).and_then(|slots| slots.get(tag)) {
                 if e.stamp == probe.stamp {
                     return Ok(Some(e.parsed.clone()));
                 }
@@ -297,8 +340,13 @@ impl FileCache {
         let bytes = read_bytes(path, &md)?;
         let parsed = parse(&bytes);
         let mut map = self.entries.lock().unwrap_or_else(|p| p.into_inner());
-        let slots = map.entry(path.to_path_buf()).or_default();
-        slots[tag as usize] = Some(CacheEntry { stamp: probe.stamp, parsed: parsed.clone() });
+        let entry = CacheEntry { stamp: probe.stamp, parsed: parsed.clone() };
+        match map.get_mut(path) {
+            Some(slots) => slots.set(tag, entry),
+            None => {
+                map.insert(path.into(), Slots::One(tag, entry));
+            }
+        }
         self.generation.fetch_add(1, Ordering::AcqRel);
         Ok(Some(parsed))
     }
@@ -310,7 +358,7 @@ impl FileCache {
             DataFormat::Json => 1,
         };
         match self.get(path, tag, |bytes| {
-            Parsed::Data(match format {
+            Parsed::data(match format {
                 DataFormat::Yaml => match yaml_utf8(bytes) {
                     Ok(text) => parse_yaml_data(text, path),
                     Err(problem) => Err(Error::parse(path, problem, Some(1))),
@@ -319,7 +367,8 @@ impl FileCache {
             })
         })? {
             None => Ok(None),
-            Some(Parsed::Data(r)) => r.map(Some),
+            Some(Parsed::Data(d)) => Ok(Some(d)),
+            Some(Parsed::Failed(e)) => Err(*e),
             Some(Parsed::Config(_)) => unreachable!(),
         }
     }
@@ -335,9 +384,10 @@ impl FileCache {
             Ok(text) => HieraConfig::parse(text, path, layer).map(|o| o.map(Arc::new)),
             Err(problem) => Err(Error { kind: ErrorKind::Parse, message: format!("({}): {problem}", path.display()), file: Some(path.to_path_buf()), line: Some(1) }),
         };
-        match self.get(path, tag, |bytes| Parsed::Config(parse(bytes)))? {
+        match self.get(path, tag, |bytes| Parsed::config(parse(bytes)))? {
             None => Ok(None),
-            Some(Parsed::Config(r)) => r,
+            Some(Parsed::Config(c)) => Ok(c),
+            Some(Parsed::Failed(e)) => Err(*e),
             Some(Parsed::Data(_)) => unreachable!(),
         }
     }
@@ -372,6 +422,37 @@ mod tests {
         assert_eq!(d.get(&Value::from("a")), Some(&Value::Int(22)));
         let e = cache.data(&dir, DataFormat::Yaml).unwrap_err();
         assert!(e.message.starts_with("Is a directory @ io_fread - "));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn cache_keeps_each_format_of_a_path_apart() {
+        let dir = std::env::temp_dir().join(format!("libhiera-cache-formats-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let f = dir.join("x.json");
+        std::fs::write(&f, "{\"a\": 1}").unwrap();
+        let cache = FileCache::default();
+        let y = cache.data(&f, DataFormat::Yaml).unwrap().unwrap();
+        assert_eq!(y.get(&Value::from("a")), Some(&Value::Int(1)));
+        let g = cache.generation();
+        let j = cache.data(&f, DataFormat::Json).unwrap().unwrap();
+        assert_eq!(j.get(&Value::from("a")), Some(&Value::Int(1)));
+        assert!(!Arc::ptr_eq(&y, &j));
+        assert!(cache.generation() > g);
+        let g = cache.generation();
+        // Both stay cached.
+        assert!(Arc::ptr_eq(&cache.data(&f, DataFormat::Yaml).unwrap().unwrap(), &y));
+        assert!(Arc::ptr_eq(&cache.data(&f, DataFormat::Json).unwrap().unwrap(), &j));
+        assert_eq!(cache.generation(), g);
+        assert!(cache.config(&f, LayerKind::Global).is_err());
+        assert!(Arc::ptr_eq(&cache.data(&f, DataFormat::Json).unwrap().unwrap(), &j));
+        assert_eq!(cache.len(), 1);
+        std::fs::write(&f, "{\"a\": [1,}").unwrap();
+        // A parse error is cached as well, and reported again.
+        let e1 = cache.data(&f, DataFormat::Json).unwrap_err();
+        let g = cache.generation();
+        assert_eq!(cache.data(&f, DataFormat::Json).unwrap_err(), e1);
+        assert_eq!(cache.generation(), g);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
