@@ -4,7 +4,8 @@
 use crate::config::{symkeys_to_string, HieraConfig, LayerKind};
 use crate::error::{Error, ErrorKind, Result};
 use crate::value::{Map, Value};
-use std::collections::HashMap;
+use indexmap::map::MutableKeys;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -129,16 +130,28 @@ pub fn load_yaml_text(text: &str, path: &Path) -> Result<Option<Value>> {
     crate::yaml::load(text, &crate::yaml::YamlOptions::default()).map_err(|e| e.to_error(path))
 }
 
-/// Parses a `yaml_data` file's text into its data hash.
-pub fn parse_yaml_data(text: &str, path: &Path) -> Result<Arc<Map>> {
+/// A `yaml_data` file's document: its root Hash (Symbol keys not yet made
+/// Strings), or an empty Hash for a document that is not one.
+fn yaml_data_root(text: &str, path: &Path) -> Result<Value> {
     match load_yaml_text(text, path)? {
-        Some(v @ Value::Hash(_)) => match symkeys_to_string(&v) {
-            Value::Hash(h) => Ok(h),
-            _ => unreachable!(),
-        },
+        Some(v @ Value::Hash(_)) => Ok(v),
         // nil, or not a hash: "file does not contain a valid yaml hash" (a
         // warning under strict=warning); the file counts as empty.
-        _ => Ok(Arc::new(Map::default())),
+        _ => Ok(Value::empty_hash()),
+    }
+}
+
+/// Parses a `yaml_data` file's text into its data hash.
+pub fn parse_yaml_data(text: &str, path: &Path) -> Result<Arc<Map>> {
+    let mut root = yaml_data_root(text, path)?;
+    Compactor::new(None).value(&mut root, true);
+    Ok(into_map(root))
+}
+
+fn into_map(v: Value) -> Arc<Map> {
+    match v {
+        Value::Hash(h) => h,
+        _ => unreachable!("a data file's root is a Hash"),
     }
 }
 
@@ -149,9 +162,14 @@ pub fn parse_json_data(text: &str, path: &Path) -> Result<Arc<Map>> {
 
 /// Parses a `json_data` file's bytes (invalid UTF-8 handled as Ruby does).
 pub fn parse_json_bytes(bytes: &[u8], path: &Path) -> Result<Arc<Map>> {
+    json_data_root(bytes, path).map(into_map)
+}
+
+/// A `json_data` file's document, which must be a Hash.
+fn json_data_root(bytes: &[u8], path: &Path) -> Result<Value> {
     let v = crate::json::load_bytes(bytes).map_err(|e| Error::parse(path, &e.message, e.line))?;
     match v {
-        Value::Hash(h) => Ok(h),
+        Value::Hash(_) => Ok(v),
         other => Err(Error {
             kind: ErrorKind::Type,
             message: format!(
@@ -162,6 +180,150 @@ pub fn parse_json_bytes(bytes: &[u8], path: &Path) -> Result<Arc<Map>> {
             file: Some(path.to_path_buf()),
             line: None,
         }),
+    }
+}
+
+/// The strings of the documents in a [`FileCache`], each kept once: a
+/// string that occurs in many files (keys such as `ntp::servers`, repeated
+/// values) is one allocation, shared by all.
+///
+/// The set holds a reference to each string; strings no document uses any
+/// more (their files were re-read, or the documents dropped) are purged
+/// whenever the set has doubled since the last purge, so it cannot grow
+/// without bound while files change.
+#[derive(Default)]
+struct Interner {
+    strings: HashSet<Arc<str>, foldhash::fast::RandomState>,
+    /// The set's size after the last purge.
+    after_purge: usize,
+}
+
+/// The interner is not purged below this many strings.
+const MIN_PURGE: usize = 4096;
+
+impl Interner {
+    /// Replaces `s` with the interned string equal to it (interning it if
+    /// it is new).
+    fn intern(&mut self, s: &mut Arc<str>) {
+        match self.strings.get(&**s) {
+            Some(shared) => {
+                if !Arc::ptr_eq(shared, s) {
+                    *s = Arc::clone(shared);
+                }
+            }
+            None => {
+                self.strings.insert(Arc::clone(s));
+            }
+        }
+    }
+
+    /// Drops the strings only the set refers to, when it has doubled since
+    /// the last purge. (Only this set hands out references to the strings
+    /// it holds, under the cache's lock: a count of one cannot grow
+    /// meanwhile.)
+    fn purge(&mut self) {
+        if self.strings.len() < MIN_PURGE.max(2 * self.after_purge) {
+            return;
+        }
+        self.strings.retain(|s| Arc::strong_count(s) > 1);
+        if self.strings.len() * 4 < self.strings.capacity() {
+            self.strings.shrink_to_fit();
+        }
+        self.after_purge = self.strings.len();
+    }
+}
+
+/// Makes a freshly parsed document as small as it can be kept: Arrays and
+/// Hashes trimmed to their length, strings shared through an [`Interner`],
+/// and (for YAML) Symbol keys of Hashes made Strings, as Puppet's
+/// `symkeys_to_string` does (keys themselves are not converted inside).
+///
+/// A container the document refers to twice (a YAML alias) stays shared,
+/// as the parser made it (and as Psych does).
+struct Compactor<'a> {
+    interner: Option<&'a mut Interner>,
+    /// Shared containers already compacted, by address and `symkeys`:
+    /// the original (kept alive, so that its address stays its own) and
+    /// its compacted copy.
+    shared: HashMap<(usize, bool), (Value, Value)>,
+}
+
+impl<'a> Compactor<'a> {
+    fn new(interner: Option<&'a mut Interner>) -> Compactor<'a> {
+        Compactor { interner, shared: HashMap::new() }
+    }
+
+    fn value(&mut self, v: &mut Value, symkeys: bool) {
+        match v {
+            Value::String(s) | Value::Symbol(s) | Value::BigInt(s) => {
+                if let Some(interner) = self.interner.as_deref_mut() {
+                    interner.intern(s);
+                }
+            }
+            Value::Array(a) => match Arc::get_mut(a) {
+                Some(items) => {
+                    for item in items.iter_mut() {
+                        self.value(item, symkeys);
+                    }
+                    items.shrink_to_fit();
+                }
+                None => self.shared(v, symkeys),
+            },
+            Value::Hash(h) => match Arc::get_mut(h) {
+                Some(map) => self.map(map, symkeys),
+                None => self.shared(v, symkeys),
+            },
+            _ => {}
+        }
+    }
+
+    fn map(&mut self, map: &mut Map, symkeys: bool) {
+        if symkeys && map.keys().any(|k| matches!(k, Value::Symbol(_))) {
+            // The keys change (and with them their hashes): build anew, as
+            // `symkeys_to_string` does (a converted key equal to a String
+            // key already there keeps that key's place and takes the value).
+            let old = std::mem::take(map);
+            let mut m = Map::with_capacity_and_hasher(old.len(), Default::default());
+            for (k, mut val) in old {
+                let mut k = match k {
+                    Value::Symbol(s) => Value::String(s),
+                    other => other,
+                };
+                self.value(&mut k, false);
+                self.value(&mut val, true);
+                m.insert(k, val);
+            }
+            m.shrink_to_fit();
+            *map = m;
+        } else {
+            // Interning a key, or anything inside it, keeps its hash.
+            for (k, val) in map.iter_mut2() {
+                self.value(k, false);
+                self.value(val, symkeys);
+            }
+            map.shrink_to_fit();
+        }
+    }
+
+    /// A container also referred to elsewhere: compacted once, as a copy.
+    fn shared(&mut self, v: &mut Value, symkeys: bool) {
+        let addr = match v {
+            Value::Array(a) => Arc::as_ptr(a) as *const u8 as usize,
+            Value::Hash(h) => Arc::as_ptr(h) as *const u8 as usize,
+            _ => return,
+        };
+        if let Some((_, copy)) = self.shared.get(&(addr, symkeys)) {
+            *v = copy.clone();
+            return;
+        }
+        let mut copy = match v {
+            Value::Array(a) => Value::array(a.to_vec()),
+            Value::Hash(h) => Value::hash((**h).clone()),
+            _ => return,
+        };
+        self.value(&mut copy, symkeys);
+        let original = std::mem::replace(v, copy.clone());
+        self.shared.insert((addr, symkeys), (original, copy));
     }
 }
 
@@ -261,6 +423,7 @@ impl Slots {
 pub struct FileCache {
     entries: Mutex<FastMap<Box<Path>, Slots>>,
     probes: Mutex<FastMap<PathBuf, (Instant, Option<Probe>)>>,
+    strings: Mutex<Interner>,
     check_interval: Duration,
     generation: AtomicU64,
 }
@@ -358,13 +521,19 @@ impl FileCache {
             DataFormat::Json => 1,
         };
         match self.get(path, tag, |bytes| {
-            Parsed::data(match format {
+            let root = match format {
                 DataFormat::Yaml => match yaml_utf8(bytes) {
-                    Ok(text) => parse_yaml_data(text, path),
+                    Ok(text) => yaml_data_root(text, path),
                     Err(problem) => Err(Error::parse(path, problem, Some(1))),
                 },
-                DataFormat::Json => parse_json_bytes(bytes, path),
-            })
+                DataFormat::Json => json_data_root(bytes, path),
+            };
+            Parsed::data(root.map(|mut root| {
+                let mut strings = self.strings.lock().unwrap_or_else(|p| p.into_inner());
+                Compactor::new(Some(&mut strings)).value(&mut root, format == DataFormat::Yaml);
+                strings.purge();
+                into_map(root)
+            }))
         })? {
             None => Ok(None),
             Some(Parsed::Data(d)) => Ok(Some(d)),
@@ -453,6 +622,105 @@ mod tests {
         let g = cache.generation();
         assert_eq!(cache.data(&f, DataFormat::Json).unwrap_err(), e1);
         assert_eq!(cache.generation(), g);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// The document as `symkeys_to_string` made it, and compacted (both
+    /// printed with their key order).
+    fn both_ways(text: &str) -> (String, String) {
+        let raw = load_yaml_text(text, Path::new("x.yaml")).unwrap().unwrap();
+        let expected = symkeys_to_string(&raw);
+        let mut interner = Interner::default();
+        let mut v = raw;
+        Compactor::new(Some(&mut interner)).value(&mut v, true);
+        (format!("{expected:?}"), format!("{v:?}"))
+    }
+
+    #[test]
+    fn compaction_converts_symbol_keys_as_symkeys_to_string() {
+        let docs = [
+            "a: 1\n:b: 2\nc:\n  :d:\n  - :e: :f\n  g: h\n",
+            // A Symbol key equal to a String key already there.
+            "b: 1\n:b: 2\n:a: 3\na: 4\n",
+            // Keys are not converted inside.
+            "? :k: 1\n: v\n? - :s\n  - :t: 2\n: w\n",
+            // Aliases, merge keys, and a shared Hash with Symbol keys.
+            "x: &x\n  :p: 1\n  q: [1, 2]\ny: *x\nz:\n  <<: *x\n  r: 3\nl: &l [*x, *x]\nm: *l\n",
+            "- :a: 1\n",
+            ":only: {}\n",
+        ];
+        for d in docs {
+            let (expected, got) = both_ways(d);
+            assert_eq!(got, expected, "{d}");
+        }
+    }
+
+    #[test]
+    fn compaction_trims_and_shares() {
+        let text = "a: &x {b: [c, c, c], d: c}\ne: *x\nf: {b: [c, c, c], d: c}\n";
+        let mut v = load_yaml_text(text, Path::new("x.yaml")).unwrap().unwrap();
+        let mut interner = Interner::default();
+        Compactor::new(Some(&mut interner)).value(&mut v, true);
+        let (a, e, f) = (v.get("a").unwrap(), v.get("e").unwrap(), v.get("f").unwrap());
+        // The alias stays one Hash; an equal Hash written out is another.
+        assert!(matches!((a, e), (Value::Hash(x), Value::Hash(y)) if Arc::ptr_eq(x, y)));
+        assert!(matches!((a, f), (Value::Hash(x), Value::Hash(y)) if !Arc::ptr_eq(x, y)));
+        let cs: Vec<&Arc<str>> = [a, f]
+            .iter()
+            .flat_map(|h| h.get("b").unwrap().as_array().unwrap().iter().chain([h.get("d").unwrap()]))
+            .map(|c| match c {
+                Value::String(s) => s,
+                _ => unreachable!(),
+            })
+            .collect();
+        assert_eq!(cs.len(), 8);
+        assert!(cs.iter().all(|c| Arc::ptr_eq(c, cs[0])));
+        fn exact(v: &Value) -> bool {
+            match v {
+                Value::Array(a) => a.capacity() == a.len() && a.iter().all(exact),
+                Value::Hash(h) => h.capacity() == h.len() && h.iter().all(|(k, v)| exact(k) && exact(v)),
+                _ => true,
+            }
+        }
+        assert!(exact(&v));
+    }
+
+    #[test]
+    fn cached_files_share_strings() {
+        let dir = std::env::temp_dir().join(format!("libhiera-cache-strings-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("a.yaml"), "ntp::servers: [a.example.com]\n").unwrap();
+        std::fs::write(dir.join("b.json"), "{\"ntp::servers\": [\"a.example.com\"]}").unwrap();
+        let cache = FileCache::default();
+        let a = cache.data(&dir.join("a.yaml"), DataFormat::Yaml).unwrap().unwrap();
+        let b = cache.data(&dir.join("b.json"), DataFormat::Json).unwrap().unwrap();
+        let (ka, va) = a.get_index(0).unwrap();
+        let (kb, vb) = b.get_index(0).unwrap();
+        assert!(matches!((ka, kb), (Value::String(x), Value::String(y)) if Arc::ptr_eq(x, y)));
+        let (va, vb) = (&va.as_array().unwrap()[0], &vb.as_array().unwrap()[0]);
+        assert!(matches!((va, vb), (Value::String(x), Value::String(y)) if Arc::ptr_eq(x, y)));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn interned_strings_of_changed_files_are_dropped() {
+        let dir = std::env::temp_dir().join(format!("libhiera-cache-purge-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let f = dir.join("x.yaml");
+        let cache = FileCache::default();
+        let mut most = 0;
+        for round in 0..40 {
+            // Each version has new strings (and a new size).
+            let text: String = (0..1000 + round).map(|i| format!("k{round}_{i}: v{round}_{i}\n")).collect();
+            std::fs::write(&f, text).unwrap();
+            let d = cache.data(&f, DataFormat::Yaml).unwrap().unwrap();
+            assert_eq!(d.len(), 1000 + round);
+            most = most.max(cache.strings.lock().unwrap().strings.len());
+        }
+        // The live strings (2,039) plus at most twice what was live at the
+        // last purge.
+        assert!(most < 3 * 2100 + MIN_PURGE, "{most} strings interned");
+        drop(cache);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
