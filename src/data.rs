@@ -185,20 +185,22 @@ fn json_data_root(bytes: &[u8], path: &Path) -> Result<Value> {
 
 /// The strings of the documents in a [`FileCache`], each kept once: a
 /// string that occurs in many files (keys such as `ntp::servers`, repeated
-/// values) is one allocation, shared by all.
+/// values) is one allocation, shared by all. So are flat Arrays of
+/// Strings, Integers, booleans and `nil` (lists of servers, users, ...).
 ///
-/// The set holds a reference to each string; strings no document uses any
+/// The sets hold a reference to each value; values no document uses any
 /// more (their files were re-read, or the documents dropped) are purged
-/// whenever the set has doubled since the last purge, so it cannot grow
+/// whenever the sets have doubled since the last purge, so they cannot grow
 /// without bound while files change.
 #[derive(Default)]
 struct Interner {
     strings: HashSet<Arc<str>, foldhash::fast::RandomState>,
-    /// The set's size after the last purge.
+    arrays: HashSet<Arc<Vec<Value>>, foldhash::fast::RandomState>,
+    /// The sets' size after the last purge.
     after_purge: usize,
 }
 
-/// The interner is not purged below this many strings.
+/// The interner is not purged below this many values.
 const MIN_PURGE: usize = 4096;
 
 impl Interner {
@@ -217,19 +219,49 @@ impl Interner {
         }
     }
 
-    /// Drops the strings only the set refers to, when it has doubled since
-    /// the last purge. (Only this set hands out references to the strings
-    /// it holds, under the cache's lock: a count of one cannot grow
-    /// meanwhile.)
-    fn purge(&mut self) {
-        if self.strings.len() < MIN_PURGE.max(2 * self.after_purge) {
+    /// Replaces `a`, an Array whose elements are interned already, with the
+    /// interned Array equal to it, if it is flat: made of values whose
+    /// equality is identity in Ruby as well (Strings, Integers, booleans,
+    /// `nil`, Symbols), so that sharing one object can change no comparison.
+    /// (Floats are left out: two `NaN`s read from two places are not equal
+    /// in Ruby, one object is. Hashes are left out: their equality here
+    /// ignores the key order.)
+    fn intern_array(&mut self, a: &mut Arc<Vec<Value>>) {
+        let flat = a.iter().all(|v| {
+            matches!(v, Value::Nil | Value::Bool(_) | Value::Int(_) | Value::BigInt(_) | Value::String(_) | Value::Symbol(_))
+        });
+        if !flat {
             return;
         }
+        match self.arrays.get(&**a) {
+            Some(shared) => {
+                if !Arc::ptr_eq(shared, a) {
+                    *a = Arc::clone(shared);
+                }
+            }
+            None => {
+                self.arrays.insert(Arc::clone(a));
+            }
+        }
+    }
+
+    /// Drops the values only the sets refer to, when the sets have doubled
+    /// since the last purge. (Only these sets hand out references to the
+    /// values they hold, under the cache's lock: a count of one cannot grow
+    /// meanwhile.) Arrays go first: they hold strings.
+    fn purge(&mut self) {
+        if self.strings.len() + self.arrays.len() < MIN_PURGE.max(2 * self.after_purge) {
+            return;
+        }
+        self.arrays.retain(|a| Arc::strong_count(a) > 1);
         self.strings.retain(|s| Arc::strong_count(s) > 1);
+        if self.arrays.len() * 4 < self.arrays.capacity() {
+            self.arrays.shrink_to_fit();
+        }
         if self.strings.len() * 4 < self.strings.capacity() {
             self.strings.shrink_to_fit();
         }
-        self.after_purge = self.strings.len();
+        self.after_purge = self.strings.len() + self.arrays.len();
     }
 }
 
@@ -266,6 +298,9 @@ impl<'a> Compactor<'a> {
                         self.value(item, symkeys);
                     }
                     items.shrink_to_fit();
+                    if let Some(interner) = self.interner.as_deref_mut() {
+                        interner.intern_array(a);
+                    }
                 }
                 None => self.shared(v, symkeys),
             },
@@ -703,6 +738,29 @@ mod tests {
     }
 
     #[test]
+    fn flat_arrays_are_shared() {
+        let text = "a: [x, 1, true, ~]\nb: [x, 1, true, ~]\nc: [x, 1.0]\nd: [x, 1.0]\ne: [[x]]\nf: [[x]]\ng: [x, 1, true]\n";
+        let mut v = load_yaml_text(text, Path::new("x.yaml")).unwrap().unwrap();
+        let mut interner = Interner::default();
+        Compactor::new(Some(&mut interner)).value(&mut v, true);
+        let same = |x: &str, y: &str| match (v.get(x).unwrap(), v.get(y).unwrap()) {
+            (Value::Array(p), Value::Array(q)) => Arc::ptr_eq(p, q),
+            _ => unreachable!(),
+        };
+        assert!(same("a", "b"));
+        // Floats are not shared (NaN), nor Arrays holding containers; the
+        // inner flat Arrays are.
+        assert!(!same("c", "d"));
+        assert!(!same("e", "f"));
+        assert!(!same("a", "g"));
+        match (v.get("e").unwrap(), v.get("f").unwrap()) {
+            (Value::Array(p), Value::Array(q)) => assert!(matches!((&p[0], &q[0]), (Value::Array(p), Value::Array(q)) if Arc::ptr_eq(p, q))),
+            _ => unreachable!(),
+        }
+        assert_eq!(interner.arrays.len(), 3);
+    }
+
+    #[test]
     fn interned_strings_of_changed_files_are_dropped() {
         let dir = std::env::temp_dir().join(format!("libhiera-cache-purge-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
@@ -711,15 +769,16 @@ mod tests {
         let mut most = 0;
         for round in 0..40 {
             // Each version has new strings (and a new size).
-            let text: String = (0..1000 + round).map(|i| format!("k{round}_{i}: v{round}_{i}\n")).collect();
+            let text: String = (0..1000 + round).map(|i| format!("k{round}_{i}: [v{round}_{i}]\n")).collect();
             std::fs::write(&f, text).unwrap();
             let d = cache.data(&f, DataFormat::Yaml).unwrap().unwrap();
             assert_eq!(d.len(), 1000 + round);
-            most = most.max(cache.strings.lock().unwrap().strings.len());
+            let interner = cache.strings.lock().unwrap();
+            most = most.max(interner.strings.len() + interner.arrays.len());
         }
-        // The live strings (2,039) plus at most twice what was live at the
+        // The live values (3,117) plus at most twice what was live at the
         // last purge.
-        assert!(most < 3 * 2100 + MIN_PURGE, "{most} strings interned");
+        assert!(most < 3 * 3200 + MIN_PURGE, "{most} values interned");
         drop(cache);
         std::fs::remove_dir_all(&dir).unwrap();
     }
