@@ -761,6 +761,41 @@ mod tests {
     }
 
     #[test]
+    fn deeply_nested_documents_load_on_a_small_stack() {
+        let dir = std::env::temp_dir().join(format!("libhiera-cache-deep-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let depth = crate::yaml::MAX_DEPTH - 2;
+        let mut text = String::new();
+        for i in 0..depth / 2 {
+            text.push_str(&" ".repeat(2 * i));
+            text.push_str(":k:\n");
+            text.push_str(&" ".repeat(2 * i));
+            text.push_str("- \n");
+        }
+        let f = dir.join("deep.yaml");
+        std::fs::write(&f, text).unwrap();
+        let g = f.clone();
+        let levels = std::thread::Builder::new()
+            .stack_size(2 << 20)
+            .spawn(move || {
+                let cache = FileCache::default();
+                let mut v = Value::Hash(cache.data(&g, DataFormat::Yaml).unwrap().unwrap());
+                let mut levels = 0;
+                while let Some(next) = v.get("k").and_then(|a| a.as_array()).and_then(|a| a.first()).cloned() {
+                    v = next;
+                    levels += 1;
+                }
+                levels
+            })
+            .unwrap()
+            .join()
+            .unwrap();
+        // (The innermost Array holds nil.)
+        assert_eq!(levels, depth / 2);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
     fn interned_strings_of_changed_files_are_dropped() {
         let dir = std::env::temp_dir().join(format!("libhiera-cache-purge-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
