@@ -4,7 +4,8 @@
 use crate::config::{symkeys_to_string, HieraConfig, LayerKind};
 use crate::error::{Error, ErrorKind, Result};
 use crate::value::{Map, Value};
-use std::collections::HashMap;
+use indexmap::map::MutableKeys;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -129,16 +130,28 @@ pub fn load_yaml_text(text: &str, path: &Path) -> Result<Option<Value>> {
     crate::yaml::load(text, &crate::yaml::YamlOptions::default()).map_err(|e| e.to_error(path))
 }
 
-/// Parses a `yaml_data` file's text into its data hash.
-pub fn parse_yaml_data(text: &str, path: &Path) -> Result<Arc<Map>> {
+/// A `yaml_data` file's document: its root Hash (Symbol keys not yet made
+/// Strings), or an empty Hash for a document that is not one.
+fn yaml_data_root(text: &str, path: &Path) -> Result<Value> {
     match load_yaml_text(text, path)? {
-        Some(v @ Value::Hash(_)) => match symkeys_to_string(&v) {
-            Value::Hash(h) => Ok(h),
-            _ => unreachable!(),
-        },
+        Some(v @ Value::Hash(_)) => Ok(v),
         // nil, or not a hash: "file does not contain a valid yaml hash" (a
         // warning under strict=warning); the file counts as empty.
-        _ => Ok(Arc::new(Map::default())),
+        _ => Ok(Value::empty_hash()),
+    }
+}
+
+/// Parses a `yaml_data` file's text into its data hash.
+pub fn parse_yaml_data(text: &str, path: &Path) -> Result<Arc<Map>> {
+    let mut root = yaml_data_root(text, path)?;
+    Compactor::new(None).value(&mut root, true);
+    Ok(into_map(root))
+}
+
+fn into_map(v: Value) -> Arc<Map> {
+    match v {
+        Value::Hash(h) => h,
+        _ => unreachable!("a data file's root is a Hash"),
     }
 }
 
@@ -149,9 +162,14 @@ pub fn parse_json_data(text: &str, path: &Path) -> Result<Arc<Map>> {
 
 /// Parses a `json_data` file's bytes (invalid UTF-8 handled as Ruby does).
 pub fn parse_json_bytes(bytes: &[u8], path: &Path) -> Result<Arc<Map>> {
+    json_data_root(bytes, path).map(into_map)
+}
+
+/// A `json_data` file's document, which must be a Hash.
+fn json_data_root(bytes: &[u8], path: &Path) -> Result<Value> {
     let v = crate::json::load_bytes(bytes).map_err(|e| Error::parse(path, &e.message, e.line))?;
     match v {
-        Value::Hash(h) => Ok(h),
+        Value::Hash(_) => Ok(v),
         other => Err(Error {
             kind: ErrorKind::Type,
             message: format!(
@@ -162,6 +180,185 @@ pub fn parse_json_bytes(bytes: &[u8], path: &Path) -> Result<Arc<Map>> {
             file: Some(path.to_path_buf()),
             line: None,
         }),
+    }
+}
+
+/// The strings of the documents in a [`FileCache`], each kept once: a
+/// string that occurs in many files (keys such as `ntp::servers`, repeated
+/// values) is one allocation, shared by all. So are flat Arrays of
+/// Strings, Integers, booleans and `nil` (lists of servers, users, ...).
+///
+/// The sets hold a reference to each value; values no document uses any
+/// more (their files were re-read, or the documents dropped) are purged
+/// whenever the sets have doubled since the last purge, so they cannot grow
+/// without bound while files change.
+#[derive(Default)]
+struct Interner {
+    strings: HashSet<Arc<str>, foldhash::fast::RandomState>,
+    arrays: HashSet<Arc<Vec<Value>>, foldhash::fast::RandomState>,
+    /// The sets' size after the last purge.
+    after_purge: usize,
+}
+
+/// The interner is not purged below this many values.
+const MIN_PURGE: usize = 4096;
+
+impl Interner {
+    /// Replaces `s` with the interned string equal to it (interning it if
+    /// it is new).
+    fn intern(&mut self, s: &mut Arc<str>) {
+        match self.strings.get(&**s) {
+            Some(shared) => {
+                if !Arc::ptr_eq(shared, s) {
+                    *s = Arc::clone(shared);
+                }
+            }
+            None => {
+                self.strings.insert(Arc::clone(s));
+            }
+        }
+    }
+
+    /// Replaces `a`, an Array whose elements are interned already, with the
+    /// interned Array equal to it, if it is flat: made of values whose
+    /// equality is identity in Ruby as well (Strings, Integers, booleans,
+    /// `nil`, Symbols), so that sharing one object can change no comparison.
+    /// (Floats are left out: two `NaN`s read from two places are not equal
+    /// in Ruby, one object is. Hashes are left out: their equality here
+    /// ignores the key order.)
+    fn intern_array(&mut self, a: &mut Arc<Vec<Value>>) {
+        let flat = a.iter().all(|v| {
+            matches!(v, Value::Nil | Value::Bool(_) | Value::Int(_) | Value::BigInt(_) | Value::String(_) | Value::Symbol(_))
+        });
+        if !flat {
+            return;
+        }
+        match self.arrays.get(&**a) {
+            Some(shared) => {
+                if !Arc::ptr_eq(shared, a) {
+                    *a = Arc::clone(shared);
+                }
+            }
+            None => {
+                self.arrays.insert(Arc::clone(a));
+            }
+        }
+    }
+
+    /// Drops the values only the sets refer to, when the sets have doubled
+    /// since the last purge. (Only these sets hand out references to the
+    /// values they hold, under the cache's lock: a count of one cannot grow
+    /// meanwhile.) Arrays go first: they hold strings.
+    fn purge(&mut self) {
+        if self.strings.len() + self.arrays.len() < MIN_PURGE.max(2 * self.after_purge) {
+            return;
+        }
+        self.arrays.retain(|a| Arc::strong_count(a) > 1);
+        self.strings.retain(|s| Arc::strong_count(s) > 1);
+        if self.arrays.len() * 4 < self.arrays.capacity() {
+            self.arrays.shrink_to_fit();
+        }
+        if self.strings.len() * 4 < self.strings.capacity() {
+            self.strings.shrink_to_fit();
+        }
+        self.after_purge = self.strings.len() + self.arrays.len();
+    }
+}
+
+/// Makes a freshly parsed document as small as it can be kept: Arrays and
+/// Hashes trimmed to their length, strings shared through an [`Interner`],
+/// and (for YAML) Symbol keys of Hashes made Strings, as Puppet's
+/// `symkeys_to_string` does (keys themselves are not converted inside).
+///
+/// A container the document refers to twice (a YAML alias) stays shared,
+/// as the parser made it (and as Psych does).
+struct Compactor<'a> {
+    interner: Option<&'a mut Interner>,
+    /// Shared containers already compacted, by address and `symkeys`:
+    /// the original (kept alive, so that its address stays its own) and
+    /// its compacted copy.
+    shared: HashMap<(usize, bool), (Value, Value)>,
+}
+
+impl<'a> Compactor<'a> {
+    fn new(interner: Option<&'a mut Interner>) -> Compactor<'a> {
+        Compactor { interner, shared: HashMap::new() }
+    }
+
+    fn value(&mut self, v: &mut Value, symkeys: bool) {
+        match v {
+            Value::String(s) | Value::Symbol(s) | Value::BigInt(s) => {
+                if let Some(interner) = self.interner.as_deref_mut() {
+                    interner.intern(s);
+                }
+            }
+            Value::Array(a) => match Arc::get_mut(a) {
+                Some(items) => {
+                    for item in items.iter_mut() {
+                        self.value(item, symkeys);
+                    }
+                    items.shrink_to_fit();
+                    if let Some(interner) = self.interner.as_deref_mut() {
+                        interner.intern_array(a);
+                    }
+                }
+                None => self.shared(v, symkeys),
+            },
+            Value::Hash(h) => match Arc::get_mut(h) {
+                Some(map) => self.map(map, symkeys),
+                None => self.shared(v, symkeys),
+            },
+            _ => {}
+        }
+    }
+
+    fn map(&mut self, map: &mut Map, symkeys: bool) {
+        if symkeys && map.keys().any(|k| matches!(k, Value::Symbol(_))) {
+            // The keys change (and with them their hashes): build anew, as
+            // `symkeys_to_string` does (a converted key equal to a String
+            // key already there keeps that key's place and takes the value).
+            let old = std::mem::take(map);
+            let mut m = Map::with_capacity_and_hasher(old.len(), Default::default());
+            for (k, mut val) in old {
+                let mut k = match k {
+                    Value::Symbol(s) => Value::String(s),
+                    other => other,
+                };
+                self.value(&mut k, false);
+                self.value(&mut val, true);
+                m.insert(k, val);
+            }
+            m.shrink_to_fit();
+            *map = m;
+        } else {
+            // Interning a key, or anything inside it, keeps its hash.
+            for (k, val) in map.iter_mut2() {
+                self.value(k, false);
+                self.value(val, symkeys);
+            }
+            map.shrink_to_fit();
+        }
+    }
+
+    /// A container also referred to elsewhere: compacted once, as a copy.
+    fn shared(&mut self, v: &mut Value, symkeys: bool) {
+        let addr = match v {
+            Value::Array(a) => Arc::as_ptr(a) as *const u8 as usize,
+            Value::Hash(h) => Arc::as_ptr(h) as *const u8 as usize,
+            _ => return,
+        };
+        if let Some((_, copy)) = self.shared.get(&(addr, symkeys)) {
+            *v = copy.clone();
+            return;
+        }
+        let mut copy = match v {
+            Value::Array(a) => Value::array(a.to_vec()),
+            Value::Hash(h) => Value::hash((**h).clone()),
+            _ => return,
+        };
+        self.value(&mut copy, symkeys);
+        let original = std::mem::replace(v, copy.clone());
+        self.shared.insert((addr, symkeys), (original, copy));
     }
 }
 
@@ -194,15 +391,58 @@ pub enum DataFormat {
     Json,
 }
 
+/// A cached parse: the value, or the error (boxed: errors are rare, and
+/// an inline `Error` would make every cache slot four times larger).
 #[derive(Clone)]
 enum Parsed {
-    Data(Result<Arc<Map>>),
-    Config(Result<Option<Arc<HieraConfig>>>),
+    Data(Arc<Map>),
+    Config(Option<Arc<HieraConfig>>),
+    Failed(Box<Error>),
+}
+
+impl Parsed {
+    fn data(r: Result<Arc<Map>>) -> Parsed {
+        r.map_or_else(|e| Parsed::Failed(Box::new(e)), Parsed::Data)
+    }
+
+    fn config(r: Result<Option<Arc<HieraConfig>>>) -> Parsed {
+        r.map_or_else(|e| Parsed::Failed(Box::new(e)), Parsed::Config)
+    }
 }
 
 struct CacheEntry {
     stamp: Stamp,
     parsed: Parsed,
+}
+
+/// The cached parses of one path, by tag (0 `yaml_data`, 1 `json_data`,
+/// 2-4 hiera.yaml for each layer). A path is nearly always read one way, so
+/// one slot is kept inline and the others only exist when needed.
+enum Slots {
+    One(u8, CacheEntry),
+    Many(Box<[Option<CacheEntry>; 5]>),
+}
+
+impl Slots {
+    fn get(&self, tag: u8) -> Option<&CacheEntry> {
+        match self {
+            Slots::One(t, e) => (*t == tag).then_some(e),
+            Slots::Many(slots) => slots[tag as usize].as_ref(),
+        }
+    }
+
+    fn set(&mut self, tag: u8, entry: CacheEntry) {
+        match self {
+            Slots::One(t, e) if *t == tag => *e = entry,
+            Slots::One(..) => {
+                let Slots::One(t, e) = std::mem::replace(self, Slots::Many(Box::default())) else { unreachable!() };
+                let Slots::Many(slots) = self else { unreachable!() };
+                slots[t as usize] = Some(e);
+                slots[tag as usize] = Some(entry);
+            }
+            Slots::Many(slots) => slots[tag as usize] = Some(entry),
+        }
+    }
 }
 
 /// A cache of parsed files, shared by all sessions of a [`crate::Hiera`].
@@ -216,8 +456,9 @@ struct CacheEntry {
 /// Puppet Server trusts a cached environment for its `environment_timeout`.
 #[derive(Default)]
 pub struct FileCache {
-    entries: Mutex<FastMap<PathBuf, [Option<CacheEntry>; 5]>>,
+    entries: Mutex<FastMap<Box<Path>, Slots>>,
     probes: Mutex<FastMap<PathBuf, (Instant, Option<Probe>)>>,
+    strings: Mutex<Interner>,
     check_interval: Duration,
     generation: AtomicU64,
 }
@@ -286,7 +527,7 @@ impl FileCache {
         let Some(probe) = self.probe(path).map_err(io_error)? else { return Ok(None) };
         {
             let map = self.entries.lock().unwrap_or_else(|p| p.into_inner());
-            if let Some(Some(e)) = map.get(path).map(|slots| &slots[tag as usize]) {
+            if let Some(e) = map.get(path).and_then(|slots| slots.get(tag)) {
                 if e.stamp == probe.stamp {
                     return Ok(Some(e.parsed.clone()));
                 }
@@ -297,8 +538,13 @@ impl FileCache {
         let bytes = read_bytes(path, &md)?;
         let parsed = parse(&bytes);
         let mut map = self.entries.lock().unwrap_or_else(|p| p.into_inner());
-        let slots = map.entry(path.to_path_buf()).or_default();
-        slots[tag as usize] = Some(CacheEntry { stamp: probe.stamp, parsed: parsed.clone() });
+        let entry = CacheEntry { stamp: probe.stamp, parsed: parsed.clone() };
+        match map.get_mut(path) {
+            Some(slots) => slots.set(tag, entry),
+            None => {
+                map.insert(path.into(), Slots::One(tag, entry));
+            }
+        }
         self.generation.fetch_add(1, Ordering::AcqRel);
         Ok(Some(parsed))
     }
@@ -310,16 +556,23 @@ impl FileCache {
             DataFormat::Json => 1,
         };
         match self.get(path, tag, |bytes| {
-            Parsed::Data(match format {
+            let root = match format {
                 DataFormat::Yaml => match yaml_utf8(bytes) {
-                    Ok(text) => parse_yaml_data(text, path),
+                    Ok(text) => yaml_data_root(text, path),
                     Err(problem) => Err(Error::parse(path, problem, Some(1))),
                 },
-                DataFormat::Json => parse_json_bytes(bytes, path),
-            })
+                DataFormat::Json => json_data_root(bytes, path),
+            };
+            Parsed::data(root.map(|mut root| {
+                let mut strings = self.strings.lock().unwrap_or_else(|p| p.into_inner());
+                Compactor::new(Some(&mut strings)).value(&mut root, format == DataFormat::Yaml);
+                strings.purge();
+                into_map(root)
+            }))
         })? {
             None => Ok(None),
-            Some(Parsed::Data(r)) => r.map(Some),
+            Some(Parsed::Data(d)) => Ok(Some(d)),
+            Some(Parsed::Failed(e)) => Err(*e),
             Some(Parsed::Config(_)) => unreachable!(),
         }
     }
@@ -335,9 +588,10 @@ impl FileCache {
             Ok(text) => HieraConfig::parse(text, path, layer).map(|o| o.map(Arc::new)),
             Err(problem) => Err(Error { kind: ErrorKind::Parse, message: format!("({}): {problem}", path.display()), file: Some(path.to_path_buf()), line: Some(1) }),
         };
-        match self.get(path, tag, |bytes| Parsed::Config(parse(bytes)))? {
+        match self.get(path, tag, |bytes| Parsed::config(parse(bytes)))? {
             None => Ok(None),
-            Some(Parsed::Config(r)) => r,
+            Some(Parsed::Config(c)) => Ok(c),
+            Some(Parsed::Failed(e)) => Err(*e),
             Some(Parsed::Data(_)) => unreachable!(),
         }
     }
@@ -372,6 +626,195 @@ mod tests {
         assert_eq!(d.get(&Value::from("a")), Some(&Value::Int(22)));
         let e = cache.data(&dir, DataFormat::Yaml).unwrap_err();
         assert!(e.message.starts_with("Is a directory @ io_fread - "));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn cache_keeps_each_format_of_a_path_apart() {
+        let dir = std::env::temp_dir().join(format!("libhiera-cache-formats-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let f = dir.join("x.json");
+        std::fs::write(&f, "{\"a\": 1}").unwrap();
+        let cache = FileCache::default();
+        let y = cache.data(&f, DataFormat::Yaml).unwrap().unwrap();
+        assert_eq!(y.get(&Value::from("a")), Some(&Value::Int(1)));
+        let g = cache.generation();
+        let j = cache.data(&f, DataFormat::Json).unwrap().unwrap();
+        assert_eq!(j.get(&Value::from("a")), Some(&Value::Int(1)));
+        assert!(!Arc::ptr_eq(&y, &j));
+        assert!(cache.generation() > g);
+        let g = cache.generation();
+        // Both stay cached.
+        assert!(Arc::ptr_eq(&cache.data(&f, DataFormat::Yaml).unwrap().unwrap(), &y));
+        assert!(Arc::ptr_eq(&cache.data(&f, DataFormat::Json).unwrap().unwrap(), &j));
+        assert_eq!(cache.generation(), g);
+        assert!(cache.config(&f, LayerKind::Global).is_err());
+        assert!(Arc::ptr_eq(&cache.data(&f, DataFormat::Json).unwrap().unwrap(), &j));
+        assert_eq!(cache.len(), 1);
+        std::fs::write(&f, "{\"a\": [1,}").unwrap();
+        // A parse error is cached as well, and reported again.
+        let e1 = cache.data(&f, DataFormat::Json).unwrap_err();
+        let g = cache.generation();
+        assert_eq!(cache.data(&f, DataFormat::Json).unwrap_err(), e1);
+        assert_eq!(cache.generation(), g);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// The document as `symkeys_to_string` made it, and compacted (both
+    /// printed with their key order).
+    fn both_ways(text: &str) -> (String, String) {
+        let raw = load_yaml_text(text, Path::new("x.yaml")).unwrap().unwrap();
+        let expected = symkeys_to_string(&raw);
+        let mut interner = Interner::default();
+        let mut v = raw;
+        Compactor::new(Some(&mut interner)).value(&mut v, true);
+        (format!("{expected:?}"), format!("{v:?}"))
+    }
+
+    #[test]
+    fn compaction_converts_symbol_keys_as_symkeys_to_string() {
+        let docs = [
+            "a: 1\n:b: 2\nc:\n  :d:\n  - :e: :f\n  g: h\n",
+            // A Symbol key equal to a String key already there.
+            "b: 1\n:b: 2\n:a: 3\na: 4\n",
+            // Keys are not converted inside.
+            "? :k: 1\n: v\n? - :s\n  - :t: 2\n: w\n",
+            // Aliases, merge keys, and a shared Hash with Symbol keys.
+            "x: &x\n  :p: 1\n  q: [1, 2]\ny: *x\nz:\n  <<: *x\n  r: 3\nl: &l [*x, *x]\nm: *l\n",
+            "- :a: 1\n",
+            ":only: {}\n",
+        ];
+        for d in docs {
+            let (expected, got) = both_ways(d);
+            assert_eq!(got, expected, "{d}");
+        }
+    }
+
+    #[test]
+    fn compaction_trims_and_shares() {
+        let text = "a: &x {b: [c, c, c], d: c}\ne: *x\nf: {b: [c, c, c], d: c}\n";
+        let mut v = load_yaml_text(text, Path::new("x.yaml")).unwrap().unwrap();
+        let mut interner = Interner::default();
+        Compactor::new(Some(&mut interner)).value(&mut v, true);
+        let (a, e, f) = (v.get("a").unwrap(), v.get("e").unwrap(), v.get("f").unwrap());
+        // The alias stays one Hash; an equal Hash written out is another.
+        assert!(matches!((a, e), (Value::Hash(x), Value::Hash(y)) if Arc::ptr_eq(x, y)));
+        assert!(matches!((a, f), (Value::Hash(x), Value::Hash(y)) if !Arc::ptr_eq(x, y)));
+        let cs: Vec<&Arc<str>> = [a, f]
+            .iter()
+            .flat_map(|h| h.get("b").unwrap().as_array().unwrap().iter().chain([h.get("d").unwrap()]))
+            .map(|c| match c {
+                Value::String(s) => s,
+                _ => unreachable!(),
+            })
+            .collect();
+        assert_eq!(cs.len(), 8);
+        assert!(cs.iter().all(|c| Arc::ptr_eq(c, cs[0])));
+        fn exact(v: &Value) -> bool {
+            match v {
+                Value::Array(a) => a.capacity() == a.len() && a.iter().all(exact),
+                Value::Hash(h) => h.capacity() == h.len() && h.iter().all(|(k, v)| exact(k) && exact(v)),
+                _ => true,
+            }
+        }
+        assert!(exact(&v));
+    }
+
+    #[test]
+    fn cached_files_share_strings() {
+        let dir = std::env::temp_dir().join(format!("libhiera-cache-strings-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("a.yaml"), "ntp::servers: [a.example.com]\n").unwrap();
+        std::fs::write(dir.join("b.json"), "{\"ntp::servers\": [\"a.example.com\"]}").unwrap();
+        let cache = FileCache::default();
+        let a = cache.data(&dir.join("a.yaml"), DataFormat::Yaml).unwrap().unwrap();
+        let b = cache.data(&dir.join("b.json"), DataFormat::Json).unwrap().unwrap();
+        let (ka, va) = a.get_index(0).unwrap();
+        let (kb, vb) = b.get_index(0).unwrap();
+        assert!(matches!((ka, kb), (Value::String(x), Value::String(y)) if Arc::ptr_eq(x, y)));
+        let (va, vb) = (&va.as_array().unwrap()[0], &vb.as_array().unwrap()[0]);
+        assert!(matches!((va, vb), (Value::String(x), Value::String(y)) if Arc::ptr_eq(x, y)));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn flat_arrays_are_shared() {
+        let text = "a: [x, 1, true, ~]\nb: [x, 1, true, ~]\nc: [x, 1.0]\nd: [x, 1.0]\ne: [[x]]\nf: [[x]]\ng: [x, 1, true]\n";
+        let mut v = load_yaml_text(text, Path::new("x.yaml")).unwrap().unwrap();
+        let mut interner = Interner::default();
+        Compactor::new(Some(&mut interner)).value(&mut v, true);
+        let same = |x: &str, y: &str| match (v.get(x).unwrap(), v.get(y).unwrap()) {
+            (Value::Array(p), Value::Array(q)) => Arc::ptr_eq(p, q),
+            _ => unreachable!(),
+        };
+        assert!(same("a", "b"));
+        // Floats are not shared (NaN), nor Arrays holding containers; the
+        // inner flat Arrays are.
+        assert!(!same("c", "d"));
+        assert!(!same("e", "f"));
+        assert!(!same("a", "g"));
+        match (v.get("e").unwrap(), v.get("f").unwrap()) {
+            (Value::Array(p), Value::Array(q)) => assert!(matches!((&p[0], &q[0]), (Value::Array(p), Value::Array(q)) if Arc::ptr_eq(p, q))),
+            _ => unreachable!(),
+        }
+        assert_eq!(interner.arrays.len(), 3);
+    }
+
+    #[test]
+    fn deeply_nested_documents_load_on_a_small_stack() {
+        let dir = std::env::temp_dir().join(format!("libhiera-cache-deep-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let depth = crate::yaml::MAX_DEPTH - 2;
+        let mut text = String::new();
+        for i in 0..depth / 2 {
+            text.push_str(&" ".repeat(2 * i));
+            text.push_str(":k:\n");
+            text.push_str(&" ".repeat(2 * i));
+            text.push_str("- \n");
+        }
+        let f = dir.join("deep.yaml");
+        std::fs::write(&f, text).unwrap();
+        let g = f.clone();
+        let levels = std::thread::Builder::new()
+            .stack_size(2 << 20)
+            .spawn(move || {
+                let cache = FileCache::default();
+                let mut v = Value::Hash(cache.data(&g, DataFormat::Yaml).unwrap().unwrap());
+                let mut levels = 0;
+                while let Some(next) = v.get("k").and_then(|a| a.as_array()).and_then(|a| a.first()).cloned() {
+                    v = next;
+                    levels += 1;
+                }
+                levels
+            })
+            .unwrap()
+            .join()
+            .unwrap();
+        // (The innermost Array holds nil.)
+        assert_eq!(levels, depth / 2);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn interned_strings_of_changed_files_are_dropped() {
+        let dir = std::env::temp_dir().join(format!("libhiera-cache-purge-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let f = dir.join("x.yaml");
+        let cache = FileCache::default();
+        let mut most = 0;
+        for round in 0..40 {
+            // Each version has new strings (and a new size).
+            let text: String = (0..1000 + round).map(|i| format!("k{round}_{i}: [v{round}_{i}]\n")).collect();
+            std::fs::write(&f, text).unwrap();
+            let d = cache.data(&f, DataFormat::Yaml).unwrap().unwrap();
+            assert_eq!(d.len(), 1000 + round);
+            let interner = cache.strings.lock().unwrap();
+            most = most.max(interner.strings.len() + interner.arrays.len());
+        }
+        // The live values (3,117) plus at most twice what was live at the
+        // last purge.
+        assert!(most < 3 * 3200 + MIN_PURGE, "{most} values interned");
+        drop(cache);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
