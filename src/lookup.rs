@@ -144,13 +144,12 @@ impl Hiera {
         }
     }
 
+    /// The module's hiera.yaml, if the module exists and has one: one
+    /// `stat` of the file answers both (a missing module directory is a
+    /// missing file).
     fn module_config(&self, name: &str) -> Result<Option<Arc<HieraConfig>>> {
-        let Some(dir) = self.module_dir(name) else { return Ok(None) };
-        let path = dir.join("hiera.yaml");
-        if !self.cache.exists(&path) {
-            return Ok(None);
-        }
-        self.cache.config(&path, LayerKind::Module)
+        let Some(env_dir) = self.env_dir.as_ref().filter(|_| is_module_name(name)) else { return Ok(None) };
+        self.cache.config(&env_dir.join("modules").join(name).join("hiera.yaml"), LayerKind::Module)
     }
 }
 
@@ -755,7 +754,7 @@ impl<'s> Invocation<'s> {
     ) -> Result<Found> {
         let result = (|| {
             let Some(config) = self.layer_config(layer, module)? else {
-                if layer == Layer::Module {
+                if layer == Layer::Module && self.explain.is_some() {
                     if let Some(m) = module {
                         let exists = self.hiera().module_dir(m).is_some();
                         // A node of its own: it counts as a merge branch.
