@@ -282,7 +282,7 @@ impl Session {
 
     /// Looks up a request: `Ok(Some(v))` found (or default), `Ok(None)` not found.
     pub fn lookup(&self, req: &LookupRequest) -> Result<Option<Value>> {
-        if let Some(found) = self.quick_lookup(req) {
+        if let Some((found, _)) = self.quick_lookup(req) {
             return Ok(found.or_else(|| req.default.clone()));
         }
         check_merge_argument(req.merge.as_ref())?;
@@ -293,8 +293,8 @@ impl Session {
     /// Like [`Session::lookup`], also returning the warnings Puppet would log
     /// (undefined variables under `strict = warning`).
     pub fn lookup_with_warnings(&self, req: &LookupRequest) -> (Result<Option<Value>>, Vec<String>) {
-        if let Some(found) = self.quick_lookup(req) {
-            return (Ok(found.or_else(|| req.default.clone())), Vec::new());
+        if let Some((found, warnings)) = self.quick_lookup(req) {
+            return (Ok(found.or_else(|| req.default.clone())), warnings);
         }
         if let Err(e) = check_merge_argument(req.merge.as_ref()) {
             return (Err(e), Vec::new());
@@ -304,26 +304,48 @@ impl Session {
         (r, inv.warnings)
     }
 
-    /// The lookups answered from what the session already holds, without an
-    /// [`Invocation`]: one plain key (no dots or quotes), no merge, no
-    /// overrides or default values, no lookup_options for the key, every
-    /// layer's hierarchy already resolved and indexed in this session, and a
-    /// value that needs no interpolation. These are most of a compile's
-    /// automatic parameter lookups, found or not. `None`: anything else,
-    /// which the general path answers (and which fills these caches).
+    /// The lookups answered from what the session already holds, without
+    /// walking the layers: no merge, no overrides or default values, each
+    /// name without lookup_options, every layer's hierarchy already resolved
+    /// and indexed in this session. These are most of a compile's automatic
+    /// parameter lookups, found or not, and its dotted and interpolated
+    /// keys. `None`: anything else, and anything that fails, which the
+    /// general path answers (and which fills these caches).
     ///
     /// The answer is the general path's: the same snapshot (the session's
     /// resolved hierarchies, their key indexes and data slots), searched in
-    /// the same order, first found wins; nothing here can fail.
-    fn quick_lookup(&self, req: &LookupRequest) -> Option<Found> {
-        if req.keys.len() != 1 || req.merge.is_some() || !req.override_values.is_empty() || !req.default_values_hash.is_empty() {
+    /// the same order, first found wins, values interpolated by the same
+    /// resolver with the same recursion guard. Also returns the warnings.
+    fn quick_lookup(&self, req: &LookupRequest) -> Option<(Found, Vec<String>)> {
+        if req.keys.is_empty() || req.merge.is_some() || !req.override_values.is_empty() || !req.default_values_hash.is_empty() {
             return None;
         }
-        let key = req.keys[0].as_str();
-        if key == "lookup_options" || key.bytes().any(|b| matches!(b, b'.' | b'\'' | b'"')) {
+        let mut warnings = Vec::new();
+        for name in &req.keys {
+            if let Some(v) = self.quick_key(req, name, &mut warnings)? {
+                return Some((Some(v), warnings));
+            }
+        }
+        Some((None, warnings))
+    }
+
+    /// One name of [`Session::quick_lookup`]: `Some(found)`, or `None` when
+    /// the general path must answer.
+    fn quick_key(&self, req: &LookupRequest, name: &str, warnings: &mut Vec<String>) -> Option<Found> {
+        let bytes = name.as_bytes();
+        if memchr::memchr2(b'\'', b'"', bytes).is_some() {
             return None;
         }
-        let module = key.as_bytes().windows(2).position(|w| w == b"::").map(|n| &key[..n]);
+        // Without quotes the root is the text before the first dot (a root
+        // with spaces around it is left to the general path).
+        let root = match memchr::memchr(b'.', bytes) {
+            Some(dot) => &name[..dot],
+            None => name,
+        };
+        if root.is_empty() || root == "lookup_options" || root.trim_ascii() != root {
+            return None;
+        }
+        let module = root.as_bytes().windows(2).position(|w| w == b"::").map(|n| &root[..n]);
         let base = match self.quick_base.get() {
             Some(b) => b,
             None => {
@@ -331,34 +353,76 @@ impl Session {
                 self.quick_base.get_or_init(|| b)
             }
         };
-        let name = module.unwrap_or("");
-        let cached = self.quick_modules.lock().unwrap_or_else(|p| p.into_inner()).get(name).cloned();
+        let namespace = module.unwrap_or("");
+        let cached = self.quick_modules.lock().unwrap_or_else(|p| p.into_inner()).get(namespace).cloned();
         let quick = match cached {
             Some(q) => q?,
             None => {
                 let q = self.quick_module_now(module)?;
-                self.quick_modules.lock().unwrap_or_else(|p| p.into_inner()).insert(name.into(), q.clone());
+                self.quick_modules.lock().unwrap_or_else(|p| p.into_inner()).insert(namespace.into(), q.clone());
                 q?
             }
         };
-        if quick.options.as_ref().is_some_and(|o| o.for_key(key).is_some()) {
+        if quick.options.as_ref().is_some_and(|o| o.for_key(root).is_some()) {
             return None;
         }
+        let parsed = if root.len() < name.len() { Some(LookupKey::parse(name).ok().filter(|lk| &*lk.root == root)?) } else { None };
+        let mut found = None;
         for layer in [&base.global, &base.env, &quick.layer] {
             let Some(resolved) = layer else { continue };
             let Some(Some(index)) = resolved.index.get() else { return None };
-            let Some(hit) = index.get(key).and_then(|hits| hits.first()) else { continue };
-            if !hit.plain {
-                return None;
-            }
+            let Some(hit) = index.get(root).and_then(|hits| hits.first()) else { continue };
             let data = resolved.entries.get(hit.entry as usize)?.data.get(hit.location as usize)?.get()?.as_ref()?;
-            return Some(Some(data.get(&Key(key))?.clone()));
+            let value = data.get(&Key(root))?;
+            found = Some(if hit.plain {
+                value.clone()
+            } else {
+                if !crate::ptype::is_rich_data(value) {
+                    return None;
+                }
+                // Interpolated values are kept as the general path keeps
+                // them: the session's finished lookups.
+                {
+                    let results = self.results.lock().unwrap_or_else(|p| p.into_inner());
+                    if let Some(done) = results.get(name).and_then(|v| v.iter().find(|(m, _)| m.is_none())) {
+                        return Some(done.1.clone());
+                    }
+                }
+                // Interpolated as the general path does: inside the
+                // layer's search, with the key on the recursion guard.
+                let mut inv = Invocation::new(self, req);
+                inv.stack.push(parsed.as_ref().map_or_else(|| Arc::from(name), |lk| Arc::clone(&lk.key)));
+                let v = interpolate::interpolate(value, &mut inv, true).ok()?;
+                for w in inv.warnings {
+                    if !warnings.contains(&w) {
+                        warnings.push(w);
+                    }
+                }
+                let found = match &parsed {
+                    Some(lk) => lk.dig(v).ok()?,
+                    None => Some(v),
+                };
+                if found.is_none() && quick.default_hierarchy {
+                    return None;
+                }
+                let mut results = self.results.lock().unwrap_or_else(|p| p.into_inner());
+                let slot = results.entry(name.to_string()).or_default();
+                if !slot.iter().any(|(m, _)| m.is_none()) {
+                    slot.push((None, found.clone()));
+                }
+                return Some(found);
+            });
+            break;
         }
-        // Not in any layer: a module's default hierarchy is the general path's.
-        if quick.default_hierarchy {
+        let found = match (found, &parsed) {
+            (Some(v), Some(lk)) => lk.dig(v).ok()?,
+            (found, _) => found,
+        };
+        // Not found: a module's default hierarchy is the general path's.
+        if found.is_none() && quick.default_hierarchy {
             return None;
         }
-        Some(None)
+        Some(found)
     }
 
     /// The quick path's global and environment layers, when the general
