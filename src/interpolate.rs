@@ -190,28 +190,39 @@ fn interpolate_tokens<R: Resolver>(subject: &str, toks: &[(usize, usize, &str)],
                     }
                     "lookup" | "hiera" => {
                         let v = r.lookup(arg)?;
-                        r.check(arg.to_string(), &mut |r| interpolate(&v, r, allow_methods))?
+                        checked(r, &v, || arg.to_string(), allow_methods)?
                     }
                     "literal" => {
                         let v = Value::string(arg);
-                        r.check(arg.to_string(), &mut |r| interpolate(&v, r, allow_methods))?
+                        checked(r, &v, || arg.to_string(), allow_methods)?
                     }
                     "scope" => {
                         let v = r.scope(arg, subject)?;
-                        r.check(format!("scope:{arg}"), &mut |r| interpolate(&v, r, allow_methods))?
+                        checked(r, &v, || format!("scope:{arg}"), allow_methods)?
                     }
                     other => return Err(issue(&format!("Unknown interpolation method '{other}'"))),
                 }
             }
             Expr::Scope(key) => {
                 let v = r.scope(key, subject)?;
-                r.check(format!("scope:{key}"), &mut |r| interpolate(&v, r, allow_methods))?
+                checked(r, &v, || format!("scope:{key}"), allow_methods)?
             }
         };
         crate::render::ruby_to_s(&value, &mut out);
     }
     out.push_str(&subject[last..]);
     Ok(Value::from(out))
+}
+
+/// A found value interpolated in turn, under the recursion guard `name`.
+/// A value without `%{` is its own interpolation and cannot recurse (the
+/// guard could only trip while interpolating a value that has tokens), so
+/// it is returned as it is.
+fn checked<R: Resolver>(r: &mut R, v: &Value, name: impl FnOnce() -> String, allow_methods: bool) -> Result<Value> {
+    if !needs_interpolation(v) {
+        return Ok(v.clone());
+    }
+    r.check(name(), &mut |r| interpolate(v, r, allow_methods))
 }
 
 #[cfg(test)]

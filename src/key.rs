@@ -133,16 +133,25 @@ fn is_space(b: u8) -> bool {
 /// Unquoted segments matching `^(:?[+-]?[0-9]+)$` become Integers (Ruby
 /// `to_i`, so a leading `:` gives 0).
 fn classify(raw: &str) -> Segment {
+    match index_segment(raw) {
+        Some(i) => Segment::Index(i),
+        None => Segment::Name(raw.to_string()),
+    }
+}
+
+/// The index an unquoted segment stands for, when it is integer-like (see
+/// [`split_key`]); `None` for a name.
+pub fn index_segment(raw: &str) -> Option<i64> {
     let body = raw.strip_prefix(':');
     let digits = body.unwrap_or(raw);
     let unsigned = digits.strip_prefix(['+', '-']).unwrap_or(digits);
     if !unsigned.is_empty() && unsigned.bytes().all(|b| b.is_ascii_digit()) {
         if body.is_some() {
-            return Segment::Index(0);
+            return Some(0);
         }
-        return Segment::Index(digits.parse::<i64>().unwrap_or(if digits.starts_with('-') { i64::MIN } else { i64::MAX }));
+        return Some(digits.parse::<i64>().unwrap_or(if digits.starts_with('-') { i64::MIN } else { i64::MAX }));
     }
-    Segment::Name(raw.to_string())
+    None
 }
 
 /// A parsed lookup key: its root, its sub-key segments and its module.
@@ -207,10 +216,16 @@ pub fn dig(key: &str, segments: &[Segment], mut value: Value) -> Result<Option<V
                 }
                 a[*i as usize].clone()
             }
-            (Value::Hash(h), _) => match h.get(&seg.to_value()) {
-                Some(v) => v.clone(),
-                None => return Ok(None),
-            },
+            (Value::Hash(h), _) => {
+                let found = match seg {
+                    Segment::Name(name) => h.get(&crate::value::Key(name)),
+                    Segment::Index(i) => h.get(&Value::Int(*i)),
+                };
+                match found {
+                    Some(v) => v.clone(),
+                    None => return Ok(None),
+                }
+            }
             (Value::Int(_) | Value::BigInt(_) | Value::Symbol(_), _) => {
                 return Err(Error::new(
                     ErrorKind::Type,

@@ -1274,6 +1274,11 @@ impl<'s> Invocation<'s> {
 
     /// Evaluates a scope expression (`facts.os.family`); undefined is nil.
     fn scope_expression(&mut self, expr: &str, subject: &str) -> Result<Value> {
+        if self.explain.is_none() {
+            if let Some(v) = self.plain_scope_expression(expr) {
+                return Ok(v);
+            }
+        }
         let segments = split_key(expr)
             .map_err(|_| Error::new(ErrorKind::Lookup, format!("Syntax error in string: {subject}")))?;
         let root = segments[0].to_string();
@@ -1301,6 +1306,36 @@ impl<'s> Invocation<'s> {
             return Ok(self.explained_dig(expr, &segments[1..], value)?.unwrap_or(Value::Nil));
         }
         Ok(dig(expr, &segments[1..], value)?.unwrap_or(Value::Nil))
+    }
+
+    /// [`Invocation::scope_expression`] without allocating, for the usual
+    /// expression: names and indexes separated by single dots, no quotes,
+    /// no spaces, a defined root, every step found (`facts.os.family`).
+    /// `None`: anything else (undefined, not found, an error to report),
+    /// which the general code answers.
+    fn plain_scope_expression(&self, expr: &str) -> Option<Value> {
+        if expr.is_empty() || expr.bytes().any(|b| matches!(b, b'\'' | b'"') || b.is_ascii_whitespace()) {
+            return None;
+        }
+        let mut parts = expr.split('.');
+        let root = parts.next()?;
+        if root.is_empty() || crate::key::index_segment(root).is_some() {
+            return None;
+        }
+        let mut value = self.variable(root)?;
+        for part in parts {
+            if part.is_empty() {
+                return None;
+            }
+            let next = match (&value, crate::key::index_segment(part)) {
+                (Value::Hash(h), None) => h.get(&Key(part))?.clone(),
+                (Value::Hash(h), Some(i)) => h.get(&Value::Int(i))?.clone(),
+                (Value::Array(a), Some(i)) if i >= 0 => a.get(i as usize)?.clone(),
+                _ => return None,
+            };
+            value = next;
+        }
+        Some(value)
     }
 
     /// Digs `segments` into `value`, explaining each step as Puppet does
