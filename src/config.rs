@@ -833,6 +833,19 @@ pub fn pathname_join(left: &Path, right: &str) -> PathBuf {
     if right.starts_with('/') {
         return PathBuf::from(right);
     }
+    if !right.starts_with('.') {
+        // The usual case: nothing to normalise.
+        let left = left.as_os_str();
+        let mut s = std::ffi::OsString::with_capacity(left.len() + 1 + right.len());
+        s.push(left);
+        if !right.is_empty() {
+            if left.as_encoded_bytes().last() != Some(&b'/') {
+                s.push("/");
+            }
+            s.push(right);
+        }
+        return PathBuf::from(s);
+    }
     let mut base = left.to_path_buf();
     let mut rest = right;
     loop {
@@ -855,8 +868,10 @@ pub fn pathname_join(left: &Path, right: &str) -> PathBuf {
     if rest.is_empty() {
         base
     } else {
-        let mut s = base.into_os_string();
-        if !s.to_string_lossy().ends_with('/') {
+        let base = base.into_os_string();
+        let mut s = std::ffi::OsString::with_capacity(base.len() + 1 + rest.len());
+        s.push(&base);
+        if base.as_encoded_bytes().last() != Some(&b'/') {
             s.push("/");
         }
         s.push(rest);
