@@ -73,6 +73,49 @@ pub struct Hiera {
     /// (Shared behind an `Arc` so that every session uses the same pool of
     /// matching caches instead of warming its own.)
     regexes: Mutex<FastMap<String, Arc<Pattern>>>,
+    /// Global and environment lookup_options merged, by the identity of the
+    /// two hashes (held, so that their addresses stay unique).
+    base_options: Mutex<FastMap<(usize, usize), PinnedOptions<Option<Value>>>>,
+    /// Compiled lookup_options by the identity of the base options and a
+    /// module's options (held likewise): sessions share them.
+    compiled_options: Mutex<FastMap<(usize, usize), PinnedOptions<Option<Arc<CompiledOptions>>>>>,
+}
+
+/// A result computed from two lookup_options hashes, with the hashes.
+type PinnedOptions<T> = (Option<Value>, Option<Value>, T);
+
+/// The most entries kept in each options memo; past it the memo starts
+/// over (changed files leave their old entries behind, and this bounds them).
+const OPTIONS_MEMO_LIMIT: usize = 4096;
+
+/// The identity of a lookup_options hash (its allocation); `None` for
+/// anything that is not a hash.
+fn options_identity(v: &Option<Value>) -> Option<usize> {
+    match v {
+        None => Some(0),
+        Some(Value::Hash(h)) => Some(Arc::as_ptr(h) as *const u8 as usize),
+        Some(_) => None,
+    }
+}
+
+/// Looks up `key` in a memo, or computes, keeps and returns the value.
+fn memoized<T: Clone>(
+    memo: &Mutex<FastMap<(usize, usize), PinnedOptions<T>>>,
+    a: &Option<Value>,
+    b: &Option<Value>,
+    compute: impl FnOnce() -> Result<T>,
+) -> Result<T> {
+    let (Some(ia), Some(ib)) = (options_identity(a), options_identity(b)) else { return compute() };
+    if let Some((_, _, v)) = memo.lock().unwrap_or_else(|p| p.into_inner()).get(&(ia, ib)) {
+        return Ok(v.clone());
+    }
+    let v = compute()?;
+    let mut memo = memo.lock().unwrap_or_else(|p| p.into_inner());
+    if memo.len() >= OPTIONS_MEMO_LIMIT {
+        memo.clear();
+    }
+    memo.insert((ia, ib), (a.clone(), b.clone(), v.clone()));
+    Ok(v)
 }
 
 impl Hiera {
@@ -89,7 +132,15 @@ impl Hiera {
         let env_dir = options.environmentpath.join(&options.environment);
         let env_dir = if env_dir.is_dir() { Some(env_dir) } else { None };
         let cache = FileCache::with_check_interval(options.file_check_interval);
-        Ok(Hiera { options, env_dir, cache, indexes: IndexCache::default(), regexes: Mutex::new(FastMap::default()) })
+        Ok(Hiera {
+            options,
+            env_dir,
+            cache,
+            indexes: IndexCache::default(),
+            regexes: Mutex::new(FastMap::default()),
+            base_options: Mutex::new(FastMap::default()),
+            compiled_options: Mutex::new(FastMap::default()),
+        })
     }
 
     /// A lookup_options pattern, compiled once per configuration.
@@ -1379,7 +1430,7 @@ impl<'s> Invocation<'s> {
                 self.ex_push(|| "Searching for \"lookup_options\"".to_string());
                 let c = self.retrieve_lookup_options(module);
                 self.ex_pop();
-                let c = c?.map(Arc::new);
+                let c = c?;
                 // Options gathered while others are being gathered are partial.
                 if self.options_busy.is_empty() {
                     let mut cache = self.session.options_cache.lock().unwrap_or_else(|p| p.into_inner());
@@ -1419,7 +1470,10 @@ impl<'s> Invocation<'s> {
         let opts = match (global, env_only) {
             (None, e) => e,
             (g, None) => g,
-            (Some(g), Some(e)) => Some(Strategy::new(StrategyKind::Hash).merge(g, &e)?),
+            (g, e) => memoized(&self.hiera().base_options, &g, &e, || {
+                let (Some(g), Some(e)) = (g.clone(), &e) else { unreachable!() };
+                Strategy::new(StrategyKind::Hash).merge(g, e).map(Some)
+            })?,
         };
         if complete {
             // Gathered with nothing else in progress: the whole answer.
@@ -1428,11 +1482,24 @@ impl<'s> Invocation<'s> {
         Ok(opts)
     }
 
-    fn retrieve_lookup_options(&mut self, module: Option<&str>) -> Result<Option<CompiledOptions>> {
+    fn retrieve_lookup_options(&mut self, module: Option<&str>) -> Result<Option<Arc<CompiledOptions>>> {
         let hash = Strategy::new(StrategyKind::Hash);
         let mut opts = self.global_and_environment_options()?;
         if let Some(m) = module {
             let module_opts = validate_lookup_options(self.options_lookup(Layer::Module, Some(m), false)?, Some(m))?;
+            if self.explain.is_none() {
+                // Sessions whose options come from the same files share
+                // the merged, compiled options.
+                let hiera = self.hiera();
+                return memoized(&hiera.compiled_options, &opts, &module_opts, || {
+                    let merged = match (&opts, &module_opts) {
+                        (None, mo) => mo.clone(),
+                        (o, None) => o.clone(),
+                        (Some(o), Some(mo)) => Some(hash.merge(o.clone(), mo)?),
+                    };
+                    merged.map(|o| compile_patterns(hiera, &o).map(Arc::new)).transpose()
+                });
+            }
             opts = match (opts, module_opts) {
                 (None, mo) => mo,
                 (o, None) => o,
@@ -1452,7 +1519,11 @@ impl<'s> Invocation<'s> {
                 }
             };
         }
-        opts.map(|o| compile_patterns(self.hiera(), &o)).transpose()
+        if self.explain.is_none() && module.is_none() {
+            let hiera = self.hiera();
+            return memoized(&hiera.compiled_options, &opts, &None, || opts.as_ref().map(|o| compile_patterns(hiera, o).map(Arc::new)).transpose());
+        }
+        opts.map(|o| compile_patterns(self.hiera(), &o).map(Arc::new)).transpose()
     }
 
     fn lookup_default_in_module(&mut self, lk: &LookupKey) -> Result<Found> {

@@ -48,6 +48,12 @@ fn sessions_are_snapshots_and_new_sessions_see_changes() {
     write(&dir.join("data/common.yaml"), "lookup_options:\n  l: {merge: unique}\nk: common\nl: [c]\n");
     write(&dir.join("data/nodes/n1.yaml"), "k: node\nl: [n]\n");
     assert_eq!(hiera::render::to_json(&session(&h).lookup_key("l").unwrap().unwrap()), r#"["n","c"]"#);
+    // ... and changed lookup_options replace them (compiled options are
+    // shared by sessions only while their files are unchanged).
+    write(&dir.join("data/common.yaml"), "lookup_options:\n  l: {merge: first}\nk: common\nl: [c]\n");
+    assert_eq!(hiera::render::to_json(&session(&h).lookup_key("l").unwrap().unwrap()), r#"["n"]"#);
+    write(&dir.join("data/common.yaml"), "lookup_options:\n  l: {merge: unique}\nk: common\nl: [c]\n");
+    assert_eq!(hiera::render::to_json(&session(&h).lookup_key("l").unwrap().unwrap()), r#"["n","c"]"#);
 
     // A deleted file is gone.
     std::fs::remove_file(dir.join("data/nodes/n1.yaml")).unwrap();
