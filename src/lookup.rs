@@ -75,14 +75,17 @@ pub struct Hiera {
     regexes: Mutex<FastMap<String, Arc<Pattern>>>,
     /// Global and environment lookup_options merged, by the identity of the
     /// two hashes (held, so that their addresses stay unique).
-    base_options: Mutex<FastMap<(usize, usize), PinnedOptions<Option<Value>>>>,
+    base_options: OptionsMemo<Option<Value>>,
     /// Compiled lookup_options by the identity of the base options and a
     /// module's options (held likewise): sessions share them.
-    compiled_options: Mutex<FastMap<(usize, usize), PinnedOptions<Option<Arc<CompiledOptions>>>>>,
+    compiled_options: OptionsMemo<Option<Arc<CompiledOptions>>>,
 }
 
 /// A result computed from two lookup_options hashes, with the hashes.
 type PinnedOptions<T> = (Option<Value>, Option<Value>, T);
+
+/// Results computed from two lookup_options hashes, by their identities.
+type OptionsMemo<T> = Mutex<FastMap<(usize, usize), PinnedOptions<T>>>;
 
 /// The most entries kept in each options memo; past it the memo starts
 /// over (changed files leave their old entries behind, and this bounds them).
@@ -100,7 +103,7 @@ fn options_identity(v: &Option<Value>) -> Option<usize> {
 
 /// Looks up `key` in a memo, or computes, keeps and returns the value.
 fn memoized<T: Clone>(
-    memo: &Mutex<FastMap<(usize, usize), PinnedOptions<T>>>,
+    memo: &OptionsMemo<T>,
     a: &Option<Value>,
     b: &Option<Value>,
     compute: impl FnOnce() -> Result<T>,
