@@ -54,7 +54,8 @@ pub struct Pattern {
     multi_line: Regex,
     single_line: Regex,
     prefix: Option<Box<str>>,
-    suffix: Option<Box<str>>,
+    /// Empty: no suffix is required.
+    suffixes: Box<[Box<str>]>,
 }
 
 impl Pattern {
@@ -66,7 +67,7 @@ impl Pattern {
             multi_line,
             single_line,
             prefix: literal_prefix(src).map(String::into_boxed_str),
-            suffix: literal_suffix(src).map(String::into_boxed_str),
+            suffixes: literal_suffixes(src).unwrap_or_default().into_iter().map(String::into_boxed_str).collect(),
         })
     }
 
@@ -81,7 +82,9 @@ impl Pattern {
         if has_newline {
             return self.multi_line.is_match(subject);
         }
-        if self.prefix.as_deref().is_some_and(|p| !subject.starts_with(p)) || self.suffix.as_deref().is_some_and(|p| !subject.ends_with(p)) {
+        if self.prefix.as_deref().is_some_and(|p| !subject.starts_with(p))
+            || (!self.suffixes.is_empty() && !self.suffixes.iter().any(|p| subject.ends_with(&**p)))
+        {
             return false;
         }
         self.single_line.is_match(subject)
@@ -116,17 +119,18 @@ pub fn literal_prefix(src: &str) -> Option<String> {
     (!prefix.is_empty()).then_some(prefix)
 }
 
-/// The literal text every match of `src` must end with when it is
-/// anchored at the end (`...lit$`), for subjects without a newline (where
-/// Ruby's `$` is the end of the text). `None` when there is no such suffix.
-pub fn literal_suffix(src: &str) -> Option<String> {
+/// The literal texts one of which every match of `src` must end with when
+/// it is anchored at the end (`...lit$`, or `...lit(a|b)$`), for subjects
+/// without a newline (where Ruby's `$` is the end of the text). `None` when
+/// there is no such suffix.
+pub fn literal_suffixes(src: &str) -> Option<Vec<String>> {
     if has_top_level_alternation(src) {
         return None;
     }
     let mut run = String::new();
-    let mut chars = src.chars().peekable();
+    let mut chars = src.char_indices().peekable();
     let mut in_class = false;
-    while let Some(c) = chars.next() {
+    while let Some((at, c)) = chars.next() {
         if in_class {
             match c {
                 '\\' => {
@@ -138,8 +142,14 @@ pub fn literal_suffix(src: &str) -> Option<String> {
             continue;
         }
         match c {
-            '$' if chars.peek().is_none() => return (!run.is_empty()).then_some(run),
-            c if c.is_ascii_alphanumeric() || c == '_' || c == ':' || c == '-' => run.push(c),
+            '$' if chars.peek().is_none() => return (!run.is_empty()).then(|| vec![run]),
+            c if is_literal(c) => run.push(c),
+            '(' => {
+                if let Some(alternatives) = trailing_literal_group(&src[at..]) {
+                    return Some(alternatives.into_iter().map(|a| format!("{run}{a}")).collect());
+                }
+                run.clear();
+            }
             '\\' => {
                 chars.next();
                 run.clear();
@@ -153,6 +163,19 @@ pub fn literal_suffix(src: &str) -> Option<String> {
         }
     }
     None
+}
+
+/// The alternatives of a group of literals that ends the pattern:
+/// `(a|b)$` or `(?:a|b)$`.
+fn trailing_literal_group(rest: &str) -> Option<Vec<&str>> {
+    let inner = rest.strip_suffix(")$")?.strip_prefix('(')?;
+    let inner = inner.strip_prefix("?:").unwrap_or(inner);
+    let alternatives: Vec<&str> = inner.split('|').collect();
+    alternatives.iter().all(|a| !a.is_empty() && a.chars().all(is_literal)).then_some(alternatives)
+}
+
+fn is_literal(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '_' || c == ':' || c == '-'
 }
 
 /// Whether `src` has a `|` outside groups and character classes.
@@ -193,15 +216,20 @@ mod tests {
         assert_eq!(literal_prefix("^(?i)abc"), None);
         assert_eq!(literal_prefix("profile::.*"), None);
         assert_eq!(literal_prefix("^.*x"), None);
-        assert_eq!(literal_suffix("^.*::labels$").as_deref(), Some("::labels"));
-        assert_eq!(literal_suffix("^profile::.*::settings$").as_deref(), Some("::settings"));
-        assert_eq!(literal_suffix("^ntp::.*::(packages|servers)$"), None);
-        assert_eq!(literal_suffix("ab+$"), None);
-        assert_eq!(literal_suffix("a\\d$"), None);
-        assert_eq!(literal_suffix("a\\$"), None);
-        assert_eq!(literal_suffix("[a$]x$").as_deref(), Some("x"));
-        assert_eq!(literal_suffix("a|b$"), None);
-        assert_eq!(literal_suffix("abc"), None);
+        let sfx = |src: &str| literal_suffixes(src).map(|v| v.join(","));
+        assert_eq!(sfx("^.*::labels$").as_deref(), Some("::labels"));
+        assert_eq!(sfx("^profile::.*::settings$").as_deref(), Some("::settings"));
+        assert_eq!(sfx("^ntp::.*::(packages|servers)$").as_deref(), Some("::packages,::servers"));
+        assert_eq!(sfx("^ntp::.*::(?:packages|servers)$").as_deref(), Some("::packages,::servers"));
+        assert_eq!(sfx("^ntp::.*(packages|.ervers)$"), None);
+        assert_eq!(sfx("^ntp::.*(packages|)$"), None);
+        assert_eq!(sfx("^ntp::.*(a|b)+$"), None);
+        assert_eq!(sfx("ab+$"), None);
+        assert_eq!(sfx("a\\d$"), None);
+        assert_eq!(sfx("a\\$"), None);
+        assert_eq!(sfx("[a$]x$").as_deref(), Some("x"));
+        assert_eq!(sfx("a|b$"), None);
+        assert_eq!(sfx("abc"), None);
     }
 
     #[test]
@@ -229,6 +257,10 @@ mod tests {
             ("^.*::labels$", "ntp::x\nntp::labels", true),
             ("ab+$", "xabbb", true),
             ("[a$]x$", "$x", true),
+            ("^ntp::.*::(packages|servers)$", "ntp::x::packages", true),
+            ("^ntp::.*::(packages|servers)$", "ntp::x::packagez", false),
+            ("^ntp::.*::(?:packages|servers)$", "ntp::x::servers", true),
+            ("^ntp::.*(a|b)+$", "ntp::xab", true),
         ];
         for (src, subject, expected) in cases {
             let p = Pattern::new(src).unwrap();
