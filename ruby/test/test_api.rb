@@ -158,6 +158,59 @@ class TestApi < Minitest::Test
     assert_equal 'Object', JSON.parse(Libhiera::Wire.dump(Object.new))['__type__']
   end
 
+  # Requests for a plain key come from a cache: they must be what the
+  # uncached path builds, whatever the key's encoding, and the cache stays
+  # bounded.
+  def test_key_requests_are_memoized_exactly
+    hiera, scope, = example
+    session = hiera.session(scope)
+    keys = ['motd', 'ntp::servers', "caf\u00e9", 'caf\u00e9', "caf\xE9".b, "caf\xE9".dup.force_encoding('ISO-8859-1'), 'motd'.b,
+            'motd'.encode('US-ASCII'), "a\"b\\c", "nul\0inside", "\u2603.key", '']
+    keys.each do |k|
+      2.times do
+        assert_equal session.send(:request, k, nil, nil, nil), Libhiera::Session.key_request(k), k.inspect
+      end
+    end
+    # Same bytes in another encoding: the cached request of the first is not
+    # given for the second.
+    refute_equal Libhiera::Session.key_request("caf\xE9".b), Libhiera::Session.key_request("caf\xE9".dup.force_encoding('ISO-8859-1'))
+    assert_equal 'Welcome to web01.example.com, managed by Puppet', session.lookup('motd'.b)
+    assert_equal session.lookup('motd'), session.lookup(+'motd')
+    # A NUL inside a key is escaped in the request, never cut at.
+    assert_same Libhiera::NOT_FOUND, session.lookup("motd\0")
+    key = +'mutable::key'
+    request = Libhiera::Session.key_request(key)
+    key << '::changed'
+    assert_equal session.send(:request, 'mutable::key', nil, nil, nil), Libhiera::Session.key_request('mutable::key')
+    assert_equal request, Libhiera::Session.key_request('mutable::key')
+    cache = Libhiera::Session.instance_variable_get(:@key_requests)
+    (Libhiera::Session::KEY_REQUESTS_MAX + 10).times { |i| Libhiera::Session.key_request("bound::#{i}") }
+    assert_operator cache.size, :<=, Libhiera::Session::KEY_REQUESTS_MAX
+    assert_equal %({"key":"bound::1"}), Libhiera::Session.key_request('bound::1')
+  end
+
+  # The out-parameter of a lookup is reused per fiber: never shared by two
+  # threads or fibers, and a stale pointer in it is never read.
+  def test_lookups_reuse_one_out_parameter_per_fiber
+    hiera, scope, = example
+    session = hiera.session(scope)
+    mine = Libhiera::Native.out_pointer
+    assert_same mine, Libhiera::Native.out_pointer
+    other = Thread.new { Libhiera::Native.out_pointer }.value
+    refute_same mine, other
+    refute_same mine, Fiber.new { Libhiera::Native.out_pointer }.resume
+    assert_equal 'ntpsec', session.lookup('ntp::service_name')
+    assert_same Libhiera::NOT_FOUND, session.lookup('no::such::key')
+    # Statuses that write nothing (NULL argument, panic): what the slot
+    # holds from before is not taken (it would be freed a second time).
+    mine.put_pointer(0, FFI::Pointer.new(0xdead))
+    assert_nil Libhiera::Native.take_written(Libhiera::Native::NULL_ARGUMENT, mine)
+    assert_nil Libhiera::Native.take_written(Libhiera::Native::PANIC, mine)
+    mine.put_pointer(0, nil)
+    assert_equal Libhiera::Native::NULL_ARGUMENT, Libhiera::Native.hiera_lookup_text(nil, '{"key":"k"}', mine)
+    assert_equal 'ntpsec', session.lookup('ntp::service_name')
+  end
+
   def test_data_files_read_as_yaml_data_and_json_data
     assert_equal({ 'a' => 1, 's' => [:sym] }, Libhiera.parse_data('yaml', '/d/x.yaml', "a: 1\n:s:\n- :sym\n"))
     assert_nil Libhiera.parse_data('yaml', '/d/x.yaml', "# nothing\n")

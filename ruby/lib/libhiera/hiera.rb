@@ -81,8 +81,14 @@ module Libhiera
     #
     # Errors raise a {Libhiera::Error} subclass.
     def lookup(key, merge: nil, default: NOT_FOUND, default_values_hash: nil, override: nil)
-      status, text = call(request(key, merge, default_values_hash, override))
-      Native.answer(status, text, default)
+      text = if merge.nil? && default_values_hash.nil? && override.nil? && key.instance_of?(String)
+               Session.key_request(key)
+             else
+               request(key, merge, default_values_hash, override)
+             end
+      out = Native.out_pointer
+      status = @handle.use { |s| Native.hiera_lookup_text(s, text, out) }
+      Native.answer(status, Native.take_written(status, out), default)
     end
 
     # Like {#lookup}, but not found raises {NotFoundError}.
@@ -142,6 +148,36 @@ module Libhiera
     end
 
     include HandleOwner
+
+    # The request text of a lookup of `key` (a String) with no options,
+    # memoized: the same keys are looked up in every compile. The cache holds
+    # at most KEY_REQUESTS_MAX keys and is emptied when full. Keys eql? to
+    # each other have the same bytes and encoding, so the same request.
+    KEY_REQUESTS_MAX = 50_000
+    @key_requests = {}
+    # JRuby's Hash is not safe for concurrent use; MRI's operations on a
+    # Hash with String keys are atomic under the GVL.
+    @key_requests_lock = (Mutex.new if RUBY_ENGINE == 'jruby')
+
+    # @api private
+    def self.key_request(key)
+      if (lock = @key_requests_lock)
+        return lock.synchronize { key_request_unlocked(key) }
+      end
+
+      key_request_unlocked(key)
+    end
+
+    # @api private
+    def self.key_request_unlocked(key)
+      cache = @key_requests
+      text = cache[key]
+      return text if text
+
+      text = %({"key":#{JSON.generate(Wire.string(key))}}).freeze
+      cache.clear if cache.size >= KEY_REQUESTS_MAX
+      cache[key] = text
+    end
 
     private
 
