@@ -158,6 +158,44 @@ class TestApi < Minitest::Test
     assert_equal 'Object', JSON.parse(Libhiera::Wire.dump(Object.new))['__type__']
   end
 
+  # Wire.load answers scalars without the JSON parser: it must give what
+  # the parser gives, class, encoding and all.
+  def test_wire_load_fast_paths_agree_with_the_json_parser
+    texts = ['true', 'false', 'null', '0', '-0', '7', '-42', '123456789012345678901234567890', '-98765432109876543210',
+             '""', '"plain"', '"caf\u00e9"', %("caf\u00e9 \u2603"), '"a \\"quoted\\" word"', '"back\\\\slash"',
+             '"tab\\t"', '"\\u00e9"', '"%{x}"', '1.5', '-0.0', '1e3', '[1,"a"]', '{"a":"b"}', '["\\"",""]',
+             '{"__type__":"Symbol","value":"s"}', '{"__type__":"Float","value":"NaN"}', '"__type__"']
+    texts.each do |t|
+      t = t.dup.force_encoding(Encoding::UTF_8)
+      want = Libhiera::Wire.decode(JSON.parse(t))
+      got = Libhiera::Wire.load(t.dup)
+      if want.is_a?(Float) && want.nan?
+        assert got.nan?, t
+        next
+      end
+      want.nil? ? assert_nil(got, t) : assert_equal(want, got, t)
+      assert_equal want.class, got.class, t
+      next unless want.is_a?(String)
+
+      assert_equal Encoding::UTF_8, got.encoding, t
+      assert got.valid_encoding?, t
+      refute got.frozen?, t
+    end
+    from_c = %("caf\u00e9").b # what Native.take would not have retagged: UTF-8 bytes, binary
+    assert_equal "caf\u00e9", Libhiera::Wire.load(from_c)
+    assert_equal Encoding::UTF_8, Libhiera::Wire.load(from_c).encoding
+    # Deeper than JSON.parse's default max_nesting (100): still read.
+    deep = ('[' * 150) + '1' + (']' * 150)
+    v = Libhiera::Wire.load(deep)
+    150.times { v = v.first }
+    assert_equal 1, v
+    hdeep = ('{"k":' * 120) + '"v"' + ('}' * 120)
+    v = Libhiera::Wire.load(hdeep)
+    120.times { v = v.fetch('k') }
+    assert_equal 'v', v
+    assert_raises(JSON::ParserError) { Libhiera::Wire.load('"unterminated') }
+  end
+
   # Requests for a plain key come from a cache: they must be what the
   # uncached path builds, whatever the key's encoding, and the cache stays
   # bounded.
