@@ -88,6 +88,11 @@ module Libhiera
              end
       out = Native.out_pointer
       status = @handle.use { |s| Native.hiera_lookup_text(s, text, out) }
+      if status == Native::NOT_FOUND # most automatic parameter lookups
+        Native.take(out) # NULL: no explanation was asked for
+        return default
+      end
+
       Native.answer(status, Native.take_written(status, out), default)
     end
 
@@ -152,31 +157,32 @@ module Libhiera
     # The request text of a lookup of `key` (a String) with no options,
     # memoized: the same keys are looked up in every compile. The cache holds
     # at most KEY_REQUESTS_MAX keys and is emptied when full. Keys eql? to
-    # each other have the same bytes and encoding, so the same request.
+    # each other have the same bytes and, unless ASCII-only, the same
+    # encoding: the same request.
     KEY_REQUESTS_MAX = 50_000
     @key_requests = {}
-    # JRuby's Hash is not safe for concurrent use; MRI's operations on a
-    # Hash with String keys are atomic under the GVL.
-    @key_requests_lock = (Mutex.new if RUBY_ENGINE == 'jruby')
 
-    # @api private
-    def self.key_request(key)
-      if (lock = @key_requests_lock)
-        return lock.synchronize { key_request_unlocked(key) }
+    if Handle::GVL_ATOMIC
+      # MRI: Hash#[] and Hash#[]= with String keys are atomic under the GVL.
+      # @api private
+      def self.key_request(key)
+        @key_requests[key] || new_key_request(key)
       end
+    else
+      # JRuby's Hash is not safe for concurrent use.
+      @key_requests_lock = Mutex.new
 
-      key_request_unlocked(key)
+      # @api private
+      def self.key_request(key)
+        @key_requests_lock.synchronize { @key_requests[key] || new_key_request(key) }
+      end
     end
 
     # @api private
-    def self.key_request_unlocked(key)
-      cache = @key_requests
-      text = cache[key]
-      return text if text
-
+    def self.new_key_request(key)
       text = %({"key":#{JSON.generate(Wire.string(key))}}).freeze
-      cache.clear if cache.size >= KEY_REQUESTS_MAX
-      cache[key] = text
+      @key_requests.clear if @key_requests.size >= KEY_REQUESTS_MAX
+      @key_requests[key] = text
     end
 
     private
