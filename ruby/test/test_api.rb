@@ -193,7 +193,9 @@ class TestApi < Minitest::Test
     v = Libhiera::Wire.load(hdeep)
     120.times { v = v.fetch('k') }
     assert_equal 'v', v
-    assert_raises(JSON::ParserError) { Libhiera::Wire.load('"unterminated') }
+    ['"unterminated', '"', '"a"b"', '"a"+"b"', '12a', '--1'].each do |bad|
+      assert_raises(JSON::ParserError, bad) { Libhiera::Wire.load(bad) }
+    end
   end
 
   # Requests for a plain key come from a cache: they must be what the

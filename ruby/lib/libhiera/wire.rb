@@ -67,7 +67,8 @@ module Libhiera
     def load(text)
       text = text.dup.force_encoding(UTF_8) unless text.encoding == UTF_8
       # Scalars, most lookups' answers, without the JSON parser: a literal, a
-      # String with no escape (the bytes between the quotes), an Integer.
+      # String with no escape (the bytes between its two quotes, the only
+      # ones), an Integer.
       case text
       when 'true' then return true
       when 'false' then return false
@@ -75,7 +76,7 @@ module Libhiera
       end
       first = text.getbyte(0)
       if first == 34 # "
-        return text.byteslice(1, text.bytesize - 2) if text.bytesize >= 2 && text.getbyte(-1) == 34 && !text.include?('\\')
+        return text.byteslice(1, text.bytesize - 2) if text.getbyte(-1) == 34 && text.count('"\\\\') == 2
       elsif first == 45 || (first && first >= 48 && first <= 57) # - 0-9
         return text.to_i if INTEGER.match?(text)
       end
