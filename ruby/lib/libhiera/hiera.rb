@@ -88,12 +88,13 @@ module Libhiera
              end
       out = Native.out_pointer
       status = @handle.use { |s| Native.hiera_lookup_text(s, text, out) }
-      if status == Native::NOT_FOUND # most automatic parameter lookups
+      case status
+      when Native::OK then Wire.load(Native.take(out))
+      when Native::NOT_FOUND # most automatic parameter lookups
         Native.take(out) # NULL: no explanation was asked for
-        return default
+        default
+      else raise Native.error(status, Native.take_written(status, out))
       end
-
-      Native.answer(status, Native.take_written(status, out), default)
     end
 
     # Like {#lookup}, but not found raises {NotFoundError}.
