@@ -158,6 +158,99 @@ class TestApi < Minitest::Test
     assert_equal 'Object', JSON.parse(Libhiera::Wire.dump(Object.new))['__type__']
   end
 
+  # Wire.load answers scalars without the JSON parser: it must give what
+  # the parser gives, class, encoding and all.
+  def test_wire_load_fast_paths_agree_with_the_json_parser
+    texts = ['true', 'false', 'null', '0', '-0', '7', '-42', '123456789012345678901234567890', '-98765432109876543210',
+             '""', '"plain"', '"caf\u00e9"', %("caf\u00e9 \u2603"), '"a \\"quoted\\" word"', '"back\\\\slash"',
+             '"tab\\t"', '"\\u00e9"', '"%{x}"', '1.5', '-0.0', '1e3', '[1,"a"]', '{"a":"b"}', '["\\"",""]',
+             '{"__type__":"Symbol","value":"s"}', '{"__type__":"Float","value":"NaN"}', '"__type__"']
+    texts.each do |t|
+      t = t.dup.force_encoding(Encoding::UTF_8)
+      want = Libhiera::Wire.decode(JSON.parse(t))
+      got = Libhiera::Wire.load(t.dup)
+      if want.is_a?(Float) && want.nan?
+        assert got.nan?, t
+        next
+      end
+      want.nil? ? assert_nil(got, t) : assert_equal(want, got, t)
+      assert_equal want.class, got.class, t
+      next unless want.is_a?(String)
+
+      assert_equal Encoding::UTF_8, got.encoding, t
+      assert got.valid_encoding?, t
+      refute got.frozen?, t
+    end
+    from_c = %("caf\u00e9").b # what Native.take would not have retagged: UTF-8 bytes, binary
+    assert_equal "caf\u00e9", Libhiera::Wire.load(from_c)
+    assert_equal Encoding::UTF_8, Libhiera::Wire.load(from_c).encoding
+    # Deeper than JSON.parse's default max_nesting (100): still read.
+    deep = ('[' * 150) + '1' + (']' * 150)
+    v = Libhiera::Wire.load(deep)
+    150.times { v = v.first }
+    assert_equal 1, v
+    hdeep = ('{"k":' * 120) + '"v"' + ('}' * 120)
+    v = Libhiera::Wire.load(hdeep)
+    120.times { v = v.fetch('k') }
+    assert_equal 'v', v
+    ['"unterminated', '"', '"a"b"', '"a"+"b"', '12a', '--1'].each do |bad|
+      assert_raises(JSON::ParserError, bad) { Libhiera::Wire.load(bad) }
+    end
+  end
+
+  # Requests for a plain key come from a cache: they must be what the
+  # uncached path builds, whatever the key's encoding, and the cache stays
+  # bounded.
+  def test_key_requests_are_memoized_exactly
+    hiera, scope, = example
+    session = hiera.session(scope)
+    keys = ['motd', 'ntp::servers', "caf\u00e9", 'caf\u00e9', "caf\xE9".b, "caf\xE9".dup.force_encoding('ISO-8859-1'), 'motd'.b,
+            'motd'.encode('US-ASCII'), "a\"b\\c", "nul\0inside", "\u2603.key", '']
+    keys.each do |k|
+      2.times do
+        assert_equal session.send(:request, k, nil, nil, nil), Libhiera::Session.key_request(k), k.inspect
+      end
+    end
+    # Same bytes in another encoding: the cached request of the first is not
+    # given for the second.
+    refute_equal Libhiera::Session.key_request("caf\xE9".b), Libhiera::Session.key_request("caf\xE9".dup.force_encoding('ISO-8859-1'))
+    assert_equal 'Welcome to web01.example.com, managed by Puppet', session.lookup('motd'.b)
+    assert_equal session.lookup('motd'), session.lookup(+'motd')
+    # A NUL inside a key is escaped in the request, never cut at.
+    assert_same Libhiera::NOT_FOUND, session.lookup("motd\0")
+    key = +'mutable::key'
+    request = Libhiera::Session.key_request(key)
+    key << '::changed'
+    assert_equal session.send(:request, 'mutable::key', nil, nil, nil), Libhiera::Session.key_request('mutable::key')
+    assert_equal request, Libhiera::Session.key_request('mutable::key')
+    cache = Libhiera::Session.instance_variable_get(:@key_requests)
+    (Libhiera::Session::KEY_REQUESTS_MAX + 10).times { |i| Libhiera::Session.key_request("bound::#{i}") }
+    assert_operator cache.size, :<=, Libhiera::Session::KEY_REQUESTS_MAX
+    assert_equal %({"key":"bound::1"}), Libhiera::Session.key_request('bound::1')
+  end
+
+  # The out-parameter of a lookup is reused per fiber: never shared by two
+  # threads or fibers, and a stale pointer in it is never read.
+  def test_lookups_reuse_one_out_parameter_per_fiber
+    hiera, scope, = example
+    session = hiera.session(scope)
+    mine = Libhiera::Native.out_pointer
+    assert_same mine, Libhiera::Native.out_pointer
+    other = Thread.new { Libhiera::Native.out_pointer }.value
+    refute_same mine, other
+    refute_same mine, Fiber.new { Libhiera::Native.out_pointer }.resume
+    assert_equal 'ntpsec', session.lookup('ntp::service_name')
+    assert_same Libhiera::NOT_FOUND, session.lookup('no::such::key')
+    # Statuses that write nothing (NULL argument, panic): what the slot
+    # holds from before is not taken (it would be freed a second time).
+    mine.put_pointer(0, FFI::Pointer.new(0xdead))
+    assert_nil Libhiera::Native.take_written(Libhiera::Native::NULL_ARGUMENT, mine)
+    assert_nil Libhiera::Native.take_written(Libhiera::Native::PANIC, mine)
+    mine.put_pointer(0, nil)
+    assert_equal Libhiera::Native::NULL_ARGUMENT, Libhiera::Native.hiera_lookup_text(nil, '{"key":"k"}', mine)
+    assert_equal 'ntpsec', session.lookup('ntp::service_name')
+  end
+
   def test_data_files_read_as_yaml_data_and_json_data
     assert_equal({ 'a' => 1, 's' => [:sym] }, Libhiera.parse_data('yaml', '/d/x.yaml', "a: 1\n:s:\n- :sym\n"))
     assert_nil Libhiera.parse_data('yaml', '/d/x.yaml', "# nothing\n")

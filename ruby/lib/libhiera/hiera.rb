@@ -81,8 +81,20 @@ module Libhiera
     #
     # Errors raise a {Libhiera::Error} subclass.
     def lookup(key, merge: nil, default: NOT_FOUND, default_values_hash: nil, override: nil)
-      status, text = call(request(key, merge, default_values_hash, override))
-      Native.answer(status, text, default)
+      text = if merge.nil? && default_values_hash.nil? && override.nil? && key.instance_of?(String)
+               Session.key_request(key)
+             else
+               request(key, merge, default_values_hash, override)
+             end
+      out = Native.out_pointer
+      status = @handle.use { |s| Native.hiera_lookup_text(s, text, out) }
+      case status
+      when Native::OK then Wire.load(Native.take(out))
+      when Native::NOT_FOUND # most automatic parameter lookups
+        Native.take(out) # NULL: no explanation was asked for
+        default
+      else raise Native.error(status, Native.take_written(status, out))
+      end
     end
 
     # Like {#lookup}, but not found raises {NotFoundError}.
@@ -142,6 +154,37 @@ module Libhiera
     end
 
     include HandleOwner
+
+    # The request text of a lookup of `key` (a String) with no options,
+    # memoized: the same keys are looked up in every compile. The cache holds
+    # at most KEY_REQUESTS_MAX keys and is emptied when full. Keys eql? to
+    # each other have the same bytes and, unless ASCII-only, the same
+    # encoding: the same request.
+    KEY_REQUESTS_MAX = 50_000
+    @key_requests = {}
+
+    if Handle::GVL_ATOMIC
+      # MRI: Hash#[] and Hash#[]= with String keys are atomic under the GVL.
+      # @api private
+      def self.key_request(key)
+        @key_requests[key] || new_key_request(key)
+      end
+    else
+      # JRuby's Hash is not safe for concurrent use.
+      @key_requests_lock = Mutex.new
+
+      # @api private
+      def self.key_request(key)
+        @key_requests_lock.synchronize { @key_requests[key] || new_key_request(key) }
+      end
+    end
+
+    # @api private
+    def self.new_key_request(key)
+      text = %({"key":#{JSON.generate(Wire.string(key))}}).freeze
+      @key_requests.clear if @key_requests.size >= KEY_REQUESTS_MAX
+      @key_requests[key] = text
+    end
 
     private
 

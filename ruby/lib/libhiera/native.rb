@@ -76,6 +76,12 @@ module Libhiera
     # No callbacks into Ruby can happen in these: they run without the GVL
     # (MRI), so Ruby threads look up in parallel.
     attach_function :hiera_lookup, %i[pointer pointer pointer], :int, blocking: true
+    # The same function, the request passed as a Ruby String: no copy into a
+    # MemoryPointer on MRI (ffi passes the String's own NUL-terminated bytes,
+    # refusing a NUL inside with an ArgumentError; the String is referenced
+    # by the caller's frame for the call). Session#lookup's requests are JSON
+    # text, which never holds a raw NUL.
+    attach_function :hiera_lookup_text, :hiera_lookup, %i[pointer string pointer], :int, blocking: true
     attach_function :hiera_lookup_many, %i[pointer pointer pointer], :int, blocking: true
     attach_function :hiera_parse_data, %i[string string buffer_in size_t pointer], :int
 
@@ -130,6 +136,22 @@ module Libhiera
       ensure
         hiera_string_free(ptr)
       end
+    end
+
+    OUT = :__libhiera_out
+
+    # An out-parameter (`char **`) for one call, reused by the calling fiber
+    # (Thread#[] is fiber-local, and nothing else runs on a fiber during a
+    # call). It may hold what an earlier call wrote: read it with
+    # {take_written}.
+    def self.out_pointer
+      Thread.current[OUT] ||= FFI::MemoryPointer.new(:pointer)
+    end
+
+    # {take} for an out-parameter of `hiera_lookup`, which writes it (NULL
+    # or a string) unless the status is HIERA_NULL_ARGUMENT or HIERA_PANIC.
+    def self.take_written(status, out)
+      status == NULL_ARGUMENT || status == PANIC ? nil : take(out)
     end
 
     # The exception for a failed call: `status` and the error object text.

@@ -61,11 +61,35 @@ module Libhiera
 
     module_function
 
+    INTEGER = /\A-?[0-9]+\z/.freeze
+
     # Wire JSON text to a Ruby value.
     def load(text)
       text = text.dup.force_encoding(UTF_8) unless text.encoding == UTF_8
-      value = JSON.parse(text, max_nesting: false)
+      # Scalars, most lookups' answers, without the JSON parser: a literal, a
+      # String with no escape (the bytes between its two quotes, the only
+      # ones), an Integer.
+      case text
+      when 'true' then return true
+      when 'false' then return false
+      when 'null' then return nil
+      end
+      first = text.getbyte(0)
+      if first == 34 # "
+        return text.byteslice(1, text.bytesize - 2) if text.getbyte(-1) == 34 && text.count('"\\\\') == 2
+      elsif first == 45 || (first && first >= 48 && first <= 57) # - 0-9
+        return text.to_i if INTEGER.match?(text)
+      end
+      value = parse(text)
       text.include?(MARK) ? decode(value) : value
+    end
+
+    # JSON.parse without options (passing any costs more than parsing a
+    # short answer) unless the text nests deeper than its default limit.
+    def parse(text)
+      JSON.parse(text)
+    rescue JSON::NestingError
+      JSON.parse(text, max_nesting: false)
     end
 
     # Decodes the `__type__` objects of a parsed wire value (in place).
