@@ -611,10 +611,17 @@ impl FileCache {
 mod tests {
     use super::*;
 
+    /// A new empty directory for one test.
+    fn scratch_dir(tag: &str) -> std::path::PathBuf {
+        let dir = std::env::temp_dir().join(format!("libhiera-cache-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
     #[test]
     fn cache_rereads_changed_file() {
-        let dir = std::env::temp_dir().join(format!("libhiera-cache-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = scratch_dir("rereads");
         let f = dir.join("x.yaml");
         std::fs::write(&f, "a: 1\n").unwrap();
         let cache = FileCache::default();
@@ -631,8 +638,7 @@ mod tests {
 
     #[test]
     fn cache_keeps_each_format_of_a_path_apart() {
-        let dir = std::env::temp_dir().join(format!("libhiera-cache-formats-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = scratch_dir("formats");
         let f = dir.join("x.json");
         std::fs::write(&f, "{\"a\": 1}").unwrap();
         let cache = FileCache::default();
@@ -722,8 +728,7 @@ mod tests {
 
     #[test]
     fn cached_files_share_strings() {
-        let dir = std::env::temp_dir().join(format!("libhiera-cache-strings-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = scratch_dir("strings");
         std::fs::write(dir.join("a.yaml"), "ntp::servers: [a.example.com]\n").unwrap();
         std::fs::write(dir.join("b.json"), "{\"ntp::servers\": [\"a.example.com\"]}").unwrap();
         let cache = FileCache::default();
@@ -762,8 +767,7 @@ mod tests {
 
     #[test]
     fn deeply_nested_documents_load_on_a_small_stack() {
-        let dir = std::env::temp_dir().join(format!("libhiera-cache-deep-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = scratch_dir("deep");
         let depth = crate::yaml::MAX_DEPTH - 2;
         let mut text = String::new();
         for i in 0..depth / 2 {
@@ -797,8 +801,7 @@ mod tests {
 
     #[test]
     fn interned_strings_of_changed_files_are_dropped() {
-        let dir = std::env::temp_dir().join(format!("libhiera-cache-purge-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = scratch_dir("purge");
         let f = dir.join("x.yaml");
         let cache = FileCache::default();
         let mut most = 0;
