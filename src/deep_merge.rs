@@ -32,6 +32,7 @@
 use crate::error::{Error, ErrorKind, Result};
 use crate::value::{Map, Value};
 use indexmap::IndexSet;
+use std::borrow::Cow;
 use std::cell::OnceCell;
 use std::cmp::Ordering;
 use std::sync::Arc;
@@ -308,10 +309,48 @@ impl Merger<'_> {
         }
     }
 
+    /// `deep_merge!(source_hash, dest_hash)`: each source entry merged
+    /// into the destination (a copy of it when it is shared). A source the
+    /// merge owns alone gives its keys and values up instead of copying them.
+    fn merge_into(&self, src: Arc<Map>, mut dest: Arc<Map>) -> Result<Value> {
+        let map = Arc::make_mut(&mut dest);
+        match Arc::try_unwrap(src) {
+            Ok(owned) => {
+                for (key, value) in owned {
+                    self.merge_entry(map, Cow::Owned(key), value)?;
+                }
+            }
+            Err(shared) => {
+                for (key, value) in shared.iter() {
+                    self.merge_entry(map, Cow::Borrowed(key), value.clone())?;
+                }
+            }
+        }
+        Ok(Value::Hash(dest))
+    }
+
+    /// One iteration of the gem's `source.each` over a destination hash.
+    fn merge_entry(&self, map: &mut Map, key: Cow<'_, Value>, value: Value) -> Result<()> {
+        match map.get_index_of(&*key) {
+            Some(at) => {
+                let slot = map.get_index_mut(at).expect("index just found").1;
+                *slot = if slot.is_truthy() {
+                    let existing = std::mem::take(slot);
+                    self.merge(value, Dest::Other(existing))?
+                } else {
+                    self.merge(value, Dest::Copy)?
+                };
+            }
+            None => {
+                let merged = self.merge(value, Dest::Copy)?;
+                map.insert(key.into_owned(), merged);
+            }
+        }
+        Ok(())
+    }
+
     fn merge_hash(&self, mut src: Arc<Map>, dest: Dest) -> Result<Value> {
         enum State {
-            /// Merging into a distinct destination hash.
-            Into(Arc<Map>),
             /// The destination is the source hash itself: each remaining
             /// value is merged into itself. (A merge into `source.dup` has
             /// the same outcome, since the copy shares the values.)
@@ -322,36 +361,13 @@ impl Merger<'_> {
             Unmergeable(Value),
         }
         let mut state = match dest {
-            Dest::Other(Value::Hash(d)) => State::Into(d),
+            Dest::Other(Value::Hash(d)) => return self.merge_into(src, d),
             Dest::Other(Value::Array(a)) if self.opts.extend_existing_arrays => State::Extend(a),
             Dest::Other(other) => State::Unmergeable(other),
             Dest::Same | Dest::Copy => State::Itself,
         };
         for i in 0..src.len() {
             state = match state {
-                State::Into(mut d) => {
-                    let (key, value) = src
-                        .get_index(i)
-                        .map(|(k, v)| (k.clone(), v.clone()))
-                        .unwrap();
-                    let map = Arc::make_mut(&mut d);
-                    match map.get_index_of(&key) {
-                        Some(at) => {
-                            let slot = map.get_index_mut(at).expect("index just found").1;
-                            *slot = if slot.is_truthy() {
-                                let existing = std::mem::take(slot);
-                                self.merge(value, Dest::Other(existing))?
-                            } else {
-                                self.merge(value, Dest::Copy)?
-                            };
-                        }
-                        None => {
-                            let merged = self.merge(value, Dest::Copy)?;
-                            map.insert(key, merged);
-                        }
-                    }
-                    State::Into(d)
-                }
                 State::Itself => {
                     let slot = Arc::make_mut(&mut src).get_index_mut(i).unwrap().1;
                     let value = std::mem::take(slot);
@@ -382,7 +398,6 @@ impl Merger<'_> {
             };
         }
         Ok(match state {
-            State::Into(d) => Value::Hash(d),
             State::Itself => Value::Hash(src),
             State::Extend(a) => Value::Array(a),
             State::Unmergeable(d) => d,
