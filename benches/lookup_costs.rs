@@ -1,0 +1,112 @@
+//! Where a compile's lookup time goes, for the optimisation work of issue 7
+//! (see BENCHMARKS.md, "How each change was measured").
+//!
+//! ```text
+//! lookup_costs --corpus DIR fresh [ROUNDS]          # a new Session per node, on a warm Hiera
+//! lookup_costs --corpus DIR steady [ROUNDS] [KIND]  # one warm Session, finished lookups forgotten
+//! ```
+//!
+//! `fresh` first runs the workload once for each of the corpus's first 50
+//! nodes (loading every file the workload needs), then ROUNDS (3) more passes
+//! over the nodes, each node a new `Session`: what `benches/compare` times.
+//! `steady` runs the workload ROUNDS (2000) times on one session of node 0,
+//! forgetting its finished lookups before each pass, so every lookup searches
+//! again with the session's hierarchies, indexes and options in place; KIND
+//! keeps the requests of one kind of `workload-kinds.txt` (`apl`, `dotted`...).
+//!
+//! Prints µs per lookup. Under `valgrind --tool=callgrind`, the difference
+//! between two round counts divided by the extra lookups is the instructions
+//! per lookup, a measure that the machine's load does not move.
+
+use hiera::render::from_json;
+use hiera::request::parse_request;
+use hiera::{Hiera, LookupRequest, Map, Options, Session, Value};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Instant;
+
+fn scopes(dir: &Path, n: usize) -> Vec<Map> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir.join("nodes")).expect("nodes/").map(|e| e.unwrap().path()).collect();
+    files.sort();
+    files
+        .iter()
+        .take(n)
+        .map(|p| {
+            let cert = p.file_stem().unwrap().to_string_lossy().into_owned();
+            let facts = match from_json(&std::fs::read_to_string(p).unwrap()).expect("facts JSON") {
+                Value::Hash(h) => (*h).clone(),
+                _ => panic!("{}: facts must be an object", p.display()),
+            };
+            hiera::scope::scope_from_facts(&facts, Some(&cert), "production")
+        })
+        .collect()
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let usage = "usage: lookup_costs --corpus DIR (fresh [ROUNDS] | steady [ROUNDS] [KIND])";
+    let (dir, mode, rest) = match args.as_slice() {
+        [flag, dir, mode, rest @ ..] if flag == "--corpus" => (PathBuf::from(dir), mode.as_str(), rest),
+        _ => {
+            eprintln!("{usage}");
+            std::process::exit(2);
+        }
+    };
+    let kinds: Vec<String> = std::fs::read_to_string(dir.join("workload-kinds.txt"))
+        .expect("workload-kinds.txt")
+        .lines()
+        .map(|l| l.split_whitespace().next().unwrap_or("").to_string())
+        .collect();
+    let requests: Vec<(LookupRequest, String)> = std::fs::read_to_string(dir.join("workload.jsonl"))
+        .expect("workload.jsonl")
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| parse_request(l).expect("workload request").lookup)
+        .zip(kinds)
+        .collect();
+    let hiera = Arc::new(
+        Hiera::open(Options {
+            hiera_config: dir.join("hiera.yaml"),
+            environmentpath: dir.join("environments"),
+            environment: "production".into(),
+            ..Default::default()
+        })
+        .expect("open"),
+    );
+    let rounds = |default: usize| rest.first().and_then(|r| r.parse().ok()).unwrap_or(default);
+    let (lookups, elapsed) = match mode {
+        "fresh" => {
+            let workload: Vec<&LookupRequest> = requests.iter().map(|(r, _)| r).collect();
+            let scopes = scopes(&dir, 50);
+            for scope in &scopes {
+                let s = Session::new(Arc::clone(&hiera), scope.clone());
+                workload.iter().for_each(|r| drop(s.lookup(r)));
+            }
+            let start = Instant::now();
+            for _ in 0..rounds(3) {
+                for scope in &scopes {
+                    let s = Session::new(Arc::clone(&hiera), scope.clone());
+                    workload.iter().for_each(|r| drop(s.lookup(r)));
+                }
+            }
+            (rounds(3) * scopes.len() * workload.len(), start.elapsed())
+        }
+        "steady" => {
+            let kind = rest.get(1);
+            let workload: Vec<&LookupRequest> = requests.iter().filter(|(_, k)| kind.is_none_or(|want| want == k)).map(|(r, _)| r).collect();
+            let s = Session::new(Arc::clone(&hiera), scopes(&dir, 1).remove(0));
+            workload.iter().for_each(|r| drop(s.lookup(r)));
+            let start = Instant::now();
+            for _ in 0..rounds(2000) {
+                s.forget_results();
+                workload.iter().for_each(|r| drop(s.lookup(r)));
+            }
+            (rounds(2000) * workload.len(), start.elapsed())
+        }
+        _ => {
+            eprintln!("{usage}");
+            std::process::exit(2);
+        }
+    };
+    println!("{lookups} lookups: {:.3} µs/lookup", elapsed.as_secs_f64() * 1e6 / lookups.max(1) as f64);
+}
