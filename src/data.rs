@@ -6,7 +6,7 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::value::{Map, Value};
 use indexmap::map::MutableKeys;
 use std::collections::{HashMap, HashSet};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime};
@@ -456,8 +456,11 @@ impl Slots {
 /// Puppet Server trusts a cached environment for its `environment_timeout`.
 #[derive(Default)]
 pub struct FileCache {
-    entries: Mutex<FastMap<Box<Path>, Slots>>,
-    probes: Mutex<FastMap<PathBuf, (Instant, Option<Probe>)>>,
+    /// Keyed by the path's bytes: hashing them is much cheaper than
+    /// hashing a `Path` (component by component), and the engine builds
+    /// each path the same way every time.
+    entries: Mutex<FastMap<Box<[u8]>, Slots>>,
+    probes: Mutex<FastMap<Box<[u8]>, (Instant, Option<Probe>)>>,
     strings: Mutex<Interner>,
     check_interval: Duration,
     generation: AtomicU64,
@@ -471,6 +474,11 @@ struct Probe {
 }
 
 type FastMap<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
+
+/// A path as the cache's maps key it.
+fn path_key(path: &Path) -> &[u8] {
+    path.as_os_str().as_encoded_bytes()
+}
 
 impl FileCache {
     /// A cache that trusts a `stat` result for `interval` (zero: always
@@ -489,7 +497,7 @@ impl FileCache {
     fn probe(&self, path: &Path) -> std::io::Result<Option<Probe>> {
         if !self.check_interval.is_zero() {
             let probes = self.probes.lock().unwrap_or_else(|p| p.into_inner());
-            if let Some((at, p)) = probes.get(path) {
+            if let Some((at, p)) = probes.get(path_key(path)) {
                 if at.elapsed() < self.check_interval {
                     return Ok(*p);
                 }
@@ -502,7 +510,7 @@ impl FileCache {
         };
         if !self.check_interval.is_zero() {
             let mut probes = self.probes.lock().unwrap_or_else(|p| p.into_inner());
-            probes.insert(path.to_path_buf(), (Instant::now(), probe));
+            probes.insert(path_key(path).into(), (Instant::now(), probe));
         }
         Ok(probe)
     }
@@ -527,7 +535,7 @@ impl FileCache {
         let Some(probe) = self.probe(path).map_err(io_error)? else { return Ok(None) };
         {
             let map = self.entries.lock().unwrap_or_else(|p| p.into_inner());
-            if let Some(e) = map.get(path).and_then(|slots| slots.get(tag)) {
+            if let Some(e) = map.get(path_key(path)).and_then(|slots| slots.get(tag)) {
                 if e.stamp == probe.stamp {
                     return Ok(Some(e.parsed.clone()));
                 }
@@ -539,10 +547,10 @@ impl FileCache {
         let parsed = parse(&bytes);
         let mut map = self.entries.lock().unwrap_or_else(|p| p.into_inner());
         let entry = CacheEntry { stamp: probe.stamp, parsed: parsed.clone() };
-        match map.get_mut(path) {
+        match map.get_mut(path_key(path)) {
             Some(slots) => slots.set(tag, entry),
             None => {
-                map.insert(path.into(), Slots::One(tag, entry));
+                map.insert(path_key(path).into(), Slots::One(tag, entry));
             }
         }
         self.generation.fetch_add(1, Ordering::AcqRel);
