@@ -460,7 +460,7 @@ pub struct FileCache {
     /// hashing a `Path` (component by component), and the engine builds
     /// each path the same way every time.
     entries: Mutex<FastMap<Box<[u8]>, Slots>>,
-    probes: Mutex<FastMap<Box<[u8]>, (Instant, Option<Probe>)>>,
+    probes: Mutex<FastMap<Box<[u8]>, TimedProbe>>,
     strings: Mutex<Interner>,
     check_interval: Duration,
     generation: AtomicU64,
@@ -474,6 +474,9 @@ struct Probe {
 }
 
 type FastMap<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
+
+/// A `stat` result and when it was taken.
+type TimedProbe = (Instant, Option<Probe>);
 
 /// A path as the cache's maps key it.
 fn path_key(path: &Path) -> &[u8] {
