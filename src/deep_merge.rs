@@ -91,6 +91,13 @@ impl DeepMergeOptions {
 /// sorting incomparable values gives [`ErrorKind::Merge`] too. Messages are
 /// Ruby's.
 pub fn deep_merge(source: &Value, dest: Value, opts: &DeepMergeOptions) -> Result<Value> {
+    deep_merge_owned(source.clone(), dest, opts)
+}
+
+/// [`deep_merge`] taking the source by value: a source hash that only the
+/// caller holds gives its entries to the result instead of copying them
+/// (what a chain of merges does with its accumulated value).
+pub fn deep_merge_owned(source: Value, dest: Value, opts: &DeepMergeOptions) -> Result<Value> {
     if opts.knockout_prefix.as_deref() == Some("") {
         return Err(invalid_parameter(
             "knockout_prefix cannot be an empty string in deep_merge!",
@@ -109,7 +116,7 @@ pub fn deep_merge(source: &Value, dest: Value, opts: &DeepMergeOptions) -> Resul
             byte_regex: OnceCell::new(),
         }),
     };
-    merger.merge(source.clone(), Dest::Other(dest))
+    merger.merge(source, Dest::Other(dest))
 }
 
 fn invalid_parameter(message: &str) -> Error {

@@ -2,7 +2,7 @@
 //! reverse_deep and unconstrained_deep), with Puppet's option validation and
 //! type checks.
 
-use crate::deep_merge::{deep_merge, DeepMergeOptions};
+use crate::deep_merge::{deep_merge, deep_merge_owned, DeepMergeOptions};
 use crate::error::{Error, ErrorKind, Result};
 use crate::ptype::infer_type;
 use crate::value::{Map, Value};
@@ -192,7 +192,7 @@ impl Strategy {
                 push_all(e2);
                 Ok(Value::array(out))
             }
-            StrategyKind::Deep | StrategyKind::UnconstrainedDeep => deep_merge(&e1, e2.clone(), &self.deep),
+            StrategyKind::Deep | StrategyKind::UnconstrainedDeep => deep_merge_owned(e1, e2.clone(), &self.deep),
             StrategyKind::ReverseDeep => deep_merge(e2, e1, &self.deep),
         }
     }
