@@ -1820,43 +1820,29 @@ impl Emitter {
         if !self.whitespace && (!value.is_empty() || self.flow_level > 0) {
             self.put(' ');
         }
-        let chars: Vec<char> = value.chars().collect();
-        let (mut spaces, mut breaks) = (false, false);
-        for (i, &c) in chars.iter().enumerate() {
-            if c == ' ' {
-                if allow_breaks
-                    && !spaces
-                    && self.column > BEST_WIDTH
-                    && chars.get(i + 1) != Some(&' ')
-                {
-                    self.write_indent();
-                } else {
-                    self.put(c);
-                }
-                spaces = true;
-            } else if yaml_break(c) {
-                if !breaks && c == '\n' {
-                    self.put_break();
-                }
-                self.write_break(c);
-                self.indention = true;
-                breaks = true;
-            } else {
-                if breaks {
-                    self.write_indent();
-                }
-                self.put(c);
-                self.indention = false;
-                spaces = false;
-                breaks = false;
-            }
-        }
+        self.write_flow_text(value, allow_breaks, false);
         self.whitespace = false;
         self.indention = false;
     }
 
     fn write_single(&mut self, value: &str, allow_breaks: bool) {
         self.write_indicator("'", true, false, false);
+        if self.write_flow_text(value, allow_breaks, true) {
+            self.write_indent();
+        }
+        self.write_indicator("'", false, false, false);
+        self.whitespace = false;
+        self.indention = false;
+    }
+
+    /// The text of a plain or a single-quoted scalar, the loop libyaml's
+    /// `yaml_emitter_write_plain_scalar` and `_single_quoted` share: a
+    /// space past the best width (not one of a run of spaces) may become a
+    /// line break, and a line break is written twice when it starts a run
+    /// of them. In single quotes a `'` is doubled and neither the first nor
+    /// the last character breaks the line. Whether the text ended in line
+    /// breaks.
+    fn write_flow_text(&mut self, value: &str, allow_breaks: bool, single_quoted: bool) -> bool {
         let chars: Vec<char> = value.chars().collect();
         let n = chars.len();
         let (mut spaces, mut breaks) = (false, false);
@@ -1865,8 +1851,7 @@ impl Emitter {
                 if allow_breaks
                     && !spaces
                     && self.column > BEST_WIDTH
-                    && i != 0
-                    && i != n - 1
+                    && (!single_quoted || (i != 0 && i != n - 1))
                     && chars.get(i + 1) != Some(&' ')
                 {
                     self.write_indent();
@@ -1885,7 +1870,7 @@ impl Emitter {
                 if breaks {
                     self.write_indent();
                 }
-                if c == '\'' {
+                if single_quoted && c == '\'' {
                     self.put('\'');
                 }
                 self.put(c);
@@ -1894,12 +1879,7 @@ impl Emitter {
                 breaks = false;
             }
         }
-        if breaks {
-            self.write_indent();
-        }
-        self.write_indicator("'", false, false, false);
-        self.whitespace = false;
-        self.indention = false;
+        breaks
     }
 
     fn write_double(&mut self, value: &str, allow_breaks: bool) {
