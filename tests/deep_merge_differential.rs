@@ -313,7 +313,7 @@ struct Case {
 }
 
 fn generate() -> Vec<Case> {
-    let mut rng = Rng(SEED);
+    let mut rng = Rng::from_state(SEED);
     (0..CASES)
         .map(|i| {
             let opts = options(i, &mut rng);
@@ -324,7 +324,7 @@ fn generate() -> Vec<Case> {
                 .unwrap_or_else(|| "--".into());
             let bytes = opts.unpack_arrays.is_none() && rng.chance(1, 10);
             let mut gen = Gen {
-                rng: Rng(rng.next()),
+                rng: Rng::from_state(rng.next()),
                 prefix: &prefix,
                 bytes,
             };

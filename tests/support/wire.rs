@@ -6,16 +6,20 @@ use hiera::value::{Map, Value};
 use serde_json::{json, Value as Json};
 use std::sync::Arc;
 
-/// SplitMix64.
-pub struct Rng(pub u64);
+#[path = "../../benches/corpus/rng.rs"]
+mod splitmix;
+
+/// The differential tests' draws from splitmix64 (the corpus generator's
+/// stream, started from a raw state): `below` takes the whole output
+/// modulo `n`, where the corpus's drops the low 11 bits first.
+pub struct Rng(splitmix::Rng);
 
 impl Rng {
+    pub fn from_state(state: u64) -> Rng {
+        Rng(splitmix::Rng::from_state(state))
+    }
     pub fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        self.0.next_u64()
     }
     pub fn below(&mut self, n: usize) -> usize {
         (self.next() % n as u64) as usize
