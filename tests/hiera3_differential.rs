@@ -26,7 +26,7 @@ use serde_json::{json, Value as Json};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use support::wire::{decode, encode, same, Rng};
+use support::wire::{decode, encode, same, Rng, ValueGen};
 
 const SEED: u64 = 0x4E13_A3D1_FF00_0310;
 const MERGES: usize = 8000;
@@ -60,6 +60,12 @@ impl MergeGen {
             _ => Value::from(w),
         }
     }
+}
+
+impl ValueGen for MergeGen {
+    fn rng(&mut self) -> &mut Rng {
+        &mut self.rng
+    }
 
     fn scalar(&mut self) -> Value {
         match self.rng.below(14) {
@@ -91,29 +97,9 @@ impl MergeGen {
                 .collect(),
         )
     }
+}
 
-    fn hash(&mut self, depth: usize) -> Value {
-        let n = self.rng.below(5);
-        let mut m = Map::default();
-        for _ in 0..n {
-            let k = self.key();
-            let v = self.value(depth);
-            m.insert(k, v);
-        }
-        Value::hash(m)
-    }
-
-    fn value(&mut self, depth: usize) -> Value {
-        if depth == 0 {
-            return self.scalar();
-        }
-        match self.rng.below(10) {
-            0..=3 => self.hash(depth - 1),
-            4..=6 => self.array(depth - 1),
-            _ => self.scalar(),
-        }
-    }
-
+impl MergeGen {
     /// A hash sharing keys with `other`, so that merges meet.
     fn like(&mut self, other: &Value, depth: usize) -> Value {
         let Value::Hash(h) = other else {

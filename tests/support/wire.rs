@@ -1,4 +1,5 @@
-//! Shared by the differential tests: a small seeded PRNG and the JSON
+//! Shared by the differential tests: a small seeded PRNG, the nested
+//! values their generators draw from it, and the JSON
 //! coding the Ruby oracles speak (`{"__type__": "Hash", "entries": ...}`,
 //! `{"__type__": "Symbol", "name": ...}`, `{"__type__": "Bytes", "hex": ...}`).
 
@@ -30,6 +31,41 @@ impl Rng {
     }
     pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
         &items[self.below(items.len())]
+    }
+}
+
+/// The nested values of the differential tests' generators: each gives
+/// its own keys, scalars and arrays, and hashes and values of any kind are
+/// drawn from them in one way.
+pub trait ValueGen {
+    fn rng(&mut self) -> &mut Rng;
+    fn key(&mut self) -> Value;
+    fn scalar(&mut self) -> Value;
+    fn array(&mut self, depth: usize) -> Value;
+
+    /// Up to four entries, their values at most `depth` deep.
+    fn hash(&mut self, depth: usize) -> Value {
+        let len = self.rng().below(5);
+        let mut map = Map::default();
+        for _ in 0..len {
+            let k = self.key();
+            let v = self.value(depth);
+            map.insert(k, v);
+        }
+        Value::hash(map)
+    }
+
+    /// A scalar at depth 0; else a hash (4 in 10), an array (3 in 10) or a
+    /// scalar.
+    fn value(&mut self, depth: usize) -> Value {
+        if depth == 0 {
+            return self.scalar();
+        }
+        match self.rng().below(10) {
+            0..=3 => self.hash(depth - 1),
+            4..=6 => self.array(depth - 1),
+            _ => self.scalar(),
+        }
     }
 }
 
