@@ -555,30 +555,47 @@ pub fn ruby_inspect(v: &Value, out: &mut String) {
             out.push_str(SENSITIVE_TEXT);
             out.push('>');
         }
-        Value::Array(a) => {
-            out.push('[');
-            for (i, x) in a.iter().enumerate() {
-                if i > 0 {
-                    out.push_str(", ");
-                }
-                ruby_inspect(x, out);
-            }
-            out.push(']');
-        }
-        Value::Hash(h) => {
-            out.push('{');
-            for (i, (k, x)) in h.iter().enumerate() {
-                if i > 0 {
-                    out.push_str(", ");
-                }
-                ruby_inspect(k, out);
-                out.push_str("=>");
-                ruby_inspect(x, out);
-            }
-            out.push('}');
-        }
+        Value::Array(a) => write_array(a, out, ruby_inspect),
+        Value::Hash(h) => write_hash(h, "=>", out, ruby_inspect),
         other => ruby_to_s(other, out),
     }
+}
+
+/// `[x, y]`, each element written by `item`: an Array as Ruby's `inspect`
+/// and Puppet's `String()` write it.
+pub(crate) fn write_array(
+    a: &[Value],
+    out: &mut String,
+    mut item: impl FnMut(&Value, &mut String),
+) {
+    out.push('[');
+    for (i, x) in a.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        item(x, out);
+    }
+    out.push(']');
+}
+
+/// `{k<arrow>v, ...}`, each key and value written by `item`: a Hash as
+/// Ruby's `inspect` (arrow `=>`) and Puppet's `String()` (` => `) write it.
+pub(crate) fn write_hash(
+    h: &Map,
+    arrow: &str,
+    out: &mut String,
+    mut item: impl FnMut(&Value, &mut String),
+) {
+    out.push('{');
+    for (i, (k, x)) in h.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        item(k, out);
+        out.push_str(arrow);
+        item(x, out);
+    }
+    out.push('}');
 }
 
 /// The `inspect` text of a value as a new String.
