@@ -2267,6 +2267,13 @@ mod tests {
         from_json(wire).unwrap_or_else(|e| panic!("{wire}: {e}"))
     }
 
+    /// `render` gives, for each wire value of `cases`, the text Ruby printed.
+    fn assert_renders(cases: &[(&str, &str)], render: impl Fn(&Value) -> String) {
+        for (wire, want) in cases {
+            assert_eq!(render(&v(wire)), *want, "{wire}");
+        }
+    }
+
     /// `p 1e15, 1e16, ...` etc. on Ruby 3.1.2.
     #[test]
     fn ruby_float_matches_ruby() {
@@ -2341,14 +2348,9 @@ mod tests {
             ("{\"__type__\":\"Float\",\"value\":\"Infinity\"}", "Infinity"),
             ("{\"__type__\":\"Float\",\"value\":\"-Infinity\"}", "-Infinity"),
             ("{\"__type__\":\"Float\",\"value\":\"NaN\"}", "NaN"),
+            ("{\"__type__\":\"Sensitive\",\"value\":1}", "#<Sensitive [value redacted]>"),
         ];
-        for (wire, want) in cases {
-            assert_eq!(inspect(&v(wire)), *want, "{wire}");
-        }
-        assert_eq!(
-            inspect(&Value::Sensitive(Arc::new(v("1")))),
-            "#<Sensitive [value redacted]>"
-        );
+        assert_renders(cases, inspect);
     }
 
     /// `puts value.to_s` on Ruby 3.1.2.
@@ -2363,15 +2365,13 @@ mod tests {
             ("{\"__type__\":\"Symbol\",\"value\":\"sym\"}", "sym"),
             ("[1,\"a\"]", "[1, \"a\"]"),
             ("{\"a\":null}", "{\"a\"=>nil}"),
+            ("{\"__type__\":\"Sensitive\",\"value\":\"x\"}", "Sensitive [value redacted]"),
         ];
-        for (wire, want) in cases {
+        assert_renders(cases, |v| {
             let mut s = String::new();
-            ruby_to_s(&v(wire), &mut s);
-            assert_eq!(s, *want, "{wire}");
-        }
-        let mut s = String::new();
-        ruby_to_s(&Value::Sensitive(Arc::new(v("\"x\""))), &mut s);
-        assert_eq!(s, "Sensitive [value redacted]");
+            ruby_to_s(v, &mut s);
+            s
+        });
     }
 
     /// `print value.to_yaml` on Ruby 3.1.2 (Psych 4.0.3, libyaml 0.2.5).
@@ -2457,14 +2457,9 @@ mod tests {
             ("{\"__type__\":\"Binary\",\"value\":\"//4=\"}", "--- !binary |-\n  //4=\n"),
             ("[\"- item - item - item - item - item - item - item - item - item - item - item - item - item - item - item \"]", "---\n- \"- item - item - item - item - item - item - item - item - item - item - item -\n  item - item - item - item \"\n"),
             ("\"x\\n\\n\"", "--- \"x\\n\\n\"\n"),
+            ("{\"__type__\":\"Sensitive\",\"value\":1}", "--- Sensitive [value redacted]\n"),
         ];
-        for (wire, want) in cases {
-            assert_eq!(to_yaml(&v(wire)), *want, "{wire}");
-        }
-        assert_eq!(
-            to_yaml(&Value::Sensitive(Arc::new(v("1")))),
-            "--- Sensitive [value redacted]\n"
-        );
+        assert_renders(cases, to_yaml);
     }
 
     #[test]
