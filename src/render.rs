@@ -1183,6 +1183,13 @@ fn digits_at(b: &[u8], i: usize, min: usize, max: usize) -> Option<(u32, usize)>
     Some((v, i + n))
 }
 
+/// [`digits_at`] followed by the byte `sep`: the number and the index
+/// after `sep`.
+fn digits_then(b: &[u8], i: usize, min: usize, max: usize, sep: u8) -> Option<(u32, usize)> {
+    let (v, j) = digits_at(b, i, min, max)?;
+    (b.get(j) == Some(&sep)).then_some((v, j + 1))
+}
+
 /// Psych's TIME pattern; `Some(valid)` when it matches, `valid` being
 /// whether `parse_time` succeeds (Ruby's `Time.utc`/`Time.new` accept the
 /// fields).
@@ -1191,15 +1198,9 @@ fn time_token(b: &[u8]) -> Option<bool> {
     if b.first() == Some(&b'-') {
         i = 1;
     }
-    let (_, j) = digits_at(b, i, 4, 4)?;
-    if b.get(j) != Some(&b'-') {
-        return None;
-    }
-    let (mon, j) = digits_at(b, j + 1, 1, 2)?;
-    if b.get(j) != Some(&b'-') {
-        return None;
-    }
-    let (day, mut j) = digits_at(b, j + 1, 1, 2)?;
+    let (_, j) = digits_then(b, i, 4, 4, b'-')?;
+    let (mon, j) = digits_then(b, j, 1, 2, b'-')?;
+    let (day, mut j) = digits_at(b, j, 1, 2)?;
     match b.get(j) {
         Some(b'T' | b't') => j += 1,
         Some(&c) if ruby_space(c as char) => {
@@ -1209,15 +1210,9 @@ fn time_token(b: &[u8]) -> Option<bool> {
         }
         _ => return None,
     }
-    let (hour, j) = digits_at(b, j, 1, 2)?;
-    if b.get(j) != Some(&b':') {
-        return None;
-    }
-    let (min, j) = digits_at(b, j + 1, 2, 2)?;
-    if b.get(j) != Some(&b':') {
-        return None;
-    }
-    let (sec, mut j) = digits_at(b, j + 1, 2, 2)?;
+    let (hour, j) = digits_then(b, j, 1, 2, b':')?;
+    let (min, j) = digits_then(b, j, 2, 2, b':')?;
+    let (sec, mut j) = digits_at(b, j, 2, 2)?;
     if b.get(j) == Some(&b'.') {
         j += 1;
         while b.get(j).is_some_and(u8::is_ascii_digit) {
@@ -2365,7 +2360,10 @@ mod tests {
             ("{\"__type__\":\"Symbol\",\"value\":\"sym\"}", "sym"),
             ("[1,\"a\"]", "[1, \"a\"]"),
             ("{\"a\":null}", "{\"a\"=>nil}"),
-            ("{\"__type__\":\"Sensitive\",\"value\":\"x\"}", "Sensitive [value redacted]"),
+            (
+                "{\"__type__\":\"Sensitive\",\"value\":\"x\"}",
+                "Sensitive [value redacted]",
+            ),
         ];
         assert_renders(cases, |v| {
             let mut s = String::new();
