@@ -334,28 +334,8 @@ pub fn puppet_string(v: &Value) -> String {
                     out.push_str("undef")
                 }
             }
-            Value::Array(a) => {
-                out.push('[');
-                for (i, x) in a.iter().enumerate() {
-                    if i > 0 {
-                        out.push_str(", ");
-                    }
-                    inner(x, false, out);
-                }
-                out.push(']');
-            }
-            Value::Hash(h) => {
-                out.push('{');
-                for (i, (k, x)) in h.iter().enumerate() {
-                    if i > 0 {
-                        out.push_str(", ");
-                    }
-                    inner(k, false, out);
-                    out.push_str(" => ");
-                    inner(x, false, out);
-                }
-                out.push('}');
-            }
+            Value::Array(a) => crate::render::write_array(a, out, |x, out| inner(x, false, out)),
+            Value::Hash(h) => crate::render::write_hash(h, " => ", out, |x, out| inner(x, false, out)),
             other => crate::render::ruby_to_s(other, out),
         }
     }

@@ -561,6 +561,24 @@ fn brace_expand(s: &[u8]) -> Vec<Vec<u8>> {
 
 const INVALID_UTF8: &str = "invalid byte sequence in UTF-8";
 
+/// A character of a bracket expression at `p`, after the `\` that may
+/// escape it: its index and byte length; `None` at the end of the pattern.
+fn bracket_char(pat: &[u8], p: usize) -> Option<(usize, usize)> {
+    let t = if at(pat, p) == b'\\' { p + 1 } else { p };
+    if at(pat, t) == 0 {
+        return None;
+    }
+    Some((t, mbclen(pat, t)))
+}
+
+/// The code point of the pattern's character at `t`; a byte that starts no
+/// valid UTF-8 sequence stands for itself.
+fn pattern_codepoint(pat: &[u8], t: usize) -> u32 {
+    precise_char(pat, t)
+        .map(|c| c.0 as u32)
+        .unwrap_or(at(pat, t) as u32)
+}
+
 /// `bracket()`: `p` is just after `[`. Some(index after `]`) on a match.
 fn bracket(pat: &[u8], mut p: usize, s: &[u8], si: usize) -> Result<Option<usize>, ()> {
     let pend = pat.len();
@@ -575,27 +593,17 @@ fn bracket(pat: &[u8], mut p: usize, s: &[u8], si: usize) -> Result<Option<usize
     }
     let mut ok = false;
     while at(pat, p) != b']' {
-        let mut t1 = p;
-        if at(pat, t1) == b'\\' {
-            t1 += 1;
-        }
-        if at(pat, t1) == 0 {
+        let Some((t1, r)) = bracket_char(pat, p) else {
             return Ok(None);
-        }
-        let r = mbclen(pat, t1);
+        };
         p = t1 + r;
         if p >= pend {
             return Ok(None);
         }
         if at(pat, p) == b'-' && at(pat, p + 1) != b']' {
-            let mut t2 = p + 1;
-            if at(pat, t2) == b'\\' {
-                t2 += 1;
-            }
-            if at(pat, t2) == 0 {
+            let Some((t2, r2)) = bracket_char(pat, p + 1) else {
                 return Ok(None);
-            }
-            let r2 = mbclen(pat, t2);
+            };
             p = t2 + r2;
             if ok {
                 continue;
@@ -608,16 +616,10 @@ fn bracket(pat: &[u8], mut p: usize, s: &[u8], si: usize) -> Result<Option<usize
             }
             // rb_enc_codepoint raises on an invalid sequence in the name.
             let c1 = precise_char(s, si).ok_or(())?.0 as u32;
-            let c2 = precise_char(pat, t1)
-                .map(|c| c.0 as u32)
-                .unwrap_or(at(pat, t1) as u32);
-            if c1 < c2 {
+            if c1 < pattern_codepoint(pat, t1) {
                 continue;
             }
-            let c3 = precise_char(pat, t2)
-                .map(|c| c.0 as u32)
-                .unwrap_or(at(pat, t2) as u32);
-            if c1 > c3 {
+            if c1 > pattern_codepoint(pat, t2) {
                 continue;
             }
         } else {

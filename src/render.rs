@@ -555,30 +555,47 @@ pub fn ruby_inspect(v: &Value, out: &mut String) {
             out.push_str(SENSITIVE_TEXT);
             out.push('>');
         }
-        Value::Array(a) => {
-            out.push('[');
-            for (i, x) in a.iter().enumerate() {
-                if i > 0 {
-                    out.push_str(", ");
-                }
-                ruby_inspect(x, out);
-            }
-            out.push(']');
-        }
-        Value::Hash(h) => {
-            out.push('{');
-            for (i, (k, x)) in h.iter().enumerate() {
-                if i > 0 {
-                    out.push_str(", ");
-                }
-                ruby_inspect(k, out);
-                out.push_str("=>");
-                ruby_inspect(x, out);
-            }
-            out.push('}');
-        }
+        Value::Array(a) => write_array(a, out, ruby_inspect),
+        Value::Hash(h) => write_hash(h, "=>", out, ruby_inspect),
         other => ruby_to_s(other, out),
     }
+}
+
+/// `[x, y]`, each element written by `item`: an Array as Ruby's `inspect`
+/// and Puppet's `String()` write it.
+pub(crate) fn write_array(
+    a: &[Value],
+    out: &mut String,
+    mut item: impl FnMut(&Value, &mut String),
+) {
+    out.push('[');
+    for (i, x) in a.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        item(x, out);
+    }
+    out.push(']');
+}
+
+/// `{k<arrow>v, ...}`, each key and value written by `item`: a Hash as
+/// Ruby's `inspect` (arrow `=>`) and Puppet's `String()` (` => `) write it.
+pub(crate) fn write_hash(
+    h: &Map,
+    arrow: &str,
+    out: &mut String,
+    mut item: impl FnMut(&Value, &mut String),
+) {
+    out.push('{');
+    for (i, (k, x)) in h.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        item(k, out);
+        out.push_str(arrow);
+        item(x, out);
+    }
+    out.push('}');
 }
 
 /// The `inspect` text of a value as a new String.
@@ -1166,6 +1183,13 @@ fn digits_at(b: &[u8], i: usize, min: usize, max: usize) -> Option<(u32, usize)>
     Some((v, i + n))
 }
 
+/// [`digits_at`] followed by the byte `sep`: the number and the index
+/// after `sep`.
+fn digits_then(b: &[u8], i: usize, min: usize, max: usize, sep: u8) -> Option<(u32, usize)> {
+    let (v, j) = digits_at(b, i, min, max)?;
+    (b.get(j) == Some(&sep)).then_some((v, j + 1))
+}
+
 /// Psych's TIME pattern; `Some(valid)` when it matches, `valid` being
 /// whether `parse_time` succeeds (Ruby's `Time.utc`/`Time.new` accept the
 /// fields).
@@ -1174,15 +1198,9 @@ fn time_token(b: &[u8]) -> Option<bool> {
     if b.first() == Some(&b'-') {
         i = 1;
     }
-    let (_, j) = digits_at(b, i, 4, 4)?;
-    if b.get(j) != Some(&b'-') {
-        return None;
-    }
-    let (mon, j) = digits_at(b, j + 1, 1, 2)?;
-    if b.get(j) != Some(&b'-') {
-        return None;
-    }
-    let (day, mut j) = digits_at(b, j + 1, 1, 2)?;
+    let (_, j) = digits_then(b, i, 4, 4, b'-')?;
+    let (mon, j) = digits_then(b, j, 1, 2, b'-')?;
+    let (day, mut j) = digits_at(b, j, 1, 2)?;
     match b.get(j) {
         Some(b'T' | b't') => j += 1,
         Some(&c) if ruby_space(c as char) => {
@@ -1192,15 +1210,9 @@ fn time_token(b: &[u8]) -> Option<bool> {
         }
         _ => return None,
     }
-    let (hour, j) = digits_at(b, j, 1, 2)?;
-    if b.get(j) != Some(&b':') {
-        return None;
-    }
-    let (min, j) = digits_at(b, j + 1, 2, 2)?;
-    if b.get(j) != Some(&b':') {
-        return None;
-    }
-    let (sec, mut j) = digits_at(b, j + 1, 2, 2)?;
+    let (hour, j) = digits_then(b, j, 1, 2, b':')?;
+    let (min, j) = digits_then(b, j, 2, 2, b':')?;
+    let (sec, mut j) = digits_at(b, j, 2, 2)?;
     if b.get(j) == Some(&b'.') {
         j += 1;
         while b.get(j).is_some_and(u8::is_ascii_digit) {
@@ -1820,43 +1832,29 @@ impl Emitter {
         if !self.whitespace && (!value.is_empty() || self.flow_level > 0) {
             self.put(' ');
         }
-        let chars: Vec<char> = value.chars().collect();
-        let (mut spaces, mut breaks) = (false, false);
-        for (i, &c) in chars.iter().enumerate() {
-            if c == ' ' {
-                if allow_breaks
-                    && !spaces
-                    && self.column > BEST_WIDTH
-                    && chars.get(i + 1) != Some(&' ')
-                {
-                    self.write_indent();
-                } else {
-                    self.put(c);
-                }
-                spaces = true;
-            } else if yaml_break(c) {
-                if !breaks && c == '\n' {
-                    self.put_break();
-                }
-                self.write_break(c);
-                self.indention = true;
-                breaks = true;
-            } else {
-                if breaks {
-                    self.write_indent();
-                }
-                self.put(c);
-                self.indention = false;
-                spaces = false;
-                breaks = false;
-            }
-        }
+        self.write_flow_text(value, allow_breaks, false);
         self.whitespace = false;
         self.indention = false;
     }
 
     fn write_single(&mut self, value: &str, allow_breaks: bool) {
         self.write_indicator("'", true, false, false);
+        if self.write_flow_text(value, allow_breaks, true) {
+            self.write_indent();
+        }
+        self.write_indicator("'", false, false, false);
+        self.whitespace = false;
+        self.indention = false;
+    }
+
+    /// The text of a plain or a single-quoted scalar, the loop libyaml's
+    /// `yaml_emitter_write_plain_scalar` and `_single_quoted` share: a
+    /// space past the best width (not one of a run of spaces) may become a
+    /// line break, and a line break is written twice when it starts a run
+    /// of them. In single quotes a `'` is doubled and neither the first nor
+    /// the last character breaks the line. Whether the text ended in line
+    /// breaks.
+    fn write_flow_text(&mut self, value: &str, allow_breaks: bool, single_quoted: bool) -> bool {
         let chars: Vec<char> = value.chars().collect();
         let n = chars.len();
         let (mut spaces, mut breaks) = (false, false);
@@ -1865,8 +1863,7 @@ impl Emitter {
                 if allow_breaks
                     && !spaces
                     && self.column > BEST_WIDTH
-                    && i != 0
-                    && i != n - 1
+                    && (!single_quoted || (i != 0 && i != n - 1))
                     && chars.get(i + 1) != Some(&' ')
                 {
                     self.write_indent();
@@ -1885,7 +1882,7 @@ impl Emitter {
                 if breaks {
                     self.write_indent();
                 }
-                if c == '\'' {
+                if single_quoted && c == '\'' {
                     self.put('\'');
                 }
                 self.put(c);
@@ -1894,12 +1891,7 @@ impl Emitter {
                 breaks = false;
             }
         }
-        if breaks {
-            self.write_indent();
-        }
-        self.write_indicator("'", false, false, false);
-        self.whitespace = false;
-        self.indention = false;
+        breaks
     }
 
     fn write_double(&mut self, value: &str, allow_breaks: bool) {
@@ -2270,6 +2262,13 @@ mod tests {
         from_json(wire).unwrap_or_else(|e| panic!("{wire}: {e}"))
     }
 
+    /// `render` gives, for each wire value of `cases`, the text Ruby printed.
+    fn assert_renders(cases: &[(&str, &str)], render: impl Fn(&Value) -> String) {
+        for (wire, want) in cases {
+            assert_eq!(render(&v(wire)), *want, "{wire}");
+        }
+    }
+
     /// `p 1e15, 1e16, ...` etc. on Ruby 3.1.2.
     #[test]
     fn ruby_float_matches_ruby() {
@@ -2344,14 +2343,9 @@ mod tests {
             ("{\"__type__\":\"Float\",\"value\":\"Infinity\"}", "Infinity"),
             ("{\"__type__\":\"Float\",\"value\":\"-Infinity\"}", "-Infinity"),
             ("{\"__type__\":\"Float\",\"value\":\"NaN\"}", "NaN"),
+            ("{\"__type__\":\"Sensitive\",\"value\":1}", "#<Sensitive [value redacted]>"),
         ];
-        for (wire, want) in cases {
-            assert_eq!(inspect(&v(wire)), *want, "{wire}");
-        }
-        assert_eq!(
-            inspect(&Value::Sensitive(Arc::new(v("1")))),
-            "#<Sensitive [value redacted]>"
-        );
+        assert_renders(cases, inspect);
     }
 
     /// `puts value.to_s` on Ruby 3.1.2.
@@ -2366,15 +2360,16 @@ mod tests {
             ("{\"__type__\":\"Symbol\",\"value\":\"sym\"}", "sym"),
             ("[1,\"a\"]", "[1, \"a\"]"),
             ("{\"a\":null}", "{\"a\"=>nil}"),
+            (
+                "{\"__type__\":\"Sensitive\",\"value\":\"x\"}",
+                "Sensitive [value redacted]",
+            ),
         ];
-        for (wire, want) in cases {
+        assert_renders(cases, |v| {
             let mut s = String::new();
-            ruby_to_s(&v(wire), &mut s);
-            assert_eq!(s, *want, "{wire}");
-        }
-        let mut s = String::new();
-        ruby_to_s(&Value::Sensitive(Arc::new(v("\"x\""))), &mut s);
-        assert_eq!(s, "Sensitive [value redacted]");
+            ruby_to_s(v, &mut s);
+            s
+        });
     }
 
     /// `print value.to_yaml` on Ruby 3.1.2 (Psych 4.0.3, libyaml 0.2.5).
@@ -2460,14 +2455,9 @@ mod tests {
             ("{\"__type__\":\"Binary\",\"value\":\"//4=\"}", "--- !binary |-\n  //4=\n"),
             ("[\"- item - item - item - item - item - item - item - item - item - item - item - item - item - item - item \"]", "---\n- \"- item - item - item - item - item - item - item - item - item - item - item -\n  item - item - item - item \"\n"),
             ("\"x\\n\\n\"", "--- \"x\\n\\n\"\n"),
+            ("{\"__type__\":\"Sensitive\",\"value\":1}", "--- Sensitive [value redacted]\n"),
         ];
-        for (wire, want) in cases {
-            assert_eq!(to_yaml(&v(wire)), *want, "{wire}");
-        }
-        assert_eq!(
-            to_yaml(&Value::Sensitive(Arc::new(v("1")))),
-            "--- Sensitive [value redacted]\n"
-        );
+        assert_renders(cases, to_yaml);
     }
 
     #[test]

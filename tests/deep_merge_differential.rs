@@ -21,7 +21,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::sync::Arc;
-use support::wire::{decode, encode, same, Rng};
+use support::wire::{decode, encode, same, Rng, ValueGen};
 
 const SEED: u64 = 0x5EED_DEE9_4E26_E001;
 const CASES: usize = 6000;
@@ -72,6 +72,12 @@ impl Gen<'_> {
                 .pick(&[0.5, 1.0, 1.5, 2.0, -3.25, 1e20, 1e-5, 3.0e15, 0.0, 4.0]),
         )
     }
+}
+
+impl ValueGen for Gen<'_> {
+    fn rng(&mut self) -> &mut Rng {
+        &mut self.rng
+    }
 
     fn scalar(&mut self) -> Value {
         match self.rng.below(20) {
@@ -117,29 +123,9 @@ impl Gen<'_> {
             .collect();
         Value::array(items)
     }
+}
 
-    fn hash(&mut self, depth: usize) -> Value {
-        let len = self.rng.below(5);
-        let mut map = Map::default();
-        for _ in 0..len {
-            let k = self.key();
-            let v = self.value(depth);
-            map.insert(k, v);
-        }
-        Value::hash(map)
-    }
-
-    fn value(&mut self, depth: usize) -> Value {
-        if depth == 0 {
-            return self.scalar();
-        }
-        match self.rng.below(10) {
-            0..=3 => self.hash(depth - 1),
-            4..=6 => self.array(depth - 1),
-            _ => self.scalar(),
-        }
-    }
-
+impl Gen<'_> {
     /// A value of nested arrays and hashes whose arrays hold duplicates and
     /// knockout strings: where the gem merges a value into itself (or into
     /// its own `dup`), these show how the aliasing plays out.
@@ -313,7 +299,7 @@ struct Case {
 }
 
 fn generate() -> Vec<Case> {
-    let mut rng = Rng(SEED);
+    let mut rng = Rng::from_state(SEED);
     (0..CASES)
         .map(|i| {
             let opts = options(i, &mut rng);
@@ -324,7 +310,7 @@ fn generate() -> Vec<Case> {
                 .unwrap_or_else(|| "--".into());
             let bytes = opts.unpack_arrays.is_none() && rng.chance(1, 10);
             let mut gen = Gen {
-                rng: Rng(rng.next()),
+                rng: Rng::from_state(rng.next()),
                 prefix: &prefix,
                 bytes,
             };

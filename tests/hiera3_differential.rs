@@ -26,7 +26,7 @@ use serde_json::{json, Value as Json};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use support::wire::{decode, encode, same, Rng};
+use support::wire::{decode, encode, same, Rng, ValueGen};
 
 const SEED: u64 = 0x4E13_A3D1_FF00_0310;
 const MERGES: usize = 8000;
@@ -60,6 +60,12 @@ impl MergeGen {
             _ => Value::from(w),
         }
     }
+}
+
+impl ValueGen for MergeGen {
+    fn rng(&mut self) -> &mut Rng {
+        &mut self.rng
+    }
 
     fn scalar(&mut self) -> Value {
         match self.rng.below(14) {
@@ -91,29 +97,9 @@ impl MergeGen {
                 .collect(),
         )
     }
+}
 
-    fn hash(&mut self, depth: usize) -> Value {
-        let n = self.rng.below(5);
-        let mut m = Map::default();
-        for _ in 0..n {
-            let k = self.key();
-            let v = self.value(depth);
-            m.insert(k, v);
-        }
-        Value::hash(m)
-    }
-
-    fn value(&mut self, depth: usize) -> Value {
-        if depth == 0 {
-            return self.scalar();
-        }
-        match self.rng.below(10) {
-            0..=3 => self.hash(depth - 1),
-            4..=6 => self.array(depth - 1),
-            _ => self.scalar(),
-        }
-    }
-
+impl MergeGen {
     /// A hash sharing keys with `other`, so that merges meet.
     fn like(&mut self, other: &Value, depth: usize) -> Value {
         let Value::Hash(h) = other else {
@@ -254,7 +240,7 @@ impl MergeGen {
 fn merge_cases(rng: &mut Rng) -> Vec<Json> {
     (0..MERGES)
         .map(|_| {
-            let mut g = MergeGen { rng: Rng(rng.next()), prefix: "--".into() };
+            let mut g = MergeGen { rng: Rng::from_state(rng.next()), prefix: "--".into() };
             let (rt, config) = g.resolution();
             let depth = 1 + g.rng.below(3);
             let old = if g.rng.chance(1, 15) { g.value(depth) } else { g.hash(depth) };
@@ -432,7 +418,7 @@ impl ParseGen {
 fn parse_cases(rng: &mut Rng) -> Vec<Json> {
     (0..PARSES)
         .map(|_| {
-            let mut g = ParseGen { rng: Rng(rng.next()) };
+            let mut g = ParseGen { rng: Rng::from_state(rng.next()) };
             let depth = g.rng.below(3);
             let data = if g.rng.chance(1, 2) { g.string() } else { g.value(depth) };
             let scope = g.scope();
@@ -448,7 +434,7 @@ fn parse_cases(rng: &mut Rng) -> Vec<Json> {
 fn source_cases(rng: &mut Rng) -> Vec<Json> {
     (0..SOURCES)
         .map(|_| {
-            let mut g = ParseGen { rng: Rng(rng.next()) };
+            let mut g = ParseGen { rng: Rng::from_state(rng.next()) };
             let hierarchy = if g.rng.chance(1, 8) {
                 g.hierarchy_entry()
             } else {
@@ -512,7 +498,7 @@ fn dig_cases(rng: &mut Rng) -> Vec<Json> {
     const SEGS: &[&str] = &["a", "b", "0", "1", "2", "01", "x\n1", "-1\n0", " 1", "k", "99999999999999999999"];
     (0..DIGS)
         .map(|_| {
-            let mut g = MergeGen { rng: Rng(rng.next()), prefix: "--".into() };
+            let mut g = MergeGen { rng: Rng::from_state(rng.next()), prefix: "--".into() };
             let value = match g.rng.below(6) {
                 0 => Value::array(vec![Value::from("a"), g.hash(1), Value::Nil]),
                 1 => hash_of(vec![
@@ -589,7 +575,7 @@ fn hiera3_helpers_match_the_gem() {
         }
     }
 
-    let mut rng = Rng(SEED);
+    let mut rng = Rng::from_state(SEED);
     let mut cases = merge_cases(&mut rng);
     cases.extend(parse_cases(&mut rng));
     cases.extend(source_cases(&mut rng));

@@ -19,6 +19,7 @@
  */
 #define _GNU_SOURCE
 #include "hiera.h"
+#include "check.h"
 #include "testutil.h"
 
 #include <limits.h>
@@ -29,20 +30,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-static int passed, failed;
-
-#define CHECK(cond, ...)                                                   \
-  do {                                                                     \
-    if (cond) {                                                            \
-      passed++;                                                            \
-    } else {                                                               \
-      failed++;                                                            \
-      fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);      \
-      fprintf(stderr, __VA_ARGS__);                                        \
-      fputc('\n', stderr);                                                 \
-    }                                                                      \
-  } while (0)
 
 /* Sentinels: out-parameters that must not be written keep these values. */
 static char UNSET_STR_STORAGE;

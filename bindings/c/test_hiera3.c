@@ -17,6 +17,7 @@
  */
 #define _GNU_SOURCE
 #include "hiera.h"
+#include "check.h"
 
 #include <pthread.h>
 #include <stdarg.h>
@@ -25,24 +26,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-static int passed, failed;
-static pthread_mutex_t count_lock = PTHREAD_MUTEX_INITIALIZER;
-
-#define CHECK(cond, ...)                                                   \
-  do {                                                                     \
-    int ok_ = (cond);                                                      \
-    pthread_mutex_lock(&count_lock);                                       \
-    if (ok_) {                                                             \
-      passed++;                                                            \
-    } else {                                                               \
-      failed++;                                                            \
-      fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);      \
-      fprintf(stderr, __VA_ARGS__);                                        \
-      fputc('\n', stderr);                                                 \
-    }                                                                      \
-    pthread_mutex_unlock(&count_lock);                                     \
-  } while (0)
 
 static char UNSET_STORAGE;
 #define UNSET (&UNSET_STORAGE)

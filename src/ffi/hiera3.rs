@@ -210,11 +210,8 @@ impl Outcome {
     }
 
     /// A helper's JSON result.
-    fn of_json(r: Result<String>) -> Outcome {
-        match r {
-            Ok(json) => Outcome { status: hiera_status::HIERA_OK, result: Some(json), guard: None },
-            Err(e) => Outcome::failed(&e),
-        }
+    fn json(json: String) -> Outcome {
+        Outcome { status: hiera_status::HIERA_OK, result: Some(json), guard: None }
     }
 
     fn of(r: Result<Option<Value>>, guard: Option<String>) -> Outcome {
@@ -241,6 +238,33 @@ impl Outcome {
         }
         self.status
     }
+}
+
+/// The body of the exports that answer through `*result_json` (and
+/// `*guard_json`, when it is not NULL): `HIERA_NULL_ARGUMENT`, with nothing
+/// written, when `missing` (a required input is NULL) or `result_json` is
+/// NULL; else the outcome `answer` gives (it runs only then, so it may
+/// read the required inputs), an `Err` (an input is not valid) as an error
+/// object; a panic is `HIERA_PANIC`.
+///
+/// # Safety
+/// `result_json` and `guard_json` are NULL or valid for a write of a
+/// pointer.
+unsafe fn answer_export(
+    missing: bool,
+    result_json: *mut *mut c_char,
+    guard_json: *mut *mut c_char,
+    answer: impl FnOnce() -> Result<Outcome>,
+) -> hiera_status {
+    guard(hiera_status::HIERA_PANIC, || {
+        if missing || result_json.is_null() {
+            return hiera_status::HIERA_NULL_ARGUMENT;
+        }
+        let outcome = answer().unwrap_or_else(|e| Outcome::failed(&e));
+        // SAFETY: `result_json` is non-NULL and, like `guard_json` when that
+        // is not NULL, writable per the caller.
+        unsafe { outcome.write(result_json, guard_json) }
+    })
 }
 
 // ---------------------------------------------------------------------------
@@ -427,24 +451,23 @@ pub unsafe extern "C" fn hiera3_merge_answer(
     config_json: *const c_char,
     result_json: *mut *mut c_char,
 ) -> hiera_status {
-    guard(hiera_status::HIERA_PANIC, || {
-        if new_json.is_null() || old_json.is_null() || resolution_type_json.is_null() || result_json.is_null() {
-            return hiera_status::HIERA_NULL_ARGUMENT;
-        }
-        // SAFETY: the three required inputs are non-NULL and, like the
-        // optional `config_json`, NUL-terminated strings per the contract.
-        let merged = unsafe {
-            (|| {
-                let new = input_str(new_json, "new_json")?;
-                let old = input_str(old_json, "old_json")?;
-                let rt = input_str(resolution_type_json, "resolution_type_json")?;
-                let config = optional_str(config_json, "config_json")?;
-                merge_answer_json(new, old, rt, config)
-            })()
+    let missing = new_json.is_null() || old_json.is_null() || resolution_type_json.is_null();
+    let answer = || {
+        // SAFETY: the three required inputs are non-NULL (not `missing`)
+        // and, like the optional `config_json`, NUL-terminated strings
+        // per the contract.
+        let (new, old, rt, config) = unsafe {
+            (
+                input_str(new_json, "new_json")?,
+                input_str(old_json, "old_json")?,
+                input_str(resolution_type_json, "resolution_type_json")?,
+                optional_str(config_json, "config_json")?,
+            )
         };
-        // SAFETY: `result_json` is non-NULL and writable per the contract.
-        unsafe { Outcome::of_json(merged).write(result_json, std::ptr::null_mut()) }
-    })
+        merge_answer_json(new, old, rt, config).map(Outcome::json)
+    };
+    // SAFETY: `result_json` is NULL or writable per the contract.
+    unsafe { answer_export(missing, result_json, std::ptr::null_mut(), answer) }
 }
 
 /// `hiera3_parse_answer` / `hiera3_parse_string` without the pointers.
@@ -521,7 +544,7 @@ pub unsafe extern "C" fn hiera3_parse_answer(
     guard_json: *mut *mut c_char,
 ) -> hiera_status {
     // SAFETY: the contract of this function is the one of `parse_export`.
-    guard(hiera_status::HIERA_PANIC, || unsafe { parse_export(data_json, scope_json, context_json, host, result_json, guard_json, true) })
+    unsafe { parse_export(data_json, scope_json, context_json, host, result_json, guard_json, true) }
 }
 
 /// `Backend.parse_string(data, scope, extra_data, context)`: interpolates a
@@ -541,7 +564,7 @@ pub unsafe extern "C" fn hiera3_parse_string(
     guard_json: *mut *mut c_char,
 ) -> hiera_status {
     // SAFETY: the contract of this function is the one of `parse_export`.
-    guard(hiera_status::HIERA_PANIC, || unsafe { parse_export(data_json, scope_json, context_json, host, result_json, guard_json, false) })
+    unsafe { parse_export(data_json, scope_json, context_json, host, result_json, guard_json, false) }
 }
 
 /// The body of `hiera3_parse_answer` and `hiera3_parse_string`.
@@ -557,27 +580,23 @@ unsafe fn parse_export(
     guard_json: *mut *mut c_char,
     whole: bool,
 ) -> hiera_status {
-    if data_json.is_null() || result_json.is_null() {
-        return hiera_status::HIERA_NULL_ARGUMENT;
-    }
-    // SAFETY: `data_json` is non-NULL; the inputs are NUL-terminated strings
-    // (or NULL where allowed) and `host` NULL or valid, per the contract.
-    let outcome = unsafe {
-        let inputs = (|| {
-            Ok::<_, Error>((
+    let answer = || {
+        // SAFETY: `data_json` is non-NULL (not missing); the inputs are
+        // NUL-terminated strings (or NULL where allowed) and `host` NULL
+        // or valid, per the contract.
+        let (data, scope, context, host) = unsafe {
+            (
                 input_str(data_json, "data_json")?,
                 optional_str(scope_json, "scope_json")?,
                 optional_str(context_json, "context_json")?,
-            ))
-        })();
-        match inputs {
-            Ok((data, scope, context)) => parse_json(data, scope, context, host_ref(host), whole),
-            Err(e) => Outcome::failed(&e),
-        }
+                host_ref(host),
+            )
+        };
+        Ok(parse_json(data, scope, context, host, whole))
     };
-    // SAFETY: `result_json` is non-NULL and writable, `guard_json` NULL or
-    // writable, per the contract.
-    unsafe { outcome.write(result_json, guard_json) }
+    // SAFETY: `result_json` and `guard_json` are NULL or writable per the
+    // contract.
+    unsafe { answer_export(data_json.is_null(), result_json, guard_json, answer) }
 }
 
 /// `hiera3_datasources` without the pointers.
@@ -623,23 +642,22 @@ pub unsafe extern "C" fn hiera3_datasources(
     host: *const hiera3_host,
     result_json: *mut *mut c_char,
 ) -> hiera_status {
-    guard(hiera_status::HIERA_PANIC, || {
-        if hierarchy_json.is_null() || result_json.is_null() {
-            return hiera_status::HIERA_NULL_ARGUMENT;
-        }
-        // SAFETY: `hierarchy_json` is non-NULL; the inputs are NUL-terminated
-        // strings (or NULL where allowed) and `host` NULL or valid.
-        let r = unsafe {
-            (|| {
-                let hierarchy = input_str(hierarchy_json, "hierarchy_json")?;
-                let scope = optional_str(scope_json, "scope_json")?;
-                let oo = optional_str(order_override_json, "order_override_json")?;
-                datasources_json(hierarchy, scope, oo, host_ref(host))
-            })()
+    let answer = || {
+        // SAFETY: `hierarchy_json` is non-NULL (not missing); the inputs
+        // are NUL-terminated strings (or NULL where allowed) and `host`
+        // NULL or valid.
+        let (hierarchy, scope, oo, host) = unsafe {
+            (
+                input_str(hierarchy_json, "hierarchy_json")?,
+                optional_str(scope_json, "scope_json")?,
+                optional_str(order_override_json, "order_override_json")?,
+                host_ref(host),
+            )
         };
-        // SAFETY: `result_json` is non-NULL and writable per the contract.
-        unsafe { Outcome::of_json(r).write(result_json, std::ptr::null_mut()) }
-    })
+        datasources_json(hierarchy, scope, oo, host).map(Outcome::json)
+    };
+    // SAFETY: `result_json` is NULL or writable per the contract.
+    unsafe { answer_export(hierarchy_json.is_null(), result_json, std::ptr::null_mut(), answer) }
 }
 
 // ---------------------------------------------------------------------------
@@ -926,25 +944,17 @@ pub unsafe extern "C" fn hiera3_lookup(
     result_json: *mut *mut c_char,
     guard_json: *mut *mut c_char,
 ) -> hiera_status {
-    guard(hiera_status::HIERA_PANIC, || {
-        if h.is_null() || request_json.is_null() || result_json.is_null() {
-            return hiera_status::HIERA_NULL_ARGUMENT;
-        }
-        // SAFETY: `h` is non-NULL and, per the contract, a live handle; only
-        // shared access is taken, since other threads may use it too.
-        let config = unsafe { &*h };
-        // SAFETY: checked non-NULL; a NUL-terminated string per the contract;
-        // `host` is NULL or valid.
-        let outcome = unsafe {
-            match input_str(request_json, "request_json") {
-                Ok(text) => lookup_json(&config.inner, text, host_ref(host)),
-                Err(e) => Outcome::failed(&e),
-            }
-        };
-        // SAFETY: `result_json` is non-NULL and writable, `guard_json` NULL
-        // or writable, per the contract.
-        unsafe { outcome.write(result_json, guard_json) }
-    })
+    let answer = || {
+        // SAFETY: `h` is non-NULL (not missing) and, per the contract, a
+        // live handle; only shared access is taken, since other threads
+        // may use it too. `request_json` is non-NULL and a NUL-terminated
+        // string; `host` is NULL or valid.
+        let (config, text, host) = unsafe { (&*h, input_str(request_json, "request_json")?, host_ref(host)) };
+        Ok(lookup_json(&config.inner, text, host))
+    };
+    // SAFETY: `result_json` and `guard_json` are NULL or writable per the
+    // contract.
+    unsafe { answer_export(h.is_null() || request_json.is_null(), result_json, guard_json, answer) }
 }
 
 #[cfg(test)]

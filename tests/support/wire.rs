@@ -1,4 +1,5 @@
-//! Shared by the differential tests: a small seeded PRNG and the JSON
+//! Shared by the differential tests: a small seeded PRNG, the nested
+//! values their generators draw from it, and the JSON
 //! coding the Ruby oracles speak (`{"__type__": "Hash", "entries": ...}`,
 //! `{"__type__": "Symbol", "name": ...}`, `{"__type__": "Bytes", "hex": ...}`).
 
@@ -6,16 +7,20 @@ use hiera::value::{Map, Value};
 use serde_json::{json, Value as Json};
 use std::sync::Arc;
 
-/// SplitMix64.
-pub struct Rng(pub u64);
+#[path = "../../benches/corpus/rng.rs"]
+mod splitmix;
+
+/// The differential tests' draws from splitmix64 (the corpus generator's
+/// stream, started from a raw state): `below` takes the whole output
+/// modulo `n`, where the corpus's drops the low 11 bits first.
+pub struct Rng(splitmix::Rng);
 
 impl Rng {
+    pub fn from_state(state: u64) -> Rng {
+        Rng(splitmix::Rng::from_state(state))
+    }
     pub fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        self.0.next_u64()
     }
     pub fn below(&mut self, n: usize) -> usize {
         (self.next() % n as u64) as usize
@@ -26,6 +31,41 @@ impl Rng {
     }
     pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
         &items[self.below(items.len())]
+    }
+}
+
+/// The nested values of the differential tests' generators: each gives
+/// its own keys, scalars and arrays, and hashes and values of any kind are
+/// drawn from them in one way.
+pub trait ValueGen {
+    fn rng(&mut self) -> &mut Rng;
+    fn key(&mut self) -> Value;
+    fn scalar(&mut self) -> Value;
+    fn array(&mut self, depth: usize) -> Value;
+
+    /// Up to four entries, their values at most `depth` deep.
+    fn hash(&mut self, depth: usize) -> Value {
+        let len = self.rng().below(5);
+        let mut map = Map::default();
+        for _ in 0..len {
+            let k = self.key();
+            let v = self.value(depth);
+            map.insert(k, v);
+        }
+        Value::hash(map)
+    }
+
+    /// A scalar at depth 0; else a hash (4 in 10), an array (3 in 10) or a
+    /// scalar.
+    fn value(&mut self, depth: usize) -> Value {
+        if depth == 0 {
+            return self.scalar();
+        }
+        match self.rng().below(10) {
+            0..=3 => self.hash(depth - 1),
+            4..=6 => self.array(depth - 1),
+            _ => self.scalar(),
+        }
     }
 }
 

@@ -104,6 +104,38 @@ module Libhiera
       end
     end
 
+    # What the data_hash functions (lib/puppet/functions/libhiera/) share:
+    # each function's class extends this module and calls
+    # {data_hash_function}.
+    # @api private
+    module DataHashFunction
+      # Declares the function: its options (of the Puppet type
+      # `options_type`) name a data file, which is read through Puppet's
+      # `cached_file_data` in the format ('yaml' or 'json') the block gives
+      # for the options; options without a path fail with `missing_path`.
+      def data_hash_function(options_type, missing_path: MISSING_PATH, &format)
+        dispatch :data_hash do
+          param options_type, :options
+          param 'Puppet::LookupContext', :context
+        end
+
+        argument_mismatch :missing_path do
+          param 'Hash', :options
+          param 'Puppet::LookupContext', :context
+        end
+
+        define_method(:data_hash) do |options, context|
+          path = options['path']
+          file_format = format.call(options)
+          context.cached_file_data(path) do |content|
+            Libhiera::Puppet.data_file(file_format, path, content)
+          end
+        end
+
+        define_method(:missing_path) { |_options, _context| missing_path }
+      end
+    end
+
     # The state of one compile (kept on its LookupAdapter).
     # @api private
     class CompileState

@@ -15,25 +15,11 @@ require_relative '../../../libhiera/puppet'
 #     - name: common
 #       path: common.yaml
 Puppet::Functions.create_function(:'libhiera::data_hash') do
-  dispatch :data_hash do
-    param 'Struct[{path=>String[1], Optional[format]=>Enum[yaml, json]}]', :options
-    param 'Puppet::LookupContext', :context
-  end
+  extend Libhiera::Puppet::DataHashFunction
 
-  argument_mismatch :missing_path do
-    param 'Hash', :options
-    param 'Puppet::LookupContext', :context
-  end
-
-  def data_hash(options, context)
-    path = options['path']
-    format = options['format'] || (File.extname(path) == '.json' ? 'json' : 'yaml')
-    context.cached_file_data(path) do |content|
-      Libhiera::Puppet.data_file(format, path, content)
-    end
-  end
-
-  def missing_path(_options, _context)
-    "#{Libhiera::Puppet::MISSING_PATH} (and optionally 'format': yaml or json)"
+  options_type = 'Struct[{path=>String[1], Optional[format]=>Enum[yaml, json]}]'
+  missing_path = "#{Libhiera::Puppet::MISSING_PATH} (and optionally 'format': yaml or json)"
+  data_hash_function(options_type, missing_path: missing_path) do |options|
+    options['format'] || (File.extname(options['path']) == '.json' ? 'json' : 'yaml')
   end
 end
