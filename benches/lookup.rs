@@ -26,7 +26,6 @@
 //!   (`corpus`), and the environment's common.yaml (`common`).
 
 #[path = "corpus/gen.rs"]
-#[allow(dead_code)]
 mod gen;
 
 use criterion::{BatchSize, Criterion, Throughput};

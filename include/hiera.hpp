@@ -228,9 +228,16 @@ class session {
     throw error(st, std::move(text));
   }
 
-  /// Looks up one key with Puppet's defaults (first found, no default).
+  /// Looks up one key with Puppet's defaults (first found, no default)
+  /// through hiera_lookup_key: the value as JSON, or std::nullopt when not
+  /// found. Throws libhiera::error on any failure.
   std::optional<std::string> lookup_key(std::string_view key) const {
-    return lookup("{\"key\":" + json_quote(key) + "}");
+    char *out = nullptr;
+    hiera_status st = hiera_lookup_key(handle_.get(), key.data(), key.size(), &out);
+    std::string text = detail::take(out);
+    if (st == HIERA_OK) return text;
+    if (st == HIERA_NOT_FOUND) return std::nullopt;
+    throw error(st, std::move(text));
   }
 
   /// Looks up an array of requests in one call (see hiera_lookup_many) and

@@ -2,7 +2,6 @@
 //! and what it writes loads through the engine.
 
 #[path = "../benches/corpus/gen.rs"]
-#[allow(dead_code)]
 mod gen;
 
 use gen::Corpus;

@@ -412,7 +412,7 @@ fn is_special(name: &str) -> bool {
 // ---------------------------------------------------------------- values
 
 fn word(rng: &mut Rng) -> &'static str {
-    *rng.pick(&WORDS)
+    WORDS[rng.below(WORDS.len())]
 }
 
 fn scalar_leaf(rng: &mut Rng, kind: LeafKind) -> Value {

@@ -219,6 +219,49 @@ static void test_statuses(hiera_session *s, int panic_hook) {
   }
 }
 
+/* hiera_lookup_key answers what hiera_lookup answers for {"key": KEY}. */
+static void test_lookup_key(hiera_session *s, int panic_hook) {
+  for (size_t i = 0; i < expected.count; i++) {
+    const char *q = expected.cases[i].key_json;
+    size_t n = strlen(q);
+    if (n < 2 || q[0] != '"' || q[n - 1] != '"' || memchr(q, '\\', n)) continue;
+    char *req = xasprintf("{\"key\":%s}", q);
+    char *want, *got = UNSET_STR;
+    hiera_status want_st = lookup(s, req, &want);
+    /* The key is not NUL-terminated: its closing quote follows it. */
+    hiera_status st = hiera_lookup_key(s, q + 1, n - 2, &got);
+    CHECK(st == want_st, "lookup_key %s: %s, hiera_lookup %s", q, status_name(st), status_name(want_st));
+    CHECK(got != UNSET_STR, "lookup_key %s: result_json written", q);
+    CHECK((want == NULL && got == NULL) || (want && got && strcmp(want, got) == 0),
+          "lookup_key %s: got %s, hiera_lookup %s", q, got == UNSET_STR ? "(unset)" : got, want);
+    if (got != UNSET_STR) hiera_string_free(got);
+    hiera_string_free(want);
+    free(req);
+  }
+  char *out = UNSET_STR;
+  CHECK(hiera_lookup_key(s, "ntp::service_nameXYZ", 17, &out) == HIERA_OK, "lookup_key by length");
+  CHECK(out != UNSET_STR && out && strcmp(out, "\"ntpsec\"") == 0, "%s", out);
+  hiera_string_free(out);
+  out = UNSET_STR;
+  CHECK(hiera_lookup_key(s, "", 0, &out) == HIERA_NOT_FOUND, "lookup_key of the empty key");
+  CHECK(out == NULL, "NULL when not found");
+  out = UNSET_STR;
+  CHECK(hiera_lookup_key(s, "motd\xff", 5, &out) == HIERA_INVALID_ARGUMENT, "lookup_key, not UTF-8");
+  CHECK(out != UNSET_STR && contains(out, "key is not valid UTF-8 (invalid byte at offset 4)"), "%s",
+        out == UNSET_STR ? "(unset)" : out);
+  if (out != UNSET_STR) hiera_string_free(out);
+  out = UNSET_STR;
+  CHECK(hiera_lookup_key(NULL, "motd", 4, &out) == HIERA_NULL_ARGUMENT, "lookup_key s");
+  CHECK(hiera_lookup_key(s, NULL, 4, &out) == HIERA_NULL_ARGUMENT, "lookup_key key");
+  CHECK(hiera_lookup_key(s, "motd", 4, NULL) == HIERA_NULL_ARGUMENT, "lookup_key result");
+  CHECK(out == UNSET_STR, "result_json not written on HIERA_NULL_ARGUMENT");
+  if (panic_hook) {
+    hiera_status st = hiera_lookup_key(s, "__hiera_test_panic__", 20, &out);
+    CHECK(st == HIERA_PANIC, "panic hook in lookup_key: %s", status_name(st));
+    CHECK(out == UNSET_STR, "result_json not written on HIERA_PANIC");
+  }
+}
+
 static void test_null_arguments(const hiera *h, hiera_session *s) {
   char *opts = examples_options();
   hiera *hh = UNSET_HIERA;
@@ -642,6 +685,7 @@ int main(int argc, char **argv) {
   hiera_session *s = session_ok(h, expected.scope);
   test_expected_answers(s);
   test_statuses(s, panic_hook);
+  test_lookup_key(s, panic_hook);
   test_null_arguments(h, s);
   test_invalid_inputs(h, s);
   test_error_objects();

@@ -258,11 +258,37 @@ func (s *Session) call(many bool, input any) (Status, string, error) {
 	return st, takeString(out), nil
 }
 
+// callKey runs hiera_lookup_key: the key's bytes are passed as they are,
+// with no request to marshal, copy or parse.
+func (s *Session) callKey(key string) (Status, string, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if s.ptr == nil {
+		return 0, "", closedError("Session")
+	}
+	// The string's bytes hold no Go pointers, and the call does not keep
+	// them. (A string begins with a pointer to its bytes; go 1.19 has no
+	// unsafe.StringData.)
+	data := *(*unsafe.Pointer)(unsafe.Pointer(&key))
+	var out *C.char
+	st := Status(C.hiera_lookup_key(s.ptr, (*C.char)(data), C.size_t(len(key)), &out))
+	runtime.KeepAlive(key)
+	runtime.KeepAlive(s)
+	return st, takeString(out), nil
+}
+
 // lookup runs one request and reads the answer; decode false leaves
 // Result.Value nil (LookupRaw).
 func (s *Session) lookup(key string, opts []LookupOption, decode bool) Result {
 	cfg := configure(opts)
-	st, text, err := s.call(false, cfg.request(key))
+	var st Status
+	var text string
+	var err error
+	if cfg.plain() && key != "" {
+		st, text, err = s.callKey(key)
+	} else {
+		st, text, err = s.call(false, cfg.request(key))
+	}
 	if err != nil {
 		return Result{Key: key, Err: err}
 	}

@@ -511,3 +511,25 @@ func TestFinalizers(t *testing.T) {
 		t.Fatalf("%d handles not freed by finalizers", n-before)
 	}
 }
+
+// A lookup of a key alone goes through hiera_lookup_key; it answers what the
+// request object answers, and a key that is not UTF-8 is an invalid argument.
+func TestLookupKeyAlone(t *testing.T) {
+	ex := openExample(t)
+	for _, key := range append([]string{"", "no::such::key", "a\x00b"}, ex.keys...) {
+		raw, found, err := ex.s.LookupRaw(key)
+		results, err2 := ex.s.LookupMany(NewRequest(key))
+		if err2 != nil || len(results) != 1 {
+			t.Fatalf("%q: LookupMany %v %v", key, results, err2)
+		}
+		r := results[0]
+		if (err == nil) != (r.Err == nil) || found != r.Found || string(raw) != string(r.Raw) {
+			t.Errorf("%q: key alone %s %v %v, request %s %v %v", key, raw, found, err, r.Raw, r.Found, r.Err)
+		}
+	}
+	_, _, err := ex.s.Lookup("motd\xff")
+	var e *Error
+	if !errors.As(err, &e) || e.Kind != KindInvalidArgument || !strings.Contains(e.Message, "not valid UTF-8") {
+		t.Errorf("a key that is not UTF-8: %#v", err)
+	}
+}

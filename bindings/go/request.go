@@ -109,6 +109,12 @@ func configure(opts []LookupOption) lookupConfig {
 	return c
 }
 
+// plain reports whether the request is the key alone ({"key": K}), which
+// hiera_lookup_key answers; ordered only changes how the answer is decoded.
+func (c *lookupConfig) plain() bool {
+	return len(c.fallbacks) == 0 && !c.hasMerge && !c.hasDefault && !c.hasDVH && !c.hasOverride && !c.explain
+}
+
 // request builds the request object of the wire format.
 func (c *lookupConfig) request(key string) *OrderedMap {
 	om := NewOrderedMap()

@@ -229,6 +229,35 @@ class TestApi < Minitest::Test
     assert_equal %({"key":"bound::1"}), Libhiera::Session.key_request('bound::1')
   end
 
+  # A String key alone goes to hiera_lookup_key when it is valid UTF-8 (other
+  # keys take the request path): both answer what the request object answers,
+  # which a one-element key Array always takes.
+  def test_a_key_alone_answers_what_its_request_answers
+    hiera, scope, = example
+    session = hiera.session(scope)
+    keys = ['motd', 'ntp::servers', 'ntp::service_name', 'no::such::key', "caf\u00e9", "caf\xE9".b,
+            "caf\xE9".dup.force_encoding('ISO-8859-1'), 'motd'.b, 'motd'.encode('US-ASCII'), "nul\0inside", "motd\0",
+            "\xFF".dup.force_encoding('UTF-8'), '', 'profile::web::settings.listen.1']
+    keys.each do |k|
+      alone = begin
+        session.lookup(k)
+      rescue Libhiera::Error => e
+        e.class
+      end
+      via_request = begin
+        session.lookup([k])
+      rescue Libhiera::Error => e
+        e.class
+      end
+      if alone.equal?(Libhiera::NOT_FOUND) || via_request.equal?(Libhiera::NOT_FOUND)
+        assert_same via_request, alone, k.inspect
+      else
+        assert_equal via_request, alone, k.inspect
+      end
+    end
+    assert_equal 'Welcome to web01.example.com, managed by Puppet', session.lookup('motd')
+  end
+
   # The out-parameter of a lookup is reused per fiber: never shared by two
   # threads or fibers, and a stale pointer in it is never read.
   def test_lookups_reuse_one_out_parameter_per_fiber

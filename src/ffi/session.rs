@@ -6,7 +6,7 @@ use super::hiera::hiera;
 use super::string::into_c_string;
 use super::{drop_made, guard, hiera_status, input_json, input_str, write_made, write_out};
 use crate::error::{Error, ErrorKind};
-use crate::lookup::Session;
+use crate::lookup::{LookupRequest, Session};
 use crate::render::to_json;
 use crate::request::{error_json as error_object, parse_request, request_from_value, respond, response_json, Request};
 use crate::value::{Map, Value};
@@ -84,7 +84,19 @@ pub(crate) fn lookup_json(session: &Session, text: &str) -> Answer {
             }
         };
     }
-    match session.lookup(&req.lookup) {
+    answer(session.lookup(&req.lookup))
+}
+
+/// `hiera_lookup_key` without the pointers.
+pub(crate) fn lookup_key_json(session: &Session, key: &str) -> Answer {
+    let req = Request { lookup: LookupRequest::key(key), explain: false };
+    test_hook(&req);
+    answer(session.lookup(&req.lookup))
+}
+
+/// The answer to a lookup without an explanation.
+fn answer(outcome: crate::error::Result<Option<Value>>) -> Answer {
+    match outcome {
         Ok(Some(v)) => Answer { status: hiera_status::HIERA_OK, json: Some(to_json(&v)) },
         Ok(None) => Answer { status: hiera_status::HIERA_NOT_FOUND, json: None },
         Err(e) => Answer { status: hiera_status::HIERA_ERROR, json: Some(error_object(&e)) },
@@ -222,6 +234,56 @@ pub unsafe extern "C" fn hiera_lookup(s: *mut hiera_session, request_json: *cons
         let answer = match unsafe { input_str(request_json, "request_json") } {
             Ok(text) => lookup_json(&session.inner, text),
             Err(e) => Answer { status: hiera_status::HIERA_INVALID_ARGUMENT, json: Some(error_object(&e)) },
+        };
+        let text = answer.json.map_or(std::ptr::null_mut(), into_c_string);
+        // SAFETY: `result_json` is non-NULL and, per the contract, writable.
+        unsafe { write_out(result_json, text) };
+        answer.status
+    })
+}
+
+/// Looks up one key with Puppet's defaults: what `hiera_lookup` answers for
+/// the request `{"key": KEY}` (first found, no default, no explanation),
+/// without a JSON request to build and parse. The quickest way to look up
+/// the automatic parameters of a catalog.
+///
+/// `key` points to `key_len` bytes of UTF-8 (a NUL terminator is not needed
+/// and not read; the key may be empty).
+///
+/// Returns, with `*result_json`, as `hiera_lookup`:
+/// - `HIERA_OK`: the value as JSON;
+/// - `HIERA_NOT_FOUND`: NULL;
+/// - `HIERA_ERROR`: an error object `{"kind", "message", "file"?, "line"?}`;
+/// - `HIERA_INVALID_ARGUMENT`: an error object (kind `invalid_argument`):
+///   the key is not UTF-8;
+/// - `HIERA_NULL_ARGUMENT` (`s`, `key` or `result_json` is NULL),
+///   `HIERA_PANIC`: `*result_json` is not written.
+///
+/// Ownership: `s` and `key` are borrowed for the call; `*result_json` (when
+/// not NULL) belongs to the caller: free it with `hiera_string_free`.
+/// Threads: many threads may call this on one session at once.
+///
+/// # Safety
+/// `s` is NULL or a live session; `key` is NULL or valid for reads of
+/// `key_len` bytes; `result_json` is NULL or valid for a write of a pointer.
+#[no_mangle]
+pub unsafe extern "C" fn hiera_lookup_key(s: *mut hiera_session, key: *const c_char, key_len: usize, result_json: *mut *mut c_char) -> hiera_status {
+    guard(hiera_status::HIERA_PANIC, || {
+        if s.is_null() || key.is_null() || result_json.is_null() {
+            return hiera_status::HIERA_NULL_ARGUMENT;
+        }
+        // SAFETY: `s` is non-NULL and, per the contract, a live session;
+        // only shared access is taken, since other threads may use it too.
+        let session = unsafe { &*s };
+        // SAFETY: `key` is non-NULL and, per the contract, valid for reads
+        // of `key_len` bytes that are not written during the call.
+        let bytes = unsafe { std::slice::from_raw_parts(key.cast::<u8>(), key_len) };
+        let answer = match std::str::from_utf8(bytes) {
+            Ok(key) => lookup_key_json(&session.inner, key),
+            Err(e) => {
+                let e = Error::new(ErrorKind::InvalidArgument, format!("key is not valid UTF-8 (invalid byte at offset {})", e.valid_up_to()));
+                Answer { status: hiera_status::HIERA_INVALID_ARGUMENT, json: Some(error_object(&e)) }
+            }
         };
         let text = answer.json.map_or(std::ptr::null_mut(), into_c_string);
         // SAFETY: `result_json` is non-NULL and, per the contract, writable.

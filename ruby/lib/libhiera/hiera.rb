@@ -81,13 +81,19 @@ module Libhiera
     #
     # Errors raise a {Libhiera::Error} subclass.
     def lookup(key, merge: nil, default: NOT_FOUND, default_values_hash: nil, override: nil)
-      text = if merge.nil? && default_values_hash.nil? && override.nil? && key.instance_of?(String)
-               Session.key_request(key)
-             else
-               request(key, merge, default_values_hash, override)
-             end
       out = Native.out_pointer
-      status = @handle.use { |s| Native.hiera_lookup_text(s, text, out) }
+      status = if merge.nil? && default_values_hash.nil? && override.nil? && key.instance_of?(String)
+                 if UTF8_COMPATIBLE[key.encoding] && key.valid_encoding?
+                   # the common case: the key alone, passed as it is
+                   @handle.use { |s| Native.hiera_lookup_key(s, key, key.bytesize, out) }
+                 else
+                   text = Session.key_request(key)
+                   @handle.use { |s| Native.hiera_lookup_text(s, text, out) }
+                 end
+               else
+                 text = request(key, merge, default_values_hash, override)
+                 @handle.use { |s| Native.hiera_lookup_text(s, text, out) }
+               end
       case status
       when Native::OK then Wire.load(Native.take(out))
       when Native::NOT_FOUND # most automatic parameter lookups
@@ -178,6 +184,9 @@ module Libhiera
         @key_requests_lock.synchronize { @key_requests[key] || new_key_request(key) }
       end
     end
+
+    # Encodings whose valid Strings are UTF-8 as they are.
+    UTF8_COMPATIBLE = Hash.new(false).merge(Encoding::UTF_8 => true, Encoding::US_ASCII => true).freeze
 
     # @api private
     def self.new_key_request(key)

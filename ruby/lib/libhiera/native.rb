@@ -82,6 +82,9 @@ module Libhiera
     # by the caller's frame for the call). Session#lookup's requests are JSON
     # text, which never holds a raw NUL.
     attach_function :hiera_lookup_text, :hiera_lookup, %i[pointer string pointer], :int, blocking: true
+    # A key alone (`{"key": K}`), its bytes passed as they are: no request
+    # to build or parse, and a NUL inside the key is fine.
+    attach_function :hiera_lookup_key, %i[pointer buffer_in size_t pointer], :int, blocking: true
     attach_function :hiera_lookup_many, %i[pointer pointer pointer], :int, blocking: true
     attach_function :hiera_parse_data, %i[string string buffer_in size_t pointer], :int
 
