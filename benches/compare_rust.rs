@@ -25,10 +25,12 @@
 //! against the files' raw bytes (and the process RSS growth meanwhile), and
 //! how long loading them took (with the counting allocator on).
 
+#[path = "corpus_dir.rs"]
+mod corpus_dir;
+
 use hiera::data::DataFormat;
-use hiera::render::from_json;
-use hiera::request::{parse_request, response_json};
-use hiera::{Hiera, LookupRequest, Map, Options, Session, Value};
+use hiera::request::response_json;
+use hiera::{Hiera, LookupRequest, Map, Session, Value};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -116,40 +118,6 @@ fn rss_bytes() -> u64 {
         .unwrap_or(0)
 }
 
-fn nodes(dir: &Path, n: usize) -> Vec<(String, Map)> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir.join("nodes"))
-        .expect("nodes/")
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "json"))
-        .collect();
-    files.sort();
-    files
-        .into_iter()
-        .take(n)
-        .map(|p| {
-            let cert = p.file_stem().unwrap().to_string_lossy().into_owned();
-            let facts = match from_json(&std::fs::read_to_string(&p).unwrap()).expect("facts JSON") {
-                Value::Hash(h) => (*h).clone(),
-                _ => panic!("{}: facts must be an object", p.display()),
-            };
-            (cert, facts)
-        })
-        .collect()
-}
-
-fn options(dir: &Path) -> Options {
-    // LIBHIERA_FILE_CHECK_INTERVAL_MS: trust file checks for that long (the
-    // `rust-interval` driver sets it; the default, 0, checks every session).
-    let interval_ms: u64 = std::env::var("LIBHIERA_FILE_CHECK_INTERVAL_MS").ok().and_then(|v| v.parse().ok()).unwrap_or(0);
-    Options {
-        hiera_config: dir.join("hiera.yaml"),
-        environmentpath: dir.join("environments"),
-        environment: "production".into(),
-        file_check_interval: std::time::Duration::from_millis(interval_ms),
-        ..Default::default()
-    }
-}
-
 /// Every YAML data file of the corpus (global, environment and module data).
 fn data_files(dir: &Path) -> Vec<PathBuf> {
     fn walk(d: &Path, in_data: bool, out: &mut Vec<PathBuf>) {
@@ -183,14 +151,9 @@ fn main() {
         }
     };
     let dir = std::path::absolute(&a.corpus).expect("corpus path");
-    let workload: Vec<LookupRequest> = std::fs::read_to_string(dir.join("workload.jsonl"))
-        .expect("workload.jsonl")
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| parse_request(l).expect("workload request").lookup)
-        .collect();
-    let nodes = nodes(&dir, a.nodes);
-    let scopes: Vec<Map> = nodes.iter().map(|(c, f)| hiera::scope::scope_from_facts(f, Some(c), "production")).collect();
+    let workload: Vec<LookupRequest> = corpus_dir::workload(&dir);
+    let nodes = corpus_dir::nodes(&dir, a.nodes);
+    let scopes: Vec<Map> = nodes.iter().map(corpus_dir::scope).collect();
     let mut timings = std::io::BufWriter::new(std::fs::File::create(&a.timings).expect("timings file"));
     let mut results = std::io::BufWriter::new(std::fs::File::create(&a.results).expect("results file"));
     writeln!(
@@ -211,7 +174,7 @@ fn main() {
         let rss0 = rss_bytes();
         COUNTING.store(true, Ordering::SeqCst);
         let before = LIVE.load(Ordering::SeqCst);
-        let h = Hiera::open(options(&dir)).expect("open");
+        let h = Hiera::open(corpus_dir::options(&dir)).expect("open");
         let mut errors = 0;
         let t = Instant::now();
         for p in &files {
@@ -245,7 +208,7 @@ fn main() {
     let mut hiera = None;
     for _ in 0..FIRST_COMPILES {
         let t = Instant::now();
-        let h = Arc::new(Hiera::open(options(&dir)).expect("open"));
+        let h = Arc::new(Hiera::open(corpus_dir::options(&dir)).expect("open"));
         let session = Session::new(Arc::clone(&h), scopes[0].clone());
         first = workload.iter().map(|r| session.lookup(r)).collect();
         samples.push(t.elapsed().as_secs_f64());

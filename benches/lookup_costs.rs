@@ -18,29 +18,13 @@
 //! between two round counts divided by the extra lookups is the instructions
 //! per lookup, a measure that the machine's load does not move.
 
-use hiera::render::from_json;
-use hiera::request::parse_request;
-use hiera::{Hiera, LookupRequest, Map, Options, Session, Value};
-use std::path::{Path, PathBuf};
+#[path = "corpus_dir.rs"]
+mod corpus_dir;
+
+use hiera::{Hiera, LookupRequest, Session};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
-
-fn scopes(dir: &Path, n: usize) -> Vec<Map> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir.join("nodes")).expect("nodes/").map(|e| e.unwrap().path()).collect();
-    files.sort();
-    files
-        .iter()
-        .take(n)
-        .map(|p| {
-            let cert = p.file_stem().unwrap().to_string_lossy().into_owned();
-            let facts = match from_json(&std::fs::read_to_string(p).unwrap()).expect("facts JSON") {
-                Value::Hash(h) => (*h).clone(),
-                _ => panic!("{}: facts must be an object", p.display()),
-            };
-            hiera::scope::scope_from_facts(&facts, Some(&cert), "production")
-        })
-        .collect()
-}
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -57,27 +41,13 @@ fn main() {
         .lines()
         .map(|l| l.split_whitespace().next().unwrap_or("").to_string())
         .collect();
-    let requests: Vec<(LookupRequest, String)> = std::fs::read_to_string(dir.join("workload.jsonl"))
-        .expect("workload.jsonl")
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| parse_request(l).expect("workload request").lookup)
-        .zip(kinds)
-        .collect();
-    let hiera = Arc::new(
-        Hiera::open(Options {
-            hiera_config: dir.join("hiera.yaml"),
-            environmentpath: dir.join("environments"),
-            environment: "production".into(),
-            ..Default::default()
-        })
-        .expect("open"),
-    );
+    let requests: Vec<(LookupRequest, String)> = corpus_dir::workload(&dir).into_iter().zip(kinds).collect();
+    let hiera = Arc::new(Hiera::open(corpus_dir::options(&dir)).expect("open"));
     let rounds = |default: usize| rest.first().and_then(|r| r.parse().ok()).unwrap_or(default);
     let (lookups, elapsed) = match mode {
         "fresh" => {
             let workload: Vec<&LookupRequest> = requests.iter().map(|(r, _)| r).collect();
-            let scopes = scopes(&dir, 50);
+            let scopes = corpus_dir::nodes(&dir, 50).iter().map(corpus_dir::scope).collect::<Vec<_>>();
             for scope in &scopes {
                 let s = Session::new(Arc::clone(&hiera), scope.clone());
                 workload.iter().for_each(|r| drop(s.lookup(r)));
@@ -94,7 +64,7 @@ fn main() {
         "steady" => {
             let kind = rest.get(1);
             let workload: Vec<&LookupRequest> = requests.iter().filter(|(_, k)| kind.is_none_or(|want| want == k)).map(|(r, _)| r).collect();
-            let s = Session::new(Arc::clone(&hiera), scopes(&dir, 1).remove(0));
+            let s = Session::new(Arc::clone(&hiera), corpus_dir::scope(&corpus_dir::nodes(&dir, 1)[0]));
             workload.iter().for_each(|r| drop(s.lookup(r)));
             let start = Instant::now();
             for _ in 0..rounds(2000) {

@@ -835,16 +835,7 @@ pub fn pathname_join(left: &Path, right: &str) -> PathBuf {
     }
     if !right.starts_with('.') {
         // The usual case: nothing to normalise.
-        let left = left.as_os_str();
-        let mut s = std::ffi::OsString::with_capacity(left.len() + 1 + right.len());
-        s.push(left);
-        if !right.is_empty() {
-            if left.as_encoded_bytes().last() != Some(&b'/') {
-                s.push("/");
-            }
-            s.push(right);
-        }
-        return PathBuf::from(s);
+        return join_relative(left, right);
     }
     let mut base = left.to_path_buf();
     let mut rest = right;
@@ -865,18 +856,22 @@ pub fn pathname_join(left: &Path, right: &str) -> PathBuf {
             break;
         }
     }
-    if rest.is_empty() {
-        base
-    } else {
-        let base = base.into_os_string();
-        let mut s = std::ffi::OsString::with_capacity(base.len() + 1 + rest.len());
-        s.push(&base);
-        if base.as_encoded_bytes().last() != Some(&b'/') {
+    join_relative(&base, rest)
+}
+
+/// `left/right` (one `/` between them, none added when `right` is empty),
+/// in one allocation of the right size.
+fn join_relative(left: &Path, right: &str) -> PathBuf {
+    let left = left.as_os_str();
+    let mut s = std::ffi::OsString::with_capacity(left.len() + 1 + right.len());
+    s.push(left);
+    if !right.is_empty() {
+        if left.as_encoded_bytes().last() != Some(&b'/') {
             s.push("/");
         }
-        s.push(rest);
-        PathBuf::from(s)
+        s.push(right);
     }
+    PathBuf::from(s)
 }
 
 #[cfg(test)]

@@ -154,6 +154,11 @@ pub fn index_segment(raw: &str) -> Option<i64> {
     None
 }
 
+/// The module name of a root key: the part before the first `::`.
+pub fn module_of(root: &str) -> Option<&str> {
+    root.as_bytes().windows(2).position(|w| w == b"::").map(|n| &root[..n])
+}
+
 /// A parsed lookup key: its root, its sub-key segments and its module.
 #[derive(Clone, Debug)]
 pub struct LookupKey {
@@ -184,13 +189,13 @@ impl LookupKey {
                 return Err(Error::new(ErrorKind::Lookup, format!("undefined method `index' for {i}:Integer")))
             }
         };
-        let module_len = root.find("::");
+        let module_len = module_of(&root).map(str::len);
         Ok(LookupKey { key: whole, root: Arc::from(root), segments: segs, module_len })
     }
 
     /// A key of one segment (no dots or quotes), taken as it is.
     pub fn plain(key: Arc<str>) -> LookupKey {
-        let module_len = key.find("::");
+        let module_len = module_of(&key).map(str::len);
         LookupKey { root: Arc::clone(&key), key, segments: Vec::new(), module_len }
     }
 

@@ -336,12 +336,7 @@ impl Session {
 
     /// Looks up a request: `Ok(Some(v))` found (or default), `Ok(None)` not found.
     pub fn lookup(&self, req: &LookupRequest) -> Result<Option<Value>> {
-        if let Some((found, _)) = self.quick_lookup(req) {
-            return Ok(found.or_else(|| req.default.clone()));
-        }
-        check_merge_argument(req.merge.as_ref())?;
-        let mut inv = Invocation::new(self, req);
-        inv.lookup_names(&req.keys, req.merge.as_ref(), req.default.as_ref())
+        self.lookup_with_warnings(req).0
     }
 
     /// Like [`Session::lookup`], also returning the warnings Puppet would log
@@ -399,7 +394,7 @@ impl Session {
         if root.is_empty() || root == "lookup_options" || root.trim_ascii() != root {
             return None;
         }
-        let module = root.as_bytes().windows(2).position(|w| w == b"::").map(|n| &root[..n]);
+        let module = crate::key::module_of(root);
         let base = match self.quick_base.get() {
             Some(b) => b,
             None => {
@@ -422,50 +417,36 @@ impl Session {
         }
         let parsed = if root.len() < name.len() { Some(LookupKey::parse(name).ok().filter(|lk| &*lk.root == root)?) } else { None };
         let mut found = None;
+        let mut interpolated = false;
         for layer in [&base.global, &base.env, &quick.layer] {
             let Some(resolved) = layer else { continue };
             let Some(Some(index)) = resolved.index.get() else { return None };
             let Some(hit) = index.get(root).and_then(|hits| hits.first()) else { continue };
             let data = resolved.entries.get(hit.entry as usize)?.data.get(hit.location as usize)?.get()?.as_ref()?;
             let value = data.get(&Key(root))?;
-            found = Some(if hit.plain {
-                value.clone()
-            } else {
-                if !crate::ptype::is_rich_data(value) {
-                    return None;
+            if hit.plain {
+                found = Some(value.clone());
+                break;
+            }
+            if !crate::ptype::is_rich_data(value) {
+                return None;
+            }
+            // Interpolated values are kept as the general path keeps them:
+            // the session's finished lookups.
+            if let Some(done) = self.finished(name, None) {
+                return Some(done);
+            }
+            // Interpolated as the general path does: inside the layer's
+            // search, with the key on the recursion guard.
+            let mut inv = Invocation::new(self, req);
+            inv.stack.push(parsed.as_ref().map_or_else(|| Arc::from(name), |lk| Arc::clone(&lk.key)));
+            found = Some(interpolate::interpolate(value, &mut inv, true).ok()?);
+            for w in inv.warnings {
+                if !warnings.contains(&w) {
+                    warnings.push(w);
                 }
-                // Interpolated values are kept as the general path keeps
-                // them: the session's finished lookups.
-                {
-                    let results = self.results.lock().unwrap_or_else(|p| p.into_inner());
-                    if let Some(done) = results.get(name).and_then(|v| v.iter().find(|(m, _)| m.is_none())) {
-                        return Some(done.1.clone());
-                    }
-                }
-                // Interpolated as the general path does: inside the
-                // layer's search, with the key on the recursion guard.
-                let mut inv = Invocation::new(self, req);
-                inv.stack.push(parsed.as_ref().map_or_else(|| Arc::from(name), |lk| Arc::clone(&lk.key)));
-                let v = interpolate::interpolate(value, &mut inv, true).ok()?;
-                for w in inv.warnings {
-                    if !warnings.contains(&w) {
-                        warnings.push(w);
-                    }
-                }
-                let found = match &parsed {
-                    Some(lk) => lk.dig(v).ok()?,
-                    None => Some(v),
-                };
-                if found.is_none() && quick.default_hierarchy {
-                    return None;
-                }
-                let mut results = self.results.lock().unwrap_or_else(|p| p.into_inner());
-                let slot = results.entry(name.to_string()).or_default();
-                if !slot.iter().any(|(m, _)| m.is_none()) {
-                    slot.push((None, found.clone()));
-                }
-                return Some(found);
-            });
+            }
+            interpolated = true;
             break;
         }
         let found = match (found, &parsed) {
@@ -475,6 +456,9 @@ impl Session {
         // Not found: a module's default hierarchy is the general path's.
         if found.is_none() && quick.default_hierarchy {
             return None;
+        }
+        if interpolated {
+            self.keep(name, None, &found);
         }
         Some(found)
     }
@@ -525,6 +509,21 @@ impl Session {
             None => QuickLayer::NotYet,
             Some(None) => QuickLayer::Never,
             Some(Some(_)) => QuickLayer::Ready(Some(Arc::clone(resolved))),
+        }
+    }
+
+    /// A finished lookup of `key` with `merge`, if the session keeps one.
+    fn finished(&self, key: &str, merge: Option<&Value>) -> Option<Found> {
+        let results = self.results.lock().unwrap_or_else(|p| p.into_inner());
+        results.get(key)?.iter().find(|(m, _)| m.as_ref() == merge).map(|(_, found)| found.clone())
+    }
+
+    /// Keeps a finished lookup (the first answer kept for a key and merge stays).
+    fn keep(&self, key: &str, merge: Option<&Value>, found: &Found) {
+        let mut results = self.results.lock().unwrap_or_else(|p| p.into_inner());
+        let slot = results.entry(key.to_string()).or_default();
+        if !slot.iter().any(|(m, _)| m.as_ref() == merge) {
+            slot.push((merge.cloned(), found.clone()));
         }
     }
 
@@ -762,20 +761,13 @@ impl<'s> Invocation<'s> {
         if !cacheable {
             return self.lookup_key_uncached(key, merge);
         }
-        {
-            let results = self.session.results.lock().unwrap_or_else(|p| p.into_inner());
-            if let Some(found) = results.get(key).and_then(|v| v.iter().find(|(m, _)| m.as_ref() == merge)) {
-                return Ok(found.1.clone());
-            }
+        if let Some(found) = self.session.finished(key, merge) {
+            return Ok(found);
         }
         let found = self.lookup_key_uncached(key, merge)?;
         // lookup_options gathered during this lookup may have been partial.
         if self.options_busy.is_empty() {
-            let mut results = self.session.results.lock().unwrap_or_else(|p| p.into_inner());
-            let slot = results.entry(key.to_string()).or_default();
-            if !slot.iter().any(|(m, _)| m.as_ref() == merge) {
-                slot.push((merge.cloned(), found.clone()));
-            }
+            self.session.keep(key, merge, &found);
         }
         Ok(found)
     }
