@@ -195,7 +195,7 @@ fn main() {
             errors,
             load_seconds,
             std::mem::size_of::<Value>(),
-            std::mem::size_of::<(u64, Value, Value)>(),
+            std::mem::size_of::<(Value, Value)>(),
         ));
         drop(h);
     }

@@ -210,7 +210,7 @@ fn v3_default() -> Value {
 pub fn symkeys_to_string(v: &Value) -> Value {
     match v {
         Value::Hash(h) => {
-            let mut m = Map::with_capacity_and_hasher(h.len(), Default::default());
+            let mut m = Map::with_capacity(h.len());
             for (k, v) in h.iter() {
                 let k = match k {
                     Value::Symbol(s) => Value::String(s.clone()),

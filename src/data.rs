@@ -4,7 +4,6 @@
 use crate::config::{symkeys_to_string, HieraConfig, LayerKind};
 use crate::error::{Error, ErrorKind, Result};
 use crate::value::{Map, Value};
-use indexmap::map::MutableKeys;
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -318,7 +317,7 @@ impl<'a> Compactor<'a> {
             // `symkeys_to_string` does (a converted key equal to a String
             // key already there keeps that key's place and takes the value).
             let old = std::mem::take(map);
-            let mut m = Map::with_capacity_and_hasher(old.len(), Default::default());
+            let mut m = Map::with_capacity(old.len());
             for (k, mut val) in old {
                 let mut k = match k {
                     Value::Symbol(s) => Value::String(s),
@@ -332,7 +331,7 @@ impl<'a> Compactor<'a> {
             *map = m;
         } else {
             // Interning a key, or anything inside it, keeps its hash.
-            for (k, val) in map.iter_mut2() {
+            for (k, val) in map.iter_mut_keys() {
                 self.value(k, false);
                 self.value(val, symkeys);
             }

@@ -119,7 +119,7 @@ fn interpolate_changed<R: Resolver>(value: &Value, r: &mut R, allow_methods: boo
                 let new_k = interpolate_changed(k, r, allow_methods)?;
                 let new_v = interpolate_changed(v, r, allow_methods)?;
                 if out.is_none() && (new_k.is_some() || new_v.is_some()) {
-                    let mut m = Map::with_capacity_and_hasher(h.len(), Default::default());
+                    let mut m = Map::with_capacity(h.len());
                     for (pk, pv) in h.iter().take(i) {
                         m.insert(pk.clone(), pv.clone());
                     }

@@ -26,6 +26,7 @@ pub mod hiera3;
 pub mod interpolate;
 pub mod json;
 pub mod key;
+pub mod map;
 pub mod lookup;
 pub mod merge;
 pub mod ptype;

@@ -10,8 +10,8 @@ use crate::value::{Map, Value};
 /// authenticated agent (`authenticated: remote`); without it, Puppet's local
 /// fallback (`authenticated: local`, certname from the `clientcert` fact).
 pub fn scope_from_facts(facts: &Map, certname: Option<&str>, environment: &str) -> Map {
-    let mut scope = Map::with_capacity_and_hasher(facts.len() + 8, Default::default());
-    let mut clean = Map::with_capacity_and_hasher(facts.len(), Default::default());
+    let mut scope = Map::with_capacity(facts.len() + 8);
+    let mut clean = Map::with_capacity(facts.len());
     for (k, v) in facts.iter() {
         // Puppet sanitizes a nil fact to "".
         let v = if v.is_nil() { Value::from("") } else { v.clone() };

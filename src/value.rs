@@ -11,14 +11,10 @@
 //! Equality and hashing follow Ruby's `eql?`: `1` and `1.0` are different
 //! keys and different array elements; floats compare by bit pattern.
 
-use indexmap::IndexMap;
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
-/// An ordered hash, as Ruby's `Hash`: insertion order is kept and significant.
-/// Hashed with foldhash (fast, randomly seeded per process). Make one with
-/// `Map::default()` or `Map::with_capacity_and_hasher(n, Default::default())`.
-pub type Map = IndexMap<Value, Value, foldhash::fast::RandomState>;
+pub use crate::map::Map;
 
 /// A Hiera value.
 #[derive(Clone, Debug, Default)]

@@ -220,7 +220,7 @@ pub fn parse_answer(data: &Value, scope: &Value, extra: &Value, context: &Contex
         Value::Int(_) | Value::BigInt(_) | Value::Float(_) | Value::Bool(_) => Ok(data.clone()),
         Value::String(_) | Value::Bytes(_) => interpolate(data, scope, extra, context, host),
         Value::Hash(h) => {
-            let mut answer = Map::with_capacity_and_hasher(h.len(), Default::default());
+            let mut answer = Map::with_capacity(h.len());
             for (k, v) in h.iter() {
                 let key = interpolate(k, scope, extra, context, host)?;
                 let value = parse_answer(v, scope, extra, context, host)?;

@@ -1,0 +1,450 @@
+//! [`Map`]: the ordered hash of a Hash [`Value`], as Ruby's `Hash`.
+//!
+//! Insertion order is kept and significant; keys are compared with Ruby's
+//! `eql?` (see [`Value`]'s `PartialEq` and `Hash`). Most hashes Hiera reads
+//! are small (a data file's median is two keys, nested hashes a handful), so
+//! a map is a vector of entries searched linearly, and only a map of more than
+//! [`INDEXED`] entries keeps a hash index beside it. That saves an allocation,
+//! a hash table and a hash per entry for the small ones: less memory in the
+//! file cache and cheaper copies when a merge copies a hash on write.
+//!
+//! The methods are named as `indexmap::IndexMap`'s, which this type replaced.
+
+use crate::value::Value;
+use hashbrown::hash_table::{Entry, HashTable};
+use indexmap::Equivalent;
+use std::hash::{BuildHasher, Hash};
+use std::sync::OnceLock;
+
+/// Maps with more entries than this keep a hash index.
+pub const INDEXED: usize = 8;
+
+/// An ordered hash of [`Value`]s to [`Value`]s (Ruby's `Hash`).
+#[derive(Clone, Default)]
+pub struct Map {
+    entries: Vec<(Value, Value)>,
+    /// Positions in `entries`, hashed by key: present when there are more
+    /// than [`INDEXED`] entries.
+    index: Option<Box<HashTable<u32>>>,
+}
+
+/// The process's hash seed (foldhash, randomly seeded once per process).
+fn hash_of<Q: Hash + ?Sized>(key: &Q) -> u64 {
+    static STATE: OnceLock<foldhash::fast::RandomState> = OnceLock::new();
+    STATE.get_or_init(Default::default).hash_one(key)
+}
+
+fn position(i: usize) -> u32 {
+    u32::try_from(i).expect("a Hash of more than 4 billion entries")
+}
+
+impl Map {
+    /// An empty map.
+    pub fn new() -> Map {
+        Map::default()
+    }
+
+    /// An empty map with room for `n` entries.
+    pub fn with_capacity(n: usize) -> Map {
+        Map {
+            entries: Vec::with_capacity(n),
+            index: (n > INDEXED).then(|| Box::new(HashTable::with_capacity(n))),
+        }
+    }
+
+    /// The number of entries.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// The number of entries the map has room for without allocating.
+    pub fn capacity(&self) -> usize {
+        self.entries.capacity()
+    }
+
+    /// `true` when the map has no entries.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// The position of `key`.
+    pub fn get_index_of<Q: ?Sized + Hash + Equivalent<Value>>(&self, key: &Q) -> Option<usize> {
+        match &self.index {
+            None => self.entries.iter().position(|(k, _)| key.equivalent(k)),
+            Some(index) => index
+                .find(hash_of(key), |&i| key.equivalent(&self.entries[i as usize].0))
+                .map(|&i| i as usize),
+        }
+    }
+
+    /// The value of `key`.
+    pub fn get<Q: ?Sized + Hash + Equivalent<Value>>(&self, key: &Q) -> Option<&Value> {
+        self.get_index_of(key).map(|i| &self.entries[i].1)
+    }
+
+    /// The value of `key`, to change.
+    pub fn get_mut<Q: ?Sized + Hash + Equivalent<Value>>(&mut self, key: &Q) -> Option<&mut Value> {
+        self.get_index_of(key).map(|i| &mut self.entries[i].1)
+    }
+
+    /// The position, key and value of `key`.
+    pub fn get_full<Q: ?Sized + Hash + Equivalent<Value>>(&self, key: &Q) -> Option<(usize, &Value, &Value)> {
+        self.get_index_of(key).map(|i| (i, &self.entries[i].0, &self.entries[i].1))
+    }
+
+    /// The stored key equal to `key`, and its value.
+    pub fn get_key_value<Q: ?Sized + Hash + Equivalent<Value>>(&self, key: &Q) -> Option<(&Value, &Value)> {
+        self.get_index_of(key).map(|i| (&self.entries[i].0, &self.entries[i].1))
+    }
+
+    /// `true` when the map has `key`.
+    pub fn contains_key<Q: ?Sized + Hash + Equivalent<Value>>(&self, key: &Q) -> bool {
+        self.get_index_of(key).is_some()
+    }
+
+    /// The entry at position `i`.
+    pub fn get_index(&self, i: usize) -> Option<(&Value, &Value)> {
+        self.entries.get(i).map(|(k, v)| (k, v))
+    }
+
+    /// The entry at position `i`, its value to change.
+    pub fn get_index_mut(&mut self, i: usize) -> Option<(&Value, &mut Value)> {
+        self.entries.get_mut(i).map(|(k, v)| (&*k, v))
+    }
+
+    /// The first entry.
+    pub fn first(&self) -> Option<(&Value, &Value)> {
+        self.get_index(0)
+    }
+
+    /// The last entry.
+    pub fn last(&self) -> Option<(&Value, &Value)> {
+        self.entries.last().map(|(k, v)| (k, v))
+    }
+
+    /// Sets `key` to `value`: a key already present keeps its position and
+    /// its stored key, and its old value is returned; a new key goes last.
+    pub fn insert(&mut self, key: Value, value: Value) -> Option<Value> {
+        self.insert_full(key, value).1
+    }
+
+    /// [`Map::insert`], with the position of the key.
+    pub fn insert_full(&mut self, key: Value, value: Value) -> (usize, Option<Value>) {
+        let at = self.entries.len();
+        match self.index.as_deref_mut() {
+            None => {
+                if let Some(i) = self.entries.iter().position(|(k, _)| *k == key) {
+                    return (i, Some(std::mem::replace(&mut self.entries[i].1, value)));
+                }
+                self.entries.push((key, value));
+                if self.entries.len() > INDEXED {
+                    self.build_index();
+                }
+                (at, None)
+            }
+            Some(index) => {
+                let entries = &self.entries;
+                let found = match index.entry(
+                    hash_of(&key),
+                    |&i| entries[i as usize].0 == key,
+                    |&i| hash_of(&entries[i as usize].0),
+                ) {
+                    Entry::Occupied(o) => Some(*o.get() as usize),
+                    Entry::Vacant(v) => {
+                        v.insert(position(at));
+                        None
+                    }
+                };
+                match found {
+                    Some(i) => (i, Some(std::mem::replace(&mut self.entries[i].1, value))),
+                    None => {
+                        self.entries.push((key, value));
+                        (at, None)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Removes `key`, shifting the entries after it (order is kept), and
+    /// returns its value.
+    pub fn shift_remove<Q: ?Sized + Hash + Equivalent<Value>>(&mut self, key: &Q) -> Option<Value> {
+        let i = self.get_index_of(key)?;
+        let (_, value) = self.entries.remove(i);
+        self.reindex();
+        Some(value)
+    }
+
+    /// Keeps the entries for which `keep(key, value)` is true, in order.
+    pub fn retain<F: FnMut(&Value, &mut Value) -> bool>(&mut self, mut keep: F) {
+        let before = self.entries.len();
+        self.entries.retain_mut(|(k, v)| keep(k, v));
+        if self.entries.len() != before {
+            self.reindex();
+        }
+    }
+
+    /// Removes the last entry.
+    pub fn pop(&mut self) -> Option<(Value, Value)> {
+        let entry = self.entries.pop()?;
+        let last = self.entries.len();
+        if last <= INDEXED {
+            self.index = None;
+        } else if let Some(index) = self.index.as_deref_mut() {
+            if let Ok(slot) = index.find_entry(hash_of(&entry.0), |&i| i as usize == last) {
+                slot.remove();
+            }
+        }
+        Some(entry)
+    }
+
+    /// Room for `n` more entries.
+    pub fn reserve(&mut self, n: usize) {
+        self.entries.reserve(n);
+        let len = self.entries.len();
+        if let Some(index) = self.index.as_deref_mut() {
+            let entries = &self.entries;
+            index.reserve(n, |&i| hash_of(&entries[i as usize].0));
+        } else if len + n > INDEXED {
+            self.build_index();
+        }
+    }
+
+    /// Frees unused capacity.
+    pub fn shrink_to_fit(&mut self) {
+        self.entries.shrink_to_fit();
+        if let Some(index) = self.index.as_deref_mut() {
+            let entries = &self.entries;
+            index.shrink_to_fit(|&i| hash_of(&entries[i as usize].0));
+        }
+    }
+
+    /// The entries in order.
+    pub fn iter(&self) -> Iter<'_> {
+        Iter(self.entries.iter())
+    }
+
+    /// The entries in order, their values to change.
+    pub fn iter_mut(&mut self) -> IterMut<'_> {
+        IterMut(self.entries.iter_mut())
+    }
+
+    /// The entries in order, keys and values to change. The caller must not
+    /// change a key's hash or equality (interning a key, for one, keeps both).
+    pub fn iter_mut_keys(&mut self) -> impl Iterator<Item = (&mut Value, &mut Value)> {
+        self.entries.iter_mut().map(|(k, v)| (k, v))
+    }
+
+    /// The keys in order.
+    pub fn keys(&self) -> impl DoubleEndedIterator<Item = &Value> + ExactSizeIterator + Clone {
+        self.entries.iter().map(|(k, _)| k)
+    }
+
+    /// The values in order.
+    pub fn values(&self) -> impl DoubleEndedIterator<Item = &Value> + ExactSizeIterator + Clone {
+        self.entries.iter().map(|(_, v)| v)
+    }
+
+    /// The values in order, to change.
+    pub fn values_mut(&mut self) -> impl DoubleEndedIterator<Item = &mut Value> + ExactSizeIterator {
+        self.entries.iter_mut().map(|(_, v)| v)
+    }
+
+    /// Builds the hash index (more than [`INDEXED`] entries), or drops it.
+    fn reindex(&mut self) {
+        if self.entries.len() > INDEXED {
+            self.build_index();
+        } else {
+            self.index = None;
+        }
+    }
+
+    fn build_index(&mut self) {
+        let mut index = HashTable::with_capacity(self.entries.capacity().max(self.entries.len()));
+        for (i, (k, _)) in self.entries.iter().enumerate() {
+            index.insert_unique(hash_of(k), position(i), |_| unreachable!("capacity reserved"));
+        }
+        self.index = Some(Box::new(index));
+    }
+}
+
+impl std::fmt::Debug for Map {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_map().entries(self.iter()).finish()
+    }
+}
+
+/// Equal when both have the same keys with equal values, in any order (as
+/// Ruby's `Hash#==`).
+impl PartialEq for Map {
+    fn eq(&self, other: &Map) -> bool {
+        self.len() == other.len() && self.iter().all(|(k, v)| other.get(k).is_some_and(|w| v == w))
+    }
+}
+
+impl Eq for Map {}
+
+/// `map[&key]`: the value of `key`; panics when the map does not have it.
+impl<Q: ?Sized + Hash + Equivalent<Value>> std::ops::Index<&Q> for Map {
+    type Output = Value;
+    fn index(&self, key: &Q) -> &Value {
+        self.get(key).expect("Map: key not found")
+    }
+}
+
+impl Extend<(Value, Value)> for Map {
+    fn extend<I: IntoIterator<Item = (Value, Value)>>(&mut self, iter: I) {
+        let iter = iter.into_iter();
+        self.reserve(iter.size_hint().0);
+        for (k, v) in iter {
+            self.insert(k, v);
+        }
+    }
+}
+
+impl FromIterator<(Value, Value)> for Map {
+    fn from_iter<I: IntoIterator<Item = (Value, Value)>>(iter: I) -> Map {
+        let mut m = Map::new();
+        m.extend(iter);
+        m
+    }
+}
+
+impl IntoIterator for Map {
+    type Item = (Value, Value);
+    type IntoIter = std::vec::IntoIter<(Value, Value)>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.entries.into_iter()
+    }
+}
+
+impl<'a> IntoIterator for &'a Map {
+    type Item = (&'a Value, &'a Value);
+    type IntoIter = Iter<'a>;
+    fn into_iter(self) -> Iter<'a> {
+        self.iter()
+    }
+}
+
+impl<'a> IntoIterator for &'a mut Map {
+    type Item = (&'a Value, &'a mut Value);
+    type IntoIter = IterMut<'a>;
+    fn into_iter(self) -> IterMut<'a> {
+        self.iter_mut()
+    }
+}
+
+/// The entries of a [`Map`], in order.
+#[derive(Clone)]
+pub struct Iter<'a>(std::slice::Iter<'a, (Value, Value)>);
+
+impl<'a> Iterator for Iter<'a> {
+    type Item = (&'a Value, &'a Value);
+    fn next(&mut self) -> Option<Self::Item> {
+        self.0.next().map(|(k, v)| (k, v))
+    }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.0.size_hint()
+    }
+}
+
+impl DoubleEndedIterator for Iter<'_> {
+    fn next_back(&mut self) -> Option<Self::Item> {
+        self.0.next_back().map(|(k, v)| (k, v))
+    }
+}
+
+impl ExactSizeIterator for Iter<'_> {}
+
+/// The entries of a [`Map`], in order, values to change.
+pub struct IterMut<'a>(std::slice::IterMut<'a, (Value, Value)>);
+
+impl<'a> Iterator for IterMut<'a> {
+    type Item = (&'a Value, &'a mut Value);
+    fn next(&mut self) -> Option<Self::Item> {
+        self.0.next().map(|(k, v)| (&*k, v))
+    }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.0.size_hint()
+    }
+}
+
+impl DoubleEndedIterator for IterMut<'_> {
+    fn next_back(&mut self) -> Option<Self::Item> {
+        self.0.next_back().map(|(k, v)| (&*k, v))
+    }
+}
+
+impl ExactSizeIterator for IterMut<'_> {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::value::Key;
+
+    fn key(i: usize) -> Value {
+        Value::from(format!("k{i}"))
+    }
+
+    /// Every operation on maps on both sides of the index threshold, checked
+    /// against a plain list of entries.
+    #[test]
+    fn small_and_indexed_maps_agree_with_a_list() {
+        for n in [0, 1, 7, 8, 9, 10, 40] {
+            let mut m = Map::new();
+            let mut list: Vec<(Value, Value)> = Vec::new();
+            for i in 0..n {
+                assert_eq!(m.insert(key(i), Value::Int(i as i64)), None);
+                list.push((key(i), Value::Int(i as i64)));
+            }
+            assert_eq!(m.index.is_some(), n > INDEXED, "index at {n}");
+            // Replacing keeps the position.
+            if n > 3 {
+                assert_eq!(m.insert(key(3), Value::from("three")), Some(Value::Int(3)));
+                list[3].1 = Value::from("three");
+            }
+            let got: Vec<(Value, Value)> = m.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+            assert_eq!(got, list);
+            for (i, (k, v)) in list.iter().enumerate() {
+                assert_eq!(m.get_index_of(k), Some(i));
+                assert_eq!(m.get(&Key(k.as_str().unwrap())), Some(v));
+            }
+            assert_eq!(m.get(&Key("absent")), None);
+            assert_eq!(m.get(&Value::Int(0)), None);
+            // Removing from the middle keeps the order and the lookups right.
+            if n > 5 {
+                assert!(m.shift_remove(&key(5)).is_some());
+                list.remove(5);
+                m.retain(|k, _| k != &key(1));
+                list.retain(|(k, _)| k != &key(1));
+                assert_eq!(m.index.is_some(), list.len() > INDEXED);
+                for (i, (k, _)) in list.iter().enumerate() {
+                    assert_eq!(m.get_index_of(k), Some(i), "{k:?} after removals, size {n}");
+                }
+                assert_eq!(m.get(&key(5)), None);
+                assert_eq!(m.get(&key(1)), None);
+            }
+            let copy: Map = m.clone().into_iter().rev().collect();
+            assert_eq!(copy, m, "equality ignores order");
+        }
+    }
+
+    #[test]
+    fn with_capacity_and_reserve_keep_lookups_right() {
+        let mut m = Map::with_capacity(20);
+        for i in 0..5 {
+            m.insert(key(i), Value::Int(i as i64));
+        }
+        m.reserve(30);
+        for i in 5..30 {
+            m.insert(key(i), Value::Int(i as i64));
+        }
+        m.shrink_to_fit();
+        for i in 0..30 {
+            assert_eq!(m.get(&key(i)), Some(&Value::Int(i as i64)));
+        }
+        assert_eq!(m.pop(), Some((key(29), Value::Int(29))));
+        assert_eq!(m.get(&key(29)), None);
+        assert_eq!(m.len(), 29);
+    }
+}
