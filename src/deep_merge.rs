@@ -320,6 +320,9 @@ impl Merger<'_> {
     /// into the destination (a copy of it when it is shared). A source the
     /// merge owns alone gives its keys and values up instead of copying them.
     fn merge_into(&self, src: Arc<Map>, mut dest: Arc<Map>) -> Result<Value> {
+        if Arc::get_mut(&mut dest).is_none() && self.entries_independent() {
+            return self.merge_into_copy(src, &dest);
+        }
         let map = Arc::make_mut(&mut dest);
         match Arc::try_unwrap(src) {
             Ok(owned) => {
@@ -334,6 +337,85 @@ impl Merger<'_> {
             }
         }
         Ok(Value::Hash(dest))
+    }
+
+    /// `true` when merging one entry of a hash cannot fail and does not
+    /// depend on the others (no knockout prefix, no sorting): the entries may
+    /// then be merged in the destination's order instead of the source's.
+    fn entries_independent(&self) -> bool {
+        self.knockout.is_none() && !self.opts.sort_merged_arrays
+    }
+
+    /// [`Merger::merge_into`] for a destination hash that is shared (it comes
+    /// from the file cache, or from a caller): the result is built as a new
+    /// hash, the destination's keys in their order and then the source's new
+    /// keys, without first copying the destination and then overwriting most
+    /// of it. Only under [`Merger::entries_independent`] options, where the
+    /// order in which entries are merged does not show.
+    fn merge_into_copy(&self, src: Arc<Map>, dest: &Map) -> Result<Value> {
+        let (mut owned, shared) = match Arc::try_unwrap(src) {
+            Ok(map) => (Some(map), None),
+            Err(arc) => (None, Some(arc)),
+        };
+        let n = owned.as_ref().or(shared.as_deref()).map_or(0, Map::len);
+        let mut merged = Marks::new(n);
+        let mut out = dest.try_map_values(n, |key, dv| {
+            let sv = match (owned.as_mut(), shared.as_deref()) {
+                (Some(map), _) => match map.get_index_of(key) {
+                    Some(j) => {
+                        merged.set(j);
+                        std::mem::take(map.get_index_mut(j).expect("index just found").1)
+                    }
+                    None => return Ok(dv.clone()),
+                },
+                (None, Some(map)) => match map.get_full(key) {
+                    Some((j, _, v)) => {
+                        merged.set(j);
+                        v.clone()
+                    }
+                    None => return Ok(dv.clone()),
+                },
+                (None, None) => return Ok(dv.clone()),
+            };
+            if dv.is_truthy() {
+                self.merge_over(sv, dv)
+            } else {
+                self.merge(sv, Dest::Copy)
+            }
+        })?;
+        match (owned, shared) {
+            (Some(map), _) => {
+                for (j, (key, value)) in map.into_iter().enumerate() {
+                    if !merged.get(j) {
+                        out.insert_unique(key, self.merge(value, Dest::Copy)?);
+                    }
+                }
+            }
+            (None, Some(map)) => {
+                for (j, (key, value)) in map.iter().enumerate() {
+                    if !merged.get(j) {
+                        out.insert_unique(key.clone(), self.merge(value.clone(), Dest::Copy)?);
+                    }
+                }
+            }
+            (None, None) => {}
+        }
+        Ok(Value::hash(out))
+    }
+
+    /// `merge(source, Dest::Other(dest))` for a truthy destination that is
+    /// borrowed: a source that replaces the destination (a scalar, or nil
+    /// which keeps it) is answered without copying the destination.
+    fn merge_over(&self, source: Value, dest: &Value) -> Result<Value> {
+        if self.overwrite_unmergeable() && self.knockout.is_none() {
+            match source {
+                Value::Nil => return Ok(dest.clone()),
+                Value::Hash(_) | Value::Array(_) => {}
+                _ if self.opts.extend_existing_arrays && matches!(dest, Value::Array(_)) => {}
+                scalar => return Ok(scalar),
+            }
+        }
+        self.merge(source, Dest::Other(dest.clone()))
     }
 
     /// One iteration of the gem's `source.each` over a destination hash.
@@ -487,7 +569,7 @@ impl Merger<'_> {
                 value: Value::Array(d),
                 aligned,
             } => {
-                let mut d = unwrap_vec(d);
+                let mut d = unwrap_vec_with_room(d, source.len());
                 if let Some(ko) = &self.knockout {
                     let mut kept = Vec::with_capacity(source.len());
                     for item in source.drain(..) {
@@ -559,6 +641,53 @@ fn compile_cached(pattern: &str) -> std::result::Result<regex::bytes::Regex, reg
 
 fn unwrap_vec(a: Arc<Vec<Value>>) -> Vec<Value> {
     Arc::try_unwrap(a).unwrap_or_else(|shared| (*shared).clone())
+}
+
+/// Which entries of a source hash were merged: bits of a word for up to 64
+/// entries (no allocation), a vector beyond.
+enum Marks {
+    Word(u64),
+    Many(Vec<bool>),
+}
+
+impl Marks {
+    fn new(n: usize) -> Marks {
+        if n <= 64 {
+            Marks::Word(0)
+        } else {
+            Marks::Many(vec![false; n])
+        }
+    }
+
+    fn set(&mut self, i: usize) {
+        match self {
+            Marks::Word(w) => *w |= 1 << i,
+            Marks::Many(v) => v[i] = true,
+        }
+    }
+
+    fn get(&self, i: usize) -> bool {
+        match self {
+            Marks::Word(w) => *w & (1 << i) != 0,
+            Marks::Many(v) => v[i],
+        }
+    }
+}
+
+/// [`unwrap_vec`] with room for `extra` more elements (one allocation when
+/// the array is shared and must be copied).
+fn unwrap_vec_with_room(a: Arc<Vec<Value>>, extra: usize) -> Vec<Value> {
+    match Arc::try_unwrap(a) {
+        Ok(mut v) => {
+            v.reserve(extra);
+            v
+        }
+        Err(shared) => {
+            let mut v = Vec::with_capacity(shared.len() + extra);
+            v.extend_from_slice(&shared);
+            v
+        }
+    }
 }
 
 fn all_hashes(items: &[Value]) -> bool {

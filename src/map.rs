@@ -25,13 +25,32 @@ pub struct Map {
     entries: Vec<(Value, Value)>,
     /// Positions in `entries`, hashed by key: present when there are more
     /// than [`INDEXED`] entries.
-    index: Option<Box<HashTable<u32>>>,
+    index: Option<Box<HashTable<Slot>>>,
 }
 
-/// The process's hash seed (foldhash, randomly seeded once per process).
-fn hash_of<Q: Hash + ?Sized>(key: &Q) -> u64 {
+/// One slot of the hash index: an entry's position and its key's hash, kept
+/// so that growing the index does not hash the keys again.
+#[derive(Clone, Copy)]
+struct Slot {
+    at: u32,
+    hash: u32,
+}
+
+/// A key's 32-bit hash (foldhash, randomly seeded once per process).
+fn hash_of<Q: Hash + ?Sized>(key: &Q) -> u32 {
     static STATE: OnceLock<foldhash::fast::RandomState> = OnceLock::new();
-    STATE.get_or_init(Default::default).hash_one(key)
+    let h = STATE.get_or_init(Default::default).hash_one(key);
+    (h ^ (h >> 32)) as u32
+}
+
+/// The table's hash of a 32-bit hash: its bits in both halves (the table
+/// takes a slot's position from the low bits and a tag from the top ones).
+fn spread(hash: u32) -> u64 {
+    (u64::from(hash) << 32) | u64::from(hash)
+}
+
+fn slot_hash(slot: &Slot) -> u64 {
+    spread(slot.hash)
 }
 
 fn position(i: usize) -> u32 {
@@ -72,8 +91,8 @@ impl Map {
         match &self.index {
             None => self.entries.iter().position(|(k, _)| key.equivalent(k)),
             Some(index) => index
-                .find(hash_of(key), |&i| key.equivalent(&self.entries[i as usize].0))
-                .map(|&i| i as usize),
+                .find(spread(hash_of(key)), |s| key.equivalent(&self.entries[s.at as usize].0))
+                .map(|s| s.at as usize),
         }
     }
 
@@ -144,14 +163,11 @@ impl Map {
             }
             Some(index) => {
                 let entries = &self.entries;
-                let found = match index.entry(
-                    hash_of(&key),
-                    |&i| entries[i as usize].0 == key,
-                    |&i| hash_of(&entries[i as usize].0),
-                ) {
-                    Entry::Occupied(o) => Some(*o.get() as usize),
+                let hash = hash_of(&key);
+                let found = match index.entry(spread(hash), |s| entries[s.at as usize].0 == key, slot_hash) {
+                    Entry::Occupied(o) => Some(o.get().at as usize),
                     Entry::Vacant(v) => {
-                        v.insert(position(at));
+                        v.insert(Slot { at: position(at), hash });
                         None
                     }
                 };
@@ -164,6 +180,45 @@ impl Map {
                 }
             }
         }
+    }
+
+    /// Adds an entry whose key the map does not have (checked only in debug
+    /// builds): no search for it.
+    pub fn insert_unique(&mut self, key: Value, value: Value) {
+        debug_assert!(!self.contains_key(&key), "insert_unique of a present key {key:?}");
+        let at = self.entries.len();
+        match self.index.as_deref_mut() {
+            None => {
+                self.entries.push((key, value));
+                if self.entries.len() > INDEXED {
+                    self.build_index();
+                }
+            }
+            Some(index) => {
+                let hash = hash_of(&key);
+                index.insert_unique(spread(hash), Slot { at: position(at), hash }, slot_hash);
+                self.entries.push((key, value));
+            }
+        }
+    }
+
+    /// A map of the same keys in the same order, each value `f(key, value)`,
+    /// with room for `extra` more entries. The hash index is copied, not
+    /// built again. The first error of `f` is returned.
+    pub fn try_map_values<E>(
+        &self,
+        extra: usize,
+        mut f: impl FnMut(&Value, &Value) -> Result<Value, E>,
+    ) -> Result<Map, E> {
+        let mut entries = Vec::with_capacity(self.entries.len() + extra);
+        for (k, v) in &self.entries {
+            entries.push((k.clone(), f(k, v)?));
+        }
+        let mut out = Map { entries, index: self.index.clone() };
+        if let Some(index) = out.index.as_deref_mut() {
+            index.reserve(extra, slot_hash);
+        }
+        Ok(out)
     }
 
     /// Removes `key`, shifting the entries after it (order is kept), and
@@ -191,7 +246,7 @@ impl Map {
         if last <= INDEXED {
             self.index = None;
         } else if let Some(index) = self.index.as_deref_mut() {
-            if let Ok(slot) = index.find_entry(hash_of(&entry.0), |&i| i as usize == last) {
+            if let Ok(slot) = index.find_entry(spread(hash_of(&entry.0)), |s| s.at as usize == last) {
                 slot.remove();
             }
         }
@@ -203,8 +258,7 @@ impl Map {
         self.entries.reserve(n);
         let len = self.entries.len();
         if let Some(index) = self.index.as_deref_mut() {
-            let entries = &self.entries;
-            index.reserve(n, |&i| hash_of(&entries[i as usize].0));
+            index.reserve(n, slot_hash);
         } else if len + n > INDEXED {
             self.build_index();
         }
@@ -214,8 +268,7 @@ impl Map {
     pub fn shrink_to_fit(&mut self) {
         self.entries.shrink_to_fit();
         if let Some(index) = self.index.as_deref_mut() {
-            let entries = &self.entries;
-            index.shrink_to_fit(|&i| hash_of(&entries[i as usize].0));
+            index.shrink_to_fit(slot_hash);
         }
     }
 
@@ -262,7 +315,8 @@ impl Map {
     fn build_index(&mut self) {
         let mut index = HashTable::with_capacity(self.entries.capacity().max(self.entries.len()));
         for (i, (k, _)) in self.entries.iter().enumerate() {
-            index.insert_unique(hash_of(k), position(i), |_| unreachable!("capacity reserved"));
+            let hash = hash_of(k);
+            index.insert_unique(spread(hash), Slot { at: position(i), hash }, slot_hash);
         }
         self.index = Some(Box::new(index));
     }
