@@ -1,6 +1,7 @@
 //! hiera.yaml: versions 5, 4 and 3 as Puppet 7.23 reads them, with Puppet's
 //! validation and error texts.
 
+use crate::value::Str;
 use crate::error::{Error, ErrorKind, Result};
 use crate::value::{Map, Value};
 use regex::Regex;
@@ -213,7 +214,7 @@ pub fn symkeys_to_string(v: &Value) -> Value {
             let mut m = Map::with_capacity(h.len());
             for (k, v) in h.iter() {
                 let k = match k {
-                    Value::Symbol(s) => Value::String(s.clone()),
+                    Value::Symbol(s) => Value::String(Str::new(s)),
                     other => other.clone(),
                 };
                 m.insert(k, symkeys_to_string(v));

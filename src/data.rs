@@ -1,6 +1,7 @@
 //! Data files: `yaml_data` and `json_data` as Puppet reads them, and the
 //! file cache that re-reads a file when its inode, mtime or size changes.
 
+use crate::value::Str;
 use crate::config::{symkeys_to_string, HieraConfig, LayerKind};
 use crate::error::{Error, ErrorKind, Result};
 use crate::value::{Map, Value};
@@ -193,7 +194,7 @@ fn json_data_root(bytes: &[u8], path: &Path) -> Result<Value> {
 /// without bound while files change.
 #[derive(Default)]
 struct Interner {
-    strings: HashSet<Arc<str>, foldhash::fast::RandomState>,
+    strings: HashSet<Str, foldhash::fast::RandomState>,
     arrays: HashSet<Arc<Vec<Value>>, foldhash::fast::RandomState>,
     /// The sets' size after the last purge.
     after_purge: usize,
@@ -205,15 +206,19 @@ const MIN_PURGE: usize = 4096;
 impl Interner {
     /// Replaces `s` with the interned string equal to it (interning it if
     /// it is new).
-    fn intern(&mut self, s: &mut Arc<str>) {
-        match self.strings.get(&**s) {
+    /// (Only strings on the heap: short ones are stored in place.)
+    fn intern(&mut self, s: &mut Str) {
+        if !s.is_heap() {
+            return;
+        }
+        match self.strings.get(s.as_str()) {
             Some(shared) => {
-                if !Arc::ptr_eq(shared, s) {
-                    *s = Arc::clone(shared);
+                if !Str::ptr_eq(shared, s) {
+                    *s = shared.clone();
                 }
             }
             None => {
-                self.strings.insert(Arc::clone(s));
+                self.strings.insert(s.clone());
             }
         }
     }
@@ -253,7 +258,7 @@ impl Interner {
             return;
         }
         self.arrays.retain(|a| Arc::strong_count(a) > 1);
-        self.strings.retain(|s| Arc::strong_count(s) > 1);
+        self.strings.retain(|s| s.strong_count() > 1);
         if self.arrays.len() * 4 < self.arrays.capacity() {
             self.arrays.shrink_to_fit();
         }
@@ -286,7 +291,7 @@ impl<'a> Compactor<'a> {
 
     fn value(&mut self, v: &mut Value, symkeys: bool) {
         match v {
-            Value::String(s) | Value::Symbol(s) | Value::BigInt(s) => {
+            Value::String(s) => {
                 if let Some(interner) = self.interner.as_deref_mut() {
                     interner.intern(s);
                 }
@@ -320,7 +325,7 @@ impl<'a> Compactor<'a> {
             let mut m = Map::with_capacity(old.len());
             for (k, mut val) in old {
                 let mut k = match k {
-                    Value::Symbol(s) => Value::String(s),
+                    Value::Symbol(s) => Value::String(Str::new(&s)),
                     other => other,
                 };
                 self.value(&mut k, false);
@@ -708,24 +713,26 @@ mod tests {
 
     #[test]
     fn compaction_trims_and_shares() {
-        let text = "a: &x {b: [c, c, c], d: c}\ne: *x\nf: {b: [c, c, c], d: c}\n";
-        let mut v = load_yaml_text(text, Path::new("x.yaml")).unwrap().unwrap();
+        // Strings longer than `Str`'s in-place limit are shared.
+        let text = "a: &x {b: [a long string, a long string, a long string, c], d: a long string}\ne: *x\nf: {b: [a long string, a long string, a long string, c], d: a long string}\n"
+            .replace("a long string", "a string longer than 14 bytes");
+        let mut v = load_yaml_text(&text, Path::new("x.yaml")).unwrap().unwrap();
         let mut interner = Interner::default();
         Compactor::new(Some(&mut interner)).value(&mut v, true);
         let (a, e, f) = (v.get("a").unwrap(), v.get("e").unwrap(), v.get("f").unwrap());
         // The alias stays one Hash; an equal Hash written out is another.
         assert!(matches!((a, e), (Value::Hash(x), Value::Hash(y)) if Arc::ptr_eq(x, y)));
         assert!(matches!((a, f), (Value::Hash(x), Value::Hash(y)) if !Arc::ptr_eq(x, y)));
-        let cs: Vec<&Arc<str>> = [a, f]
+        let cs: Vec<&Str> = [a, f]
             .iter()
-            .flat_map(|h| h.get("b").unwrap().as_array().unwrap().iter().chain([h.get("d").unwrap()]))
+            .flat_map(|h| h.get("b").unwrap().as_array().unwrap()[..3].iter().chain([h.get("d").unwrap()]))
             .map(|c| match c {
                 Value::String(s) => s,
                 _ => unreachable!(),
             })
             .collect();
         assert_eq!(cs.len(), 8);
-        assert!(cs.iter().all(|c| Arc::ptr_eq(c, cs[0])));
+        assert!(cs.iter().all(|c| Str::ptr_eq(c, cs[0])));
         fn exact(v: &Value) -> bool {
             match v {
                 Value::Array(a) => a.capacity() == a.len() && a.iter().all(exact),
@@ -739,16 +746,16 @@ mod tests {
     #[test]
     fn cached_files_share_strings() {
         let dir = scratch_dir("strings");
-        std::fs::write(dir.join("a.yaml"), "ntp::servers: [a.example.com]\n").unwrap();
-        std::fs::write(dir.join("b.json"), "{\"ntp::servers\": [\"a.example.com\"]}").unwrap();
+        std::fs::write(dir.join("a.yaml"), "profile::ntp::servers: [time1.long.example.com]\n").unwrap();
+        std::fs::write(dir.join("b.json"), "{\"profile::ntp::servers\": [\"time1.long.example.com\"]}").unwrap();
         let cache = FileCache::default();
         let a = cache.data(&dir.join("a.yaml"), DataFormat::Yaml).unwrap().unwrap();
         let b = cache.data(&dir.join("b.json"), DataFormat::Json).unwrap().unwrap();
         let (ka, va) = a.get_index(0).unwrap();
         let (kb, vb) = b.get_index(0).unwrap();
-        assert!(matches!((ka, kb), (Value::String(x), Value::String(y)) if Arc::ptr_eq(x, y)));
+        assert!(matches!((ka, kb), (Value::String(x), Value::String(y)) if Str::ptr_eq(x, y)));
         let (va, vb) = (&va.as_array().unwrap()[0], &vb.as_array().unwrap()[0]);
-        assert!(matches!((va, vb), (Value::String(x), Value::String(y)) if Arc::ptr_eq(x, y)));
+        assert!(matches!((va, vb), (Value::String(x), Value::String(y)) if Str::ptr_eq(x, y)));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

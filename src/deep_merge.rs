@@ -865,7 +865,8 @@ fn bytes_to_value(b: Vec<u8>) -> Value {
 fn to_s(v: &Value) -> Vec<u8> {
     match v {
         Value::Nil => Vec::new(),
-        Value::String(s) | Value::Symbol(s) => s.as_bytes().to_vec(),
+        Value::String(s) => s.as_bytes().to_vec(),
+        Value::Symbol(s) => s.as_bytes().to_vec(),
         Value::Bytes(b) => b.to_vec(),
         Value::Sensitive(_) => b"Sensitive [value redacted]".to_vec(),
         Value::Rich(r) => r.1.as_bytes().to_vec(),
@@ -1325,7 +1326,7 @@ mod tests {
             "comparison of NilClass with true failed"
         );
         // Big integers and floats sort numerically.
-        let big = |s: &str| Value::BigInt(Arc::from(s));
+        let big = |s: &str| Value::BigInt(crate::value::ArcStr::from(s));
         let src = Value::array(vec![
             big("18446744073709551616"),
             Value::Float(1.5),
@@ -1344,7 +1345,7 @@ mod tests {
             ])
         );
         // Symbols made from data are dynamic: named by class.
-        let sym = Value::Symbol(Arc::from("zsym_a"));
+        let sym = Value::Symbol(crate::value::ArcStr::from("zsym_a"));
         let e = deep_merge(
             &Value::array(vec![sym]),
             Value::array(vec![Value::Int(1)]),

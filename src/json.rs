@@ -30,6 +30,7 @@
 //!   The quoted text is the rest of the input from the error position, cut
 //!   at a NUL byte as C's `%s` does.
 
+use crate::value::{Str, ArcStr};
 use crate::error::Error;
 use crate::value::{Map, Value};
 use std::fmt;
@@ -150,7 +151,7 @@ fn push_utf32(out: &mut Vec<u8>, ch: u32) {
 /// A String value, or Bytes when the bytes are not valid UTF-8.
 pub(crate) fn string_value(bytes: Vec<u8>) -> Value {
     match String::from_utf8(bytes) {
-        Ok(s) => Value::String(Arc::from(s)),
+        Ok(s) => Value::String(Str::from(s)),
         Err(e) => Value::Bytes(Arc::from(e.into_bytes())),
     }
 }
@@ -321,7 +322,7 @@ impl Parser<'_> {
         let text = std::str::from_utf8(&s[pos..int_end]).expect("ASCII");
         let v = match text.parse::<i64>() {
             Ok(n) => Value::Int(n),
-            Err(_) => Value::BigInt(Arc::from(text)),
+            Err(_) => Value::BigInt(ArcStr::from(text)),
         };
         Ok(Some((v, int_end)))
     }
@@ -737,7 +738,7 @@ mod tests {
         assert_eq!(ok("\"\\ud800\\udc00\""), s("\u{10000}"));
         assert_eq!(
             ok("\"\\udc00\""),
-            Value::Bytes(Arc::from(&b"\xED\xB0\x80"[..]))
+            Value::Bytes(Arc::new(b"\xED\xB0\x80".to_vec()))
         );
         assert_eq!(ok("/* c */ {\"a\":1}").get("a"), Some(&Value::Int(1)));
         assert_eq!(ok("1e400"), Value::Float(f64::INFINITY));
@@ -749,17 +750,17 @@ mod tests {
         assert_eq!(ok("[0e0]"), arr(vec![Value::Float(0.0)]));
         assert_eq!(
             ok("123456789012345678901234567890"),
-            Value::BigInt(Arc::from("123456789012345678901234567890"))
+            Value::BigInt(crate::value::ArcStr::from("123456789012345678901234567890"))
         );
         assert_eq!(
             ok("-9223372036854775809"),
-            Value::BigInt(Arc::from("-9223372036854775809"))
+            Value::BigInt(crate::value::ArcStr::from("-9223372036854775809"))
         );
         assert_eq!(ok("9223372036854775807"), Value::Int(i64::MAX));
         assert_eq!(ok("-9223372036854775808"), Value::Int(i64::MIN));
         assert_eq!(
             load_bytes(b"\"\xff\"").unwrap(),
-            Value::Bytes(Arc::from(&b"\xff"[..]))
+            Value::Bytes(Arc::new(b"\xff".to_vec()))
         );
         assert_eq!(ok("\"\\u0000\""), s("\0"));
         assert_eq!(ok("\"\\/\""), s("/"));
@@ -786,7 +787,7 @@ mod tests {
         assert_eq!(ok("\"\\é\""), s("é"));
         assert_eq!(
             load_bytes(b"[\"\\\xff\"]").unwrap(),
-            arr(vec![Value::Bytes(Arc::from(&b"\xff"[..]))])
+            arr(vec![Value::Bytes(Arc::new(b"\xff".to_vec()))])
         );
         assert_eq!(
             ok("[1,2]   \n\t\r "),

@@ -34,9 +34,10 @@ pub mod render;
 pub mod request;
 pub mod rubyre;
 pub mod scope;
+pub mod string;
 pub mod value;
 pub mod yaml;
 
 pub use error::{Error, ErrorKind, Result};
 pub use lookup::{Hiera, LookupRequest, Options, Session, Strict};
-pub use value::{Key, Map, Value};
+pub use value::{Key, Map, Str, Value};

@@ -5,6 +5,7 @@
 //! caches, `Send + Sync`, shared by threads. A [`Session`] binds it to one
 //! scope (the node's variables); lookups go through a session.
 
+use crate::value::Str;
 use crate::config::{pathname_join, Entry, FunctionKind, HieraConfig, LayerKind, LocationSpec};
 use crate::data::{DataFormat, FileCache};
 use crate::error::{Error, ErrorKind, Result};
@@ -597,7 +598,7 @@ struct ResolvedHierarchy {
 }
 
 /// Root key -> the locations whose data has that key, in hierarchy order.
-type KeyIndex = FastMap<Arc<str>, Vec<Hit>>;
+type KeyIndex = FastMap<Str, Vec<Hit>>;
 
 /// A location whose data has a key.
 #[derive(Clone, Copy, Debug)]
@@ -1079,7 +1080,7 @@ impl<'s> Invocation<'s> {
                 for (k, v) in data.iter() {
                     if let Value::String(name) = k {
                         let plain = crate::ptype::is_rich_data(v) && !interpolate::needs_interpolation(v);
-                        index.entry(Arc::clone(name)).or_default().push(Hit { entry: i as u32, location: j as u32, plain });
+                        index.entry(name.clone()).or_default().push(Hit { entry: i as u32, location: j as u32, plain });
                     }
                 }
             }

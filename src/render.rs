@@ -17,6 +17,7 @@
 //!   that Ruby would see as the same object twice, and writes a `Sensitive`
 //!   as the string `Sensitive [value redacted]` (what `puppet lookup` shows).
 
+use crate::value::{Str, ArcStr};
 use crate::error::{Error, ErrorKind, Result};
 use crate::value::{Map, Value};
 use std::sync::Arc;
@@ -370,7 +371,7 @@ fn write_json(v: &Value, pretty: Option<usize>, level: usize, out: &mut String) 
         Value::Symbol(s) => write_json_tagged(
             "Symbol",
             "value",
-            &Value::String(s.clone()),
+            &Value::String(Str::new(s)),
             pretty,
             level,
             out,
@@ -480,7 +481,7 @@ fn decode_wire(v: Value) -> Result<Value> {
                             .ok_or_else(|| wire_error(format!("invalid base64 '{}'", s)))?;
                         return Ok(crate::json::string_value(bytes));
                     }
-                    ("Symbol", Some(Value::String(s)), _) => return Ok(Value::Symbol(s)),
+                    ("Symbol", Some(Value::String(s)), _) => return Ok(Value::Symbol(ArcStr::from(s.as_str()))),
                     ("Sensitive", Some(inner), _) => {
                         return Ok(Value::Sensitive(Arc::new(decode_wire(inner)?)));
                     }
@@ -529,7 +530,8 @@ pub const SENSITIVE_TEXT: &str = "Sensitive [value redacted]";
 pub fn ruby_to_s(v: &Value, out: &mut String) {
     match v {
         Value::Nil => {}
-        Value::String(s) | Value::Symbol(s) => out.push_str(s),
+        Value::String(s) => out.push_str(s),
+        Value::Symbol(s) => out.push_str(s),
         Value::Bytes(b) => out.push_str(&String::from_utf8_lossy(b)),
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
         Value::Int(i) => out.push_str(&i.to_string()),
@@ -2501,8 +2503,8 @@ mod tests {
         let mut m = Map::default();
         m.insert(Value::Int(1), Value::Float(f64::NAN));
         m.insert(
-            Value::Symbol(Arc::from("s")),
-            Value::Bytes(Arc::from(&b"\xff"[..])),
+            Value::Symbol(crate::value::ArcStr::from("s")),
+            Value::Bytes(Arc::new(b"\xff".to_vec())),
         );
         m.insert(
             Value::from("k"),
@@ -2521,8 +2523,8 @@ mod tests {
         let hb = back.as_hash().unwrap();
         assert!(matches!(hb.get(&Value::Int(1)), Some(Value::Float(f)) if f.is_nan()));
         assert_eq!(
-            hb.get(&Value::Symbol(Arc::from("s"))),
-            Some(&Value::Bytes(Arc::from(&b"\xff"[..])))
+            hb.get(&Value::Symbol(crate::value::ArcStr::from("s"))),
+            Some(&Value::Bytes(Arc::new(b"\xff".to_vec())))
         );
         assert!(matches!(
             hb.get(&Value::from("k")),
@@ -2537,7 +2539,7 @@ mod tests {
         assert_eq!(v("1.0e+20"), Value::Float(1e20));
         assert_eq!(
             v("123456789012345678901234567890"),
-            Value::BigInt(Arc::from("123456789012345678901234567890"))
+            Value::BigInt(crate::value::ArcStr::from("123456789012345678901234567890"))
         );
         assert_eq!(
             v(r#"{"__type__":"Binary","value":"aGVsbG8="}"#),

@@ -4,9 +4,13 @@
 //! Integers of any size, Floats, Strings (UTF-8, or raw bytes), Symbols,
 //! ordered Hashes whose keys may be any value, Arrays and `Sensitive`.
 //!
-//! Strings and containers are reference counted, so cloning a value out of
-//! the file cache costs a reference-count increment, not a deep copy. A merge
-//! that changes a container copies it on write (`Arc::make_mut`).
+//! A `Value` is 16 bytes. Short Strings (up to 14 bytes, most keys) are
+//! stored in place and long ones behind one thin reference-counted pointer
+//! (see [`Str`]); containers are reference counted. Cloning a value out of the
+//! file cache therefore costs at most a reference-count increment, never a
+//! deep copy. A merge that changes a container copies it on write
+//! (`Arc::make_mut`). The rarer strings (big Integers' digits, Symbols, raw
+//! bytes) are behind one pointer as well, to keep the size.
 //!
 //! Equality and hashing follow Ruby's `eql?`: `1` and `1.0` are different
 //! keys and different array elements; floats compare by bit pattern.
@@ -15,6 +19,8 @@ use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
 pub use crate::map::Map;
+pub use crate::string::Str;
+pub use arcstr::ArcStr;
 
 /// A Hiera value.
 #[derive(Clone, Debug, Default)]
@@ -28,15 +34,15 @@ pub enum Value {
     Int(i64),
     /// An Integer beyond 64 bits, kept exactly as its decimal digits
     /// (optional leading `-`, no leading zeros).
-    BigInt(Arc<str>),
+    BigInt(ArcStr),
     /// A Float.
     Float(f64),
     /// A valid UTF-8 String.
-    String(Arc<str>),
+    String(Str),
     /// A String that is not valid UTF-8 (e.g. from YAML `!!binary`).
-    Bytes(Arc<[u8]>),
+    Bytes(Arc<Vec<u8>>),
     /// A Ruby Symbol (YAML `:sym` values); Puppet rejects these when looked up.
-    Symbol(Arc<str>),
+    Symbol(ArcStr),
     /// An Array.
     Array(Arc<Vec<Value>>),
     /// A Hash, in insertion order.
@@ -50,7 +56,7 @@ pub enum Value {
 
 impl Value {
     /// A String value.
-    pub fn string(s: impl Into<Arc<str>>) -> Value {
+    pub fn string(s: impl Into<Str>) -> Value {
         Value::String(s.into())
     }
 
@@ -78,6 +84,15 @@ impl Value {
     pub fn as_str(&self) -> Option<&str> {
         match self {
             Value::String(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The text of a String or a Symbol.
+    pub fn string_or_symbol(&self) -> Option<&str> {
+        match self {
+            Value::String(s) => Some(s),
+            Value::Symbol(s) => Some(s),
             _ => None,
         }
     }
@@ -164,19 +179,19 @@ impl Hash for Key<'_> {
 
 impl indexmap::Equivalent<Value> for Key<'_> {
     fn equivalent(&self, key: &Value) -> bool {
-        matches!(key, Value::String(s) if &**s == self.0)
+        matches!(key, Value::String(s) if s.as_bytes() == self.0.as_bytes())
     }
 }
 
 impl From<&str> for Value {
     fn from(s: &str) -> Value {
-        Value::String(Arc::from(s))
+        Value::String(Str::new(s))
     }
 }
 
 impl From<String> for Value {
     fn from(s: String) -> Value {
-        Value::String(Arc::from(s))
+        Value::String(Str::from(s))
     }
 }
 
@@ -226,7 +241,8 @@ impl Hash for Value {
             Value::Nil => {}
             Value::Bool(b) => b.hash(state),
             Value::Int(i) => i.hash(state),
-            Value::BigInt(s) | Value::String(s) | Value::Symbol(s) => s.hash(state),
+            Value::String(s) => s.hash(state),
+            Value::BigInt(s) | Value::Symbol(s) => s.as_str().hash(state),
             Value::Float(f) => f.to_bits().hash(state),
             Value::Bytes(b) => b.hash(state),
             Value::Array(a) => {
@@ -246,6 +262,13 @@ impl Hash for Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_value_is_two_words() {
+        // The file cache's size and the merges' speed depend on it.
+        assert_eq!(std::mem::size_of::<Value>(), 16);
+        assert_eq!(std::mem::size_of::<(Value, Value)>(), 32);
+    }
 
     #[test]
     fn integer_and_float_keys_are_distinct() {

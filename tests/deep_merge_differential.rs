@@ -59,8 +59,8 @@ impl Gen<'_> {
             0 => Value::Int(1 << 62),
             1 => Value::Int(i64::MAX),
             2 => Value::Int(-(1 << 62) - 1),
-            3 => Value::BigInt(Arc::from("18446744073709551616")),
-            4 => Value::BigInt(Arc::from("-18446744073709551617")),
+            3 => Value::BigInt(hiera::value::ArcStr::from("18446744073709551616")),
+            4 => Value::BigInt(hiera::value::ArcStr::from("-18446744073709551617")),
             _ => Value::Int(self.rng.below(6) as i64 - 1),
         }
     }
@@ -87,8 +87,8 @@ impl ValueGen for Gen<'_> {
             13 | 14 => Value::Nil,
             15 => Value::Bool(true),
             16 => Value::Bool(false),
-            17 => Value::Symbol(Arc::from(*self.rng.pick(SYMBOLS))),
-            18 if self.bytes => Value::Bytes(Arc::from(&[0xffu8, b'a'][..self.rng.below(2) + 1])),
+            17 => Value::Symbol(hiera::value::ArcStr::from(*self.rng.pick(SYMBOLS))),
+            18 if self.bytes => Value::Bytes(Arc::new([0xffu8, b'a'][..self.rng.below(2) + 1].to_vec())),
             _ => self.string(),
         }
     }

@@ -108,7 +108,8 @@ impl Config {
         let mut backends = Vec::new();
         for b in flat {
             let name = match &b {
-                Value::String(s) | Value::Symbol(s) => s.to_lowercase(),
+                Value::String(s) => s.to_lowercase(),
+                Value::Symbol(s) => s.to_lowercase(),
                 other => return Err(no_method("downcase", other)),
             };
             let kind = match name.as_str() {
@@ -171,8 +172,8 @@ pub(crate) fn flatten(v: Value, out: &mut Vec<Value>) {
 fn index(config: &Value, key: &Value) -> Result<Value> {
     match config {
         Value::Hash(h) => Ok(h.get(key).cloned().unwrap_or_default()),
-        Value::String(s) | Value::Symbol(s) => match key {
-            Value::String(k) if s.contains(&**k) => Ok(key.clone()),
+        Value::String(_) | Value::Symbol(_) => match key {
+            Value::String(k) if config.string_or_symbol().unwrap_or_default().contains(&**k) => Ok(key.clone()),
             Value::String(_) => Ok(Value::Nil),
             other => Err(no_implicit_conversion(other, "Integer")),
         },

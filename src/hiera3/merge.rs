@@ -20,6 +20,7 @@
 //! but not a String (the gem would use its `to_s` in some places and the
 //! object itself in others).
 
+use crate::value::ArcStr;
 use super::config::Config;
 use super::ruby::{no_implicit_conversion, no_method};
 use crate::deep_merge::{deep_merge, DeepMergeOptions};
@@ -69,7 +70,7 @@ impl ResolutionType {
     pub fn from_value(v: &Value) -> Result<ResolutionType> {
         match v {
             Value::Nil => Ok(ResolutionType::Priority),
-            Value::String(s) | Value::Symbol(s) => match &**s {
+            Value::String(_) | Value::Symbol(_) => match v.string_or_symbol().unwrap_or_default() {
                 "priority" => Ok(ResolutionType::Priority),
                 "array" => Ok(ResolutionType::Array),
                 "hash" => Ok(ResolutionType::Hash),
@@ -95,7 +96,7 @@ impl ResolutionType {
                 h.iter()
                     .map(|(k, v)| {
                         let k = match k {
-                            Value::String(s) => Value::Symbol(s.clone()),
+                            Value::String(s) => Value::Symbol(ArcStr::from(s.as_str())),
                             other => other.clone(),
                         };
                         (k, v.clone())
@@ -121,10 +122,7 @@ fn sym(name: &str) -> Value {
 }
 
 fn behavior_name(v: &Value) -> Option<&str> {
-    match v {
-        Value::String(s) | Value::Symbol(s) => Some(s),
-        _ => None,
-    }
+    v.string_or_symbol()
 }
 
 /// The deep_merge options from a Hiera 3 options value, over

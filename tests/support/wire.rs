@@ -99,7 +99,7 @@ pub fn decode(j: &Json) -> Value {
             } else if let Ok(i) = repr.parse::<i64>() {
                 Value::Int(i)
             } else {
-                Value::BigInt(Arc::from(repr.as_str()))
+                Value::BigInt(hiera::value::ArcStr::from(repr.as_str()))
             }
         }
         Json::String(s) => Value::from(s.as_str()),
@@ -112,7 +112,7 @@ pub fn decode(j: &Json) -> Value {
                 }
                 Value::hash(map)
             }
-            Some("Symbol") => Value::Symbol(Arc::from(o["name"].as_str().unwrap())),
+            Some("Symbol") => Value::Symbol(hiera::value::ArcStr::from(o["name"].as_str().unwrap())),
             Some("Bytes") => Value::Bytes(Arc::from(unhex(o["hex"].as_str().unwrap()))),
             _ => panic!("unexpected object from the oracle: {j}"),
         },
