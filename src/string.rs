@@ -21,7 +21,7 @@ use std::ops::Deref;
 use std::sync::Arc;
 
 /// Strings of up to this many bytes are stored in place.
-pub const INLINE: usize = 14;
+pub const INLINE: usize = 15;
 
 /// An immutable UTF-8 string, stored in place when short (see the module).
 #[derive(Clone)]
@@ -33,10 +33,61 @@ enum Repr {
     Heap(ArcStr),
 }
 
+/// A string stored in place: its length, then its bytes, zero after the
+/// end. The length's unused values tell a [`Value`](crate::Value)'s other
+/// variants and a heap string apart (which keeps both 16 bytes), and the 16
+/// bytes are copied as one.
 #[derive(Clone, Copy)]
 struct Inline {
-    len: u8,
+    len: Len,
     bytes: [u8; INLINE],
+}
+
+/// The length of a string stored in place, 0 to [`INLINE`].
+#[derive(Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
+enum Len {
+    L0,
+    L1,
+    L2,
+    L3,
+    L4,
+    L5,
+    L6,
+    L7,
+    L8,
+    L9,
+    L10,
+    L11,
+    L12,
+    L13,
+    L14,
+    L15,
+}
+
+const LENS: [Len; INLINE + 1] = [
+    Len::L0,
+    Len::L1,
+    Len::L2,
+    Len::L3,
+    Len::L4,
+    Len::L5,
+    Len::L6,
+    Len::L7,
+    Len::L8,
+    Len::L9,
+    Len::L10,
+    Len::L11,
+    Len::L12,
+    Len::L13,
+    Len::L14,
+    Len::L15,
+];
+
+impl Inline {
+    fn as_bytes(&self) -> &[u8] {
+        &self.bytes[..self.len as usize]
+    }
 }
 
 impl Str {
@@ -45,7 +96,7 @@ impl Str {
         if s.len() <= INLINE {
             let mut bytes = [0u8; INLINE];
             bytes[..s.len()].copy_from_slice(s.as_bytes());
-            Str(Repr::Inline(Inline { len: s.len() as u8, bytes }))
+            Str(Repr::Inline(Inline { len: LENS[s.len()], bytes }))
         } else {
             Str(Repr::Heap(ArcStr::from(s)))
         }
@@ -53,14 +104,14 @@ impl Str {
 
     /// The empty string.
     pub const fn empty() -> Str {
-        Str(Repr::Inline(Inline { len: 0, bytes: [0; INLINE] }))
+        Str(Repr::Inline(Inline { len: Len::L0, bytes: [0; INLINE] }))
     }
 
     /// The text.
     pub fn as_str(&self) -> &str {
         match &self.0 {
             // Made from a `str` by `new`: always valid UTF-8.
-            Repr::Inline(i) => std::str::from_utf8(&i.bytes[..usize::from(i.len)]).unwrap_or_default(),
+            Repr::Inline(i) => std::str::from_utf8(i.as_bytes()).unwrap_or_default(),
             Repr::Heap(s) => s,
         }
     }
@@ -68,7 +119,7 @@ impl Str {
     /// The text's bytes.
     pub fn as_bytes(&self) -> &[u8] {
         match &self.0 {
-            Repr::Inline(i) => &i.bytes[..usize::from(i.len)],
+            Repr::Inline(i) => i.as_bytes(),
             Repr::Heap(s) => s.as_bytes(),
         }
     }
@@ -135,8 +186,16 @@ impl Borrow<str> for Str {
 }
 
 impl PartialEq for Str {
+    #[inline]
     fn eq(&self, other: &Str) -> bool {
-        Str::ptr_eq(self, other) || self.as_bytes() == other.as_bytes()
+        match (&self.0, &other.0) {
+            // The unused bytes of a string stored in place are zero: the
+            // whole arrays compare (two words, no call).
+            (Repr::Inline(a), Repr::Inline(b)) => a.len == b.len && a.bytes == b.bytes,
+            (Repr::Heap(a), Repr::Heap(b)) => ArcStr::ptr_eq(a, b) || a.as_bytes() == b.as_bytes(),
+            // A string on the heap is longer than any stored in place.
+            _ => false,
+        }
     }
 }
 
@@ -164,6 +223,17 @@ impl PartialOrd for Str {
 impl Ord for Str {
     fn cmp(&self, other: &Str) -> Ordering {
         self.as_bytes().cmp(other.as_bytes())
+    }
+}
+
+impl Str {
+    /// Feeds the text to `state` as `str`'s `Hash` does with the default
+    /// `Hasher::write_str`, without checking the UTF-8 of a string stored in
+    /// place: for the `Hash` of [`Value`](crate::Value) and
+    /// [`Key`](crate::Key), which only need to agree with each other.
+    pub fn hash_bytes<H: Hasher>(bytes: &[u8], state: &mut H) {
+        state.write(bytes);
+        state.write_u8(0xff);
     }
 }
 
@@ -257,7 +327,7 @@ mod tests {
 
     #[test]
     fn short_and_long_strings_compare_hash_and_order_as_their_text() {
-        let texts = ["", "a", "port", "exactly14bytes", "fifteen bytes!!", "a longer string than fourteen bytes", "ünïcödé ✓"];
+        let texts = ["", "a", "port", "exactly14bytes", "fifteen bytes!!", "sixteen bytes!!!", "a longer string than fifteen bytes", "ünïcödé ✓"];
         for a in texts {
             let s = Str::new(a);
             assert_eq!(s.as_str(), a);
@@ -271,7 +341,7 @@ mod tests {
                 assert_eq!(Str::new(a).cmp(&Str::new(b)), a.cmp(b));
             }
         }
-        let long = Str::new("a longer string than fourteen bytes");
+        let long = Str::new("a longer string than fifteen bytes");
         assert!(Str::ptr_eq(&long, &long.clone()));
         assert!(!Str::ptr_eq(&long, &Str::new(&long)));
     }

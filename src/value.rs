@@ -4,7 +4,7 @@
 //! Integers of any size, Floats, Strings (UTF-8, or raw bytes), Symbols,
 //! ordered Hashes whose keys may be any value, Arrays and `Sensitive`.
 //!
-//! A `Value` is 16 bytes. Short Strings (up to 14 bytes, most keys) are
+//! A `Value` is 16 bytes. Short Strings (up to 15 bytes, most keys) are
 //! stored in place and long ones behind one thin reference-counted pointer
 //! (see [`Str`]); containers are reference counted. Cloning a value out of the
 //! file cache therefore costs at most a reference-count increment, never a
@@ -173,7 +173,7 @@ pub struct Key<'a>(pub &'a str);
 impl Hash for Key<'_> {
     fn hash<H: Hasher>(&self, state: &mut H) {
         state.write_u8(STRING_TAG);
-        self.0.hash(state);
+        Str::hash_bytes(self.0.as_bytes(), state);
     }
 }
 
@@ -208,8 +208,13 @@ impl From<bool> for Value {
 }
 
 impl PartialEq for Value {
+    #[inline]
     fn eq(&self, other: &Value) -> bool {
         use Value::*;
+        if let (String(a), String(b)) = (self, other) {
+            // The common case first: hash keys.
+            return a == b;
+        }
         match (self, other) {
             (Nil, Nil) => true,
             (Bool(a), Bool(b)) => a == b,
@@ -241,7 +246,7 @@ impl Hash for Value {
             Value::Nil => {}
             Value::Bool(b) => b.hash(state),
             Value::Int(i) => i.hash(state),
-            Value::String(s) => s.hash(state),
+            Value::String(s) => Str::hash_bytes(s.as_bytes(), state),
             Value::BigInt(s) | Value::Symbol(s) => s.as_str().hash(state),
             Value::Float(f) => f.to_bits().hash(state),
             Value::Bytes(b) => b.hash(state),
