@@ -483,6 +483,70 @@ mod tests {
         }
     }
 
+    /// Random sequences of operations give what `indexmap::IndexMap` (the
+    /// type `Map` replaced) gives, in order, on both sides of the index
+    /// threshold.
+    #[test]
+    fn random_operations_match_indexmap() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        for round in 0..200 {
+            let mut m = Map::new();
+            let mut reference: indexmap::IndexMap<Value, Value> = indexmap::IndexMap::new();
+            let keys = 4 + round % 40;
+            for step in 0..300 {
+                let k = match next(3) {
+                    0 => Value::Int(next(keys) as i64),
+                    _ => key(next(keys) as usize),
+                };
+                match next(10) {
+                    0 => assert_eq!(m.shift_remove(&k), reference.shift_remove(&k)),
+                    1 => {
+                        let cut = next(keys) as i64;
+                        m.retain(|k, _| !matches!(k, Value::Int(i) if *i < cut));
+                        reference.retain(|k, _| !matches!(k, Value::Int(i) if *i < cut));
+                    }
+                    2 => assert_eq!(m.pop(), reference.pop()),
+                    3 => {
+                        let v = Value::Int(step as i64);
+                        if reference.contains_key(&k) {
+                            m.insert(k.clone(), v.clone());
+                        } else {
+                            m.insert_unique(k.clone(), v.clone());
+                        }
+                        reference.insert(k, v);
+                    }
+                    _ => {
+                        let v = Value::Int(step as i64);
+                        assert_eq!(m.insert_full(k.clone(), v.clone()), reference.insert_full(k, v));
+                    }
+                }
+                assert_eq!(m.len(), reference.len());
+                if step % 50 == 0 {
+                    // A copy made by try_map_values keeps the index right,
+                    // with room for more.
+                    let mut copy = m.try_map_values::<()>(3, |_, v| Ok(v.clone())).unwrap();
+                    for extra in 0..3 {
+                        copy.insert_unique(Value::from(format!("extra{extra}")), Value::Nil);
+                    }
+                    for (i, (k, _)) in reference.iter().enumerate() {
+                        assert_eq!(copy.get_index_of(k), Some(i));
+                    }
+                    assert_eq!(copy.get_index_of(&Key("extra2")), Some(reference.len() + 2));
+                }
+                for (i, (k, v)) in reference.iter().enumerate() {
+                    assert_eq!(m.get_index(i), Some((k, v)), "round {round} step {step}");
+                    assert_eq!(m.get_index_of(k), Some(i), "round {round} step {step}");
+                }
+            }
+        }
+    }
+
     #[test]
     fn with_capacity_and_reserve_keep_lookups_right() {
         let mut m = Map::with_capacity(20);
