@@ -547,6 +547,87 @@ mod tests {
         }
     }
 
+    /// Keys of every kind (short and long Strings, the same text as a
+    /// Symbol, Integers and the Floats equal to them, -0.0 and NaN, Arrays
+    /// and Hashes), maps started with a capacity on either side of the
+    /// threshold, and every operation (reserve, shrink_to_fit, clone, extend,
+    /// try_map_values, lookups by `Key`): all as `IndexMap` gives.
+    #[test]
+    fn every_operation_and_key_kind_matches_indexmap() {
+        use crate::value::ArcStr;
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        let long = |i: u64| format!("a key longer than fifteen bytes {i}");
+        let make_key = |next: &mut dyn FnMut(u64) -> u64, keys: u64| -> Value {
+            let i = next(keys);
+            match next(9) {
+                0 => Value::Int(i as i64),
+                1 => Value::Float(i as f64),
+                2 => Value::Float(if i % 2 == 0 { -0.0 } else { f64::NAN }),
+                3 => Value::from(long(i)),
+                4 => Value::Symbol(ArcStr::from(format!("k{i}"))),
+                5 => Value::array(vec![Value::from(format!("k{i}")), Value::Int(1)]),
+                6 => {
+                    let mut h = Map::new();
+                    h.insert(Value::from("x"), Value::Int(i as i64 % 3));
+                    Value::hash(h)
+                }
+                _ => key(i as usize),
+            }
+        };
+        for round in 0..300u64 {
+            let cap = next(20) as usize;
+            let mut m = Map::with_capacity(cap);
+            let mut reference: indexmap::IndexMap<Value, Value> = indexmap::IndexMap::new();
+            let keys = 2 + round % 30;
+            for step in 0..200 {
+                let k = make_key(&mut next, keys);
+                match next(14) {
+                    0 => assert_eq!(m.shift_remove(&k), reference.shift_remove(&k)),
+                    1 => {
+                        let cut = next(3);
+                        m.retain(|k, _| !matches!(k, Value::Int(i) if (*i as u64) % 3 == cut));
+                        reference.retain(|k, _| !matches!(k, Value::Int(i) if (*i as u64) % 3 == cut));
+                    }
+                    2 => assert_eq!(m.pop(), reference.pop()),
+                    3 => m.reserve(next(20) as usize),
+                    4 => m.shrink_to_fit(),
+                    5 => m = m.clone(),
+                    6 => {
+                        let more: Vec<(Value, Value)> =
+                            (0..next(12)).map(|j| (make_key(&mut next, keys), Value::Int(j as i64))).collect();
+                        m.extend(more.clone());
+                        reference.extend(more);
+                    }
+                    7 => {
+                        m = m.try_map_values::<()>(next(12) as usize, |_, v| Ok(v.clone())).unwrap();
+                    }
+                    _ => {
+                        let v = Value::Int(step as i64);
+                        assert_eq!(m.insert_full(k.clone(), v.clone()), reference.insert_full(k, v));
+                    }
+                }
+                assert_eq!(m.len(), reference.len());
+                assert!(m.len() <= INDEXED || m.index.is_some(), "an index beyond {INDEXED} entries");
+                for (i, (k, v)) in reference.iter().enumerate() {
+                    assert_eq!(m.get_index(i), Some((k, v)), "round {round} step {step}");
+                    assert_eq!(m.get_full(k), Some((i, k, v)), "round {round} step {step}");
+                    if let Value::String(s) = k {
+                        assert_eq!(m.get_index_of(&Key(s)), Some(i));
+                    }
+                }
+                let absent = Value::from(long(1000));
+                assert_eq!(m.get(&absent), None);
+                assert_eq!(m.get(&Key(&long(1000))), None);
+            }
+        }
+    }
+
     #[test]
     fn with_capacity_and_reserve_keep_lookups_right() {
         let mut m = Map::with_capacity(20);
