@@ -7,8 +7,8 @@
 //! every answer does) touches no reference count and no other memory, and
 //! it costs no allocation. A longer one is a reference-counted heap string
 //! behind one thin pointer ([`arcstr::ArcStr`]: the count and the bytes in one
-//! allocation). Either way a `Str` is 16 bytes, so that a [`Value`]
-//! (crate::Value) is 16 bytes too.
+//! allocation). Either way a `Str` is 16 bytes, so that a
+//! [`Value`](crate::Value) is 16 bytes too.
 //!
 //! Equality, ordering and hashing are those of the text (`str`'s), whichever
 //! way it is stored.
