@@ -223,19 +223,56 @@ impl Map {
 
     /// Removes `key`, shifting the entries after it (order is kept), and
     /// returns its value.
+    /// O(n), as `IndexMap`'s: the index's later positions are shifted down,
+    /// no key is hashed again.
     pub fn shift_remove<Q: ?Sized + Hash + Equivalent<Value>>(&mut self, key: &Q) -> Option<Value> {
         let i = self.get_index_of(key)?;
         let (_, value) = self.entries.remove(i);
-        self.reindex();
+        match self.index.as_deref_mut() {
+            Some(index) if self.entries.len() > INDEXED => {
+                index.retain(|s| s.at as usize != i);
+                for s in index.iter_mut() {
+                    if s.at as usize > i {
+                        s.at -= 1;
+                    }
+                }
+            }
+            _ => self.index = None,
+        }
         Some(value)
     }
 
     /// Keeps the entries for which `keep(key, value)` is true, in order.
+    /// The index, if kept, is rebuilt from the stored hashes (no key is
+    /// hashed again).
     pub fn retain<F: FnMut(&Value, &mut Value) -> bool>(&mut self, mut keep: F) {
         let before = self.entries.len();
-        self.entries.retain_mut(|(k, v)| keep(k, v));
-        if self.entries.len() != before {
-            self.reindex();
+        let Some(index) = self.index.take() else {
+            self.entries.retain_mut(|(k, v)| keep(k, v));
+            return;
+        };
+        let mut hashes = vec![0u32; before];
+        for s in index.iter() {
+            hashes[s.at as usize] = s.hash;
+        }
+        let mut at = 0;
+        let mut kept = Vec::with_capacity(before);
+        self.entries.retain_mut(|(k, v)| {
+            let keep = keep(k, v);
+            if keep {
+                kept.push(hashes[at]);
+            }
+            at += 1;
+            keep
+        });
+        if self.entries.len() == before {
+            self.index = Some(index);
+        } else if self.entries.len() > INDEXED {
+            let mut index = HashTable::with_capacity(self.entries.capacity());
+            for (i, hash) in kept.into_iter().enumerate() {
+                index.insert_unique(spread(hash), Slot { at: position(i), hash }, slot_hash);
+            }
+            self.index = Some(Box::new(index));
         }
     }
 
@@ -301,15 +338,6 @@ impl Map {
     /// The values in order, to change.
     pub fn values_mut(&mut self) -> impl DoubleEndedIterator<Item = &mut Value> + ExactSizeIterator {
         self.entries.iter_mut().map(|(_, v)| v)
-    }
-
-    /// Builds the hash index (more than [`INDEXED`] entries), or drops it.
-    fn reindex(&mut self) {
-        if self.entries.len() > INDEXED {
-            self.build_index();
-        } else {
-            self.index = None;
-        }
     }
 
     fn build_index(&mut self) {
