@@ -183,8 +183,9 @@ impl Map {
     }
 
     /// Adds an entry whose key the map does not have (checked only in debug
-    /// builds): no search for it.
-    pub fn insert_unique(&mut self, key: Value, value: Value) {
+    /// builds): no search for it. A key already present would be stored
+    /// twice, so this is for the crate's merges, which know.
+    pub(crate) fn insert_unique(&mut self, key: Value, value: Value) {
         debug_assert!(!self.contains_key(&key), "insert_unique of a present key {key:?}");
         let at = self.entries.len();
         match self.index.as_deref_mut() {
@@ -321,7 +322,7 @@ impl Map {
 
     /// The entries in order, keys and values to change. The caller must not
     /// change a key's hash or equality (interning a key, for one, keeps both).
-    pub fn iter_mut_keys(&mut self) -> impl Iterator<Item = (&mut Value, &mut Value)> {
+    pub(crate) fn iter_mut_keys(&mut self) -> impl Iterator<Item = (&mut Value, &mut Value)> {
         self.entries.iter_mut().map(|(k, v)| (k, v))
     }
 

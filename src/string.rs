@@ -150,14 +150,6 @@ impl Str {
         }
     }
 
-    /// The address of a heap string's allocation (for interning and
-    /// identity checks); `None` for a string stored in place.
-    pub fn heap_addr(&self) -> Option<usize> {
-        match &self.0 {
-            Repr::Heap(s) => Some(s.as_ptr() as usize),
-            Repr::Inline(_) => None,
-        }
-    }
 }
 
 impl Default for Str {
