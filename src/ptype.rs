@@ -8,7 +8,7 @@ pub fn is_scalar(v: &Value) -> bool {
     matches!(v, Value::String(_) | Value::Bytes(_) | Value::Int(_) | Value::BigInt(_) | Value::Float(_) | Value::Bool(_))
 }
 
-/// Puppet `Data`: Scalar, Undef, Array[Data], Hash[String, Data].
+/// Puppet `Data`: `Scalar`, `Undef`, `Array[Data]`, `Hash[String, Data]`.
 pub fn is_data(v: &Value) -> bool {
     match v {
         Value::Nil => true,

@@ -11,7 +11,7 @@
 //! (`cbindgen.toml`; `tests/header.rs` checks that it is up to date).
 //!
 //! Rules that every export follows:
-//! - its body runs inside [`guard`], so a panic never unwinds into C: it
+//! - its body runs inside `guard`, so a panic never unwinds into C: it
 //!   becomes `HIERA_PANIC` (or a harmless default for functions that return
 //!   no status);
 //! - every pointer argument is checked for NULL before anything else happens

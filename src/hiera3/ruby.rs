@@ -81,7 +81,7 @@ fn receiver(v: &Value) -> String {
     inspect(v)
 }
 
-/// `undefined method `m' for <receiver>:<Class>` (Ruby 3.1 wording).
+/// ``undefined method `m' for <receiver>:<Class>`` (Ruby 3.1 wording).
 pub fn no_method(method: &str, v: &Value) -> Error {
     Error::new(
         ErrorKind::Type,
