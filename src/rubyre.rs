@@ -4,6 +4,7 @@
 
 use crate::error::{Error, ErrorKind, Result};
 use regex::Regex;
+use std::sync::OnceLock;
 
 /// Compiles the Ruby regexp source `src` (as Ruby's `Regexp.compile` would).
 pub fn compile(src: &str) -> Result<Regex> {
@@ -49,9 +50,14 @@ fn syntax_error(e: regex::Error, src: &str) -> Error {
 /// subject is matched with a single-line form of the regexp, which the
 /// regex engine runs anchored when the pattern starts with `^`, and a
 /// literal prefix or suffix refuses most keys before any regexp runs.
+///
+/// The multi-line form, needed only for a subject with a newline, is
+/// compiled the first time one comes.
 #[derive(Debug)]
 pub struct Pattern {
-    multi_line: Regex,
+    /// The translated source, for the multi-line form.
+    translated: Box<str>,
+    multi_line: OnceLock<Option<Regex>>,
     single_line: Regex,
     prefix: Option<Box<str>>,
     /// Empty: no suffix is required.
@@ -61,10 +67,13 @@ pub struct Pattern {
 impl Pattern {
     /// Compiles the Ruby regexp source `src` (errors as [`compile`]'s).
     pub fn new(src: &str) -> Result<Pattern> {
-        let multi_line = compile(src)?;
-        let single_line = Regex::new(&translate(src)).map_err(|e| syntax_error(e, src))?;
+        let translated = translate(src);
+        // Compiling the single-line form checks the syntax, which the
+        // multi-line form shares (it only adds the `m` flag).
+        let single_line = Regex::new(&translated).map_err(|e| syntax_error(e, src))?;
         Ok(Pattern {
-            multi_line,
+            translated: translated.into_boxed_str(),
+            multi_line: OnceLock::new(),
             single_line,
             prefix: literal_prefix(src).map(String::into_boxed_str),
             suffixes: literal_suffixes(src).unwrap_or_default().into_iter().map(String::into_boxed_str).collect(),
@@ -80,7 +89,11 @@ impl Pattern {
     /// newline or not (when one subject is given to several patterns).
     pub fn is_match_lines(&self, subject: &str, has_newline: bool) -> bool {
         if has_newline {
-            return self.multi_line.is_match(subject);
+            // The syntax was checked when the single-line form compiled; a
+            // multi-line form over the size limit (which the single-line
+            // form is not) would match nothing.
+            let multi_line = self.multi_line.get_or_init(|| Regex::new(&format!("(?m){}", self.translated)).ok());
+            return multi_line.as_ref().is_some_and(|re| re.is_match(subject));
         }
         if self.prefix.as_deref().is_some_and(|p| !subject.starts_with(p))
             || (!self.suffixes.is_empty() && !self.suffixes.iter().any(|p| subject.ends_with(&**p)))
