@@ -64,9 +64,10 @@ module TestSupport
 
   # A message without what is the recording process's state, not behaviour
   # (file descriptor numbers in Ruby's `io_fillbuf - fd:5 path`, object
-  # addresses in JRuby's `#<Array:0x41ece227>`).
+  # addresses in JRuby's `#<Array:0x41ece227>`, as many hex digits as the
+  # identity hash happens to have: a short one made a JRuby run fail).
   def normal(message)
-    message.to_s.gsub(/\bfd:\d+/, 'fd:N').gsub(/0x\h{6,16}/, '0xXXXX')
+    message.to_s.gsub(/\bfd:\d+/, 'fd:N').gsub(/0x\h+/, '0xXXXX')
   end
 
   # The recorded result in the same terms.
