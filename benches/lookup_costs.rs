@@ -4,7 +4,7 @@
 //! ```text
 //! lookup_costs --corpus DIR fresh [ROUNDS]          # a new Session per node, on a warm Hiera
 //! lookup_costs --corpus DIR steady [ROUNDS] [KIND]  # one warm Session, finished lookups forgotten
-//! lookup_costs --corpus DIR finished [ROUNDS]       # one warm Session answering from its finished lookups
+//! lookup_costs --corpus DIR finished [ROUNDS] [KIND] # one warm Session answering from its finished lookups
 //! ```
 //!
 //! `fresh` first runs the workload once for each of the corpus's first 50
@@ -29,7 +29,7 @@ use std::time::Instant;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let usage = "usage: lookup_costs --corpus DIR (fresh [ROUNDS] | steady [ROUNDS] [KIND] | finished [ROUNDS])";
+    let usage = "usage: lookup_costs --corpus DIR (fresh [ROUNDS] | steady [ROUNDS] [KIND] | finished [ROUNDS] [KIND])";
     let (dir, mode, rest) = match args.as_slice() {
         [flag, dir, mode, rest @ ..] if flag == "--corpus" => (PathBuf::from(dir), mode.as_str(), rest),
         _ => {
@@ -62,27 +62,23 @@ fn main() {
             }
             (rounds(3) * scopes.len() * workload.len(), start.elapsed())
         }
-        "steady" => {
+        "steady" | "finished" => {
+            // `finished` keeps the session's finished lookups: the workload
+            // is answered from them.
+            let forget = mode == "steady";
             let kind = rest.get(1);
             let workload: Vec<&LookupRequest> = requests.iter().filter(|(_, k)| kind.is_none_or(|want| want == k)).map(|(r, _)| r).collect();
             let s = Session::new(Arc::clone(&hiera), corpus_dir::scope(&corpus_dir::nodes(&dir, 1)[0]));
             workload.iter().for_each(|r| drop(s.lookup(r)));
+            let rounds = rounds(if forget { 2000 } else { 5000 });
             let start = Instant::now();
-            for _ in 0..rounds(2000) {
-                s.forget_results();
+            for _ in 0..rounds {
+                if forget {
+                    s.forget_results();
+                }
                 workload.iter().for_each(|r| drop(s.lookup(r)));
             }
-            (rounds(2000) * workload.len(), start.elapsed())
-        }
-        "finished" => {
-            let workload: Vec<&LookupRequest> = requests.iter().map(|(r, _)| r).collect();
-            let s = Session::new(Arc::clone(&hiera), corpus_dir::scope(&corpus_dir::nodes(&dir, 1)[0]));
-            workload.iter().for_each(|r| drop(s.lookup(r)));
-            let start = Instant::now();
-            for _ in 0..rounds(5000) {
-                workload.iter().for_each(|r| drop(s.lookup(r)));
-            }
-            (rounds(5000) * workload.len(), start.elapsed())
+            (rounds * workload.len(), start.elapsed())
         }
         _ => {
             eprintln!("{usage}");

@@ -353,29 +353,18 @@ impl Merger<'_> {
     /// of it. Only under [`Merger::entries_independent`] options, where the
     /// order in which entries are merged does not show.
     fn merge_into_copy(&self, src: Arc<Map>, dest: &Map) -> Result<Value> {
-        let (mut owned, shared) = match Arc::try_unwrap(src) {
-            Ok(map) => (Some(map), None),
-            Err(arc) => (None, Some(arc)),
-        };
-        let n = owned.as_ref().or(shared.as_deref()).map_or(0, Map::len);
+        // Owned: its values are taken; shared: copied.
+        let mut source = Arc::try_unwrap(src);
+        let n = source.as_ref().map_or_else(|shared| shared.len(), Map::len);
         let mut merged = Marks::new(n);
         let mut out = dest.try_map_values(n, |key, dv| {
-            let sv = match (owned.as_mut(), shared.as_deref()) {
-                (Some(map), _) => match map.get_index_of(key) {
-                    Some(j) => {
-                        merged.set(j);
-                        std::mem::take(map.get_index_mut(j).expect("index just found").1)
-                    }
-                    None => return Ok(dv.clone()),
-                },
-                (None, Some(map)) => match map.get_full(key) {
-                    Some((j, _, v)) => {
-                        merged.set(j);
-                        v.clone()
-                    }
-                    None => return Ok(dv.clone()),
-                },
-                (None, None) => return Ok(dv.clone()),
+            let Some(j) = source.as_ref().map_or_else(|shared| shared.get_index_of(key), |owned| owned.get_index_of(key)) else {
+                return Ok(dv.clone());
+            };
+            merged.set(j);
+            let sv = match &mut source {
+                Ok(owned) => std::mem::take(owned.get_index_mut(j).expect("index just found").1),
+                Err(shared) => shared.get_index(j).expect("index just found").1.clone(),
             };
             if dv.is_truthy() {
                 self.merge_over(sv, dv)
@@ -383,22 +372,22 @@ impl Merger<'_> {
                 self.merge(sv, Dest::Copy)
             }
         })?;
-        match (owned, shared) {
-            (Some(map), _) => {
-                for (j, (key, value)) in map.into_iter().enumerate() {
+        // The source's keys the destination lacks, in the source's order.
+        match source {
+            Ok(owned) => {
+                for (j, (key, value)) in owned.into_iter().enumerate() {
                     if !merged.get(j) {
                         out.insert_unique(key, self.merge(value, Dest::Copy)?);
                     }
                 }
             }
-            (None, Some(map)) => {
-                for (j, (key, value)) in map.iter().enumerate() {
+            Err(shared) => {
+                for (j, (key, value)) in shared.iter().enumerate() {
                     if !merged.get(j) {
                         out.insert_unique(key.clone(), self.merge(value.clone(), Dest::Copy)?);
                     }
                 }
             }
-            (None, None) => {}
         }
         Ok(Value::hash(out))
     }

@@ -512,18 +512,22 @@ mod tests {
         }
     }
 
+    /// A xorshift generator from `seed`: each call gives a number below `n`.
+    fn below(mut seed: u64) -> impl FnMut(u64) -> u64 {
+        move |n| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        }
+    }
+
     /// Random sequences of operations give what `indexmap::IndexMap` (the
     /// type `Map` replaced) gives, in order, on both sides of the index
     /// threshold.
     #[test]
     fn random_operations_match_indexmap() {
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut next = |n: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % n
-        };
+        let mut next = below(0x2545_f491_4f6c_dd1d);
         for round in 0..200 {
             let mut m = Map::new();
             let mut reference: indexmap::IndexMap<Value, Value> = indexmap::IndexMap::new();
@@ -584,13 +588,7 @@ mod tests {
     #[test]
     fn every_operation_and_key_kind_matches_indexmap() {
         use crate::value::ArcStr;
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = |n: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % n
-        };
+        let mut next = below(0x9e37_79b9_7f4a_7c15);
         let long = |i: u64| format!("a key longer than fifteen bytes {i}");
         let make_key = |next: &mut dyn FnMut(u64) -> u64, keys: u64| -> Value {
             let i = next(keys);

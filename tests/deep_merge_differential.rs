@@ -16,11 +16,9 @@ mod support;
 use hiera::deep_merge::{deep_merge, DeepMergeOptions};
 use hiera::error::ErrorKind;
 use hiera::value::{Map, Value};
-use serde_json::{json, Value as Json};
-use std::io::Write;
-use std::path::PathBuf;
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::sync::Arc;
+use support::deep_merge_oracle;
 use support::wire::{decode, encode, same, Rng, ValueGen};
 
 const SEED: u64 = 0x5EED_DEE9_4E26_E001;
@@ -335,21 +333,6 @@ fn generate() -> Vec<Case> {
 }
 
 // ---------------------------------------------------------------------------
-// JSON coding shared with the oracle (values: tests/support/wire.rs)
-
-fn encode_opts(o: &DeepMergeOptions) -> Json {
-    json!({
-        "preserve_unmergeables": o.preserve_unmergeables,
-        "knockout_prefix": o.knockout_prefix,
-        "overwrite_arrays": o.overwrite_arrays,
-        "sort_merged_arrays": o.sort_merged_arrays,
-        "unpack_arrays": o.unpack_arrays,
-        "merge_hash_arrays": o.merge_hash_arrays,
-        "extend_existing_arrays": o.extend_existing_arrays,
-    })
-}
-
-// ---------------------------------------------------------------------------
 
 fn skip_or_fail(why: &str) {
     if std::env::var("LIBHIERA_SKIP_RUBY").as_deref() == Ok("1") {
@@ -388,47 +371,7 @@ fn deep_merge_matches_ruby_gem() {
     }
 
     let cases = generate();
-    let dir = std::env::temp_dir().join(format!("libhiera-deep-merge-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let input = dir.join("cases.jsonl");
-    let output = dir.join("results.jsonl");
-    {
-        let mut f = std::io::BufWriter::new(std::fs::File::create(&input).unwrap());
-        for c in &cases {
-            let line = json!({"source": encode(&c.source), "dest": encode(&c.dest), "opts": encode_opts(&c.opts)});
-            writeln!(f, "{line}").unwrap();
-        }
-    }
-    let script: PathBuf = [
-        env!("CARGO_MANIFEST_DIR"),
-        "tests",
-        "support",
-        "deep_merge_oracle.rb",
-    ]
-    .iter()
-    .collect();
-    let status = Command::new("ruby")
-        .arg(&script)
-        .stdin(Stdio::from(std::fs::File::open(&input).unwrap()))
-        .stdout(Stdio::from(std::fs::File::create(&output).unwrap()))
-        .status()
-        .expect("run the deep_merge oracle");
-    assert!(
-        status.success(),
-        "the oracle {} failed: {status}",
-        script.display()
-    );
-    let results = std::fs::read_to_string(&output).unwrap();
-    let _ = std::fs::remove_dir_all(&dir);
-    let results: Vec<Json> = results
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("oracle JSON"))
-        .collect();
-    assert_eq!(
-        results.len(),
-        cases.len(),
-        "the oracle answered a different number of cases"
-    );
+    let results = deep_merge_oracle::run("deep-merge", cases.iter().map(|c| (&c.source, &c.dest, &c.opts)));
 
     let mut mismatches = Vec::new();
     let mut errors = 0;

@@ -19,10 +19,8 @@ mod support;
 
 use hiera::deep_merge::{deep_merge, deep_merge_owned, DeepMergeOptions};
 use hiera::value::{Map, Value};
-use serde_json::{json, Value as Json};
-use std::io::Write;
-use std::process::{Command, Stdio};
-use support::wire::{decode, encode, same, Rng};
+use support::deep_merge_oracle;
+use support::wire::{decode, same, Rng};
 
 const CASES: usize = 400;
 
@@ -149,18 +147,6 @@ fn options(i: usize) -> DeepMergeOptions {
     }
 }
 
-fn encode_opts(o: &DeepMergeOptions) -> Json {
-    json!({
-        "preserve_unmergeables": o.preserve_unmergeables,
-        "knockout_prefix": o.knockout_prefix,
-        "overwrite_arrays": o.overwrite_arrays,
-        "sort_merged_arrays": o.sort_merged_arrays,
-        "unpack_arrays": o.unpack_arrays,
-        "merge_hash_arrays": o.merge_hash_arrays,
-        "extend_existing_arrays": o.extend_existing_arrays,
-    })
-}
-
 #[test]
 fn large_hashes_merge_as_the_gem_does_on_every_path() {
     if std::env::var("LIBHIERA_SKIP_RUBY").as_deref() == Ok("1") {
@@ -176,29 +162,7 @@ fn large_hashes_merge_as_the_gem_does_on_every_path() {
             (source, dest, options(i))
         })
         .collect();
-    let dir = std::env::temp_dir().join(format!("libhiera-deep-merge-large-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let input = dir.join("cases.jsonl");
-    {
-        let mut f = std::io::BufWriter::new(std::fs::File::create(&input).unwrap());
-        for (s, d, o) in &cases {
-            writeln!(f, "{}", json!({"source": encode(s), "dest": encode(d), "opts": encode_opts(o)})).unwrap();
-        }
-    }
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/support/deep_merge_oracle.rb");
-    let out = Command::new("ruby")
-        .arg(script)
-        .stdin(Stdio::from(std::fs::File::open(&input).unwrap()))
-        .output()
-        .expect("run the deep_merge oracle");
-    let _ = std::fs::remove_dir_all(&dir);
-    assert!(out.status.success(), "oracle failed: {}", String::from_utf8_lossy(&out.stderr));
-    let results: Vec<Json> = String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    assert_eq!(results.len(), cases.len());
+    let results = deep_merge_oracle::run("deep-merge-large", cases.iter().map(|(s, d, o)| (s, d, o)));
     let mut bad = Vec::new();
     for (i, ((s, d, o), want)) in cases.iter().zip(&results).enumerate() {
         let want = decode(&want["ok"]);

@@ -107,10 +107,8 @@ impl Config {
         // Config.load_backends
         let mut backends = Vec::new();
         for b in flat {
-            let name = match &b {
-                Value::String(s) => s.to_lowercase(),
-                Value::Symbol(s) => s.to_lowercase(),
-                other => return Err(no_method("downcase", other)),
+            let Some(name) = b.string_or_symbol().map(str::to_lowercase) else {
+                return Err(no_method("downcase", &b));
             };
             let kind = match name.as_str() {
                 "yaml" => BackendKind::Yaml,
@@ -170,13 +168,15 @@ pub(crate) fn flatten(v: Value, out: &mut Vec<Value>) {
 
 /// Ruby's `config[key]` for whatever the file held.
 fn index(config: &Value, key: &Value) -> Result<Value> {
-    match config {
-        Value::Hash(h) => Ok(h.get(key).cloned().unwrap_or_default()),
-        Value::String(_) | Value::Symbol(_) => match key {
-            Value::String(k) if config.string_or_symbol().unwrap_or_default().contains(&**k) => Ok(key.clone()),
+    if let Some(text) = config.string_or_symbol() {
+        return match key {
+            Value::String(k) if text.contains(&**k) => Ok(key.clone()),
             Value::String(_) => Ok(Value::Nil),
             other => Err(no_implicit_conversion(other, "Integer")),
-        },
+        };
+    }
+    match config {
+        Value::Hash(h) => Ok(h.get(key).cloned().unwrap_or_default()),
         Value::Array(_) | Value::Int(_) | Value::BigInt(_) => Err(no_implicit_conversion(key, "Integer")),
         other => Err(no_method("[]", other)),
     }

@@ -68,9 +68,8 @@ impl ResolutionType {
     /// From a value: `nil`, a String or Symbol `priority`/`array`/`hash`,
     /// or a Hash (kept as it is: only Symbol keys are options).
     pub fn from_value(v: &Value) -> Result<ResolutionType> {
-        match v {
-            Value::Nil => Ok(ResolutionType::Priority),
-            Value::String(_) | Value::Symbol(_) => match v.string_or_symbol().unwrap_or_default() {
+        if let Some(name) = v.string_or_symbol() {
+            return match name {
                 "priority" => Ok(ResolutionType::Priority),
                 "array" => Ok(ResolutionType::Array),
                 "hash" => Ok(ResolutionType::Hash),
@@ -78,7 +77,10 @@ impl ResolutionType {
                     ErrorKind::InvalidArgument,
                     format!("Unknown resolution type '{other}': expected priority, array, hash or a Hash"),
                 )),
-            },
+            };
+        }
+        match v {
+            Value::Nil => Ok(ResolutionType::Priority),
             Value::Hash(h) => Ok(ResolutionType::HashWith((**h).clone())),
             other => Err(Error::new(
                 ErrorKind::InvalidArgument,
@@ -119,10 +121,6 @@ impl ResolutionType {
 
 fn sym(name: &str) -> Value {
     Value::Symbol(name.into())
-}
-
-fn behavior_name(v: &Value) -> Option<&str> {
-    v.string_or_symbol()
 }
 
 /// The deep_merge options from a Hiera 3 options value, over
@@ -177,7 +175,7 @@ pub fn merge_answer(new: Value, old: Value, resolution_type: &ResolutionType, co
             (config.get("merge_behavior").cloned().unwrap_or_default(), options)
         }
     };
-    match behavior_name(&behavior) {
+    match behavior.string_or_symbol() {
         Some("deeper") => {
             if !matches!(new, Value::Hash(_)) {
                 return Err(no_method("deeper_merge!", &new));

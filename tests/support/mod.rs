@@ -2,6 +2,7 @@
 //! their queries through the engine.
 #![allow(dead_code)]
 
+pub mod deep_merge_oracle;
 pub mod wire;
 
 use hiera::{LookupRequest, Map, Options, Value};

@@ -1,0 +1,63 @@
+//! The Ruby `deep_merge` gem as an oracle for the deep merge tests: the
+//! options' JSON coding and one run of `tests/support/deep_merge_oracle.rb`
+//! over a batch of cases.
+
+use super::wire::encode;
+use hiera::deep_merge::DeepMergeOptions;
+use hiera::value::Value;
+use serde_json::{json, Value as Json};
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+/// The options as the oracle reads them.
+pub fn encode_opts(o: &DeepMergeOptions) -> Json {
+    json!({
+        "preserve_unmergeables": o.preserve_unmergeables,
+        "knockout_prefix": o.knockout_prefix,
+        "overwrite_arrays": o.overwrite_arrays,
+        "sort_merged_arrays": o.sort_merged_arrays,
+        "unpack_arrays": o.unpack_arrays,
+        "merge_hash_arrays": o.merge_hash_arrays,
+        "extend_existing_arrays": o.extend_existing_arrays,
+    })
+}
+
+/// `DeepMerge.deep_merge!(source, dest, opts)` for each `(source, dest,
+/// opts)` case, run by the oracle script in one Ruby process: one answer per
+/// case, in order, `{"ok": value}` or `{"error": {"class": .., "message":
+/// ..}}`. `tag` names the temporary directory the cases are written to.
+/// Fails the test when Ruby fails or answers a different number of cases.
+pub fn run<'a>(tag: &str, cases: impl IntoIterator<Item = (&'a Value, &'a Value, &'a DeepMergeOptions)>) -> Vec<Json> {
+    let dir = std::env::temp_dir().join(format!("libhiera-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let input = dir.join("cases.jsonl");
+    let mut count = 0;
+    {
+        let mut f = std::io::BufWriter::new(std::fs::File::create(&input).unwrap());
+        for (source, dest, opts) in cases {
+            let line = json!({"source": encode(source), "dest": encode(dest), "opts": encode_opts(opts)});
+            writeln!(f, "{line}").unwrap();
+            count += 1;
+        }
+    }
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/support/deep_merge_oracle.rb");
+    let out = Command::new("ruby")
+        .arg(script)
+        .stdin(Stdio::from(std::fs::File::open(&input).unwrap()))
+        .output()
+        .expect("run the deep_merge oracle");
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(
+        out.status.success(),
+        "the oracle {script} failed: {}: {}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let results: Vec<Json> = String::from_utf8(out.stdout)
+        .expect("oracle output is UTF-8")
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("oracle JSON"))
+        .collect();
+    assert_eq!(results.len(), count, "the oracle answered a different number of cases");
+    results
+}
