@@ -713,7 +713,7 @@ mod tests {
 
     #[test]
     fn compaction_trims_and_shares() {
-        // Strings longer than `Str`'s in-place limit (15 bytes) are shared.
+        // Strings longer than `Str`'s in-place limit (`INLINE`, 8 bytes) are shared.
         let text = "a: &x {b: [a long string, a long string, a long string, c], d: a long string}\ne: *x\nf: {b: [a long string, a long string, a long string, c], d: a long string}\n"
             .replace("a long string", "a string longer than 15 bytes");
         let mut v = load_yaml_text(&text, Path::new("x.yaml")).unwrap().unwrap();

@@ -4,7 +4,7 @@
 //! Integers of any size, Floats, Strings (UTF-8, or raw bytes), Symbols,
 //! ordered Hashes whose keys may be any value, Arrays and `Sensitive`.
 //!
-//! A `Value` is 16 bytes. Short Strings (up to 15 bytes, most keys) are
+//! A `Value` is 16 bytes. Short Strings (up to 8 bytes, most keys) are
 //! stored in place and long ones behind one thin reference-counted pointer
 //! (see [`Str`]); containers are reference counted. Cloning a value out of the
 //! file cache therefore costs at most a reference-count increment, never a
