@@ -98,25 +98,32 @@ pub fn deep_merge(source: &Value, dest: Value, opts: &DeepMergeOptions) -> Resul
 /// caller holds gives its entries to the result instead of copying them
 /// (what a chain of merges does with its accumulated value).
 pub fn deep_merge_owned(source: Value, dest: Value, opts: &DeepMergeOptions) -> Result<Value> {
-    if opts.knockout_prefix.as_deref() == Some("") {
-        return Err(invalid_parameter(
-            "knockout_prefix cannot be an empty string in deep_merge!",
-        ));
+    Merger::new(opts)?.merge(source, Dest::Other(dest))
+}
+
+/// The deep merge of a chain of values, highest priority first, as a lookup
+/// finds them: `deep_merge!(...deep_merge!(deep_merge!(values[0],
+/// values[1]), values[2])..., values[n-1])`, each result the source of the
+/// next merge. `None` for no values; one value is returned as it is.
+///
+/// When every value is a hash and the options make each entry's merge
+/// independent of the others (no knockout prefix, no sorting), the chain is
+/// merged in one pass ([`Merger::merge_hashes`]): the same result, in the
+/// same order, without building the intermediate results.
+pub fn deep_merge_chain(values: Vec<Value>, opts: &DeepMergeOptions) -> Result<Option<Value>> {
+    let merger = Merger::new(opts)?;
+    if values.len() > 1 && merger.entries_independent() && values.iter().all(|v| matches!(v, Value::Hash(_))) {
+        let maps = values.iter().filter_map(Value::as_hash);
+        return with_maps(maps, |maps| merger.merge_hashes(maps)).map(Some);
     }
-    if opts.knockout_prefix.is_some() && opts.preserve_unmergeables {
-        return Err(invalid_parameter(
-            "overwrite_unmergeable must be true if knockout_prefix is specified in deep_merge!",
-        ));
-    }
-    let merger = Merger {
-        opts,
-        knockout: opts.knockout_prefix.as_deref().map(|prefix| Knockout {
-            prefix,
-            regex: OnceCell::new(),
-            byte_regex: OnceCell::new(),
-        }),
+    let mut values = values.into_iter();
+    let Some(mut acc) = values.next() else {
+        return Ok(None);
     };
-    merger.merge(source, Dest::Other(dest))
+    for dest in values {
+        acc = merger.merge(acc, Dest::Other(dest))?;
+    }
+    Ok(Some(acc))
 }
 
 fn invalid_parameter(message: &str) -> Error {
@@ -215,7 +222,29 @@ struct Merger<'a> {
     knockout: Option<Knockout<'a>>,
 }
 
-impl Merger<'_> {
+impl<'a> Merger<'a> {
+    /// The merger of `opts`, which are checked as the gem checks them.
+    fn new(opts: &'a DeepMergeOptions) -> Result<Merger<'a>> {
+        if opts.knockout_prefix.as_deref() == Some("") {
+            return Err(invalid_parameter(
+                "knockout_prefix cannot be an empty string in deep_merge!",
+            ));
+        }
+        if opts.knockout_prefix.is_some() && opts.preserve_unmergeables {
+            return Err(invalid_parameter(
+                "overwrite_unmergeable must be true if knockout_prefix is specified in deep_merge!",
+            ));
+        }
+        Ok(Merger {
+            opts,
+            knockout: opts.knockout_prefix.as_deref().map(|prefix| Knockout {
+                prefix,
+                regex: OnceCell::new(),
+                byte_regex: OnceCell::new(),
+            }),
+        })
+    }
+
     fn overwrite_unmergeable(&self) -> bool {
         !self.opts.preserve_unmergeables
     }
@@ -339,6 +368,15 @@ impl Merger<'_> {
         Ok(Value::Hash(dest))
     }
 
+    /// `true` when an array merged into an array is their union, `dest |
+    /// source`, and nothing else (no option rewrites or replaces arrays).
+    fn arrays_unite(&self) -> bool {
+        self.entries_independent()
+            && !self.opts.overwrite_arrays
+            && self.opts.unpack_arrays.is_none()
+            && !self.opts.merge_hash_arrays
+    }
+
     /// `true` when merging one entry of a hash cannot fail and does not
     /// depend on the others (no knockout prefix, no sorting): the entries may
     /// then be merged in the destination's order instead of the source's.
@@ -390,6 +428,111 @@ impl Merger<'_> {
             }
         }
         Ok(Value::hash(out))
+    }
+
+    /// The chain of merges of `hashes` (highest priority first; at least
+    /// two), each result merged into the next hash, built in one pass under
+    /// [`Merger::entries_independent`] options: the keys in the chain's
+    /// order ([`Map::merged_keys`]), then each key's value folded from the
+    /// hashes that have it ([`Merger::fold_entry`]). No intermediate hash is
+    /// built, at this level or in nested hashes that several levels have.
+    fn merge_hashes(&self, hashes: &[&Map]) -> Result<Value> {
+        let m = hashes.len();
+        let cells = m * hashes.iter().map(|h| h.len()).sum::<usize>();
+        let mut on_stack = [0u32; 64];
+        let mut on_heap = Vec::new();
+        let present: &mut [u32] = if cells <= on_stack.len() {
+            &mut on_stack[..cells]
+        } else {
+            on_heap.resize(cells, 0);
+            &mut on_heap
+        };
+        let mut out = Map::merged_keys(hashes, present);
+        for (row, value) in present.chunks_exact(m).zip(out.values_mut()) {
+            self.fold_entry(hashes, row, value)?;
+        }
+        Ok(Value::hash(out))
+    }
+
+    /// One key's value in [`Merger::merge_hashes`], written to `out`:
+    /// `row[i]` is one more than its position in `hashes[i]`, 0 where that
+    /// hash lacks it. Folded as the chain of pairwise merges does: from the
+    /// first hash that has the key, each later hash that has it is merged
+    /// into (the value so far is the source), and each later hash that lacks
+    /// it merges the value so far into a copy of itself. Runs of hashes or
+    /// arrays are merged in one pass ([`Merger::merge_run`]).
+    fn fold_entry(&self, hashes: &[&Map], row: &[u32], out: &mut Value) -> Result<()> {
+        let mut i = row.iter().position(|&j| j != 0).expect("each merged key is in one of the hashes");
+        // `out` holds the value so far once `started`.
+        let mut started = false;
+        while i < row.len() {
+            let Some(v) = value_in(hashes, row, i) else {
+                if started {
+                    *out = self.merge(std::mem::take(out), Dest::Copy)?;
+                }
+                i += 1;
+                continue;
+            };
+            if let Some(end) = self.merge_run(hashes, row, i, started, out)? {
+                started = true;
+                i = end;
+                continue;
+            }
+            *out = if !started {
+                v.clone()
+            } else if v.is_truthy() {
+                self.merge_over(std::mem::take(out), v)?
+            } else {
+                self.merge(std::mem::take(out), Dest::Copy)?
+            };
+            started = true;
+            i += 1;
+        }
+        Ok(())
+    }
+
+    /// In [`Merger::fold_entry`], the values from `hashes[i]` on that are all
+    /// hashes, or all arrays that merge as unions ([`Merger::arrays_unite`]),
+    /// merged in one pass after the value so far in `out` (when `started`;
+    /// it must then be of the same kind), the result written to `out`. The
+    /// end of the run is returned; `None`, and `out` left alone, when the run
+    /// would be a single merge.
+    fn merge_run(&self, hashes: &[&Map], row: &[u32], i: usize, started: bool, out: &mut Value) -> Result<Option<usize>> {
+        #[derive(PartialEq)]
+        enum Kind {
+            Hash,
+            Array,
+            Other,
+        }
+        let kind_of = |v: Option<&Value>| match v {
+            Some(Value::Hash(_)) => Kind::Hash,
+            Some(Value::Array(_)) if self.arrays_unite() => Kind::Array,
+            _ => Kind::Other,
+        };
+        let kind = kind_of(value_in(hashes, row, i));
+        if kind == Kind::Other || (started && kind_of(Some(out)) != kind) {
+            return Ok(None);
+        }
+        let end = (i..row.len()).find(|&e| kind_of(value_in(hashes, row, e)) != kind).unwrap_or(row.len());
+        let n = end - i + usize::from(started);
+        if n < 2 {
+            return Ok(None);
+        }
+        // Highest priority first.
+        let run = started.then_some(&*out).into_iter().chain((i..end).filter_map(|e| value_in(hashes, row, e)));
+        let merged = if kind == Kind::Hash {
+            with_maps(run.filter_map(Value::as_hash), |maps| self.merge_hashes(maps))?
+        } else {
+            // `a[end-1] | (... | (a[i] | so far))`: lowest first.
+            let arrays = run.rev().filter_map(Value::as_array);
+            let mut merged = Vec::with_capacity(arrays.clone().map(<[Value]>::len).sum());
+            for a in arrays {
+                merged = union(merged, a);
+            }
+            Value::array(merged)
+        };
+        *out = merged;
+        Ok(Some(end))
     }
 
     /// `merge(source, Dest::Other(dest))` for a truthy destination that is
@@ -608,6 +751,31 @@ impl Merger<'_> {
             ruby_sort(&mut merged)?;
         }
         Ok(Value::array(merged))
+    }
+}
+
+/// In [`Merger::merge_hashes`]: the value of the key whose row is `row` in
+/// `hashes[i]`, if that hash has it.
+fn value_in<'h>(hashes: &[&'h Map], row: &[u32], i: usize) -> Option<&'h Value> {
+    let j = row[i].checked_sub(1)?;
+    hashes[i].get_index(j as usize).map(|(_, v)| v)
+}
+
+/// `f` of the maps `maps` yields, gathered on the stack when they are few
+/// (a merge's levels usually are).
+fn with_maps<'m, R>(mut maps: impl Iterator<Item = &'m Map>, f: impl FnOnce(&[&Map]) -> R) -> R {
+    const ON_STACK: usize = 8;
+    static EMPTY: Map = Map::EMPTY;
+    let mut gathered: [&Map; ON_STACK] = [&EMPTY; ON_STACK];
+    for k in 0..ON_STACK {
+        match maps.next() {
+            Some(map) => gathered[k] = map,
+            None => return f(&gathered[..k]),
+        }
+    }
+    match maps.next() {
+        None => f(&gathered),
+        Some(more) => f(&gathered.into_iter().chain(Some(more)).chain(maps).collect::<Vec<_>>()),
     }
 }
 
@@ -1168,6 +1336,83 @@ fn ruby_sort(items: &mut [Value]) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::map::tests::below;
+
+    /// A random value for the chain tests: hashes over a few shared keys
+    /// (so that levels overlap, in shuffled orders), arrays with duplicates
+    /// and hashes in them, nil, false and scalars that clash with them.
+    fn random_value(rnd: &mut impl FnMut(u64) -> u64, depth: u32) -> Value {
+        // More keys than a map holds without its hash index.
+        const KEYS: [&str; 12] = ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "a long key, on the heap"];
+        match rnd(if depth == 0 { 6 } else { 10 }) {
+            0 => Value::Nil,
+            1 => Value::Bool(rnd(2) == 0),
+            2 => Value::Int(rnd(3) as i64),
+            3 | 4 => s(KEYS[rnd(4) as usize]),
+            5 if depth > 0 => Value::array((0..rnd(4)).map(|_| random_value(rnd, depth - 1)).collect()),
+            5 => s("x,y"),
+            _ => {
+                let mut m = Map::new();
+                for _ in 0..rnd(if depth == 3 { 16 } else { 6 }) {
+                    let key = KEYS[rnd(KEYS.len() as u64) as usize];
+                    m.insert(s(key), random_value(rnd, depth.saturating_sub(1)));
+                }
+                Value::hash(m)
+            }
+        }
+    }
+
+    /// [`deep_merge_chain`] (one pass over hashes) gives what the chain of
+    /// pairwise merges gives, value and key order, under every option.
+    #[test]
+    fn merging_a_chain_in_one_pass_equals_merging_pairwise() {
+        let mut option_sets = Vec::new();
+        for bits in 0..32u32 {
+            option_sets.push(DeepMergeOptions {
+                preserve_unmergeables: bits & 1 != 0,
+                overwrite_arrays: bits & 2 != 0,
+                merge_hash_arrays: bits & 4 != 0,
+                extend_existing_arrays: bits & 8 != 0,
+                unpack_arrays: (bits & 16 != 0).then(|| ",".to_string()),
+                ..DeepMergeOptions::default()
+            });
+        }
+        option_sets.push(DeepMergeOptions { sort_merged_arrays: true, ..DeepMergeOptions::default() });
+        option_sets.push(DeepMergeOptions { knockout_prefix: Some("--".into()), ..DeepMergeOptions::default() });
+        let mut rnd = below(0x5eed_c4a1);
+        let mut one_pass = 0;
+        for case in 0..6000 {
+            let opts = &option_sets[case % option_sets.len()];
+            // Now and then more levels than `with_maps` gathers on the stack.
+            let n = if case % 16 == 0 { 8 + rnd(5) as usize } else { 1 + rnd(5) as usize };
+            let values: Vec<Value> = (0..n)
+                .map(|_| {
+                    let mut v = random_value(&mut rnd, 3);
+                    while rnd(8) != 0 && !matches!(v, Value::Hash(_)) {
+                        v = random_value(&mut rnd, 3);
+                    }
+                    v
+                })
+                .collect();
+            one_pass += usize::from(n > 1 && values.iter().all(|v| matches!(v, Value::Hash(_))));
+            let mut pairwise: Option<Result<Value>> = None;
+            for v in values.iter().cloned() {
+                pairwise = Some(match pairwise {
+                    None => Ok(v),
+                    Some(Ok(acc)) => deep_merge_owned(acc, v, opts),
+                    Some(err) => err,
+                });
+            }
+            let chain = deep_merge_chain(values.clone(), opts);
+            let show = |r: &Result<Option<Value>>| format!("{r:?}");
+            assert_eq!(
+                show(&chain),
+                show(&pairwise.transpose()),
+                "case {case}: {values:?} with {opts:?}"
+            );
+        }
+        assert!(one_pass > 2000, "only {one_pass} chains of hashes");
+    }
 
     fn s(x: &str) -> Value {
         Value::from(x)

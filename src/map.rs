@@ -58,6 +58,9 @@ fn position(i: usize) -> u32 {
 }
 
 impl Map {
+    /// The empty map, as a constant.
+    pub const EMPTY: Map = Map { entries: Vec::new(), index: None };
+
     /// An empty map.
     pub fn new() -> Map {
         Map::default()
@@ -341,6 +344,71 @@ impl Map {
         self.entries.iter_mut().map(|(_, v)| v)
     }
 
+    /// The keys a chain of merges gives `maps` (highest priority first, as
+    /// a lookup finds them), each with a Nil value: the last map's keys in
+    /// its order, then each earlier map's keys that no later one has, in its
+    /// order. That is the order of `merge(...merge(maps[0] into maps[1])...
+    /// into maps[m-1])` when each merge keeps its destination's order and
+    /// appends its source's new keys.
+    ///
+    /// `present` (`m` entries per key of the result, zero on entry, at least
+    /// `m` times the maps' total length) is filled in: `present[p * m + i]`
+    /// is one more than the position of key `p` in `maps[i]`, 0 when
+    /// `maps[i]` lacks it. No key is hashed for a map that has it at the
+    /// same position as the result (as nested hashes of one shape do).
+    pub(crate) fn merged_keys(maps: &[&Map], present: &mut [u32]) -> Map {
+        let m = maps.len();
+        let lowest = maps[m - 1];
+        let others: usize = maps[..m - 1].iter().map(|h| h.len()).sum();
+        let mut out = Map {
+            entries: Vec::with_capacity(lowest.len() + others / 2),
+            index: lowest.index.clone(),
+        };
+        for (j, (k, _)) in lowest.entries.iter().enumerate() {
+            out.entries.push((k.clone(), Value::Nil));
+            present[j * m + m - 1] = position(j) + 1;
+        }
+        for (i, map) in maps[..m - 1].iter().enumerate().rev() {
+            for (j, (k, _)) in map.entries.iter().enumerate() {
+                let p = match out.entries.get(j) {
+                    Some((same, _)) if same == k => j,
+                    _ => out.find_or_push(k),
+                };
+                present[p * m + i] = position(j) + 1;
+            }
+        }
+        out
+    }
+
+    /// The position of `key`, pushed last with a Nil value when absent.
+    fn find_or_push(&mut self, key: &Value) -> usize {
+        let at = self.entries.len();
+        match self.index.as_deref_mut() {
+            None => {
+                if let Some(i) = self.entries.iter().position(|(k, _)| k == key) {
+                    return i;
+                }
+                self.entries.push((key.clone(), Value::Nil));
+                if self.entries.len() > INDEXED {
+                    self.build_index();
+                }
+                at
+            }
+            Some(index) => {
+                let entries = &self.entries;
+                let hash = hash_of(key);
+                match index.entry(spread(hash), |s| entries[s.at as usize].0 == *key, slot_hash) {
+                    Entry::Occupied(o) => o.get().at as usize,
+                    Entry::Vacant(v) => {
+                        v.insert(Slot { at: position(at), hash });
+                        self.entries.push((key.clone(), Value::Nil));
+                        at
+                    }
+                }
+            }
+        }
+    }
+
     fn build_index(&mut self) {
         let mut index = HashTable::with_capacity(self.entries.capacity().max(self.entries.len()));
         for (i, (k, _)) in self.entries.iter().enumerate() {
@@ -461,7 +529,7 @@ impl DoubleEndedIterator for IterMut<'_> {
 impl ExactSizeIterator for IterMut<'_> {}
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::value::Key;
 
@@ -512,8 +580,9 @@ mod tests {
         }
     }
 
-    /// A xorshift generator from `seed`: each call gives a number below `n`.
-    fn below(mut seed: u64) -> impl FnMut(u64) -> u64 {
+    /// A xorshift generator from `seed`: each call gives a number below `n`
+    /// (the crate's randomized tests share it).
+    pub(crate) fn below(mut seed: u64) -> impl FnMut(u64) -> u64 {
         move |n| {
             seed ^= seed << 13;
             seed ^= seed >> 7;

@@ -2,7 +2,7 @@
 //! reverse_deep and unconstrained_deep), with Puppet's option validation and
 //! type checks.
 
-use crate::deep_merge::{deep_merge, deep_merge_owned, DeepMergeOptions};
+use crate::deep_merge::{deep_merge, deep_merge_chain, deep_merge_owned, DeepMergeOptions};
 use crate::error::{Error, ErrorKind, Result};
 use crate::ptype::infer_type;
 use crate::value::{Map, Value};
@@ -247,6 +247,16 @@ impl Strategy {
                         }
                     }
                     return Ok(None);
+                }
+                if matches!(self.kind, StrategyKind::Deep | StrategyKind::UnconstrainedDeep) {
+                    // No merge is attempted before every candidate is found
+                    // (a deep merge fails only on its options, which fail
+                    // the first merge alike).
+                    let mut found = Vec::with_capacity(n);
+                    for i in 0..n {
+                        found.extend(f(ctx, i)?);
+                    }
+                    return deep_merge_chain(found, &self.deep);
                 }
                 let mut acc: Option<Value> = None;
                 for i in 0..n {
