@@ -360,19 +360,37 @@ impl Map {
         let m = maps.len();
         let lowest = maps[m - 1];
         let others: usize = maps[..m - 1].iter().map(|h| h.len()).sum();
+        let capacity = lowest.len() + others / 2;
         let mut out = Map {
-            entries: Vec::with_capacity(lowest.len() + others / 2),
-            index: lowest.index.clone(),
+            entries: Vec::with_capacity(capacity),
+            // The lowest map's index, with room: its keys are the first.
+            index: lowest.index.as_deref().map(|index| {
+                let mut room = HashTable::with_capacity(capacity);
+                for slot in index.iter() {
+                    room.insert_unique(spread(slot.hash), *slot, slot_hash);
+                }
+                Box::new(room)
+            }),
         };
         for (j, (k, _)) in lowest.entries.iter().enumerate() {
             out.entries.push((k.clone(), Value::Nil));
             present[j * m + m - 1] = position(j) + 1;
         }
+        // The hashes a map's index holds, by position (no key is hashed
+        // again).
+        let mut hashes = Vec::new();
         for (i, map) in maps[..m - 1].iter().enumerate().rev() {
+            hashes.clear();
+            if let Some(index) = map.index.as_deref() {
+                hashes.resize(map.len(), 0);
+                for slot in index.iter() {
+                    hashes[slot.at as usize] = slot.hash;
+                }
+            }
             for (j, (k, _)) in map.entries.iter().enumerate() {
                 let p = match out.entries.get(j) {
                     Some((same, _)) if same == k => j,
-                    _ => out.find_or_push(k),
+                    _ => out.find_or_push(k, hashes.get(j).copied()),
                 };
                 present[p * m + i] = position(j) + 1;
             }
@@ -381,7 +399,8 @@ impl Map {
     }
 
     /// The position of `key`, pushed last with a Nil value when absent.
-    fn find_or_push(&mut self, key: &Value) -> usize {
+    /// `hash` is its hash when known.
+    fn find_or_push(&mut self, key: &Value, hash: Option<u32>) -> usize {
         let at = self.entries.len();
         match self.index.as_deref_mut() {
             None => {
@@ -396,7 +415,7 @@ impl Map {
             }
             Some(index) => {
                 let entries = &self.entries;
-                let hash = hash_of(key);
+                let hash = hash.unwrap_or_else(|| hash_of(key));
                 match index.entry(spread(hash), |s| entries[s.at as usize].0 == *key, slot_hash) {
                     Entry::Occupied(o) => o.get().at as usize,
                     Entry::Vacant(v) => {
