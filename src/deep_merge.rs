@@ -463,16 +463,23 @@ impl<'a> Merger<'a> {
     /// arrays are merged in one pass ([`Merger::merge_run`]).
     fn fold_entry(&self, hashes: &[&Map], row: &[u32], out: &mut Value) -> Result<()> {
         let mut i = row.iter().position(|&j| j != 0).expect("each merged key is in one of the hashes");
-        // `out` holds the value so far once `started`.
-        let mut started = false;
+        // `out` holds the value so far once `started`; `unchanged` when it
+        // is known to be its own merge into a copy of itself.
+        let (mut started, mut unchanged) = (false, false);
         while i < row.len() {
             let Some(v) = value_in(hashes, row, i) else {
-                if started {
-                    *out = self.merge(std::mem::take(out), Dest::Copy)?;
+                if started && !unchanged {
+                    // What `merge(out, Dest::Copy)` checks first: a value it
+                    // leaves alone stays so through later gaps.
+                    unchanged = self.is_fixpoint(out);
+                    if !unchanged {
+                        *out = self.merge(std::mem::take(out), Dest::Copy)?;
+                    }
                 }
                 i += 1;
                 continue;
             };
+            unchanged = false;
             if let Some(end) = self.merge_run(hashes, row, i, started, out)? {
                 started = true;
                 i = end;

@@ -210,11 +210,19 @@ impl From<bool> for Value {
 impl PartialEq for Value {
     #[inline]
     fn eq(&self, other: &Value) -> bool {
-        use Value::*;
-        if let (String(a), String(b)) = (self, other) {
-            // The common case first: hash keys.
+        if let (Value::String(a), Value::String(b)) = (self, other) {
+            // The common case, hash keys, inlined where keys are compared.
             return a == b;
         }
+        self.eq_not_both_strings(other)
+    }
+}
+
+impl Value {
+    /// [`Value::eq`] past its inlined case of two Strings.
+    #[inline(never)]
+    fn eq_not_both_strings(&self, other: &Value) -> bool {
+        use Value::*;
         match (self, other) {
             (Nil, Nil) => true,
             (Bool(a), Bool(b)) => a == b,
