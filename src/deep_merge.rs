@@ -437,16 +437,34 @@ impl<'a> Merger<'a> {
     /// hashes that have it ([`Merger::fold_entry`]). No intermediate hash is
     /// built, at this level or in nested hashes that several levels have.
     fn merge_hashes(&self, hashes: &[&Map]) -> Result<Value> {
+        thread_local! {
+            /// The table of positions of the thread's outermost large merge.
+            static SCRATCH: std::cell::RefCell<Vec<u32>> = const { std::cell::RefCell::new(Vec::new()) };
+        }
         let m = hashes.len();
         let cells = m * hashes.iter().map(|h| h.len()).sum::<usize>();
         let mut on_stack = [0u32; 64];
-        let mut on_heap = Vec::new();
-        let present: &mut [u32] = if cells <= on_stack.len() {
-            &mut on_stack[..cells]
-        } else {
-            on_heap.resize(cells, 0);
-            &mut on_heap
-        };
+        if cells <= on_stack.len() {
+            return self.merge_hashes_with(hashes, &mut on_stack[..cells]);
+        }
+        SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
+            Ok(mut table) => {
+                table.clear();
+                table.resize(cells, 0);
+                let merged = self.merge_hashes_with(hashes, &mut table);
+                if table.capacity() > KEPT_SCRATCH {
+                    // Not kept for the thread's life after an outsized merge.
+                    *table = Vec::new();
+                }
+                merged
+            }
+            // A large merge nested in another.
+            Err(_) => self.merge_hashes_with(hashes, &mut vec![0; cells]),
+        })
+    }
+
+    fn merge_hashes_with(&self, hashes: &[&Map], present: &mut [u32]) -> Result<Value> {
+        let m = hashes.len();
         let mut out = Map::merged_keys(hashes, present);
         for (row, value) in present.chunks_exact(m).zip(out.values_mut()) {
             self.fold_entry(hashes, row, value)?;
@@ -462,8 +480,7 @@ impl<'a> Merger<'a> {
     /// it merges the value so far into a copy of itself. Runs of hashes or
     /// arrays are merged in one pass ([`Merger::merge_run`]).
     fn fold_entry(&self, hashes: &[&Map], row: &[u32], out: &mut Value) -> Result<()> {
-        let mut i = row.iter().position(|&j| j != 0).expect("each merged key is in one of the hashes");
-        // `out` holds the value so far once `started`; `unchanged` when it
+        let mut i = row.iter().position(|&j| j != 0).expect("each merged key is in one of the hashes");        // `out` holds the value so far once `started`; `unchanged` when it
         // is known to be its own merge into a copy of itself.
         let (mut started, mut unchanged) = (false, false);
         while i < row.len() {
@@ -530,11 +547,21 @@ impl<'a> Merger<'a> {
         let merged = if kind == Kind::Hash {
             with_maps(run.filter_map(Value::as_hash), |maps| self.merge_hashes(maps))?
         } else {
-            // `a[end-1] | (... | (a[i] | so far))`: lowest first.
+            // `a[end-1] | (... | (a[i] | so far))`: the elements of all,
+            // lowest first, without `eql?` duplicates.
             let arrays = run.rev().filter_map(Value::as_array);
-            let mut merged = Vec::with_capacity(arrays.clone().map(<[Value]>::len).sum());
-            for a in arrays {
-                merged = union(merged, a);
+            let total = arrays.clone().map(<[Value]>::len).sum();
+            let mut merged = Vec::with_capacity(total);
+            if total <= SMALL {
+                for item in arrays.flatten() {
+                    if !merged.contains(item) {
+                        merged.push(item.clone());
+                    }
+                }
+            } else {
+                for a in arrays {
+                    merged = union(merged, a);
+                }
             }
             Value::array(merged)
         };
@@ -767,6 +794,10 @@ fn value_in<'h>(hashes: &[&'h Map], row: &[u32], i: usize) -> Option<&'h Value> 
     let j = row[i].checked_sub(1)?;
     hashes[i].get_index(j as usize).map(|(_, v)| v)
 }
+
+/// The most positions (256 KiB) [`Merger::merge_hashes`] keeps in its
+/// per-thread buffer between merges.
+const KEPT_SCRATCH: usize = 1 << 16;
 
 /// `f` of the maps `maps` yields, gathered on the stack when they are few
 /// (a merge's levels usually are).
