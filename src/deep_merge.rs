@@ -480,7 +480,8 @@ impl<'a> Merger<'a> {
     /// it merges the value so far into a copy of itself. Runs of hashes or
     /// arrays are merged in one pass ([`Merger::merge_run`]).
     fn fold_entry(&self, hashes: &[&Map], row: &[u32], out: &mut Value) -> Result<()> {
-        let mut i = row.iter().position(|&j| j != 0).expect("each merged key is in one of the hashes");        // `out` holds the value so far once `started`; `unchanged` when it
+        let mut i = row.iter().position(|&j| j != 0).expect("each merged key is in one of the hashes");
+        // `out` holds the value so far once `started`; `unchanged` when it
         // is known to be its own merge into a copy of itself.
         let (mut started, mut unchanged) = (false, false);
         while i < row.len() {
