@@ -506,6 +506,12 @@ impl<'a> Merger<'a> {
             *out = if !started {
                 v.clone()
             } else if v.is_truthy() {
+                if self.replaces(out, v) {
+                    // The value so far stays (and is not moved: read back
+                    // whole right after being written, it stalled).
+                    i += 1;
+                    continue;
+                }
                 self.merge_over(std::mem::take(out), v)?
             } else {
                 self.merge(std::mem::take(out), Dest::Copy)?
@@ -574,15 +580,22 @@ impl<'a> Merger<'a> {
     /// borrowed: a source that replaces the destination (a scalar, or nil
     /// which keeps it) is answered without copying the destination.
     fn merge_over(&self, source: Value, dest: &Value) -> Result<Value> {
-        if self.overwrite_unmergeable() && self.knockout.is_none() {
-            match source {
-                Value::Nil => return Ok(dest.clone()),
-                Value::Hash(_) | Value::Array(_) => {}
-                _ if self.opts.extend_existing_arrays && matches!(dest, Value::Array(_)) => {}
-                scalar => return Ok(scalar),
-            }
+        if self.replaces(&source, dest) {
+            return Ok(source);
+        }
+        if source.is_nil() && self.overwrite_unmergeable() && self.knockout.is_none() {
+            return Ok(dest.clone());
         }
         self.merge(source, Dest::Other(dest.clone()))
+    }
+
+    /// `true` when merging `source` into the truthy `dest` gives `source`
+    /// itself: a scalar (not nil) overwriting what it cannot merge with.
+    fn replaces(&self, source: &Value, dest: &Value) -> bool {
+        self.overwrite_unmergeable()
+            && self.knockout.is_none()
+            && !matches!(source, Value::Nil | Value::Hash(_) | Value::Array(_))
+            && !(self.opts.extend_existing_arrays && matches!(dest, Value::Array(_)))
     }
 
     /// One iteration of the gem's `source.each` over a destination hash.
