@@ -80,6 +80,14 @@ impl DeepMergeOptions {
     pub fn hiera3_deeper() -> DeepMergeOptions {
         DeepMergeOptions::default()
     }
+
+    /// `true` when no merge under these options can fail, and merging one
+    /// entry of a hash does not depend on the others: no knockout prefix,
+    /// no sorting. The entries may then be merged in any order, and a chain
+    /// of merges in one pass ([`deep_merge_chain`]).
+    pub fn entries_independent(&self) -> bool {
+        self.knockout_prefix.is_none() && !self.sort_merged_arrays
+    }
 }
 
 /// `DeepMerge.deep_merge!(source, dest, options)`: merges `source` into
@@ -377,11 +385,9 @@ impl<'a> Merger<'a> {
             && !self.opts.merge_hash_arrays
     }
 
-    /// `true` when merging one entry of a hash cannot fail and does not
-    /// depend on the others (no knockout prefix, no sorting): the entries may
-    /// then be merged in the destination's order instead of the source's.
+    /// [`DeepMergeOptions::entries_independent`].
     fn entries_independent(&self) -> bool {
-        self.knockout.is_none() && !self.opts.sort_merged_arrays
+        self.opts.entries_independent()
     }
 
     /// [`Merger::merge_into`] for a destination hash that is shared (it comes

@@ -248,10 +248,14 @@ impl Strategy {
                     }
                     return Ok(None);
                 }
-                if matches!(self.kind, StrategyKind::Deep | StrategyKind::UnconstrainedDeep) {
-                    // No merge is attempted before every candidate is found
-                    // (a deep merge fails only on its options, which fail
-                    // the first merge alike).
+                if matches!(self.kind, StrategyKind::Deep | StrategyKind::UnconstrainedDeep)
+                    && self.deep.entries_independent()
+                {
+                    // No merge can fail: every candidate is found first and
+                    // the chain merged in one pass. (Otherwise candidates and
+                    // merges alternate, as in Puppet's `reduce`, so that a
+                    // failing merge stops the lookup before the next
+                    // candidate is read.)
                     let mut found = Vec::with_capacity(n);
                     for i in 0..n {
                         found.extend(f(ctx, i)?);
@@ -393,6 +397,40 @@ mod tests {
         h.insert("strategy".into(), "deep".into());
         let s = Strategy::from_value(&Value::hash(h)).unwrap();
         assert_eq!(s.deep.knockout_prefix.as_deref(), Some("--"));
+    }
+
+    /// A deep merge that fails (sorting values Ruby cannot compare) stops
+    /// the lookup before the next candidate is read, as Puppet's `reduce`
+    /// does; merges that cannot fail read every candidate, then merge.
+    #[test]
+    fn a_failing_deep_merge_stops_before_the_next_candidate() {
+        let hash_of = |v: Value| {
+            let mut h = Map::default();
+            h.insert("k".into(), v);
+            Value::hash(h)
+        };
+        let candidates = [hash_of(Value::array(vec![Value::Int(1)])), hash_of(arr(&["a"])), hash_of(arr(&["b"]))];
+        let mut sorting = Strategy::new(StrategyKind::Deep);
+        sorting.deep.sort_merged_arrays = true;
+        let mut read = Vec::new();
+        let e = sorting
+            .lookup(3, |i| {
+                read.push(i);
+                Ok(Some(candidates[i].clone()))
+            })
+            .unwrap_err();
+        assert_eq!(e.message, "comparison of String with 1 failed");
+        assert_eq!(read, [0, 1]);
+        let plain = Strategy::new(StrategyKind::Deep);
+        let mut read = Vec::new();
+        let merged = plain
+            .lookup(3, |i| {
+                read.push(i);
+                Ok(Some(candidates[i].clone()))
+            })
+            .unwrap();
+        assert_eq!(read, [0, 1, 2]);
+        assert_eq!(merged, Some(hash_of(Value::array(vec![Value::from("b"), Value::from("a"), Value::Int(1)]))));
     }
 
     #[test]
