@@ -115,9 +115,10 @@ pub fn deep_merge_owned(source: Value, dest: Value, opts: &DeepMergeOptions) -> 
 /// next merge. `None` for no values; one value is returned as it is.
 ///
 /// When every value is a hash and the options make each entry's merge
-/// independent of the others (no knockout prefix, no sorting), the chain is
-/// merged in one pass ([`Merger::merge_hashes`]): the same result, in the
-/// same order, without building the intermediate results.
+/// independent of the others ([`DeepMergeOptions::entries_independent`]),
+/// the chain is merged in one pass: the keys in the order the chain gives
+/// them, then each key's value folded from the hashes that have it. The
+/// result is the same, in the same order, without the intermediate results.
 pub fn deep_merge_chain(values: Vec<Value>, opts: &DeepMergeOptions) -> Result<Option<Value>> {
     let merger = Merger::new(opts)?;
     if values.len() > 1 && merger.entries_independent() && values.iter().all(|v| matches!(v, Value::Hash(_))) {
