@@ -44,6 +44,7 @@
 //! (all documents in this module's test table, over 800 recorded from
 //! Psych, give Psych's result exactly).
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt;
 use std::path::Path;
@@ -153,15 +154,21 @@ pub fn load(text: &str, opts: &YamlOptions) -> Result<Option<Value>, YamlError> 
     // an ordinary character, which saphyr rejects: it is swapped for an
     // unused private-use character and swapped back in scalars.
     let mut at_line_start = true;
-    for c in chars.iter_mut() {
-        if at_line_start && *c == '\u{feff}' {
-            *c = ' ';
+    // `chars` is still `text`: the first parse reads `text` itself.
+    let mut pristine = true;
+    let has_bom = text.contains('\u{feff}');
+    if has_bom {
+        for c in chars.iter_mut() {
+            if at_line_start && *c == '\u{feff}' {
+                *c = ' ';
+                pristine = false;
+            }
+            at_line_start = *c == '\n' || *c == '\r';
         }
-        at_line_start = *c == '\n' || *c == '\r';
     }
     // (stand-in, original) pairs.
     let mut stand_ins: Vec<(char, char)> = Vec::new();
-    if chars.contains(&'\u{feff}') {
+    if has_bom && chars.contains(&'\u{feff}') {
         let stand_in = unused_char(&chars, &stand_ins);
         for c in chars.iter_mut() {
             if *c == '\u{feff}' {
@@ -169,6 +176,7 @@ pub fn load(text: &str, opts: &YamlOptions) -> Result<Option<Value>, YamlError> 
             }
         }
         stand_ins.push((stand_in, '\u{feff}'));
+        pristine = false;
     }
     check_directives(&chars)?;
 
@@ -180,7 +188,9 @@ pub fn load(text: &str, opts: &YamlOptions) -> Result<Option<Value>, YamlError> 
     let mut guesses: Vec<usize> = Vec::new();
     let mut no_guess: Vec<usize> = Vec::new();
     for _ in 0..MAX_RETRIES {
-        let source: String = chars.iter().collect();
+        let source: Cow<'_, str> = if pristine { Cow::Borrowed(text) } else { Cow::Owned(chars.iter().collect()) };
+        // Every pass after the first parses a patched text.
+        pristine = false;
         let mut loader = Loader::new(&chars, opts, &stand_ins, deferred.clone(), &guesses);
         let outcome = loader.run(&source);
         let bad = std::mem::take(&mut loader.bad_guesses);
@@ -282,6 +292,10 @@ const MAX_RETRIES: usize = 100_000;
 
 /// The first character libyaml's reader rejects.
 fn control_character(text: &str) -> Option<char> {
+    if text.bytes().all(|b| matches!(b, b'\t' | b'\n' | b'\r' | 0x20..=0x7e)) {
+        // Plain ASCII, the usual data file: checked a byte at a time.
+        return None;
+    }
     for c in text.chars() {
         let ok = matches!(c, '\t' | '\n' | '\r' | '\u{20}'..='\u{7e}' | '\u{85}')
             || ('\u{a0}'..='\u{d7ff}').contains(&c)
@@ -2329,15 +2343,19 @@ fn tokenize(s: &str) -> Result<Value, Fail> {
     if is_date(s) {
         return Err(Fail::Disallowed("Date".into()));
     }
-    let folded = fold_case(s);
-    if folded == ".inf" || folded == "+.inf" {
-        return Ok(Value::Float(f64::INFINITY));
-    }
-    if folded == "-.inf" {
-        return Ok(Value::Float(f64::NEG_INFINITY));
-    }
-    if folded == ".nan" {
-        return Ok(Value::Float(f64::NAN));
+    // `.inf`, `+.inf`, `-.inf` and `.nan` in any case (only ASCII letters
+    // fold into their letters, so they are at most 5 bytes).
+    if s.len() <= 5 && s.contains('.') {
+        let folded = fold_case(s);
+        if folded == ".inf" || folded == "+.inf" {
+            return Ok(Value::Float(f64::INFINITY));
+        }
+        if folded == "-.inf" {
+            return Ok(Value::Float(f64::NEG_INFINITY));
+        }
+        if folded == ".nan" {
+            return Ok(Value::Float(f64::NAN));
+        }
     }
     if let Some(rest) = s.strip_prefix(':') {
         if !rest.is_empty() {
@@ -2739,6 +2757,21 @@ fn ruby_integer(s: &str) -> Option<Value> {
     if digits.is_empty() {
         return None;
     }
+    // Most integers fit in 64 bits: no arbitrary-precision arithmetic.
+    let fits = match radix {
+        2 => 62,
+        8 => 20,
+        10 => 18,
+        _ => 15,
+    };
+    if digits.len() <= fits && digits.bytes().all(|c| c.is_ascii_alphanumeric()) {
+        return i64::from_str_radix(digits, radix).ok().map(|n| Value::Int(if negative { -n } else { n }));
+    }
+    big_integer(negative, digits, radix)
+}
+
+/// [`ruby_integer`] of any size: `digits` (no sign, no prefix) in `radix`.
+fn big_integer(negative: bool, digits: &str, radix: u32) -> Option<Value> {
     let digits: Option<Vec<u8>> = digits.chars().map(|c| c.to_digit(radix).map(|d| d as u8)).collect();
     Some(Big::from_digits(&digits?, radix).into_value(negative))
 }
@@ -2878,6 +2911,24 @@ mod tests {
 
     fn run(src: &str) -> String {
         run_with(src, &YamlOptions::default())
+    }
+
+    /// The 64-bit fast path of `ruby_integer` gives what the arbitrary
+    /// precision path gives, up to the longest digit runs it takes.
+    #[test]
+    fn integers_that_fit_in_64_bits_read_as_big_ones_do() {
+        let mut rnd = crate::map::tests::below(0x1a7e);
+        for _ in 0..20_000 {
+            let (prefix, radix, alphabet, longest) = *[("0b", 2, "01", 62), ("0", 8, "012345678", 20), ("", 10, "0123456789", 18), ("0x", 16, "0123456789abcdefABCDEFg", 15)]
+                .get(rnd(4) as usize)
+                .unwrap();
+            let len = 1 + rnd(longest as u64 + 2) as usize;
+            let digits: String = (0..len).map(|_| alphabet.as_bytes()[rnd(alphabet.len() as u64) as usize] as char).collect();
+            let digits = if radix == 10 { digits.trim_start_matches('0').to_string() + "1" } else { digits };
+            let negative = rnd(2) == 0;
+            let text = format!("{}{prefix}{digits}", if negative { "-" } else { "" });
+            assert_eq!(format!("{:?}", ruby_integer(&text)), format!("{:?}", big_integer(negative, &digits, radix)), "{text}");
+        }
     }
 
     #[test]
