@@ -243,12 +243,17 @@ struct CompiledOptions {
 }
 
 impl CompiledOptions {
-    fn for_key(&self, root: &str) -> Option<&Value> {
+    fn for_key(&self, root: &str) -> Result<Option<&Value>> {
         if let Some(v) = self.literal.get(root).filter(|v| !v.is_nil()) {
-            return Some(v);
+            return Ok(Some(v));
         }
         let has_newline = root.bytes().any(|b| b == b'\n');
-        self.patterns.iter().find(|(re, _)| re.is_match_lines(root, has_newline)).map(|(_, v)| v)
+        for (re, v) in &self.patterns {
+            if re.is_match_lines(root, has_newline)? {
+                return Ok(Some(v));
+            }
+        }
+        Ok(None)
     }
 }
 
@@ -413,7 +418,9 @@ impl Session {
                 q?
             }
         };
-        if quick.options.as_ref().is_some_and(|o| o.for_key(root).is_some()) {
+        if quick.options.as_ref().is_some_and(|o| !matches!(o.for_key(root), Ok(None))) {
+            // Options for the key (or a pattern that fails: the full lookup
+            // reports it).
             return None;
         }
         let parsed = if root.len() < name.len() { Some(LookupKey::parse(name).ok().filter(|lk| &*lk.root == root)?) } else { None };
@@ -1435,7 +1442,8 @@ impl<'s> Invocation<'s> {
                 c
             }
         };
-        Ok(compiled.and_then(|c| c.for_key(&lk.root).and_then(|v| v.as_hash().cloned())))
+        let Some(compiled) = compiled else { return Ok(None) };
+        Ok(compiled.for_key(&lk.root)?.and_then(|v| v.as_hash().cloned()))
     }
 
     fn options_lookup(&mut self, layer: Layer, module: Option<&str>, default_hierarchy: bool) -> Result<Found> {
@@ -1530,7 +1538,11 @@ impl<'s> Invocation<'s> {
         }
         let opts = validate_lookup_options(self.options_lookup(Layer::Module, Some(module), true)?, Some(module))?;
         let opts = opts.map(|o| compile_patterns(self.hiera(), &o)).transpose()?;
-        let merge = opts.as_ref().and_then(|o| o.for_key(&lk.root)).and_then(|v| v.get("merge")).cloned();
+        let options = match &opts {
+            Some(o) => o.for_key(&lk.root)?,
+            None => None,
+        };
+        let merge = options.and_then(|v| v.get("merge")).cloned();
         let strategy = match merge {
             Some(m) => Strategy::from_value(&m)?,
             None => Strategy::default(),

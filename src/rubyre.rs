@@ -36,10 +36,16 @@ fn translate(src: &str) -> String {
 }
 
 fn syntax_error(e: regex::Error, src: &str) -> Error {
-    let detail = match e {
-        regex::Error::Syntax(s) => s.lines().last().unwrap_or("invalid pattern").trim().to_string(),
-        other => other.to_string(),
-    };
+    match e {
+        regex::Error::Syntax(s) => syntax_detail_error(&s, src),
+        other => Error::new(ErrorKind::Lookup, format!("{other}: /{src}/")),
+    }
+}
+
+/// The error for the regex crate's syntax error text `text` (the last line
+/// of which says what is wrong).
+fn syntax_detail_error(text: &str, src: &str) -> Error {
+    let detail = text.lines().last().unwrap_or("invalid pattern").trim();
     Error::new(ErrorKind::Lookup, format!("{detail}: /{src}/"))
 }
 
@@ -51,56 +57,66 @@ fn syntax_error(e: regex::Error, src: &str) -> Error {
 /// regex engine runs anchored when the pattern starts with `^`, and a
 /// literal prefix or suffix refuses most keys before any regexp runs.
 ///
-/// The multi-line form, needed only for a subject with a newline, is
-/// compiled the first time one comes.
+/// Both forms are compiled the first time a subject needs them: most keys
+/// are refused by the literal prefix or suffix, so most patterns never run
+/// (compiling one took more than half a million instructions, a seventh of
+/// a first compile). The syntax is checked at once, so a bad pattern fails
+/// where it always did; a pattern that only fails to compile (one over the
+/// regex crate's size limits) fails the lookups that reach it.
 #[derive(Debug)]
 pub struct Pattern {
-    /// The translated source, for the multi-line form.
+    /// The Ruby source, for error messages.
+    source: Box<str>,
+    /// The translated source.
     translated: Box<str>,
-    multi_line: OnceLock<Option<Regex>>,
-    single_line: Regex,
+    single_line: OnceLock<std::result::Result<Regex, Error>>,
+    multi_line: OnceLock<std::result::Result<Regex, Error>>,
     prefix: Option<Box<str>>,
     /// Empty: no suffix is required.
     suffixes: Box<[Box<str>]>,
 }
 
 impl Pattern {
-    /// Compiles the Ruby regexp source `src` (errors as [`compile`]'s).
+    /// Checks the Ruby regexp source `src` (errors as [`compile`]'s, but for
+    /// those of compiling, which come when the pattern first runs).
     pub fn new(src: &str) -> Result<Pattern> {
         let translated = translate(src);
-        // Compiling the single-line form checks the syntax, which the
-        // multi-line form shares (it only adds the `m` flag).
-        let single_line = Regex::new(&translated).map_err(|e| syntax_error(e, src))?;
+        // What `Regex::new` checks before it compiles (its parser, with its
+        // default settings); the multi-line form only adds the `m` flag.
+        regex_syntax::Parser::new().parse(&translated).map_err(|e| syntax_detail_error(&e.to_string(), src))?;
         Ok(Pattern {
+            source: src.into(),
             translated: translated.into_boxed_str(),
+            single_line: OnceLock::new(),
             multi_line: OnceLock::new(),
-            single_line,
             prefix: literal_prefix(src).map(String::into_boxed_str),
             suffixes: literal_suffixes(src).unwrap_or_default().into_iter().map(String::into_boxed_str).collect(),
         })
     }
 
     /// Whether the pattern matches somewhere in `subject`.
-    pub fn is_match(&self, subject: &str) -> bool {
+    pub fn is_match(&self, subject: &str) -> Result<bool> {
         self.is_match_lines(subject, subject.as_bytes().contains(&b'\n'))
     }
 
     /// [`Pattern::is_match`] for a subject already known to contain a
     /// newline or not (when one subject is given to several patterns).
-    pub fn is_match_lines(&self, subject: &str, has_newline: bool) -> bool {
+    pub fn is_match_lines(&self, subject: &str, has_newline: bool) -> Result<bool> {
         if has_newline {
-            // The syntax was checked when the single-line form compiled; a
-            // multi-line form over the size limit (which the single-line
-            // form is not) would match nothing.
-            let multi_line = self.multi_line.get_or_init(|| Regex::new(&format!("(?m){}", self.translated)).ok());
-            return multi_line.as_ref().is_some_and(|re| re.is_match(subject));
+            let multi_line = self.multi_line.get_or_init(|| self.compiled(&format!("(?m){}", self.translated)));
+            return multi_line.as_ref().map(|re| re.is_match(subject)).map_err(Clone::clone);
         }
         if self.prefix.as_deref().is_some_and(|p| !subject.starts_with(p))
             || (!self.suffixes.is_empty() && !self.suffixes.iter().any(|p| subject.ends_with(&**p)))
         {
-            return false;
+            return Ok(false);
         }
-        self.single_line.is_match(subject)
+        let single_line = self.single_line.get_or_init(|| self.compiled(&self.translated));
+        single_line.as_ref().map(|re| re.is_match(subject)).map_err(Clone::clone)
+    }
+
+    fn compiled(&self, translated: &str) -> std::result::Result<Regex, Error> {
+        Regex::new(translated).map_err(|e| syntax_error(e, &self.source))
     }
 }
 
@@ -278,9 +294,30 @@ mod tests {
         for (src, subject, expected) in cases {
             let p = Pattern::new(src).unwrap();
             assert_eq!(compile(src).unwrap().is_match(subject), expected, "{src} {subject:?}");
-            assert_eq!(p.is_match(subject), expected, "{src} {subject:?}");
+            assert_eq!(p.is_match(subject).unwrap(), expected, "{src} {subject:?}");
         }
         assert!(Pattern::new("^[a-z").is_err());
+    }
+
+    /// `Pattern::new` refuses what `Regex::new` refuses, with the same
+    /// message; what only fails to compile fails when the pattern runs.
+    #[test]
+    fn patterns_are_checked_as_regex_checks_them() {
+        let sources = [
+            "^[a-z", "^[z-a]$", "a{2,1}", "x**", "(?<name>x)y", "(?P<n>x)(?P<n>y)", "(?=x)", "(?<!x)y", "\\1", "\\p{Foo}",
+            "(?i)abc", "a\\Z", "\\h+", "(", ")", "[[:alpha:]]+", "[[:foo:]]", "\\", "a{,5}", "\\K", "é+", "(?x) a b",
+            "^ntp::.*::(packages|servers)$",
+        ];
+        for src in sources {
+            let eager = Regex::new(&translate(src)).map(|_| ()).map_err(|e| syntax_error(e, src).message);
+            let checked = Pattern::new(src).map(|_| ()).map_err(|e| e.message);
+            assert_eq!(checked, eager, "{src}");
+        }
+        let huge = Pattern::new("^ab{1000}{1000}$").expect("the syntax is fine");
+        assert!(!huge.is_match("x").unwrap(), "refused by its literal prefix without compiling");
+        let e = huge.is_match("ab").unwrap_err();
+        assert!(e.message.contains("size limit"), "{}", e.message);
+        assert!(huge.is_match("x\na").unwrap_err().message.contains("size limit"));
     }
 
     #[test]
