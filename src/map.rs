@@ -372,8 +372,10 @@ impl Map {
                 Box::new(room)
             }),
         };
-        for (j, (k, _)) in lowest.entries.iter().enumerate() {
-            out.entries.push((k.clone(), Value::Nil));
+        // Written in place (a pushed pair was built on the stack and read
+        // back whole before its Nil's other half was written: a stall).
+        out.entries.extend(lowest.entries.iter().map(|(k, _)| (k.clone_key(), Value::Nil)));
+        for j in 0..lowest.len() {
             present[j * m + m - 1] = position(j) + 1;
         }
         // The hashes a map's index holds, by position (no key is hashed
@@ -407,7 +409,7 @@ impl Map {
                 if let Some(i) = self.entries.iter().position(|(k, _)| k == key) {
                     return i;
                 }
-                self.entries.push((key.clone(), Value::Nil));
+                self.entries.extend(std::iter::once((key.clone_key(), Value::Nil)));
                 if self.entries.len() > INDEXED {
                     self.build_index();
                 }
@@ -420,7 +422,7 @@ impl Map {
                     Entry::Occupied(o) => o.get().at as usize,
                     Entry::Vacant(v) => {
                         v.insert(Slot { at: position(at), hash });
-                        self.entries.push((key.clone(), Value::Nil));
+                        self.entries.extend(std::iter::once((key.clone_key(), Value::Nil)));
                         at
                     }
                 }

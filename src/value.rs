@@ -207,6 +207,19 @@ impl From<bool> for Value {
     }
 }
 
+impl Value {
+    /// A copy of a hash key: [`Clone::clone`] with the usual case, a String,
+    /// inlined (a copy made in place, where the call returned it through
+    /// the stack and the caller read it back before it was stored, stalled).
+    #[inline]
+    pub(crate) fn clone_key(&self) -> Value {
+        match self {
+            Value::String(s) => Value::String(s.clone()),
+            other => other.clone(),
+        }
+    }
+}
+
 impl PartialEq for Value {
     #[inline]
     fn eq(&self, other: &Value) -> bool {
