@@ -409,7 +409,7 @@ impl Map {
                 if let Some(i) = self.entries.iter().position(|(k, _)| k == key) {
                     return i;
                 }
-                self.entries.extend(std::iter::once((key.clone_key(), Value::Nil)));
+                self.entries.push((key.clone_key(), Value::Nil));
                 if self.entries.len() > INDEXED {
                     self.build_index();
                 }
@@ -422,7 +422,7 @@ impl Map {
                     Entry::Occupied(o) => o.get().at as usize,
                     Entry::Vacant(v) => {
                         v.insert(Slot { at: position(at), hash });
-                        self.entries.extend(std::iter::once((key.clone_key(), Value::Nil)));
+                        self.entries.push((key.clone_key(), Value::Nil));
                         at
                     }
                 }
