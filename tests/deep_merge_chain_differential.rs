@@ -26,8 +26,8 @@ use support::wire::{decode, encode, same, Rng};
 const SEED: u64 = 0xc4a1_d1ff_5eed_0004;
 const CHAINS: usize = 6000;
 
-/// Keys: short ones (in place), long ones (on the heap), and an Integer
-/// and a Float that are `==` but not `eql?` (distinct Ruby hash keys).
+/// Keys: short ones (in place), long ones (on the heap), an Integer and a
+/// Float that are `==` but not `eql?` (distinct Ruby hash keys), and nil.
 fn key_pool() -> Vec<Value> {
     let mut keys: Vec<Value> = ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n"]
         .into_iter()
@@ -38,6 +38,7 @@ fn key_pool() -> Vec<Value> {
     keys.push(Value::from("a key longer than the in-place limit"));
     keys.push(Value::Int(1));
     keys.push(Value::Float(1.0));
+    keys.push(Value::Nil);
     keys
 }
 
