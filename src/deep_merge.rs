@@ -120,15 +120,19 @@ pub fn deep_merge_owned(source: Value, dest: Value, opts: &DeepMergeOptions) -> 
 /// them, then each key's value folded from the hashes that have it. The
 /// result is the same, in the same order, without the intermediate results.
 pub fn deep_merge_chain(values: Vec<Value>, opts: &DeepMergeOptions) -> Result<Option<Value>> {
-    let merger = Merger::new(opts)?;
-    if values.len() > 1 && merger.entries_independent() && values.iter().all(|v| matches!(v, Value::Hash(_))) {
-        let maps = values.iter().filter_map(Value::as_hash);
-        return with_maps(maps, |maps| merger.merge_hashes(maps)).map(Some);
-    }
     let mut values = values.into_iter();
     let Some(mut acc) = values.next() else {
         return Ok(None);
     };
+    if values.len() == 0 {
+        // No `deep_merge!` call, so no check of the options either.
+        return Ok(Some(acc));
+    }
+    let merger = Merger::new(opts)?;
+    if merger.entries_independent() && matches!(acc, Value::Hash(_)) && values.as_slice().iter().all(|v| matches!(v, Value::Hash(_))) {
+        let maps = std::iter::once(&acc).chain(values.as_slice()).filter_map(Value::as_hash);
+        return with_maps(maps, |maps| merger.merge_hashes(maps)).map(Some);
+    }
     for dest in values {
         acc = merger.merge(acc, Dest::Other(dest))?;
     }
@@ -1471,6 +1475,23 @@ mod tests {
             );
         }
         assert!(one_pass > 2000, "only {one_pass} chains of hashes");
+    }
+
+    /// A chain of one value (or none) merges nothing: the gem is never
+    /// called, so options it would reject are no error.
+    #[test]
+    fn a_chain_without_a_merge_does_not_check_the_options() {
+        let empty_prefix = DeepMergeOptions { knockout_prefix: Some(String::new()), ..DeepMergeOptions::default() };
+        let preserving = DeepMergeOptions {
+            knockout_prefix: Some("--".into()),
+            preserve_unmergeables: true,
+            ..DeepMergeOptions::default()
+        };
+        for opts in [&empty_prefix, &preserving] {
+            assert_eq!(deep_merge_chain(vec![s("v")], opts).unwrap(), Some(s("v")));
+            assert_eq!(deep_merge_chain(Vec::new(), opts).unwrap(), None);
+            assert!(deep_merge_chain(vec![s("v"), s("w")], opts).is_err());
+        }
     }
 
     fn s(x: &str) -> Value {

@@ -745,6 +745,81 @@ pub(crate) mod tests {
         }
     }
 
+    /// `merged_keys` over random maps on both sides of the index threshold
+    /// (some indexed below it, as `with_capacity` makes them), keys of
+    /// several kinds in shuffled orders: the keys in the chain's order (as a
+    /// map built by `insert` from the lowest map up gives them), an index
+    /// whenever there are more than `INDEXED` entries, every key found by
+    /// `get` at its position (and keys pushed later still found), and
+    /// `present` right for each key and map.
+    #[test]
+    fn merged_keys_keep_the_maps_invariants() {
+        use crate::value::ArcStr;
+        let mut next = below(0x6d65_7267_6564_6b73);
+        let pool: Vec<Value> = (0..24)
+            .map(|i| match i % 6 {
+                0 => Value::Int(i),
+                1 => Value::Float(i as f64),
+                2 => Value::from(format!("a key longer than eight bytes {i}")),
+                3 => Value::Symbol(ArcStr::from(format!("k{i}"))),
+                _ => key(i as usize),
+            })
+            .collect();
+        for round in 0..3000 {
+            let m = 1 + next(6) as usize;
+            let maps: Vec<Map> = (0..m)
+                .map(|_| {
+                    let most = if next(2) == 0 { 8 } else { 20 };
+                    let n = next(most) as usize;
+                    let mut map = if next(4) == 0 { Map::with_capacity(9 + n) } else { Map::new() };
+                    for _ in 0..n {
+                        let k = pool[next(pool.len() as u64) as usize].clone();
+                        map.insert(k, Value::Int(round));
+                    }
+                    map
+                })
+                .collect();
+            let refs: Vec<&Map> = maps.iter().collect();
+            let total: usize = maps.iter().map(Map::len).sum();
+            let mut present = vec![0u32; m * total];
+            let mut out = Map::merged_keys(&refs, &mut present);
+            // The chain's order: the lowest map's keys, then each higher
+            // map's new keys.
+            let mut expected = Map::new();
+            for map in maps.iter().rev() {
+                for (k, _) in map.iter() {
+                    if !expected.contains_key(k) {
+                        expected.insert(k.clone(), Value::Nil);
+                    }
+                }
+            }
+            let keys: Vec<&Value> = out.keys().collect();
+            assert_eq!(keys, expected.keys().collect::<Vec<_>>(), "round {round}");
+            assert!(out.len() <= INDEXED || out.index.is_some(), "round {round}: no index at {}", out.len());
+            for (p, (k, _)) in expected.iter().enumerate() {
+                assert_eq!(out.get_index_of(k), Some(p), "round {round}: {k:?}");
+                for (i, map) in maps.iter().enumerate() {
+                    let want = map.get_index_of(k).map_or(0, |j| j as u32 + 1);
+                    assert_eq!(present[p * m + i], want, "round {round}: {k:?} in map {i}");
+                }
+            }
+            assert!(present[out.len() * m..].iter().all(|&x| x == 0));
+            // The result stays a working map: more keys, removals.
+            for k in &pool {
+                if !out.contains_key(k) {
+                    out.insert(k.clone(), Value::Bool(true));
+                }
+            }
+            for (i, k) in pool.iter().enumerate() {
+                assert_eq!(out.get_index_of(k), out.iter().position(|(x, _)| x == k), "round {round}: {i}");
+            }
+            out.shift_remove(&pool[round as usize % pool.len()]);
+            for (i, (k, _)) in out.clone().iter().enumerate() {
+                assert_eq!(out.get_index_of(k), Some(i), "round {round}");
+            }
+        }
+    }
+
     #[test]
     fn with_capacity_and_reserve_keep_lookups_right() {
         let mut m = Map::with_capacity(20);

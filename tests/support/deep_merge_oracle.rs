@@ -1,6 +1,7 @@
 //! The Ruby `deep_merge` gem as an oracle for the deep merge tests: the
 //! options' JSON coding and one run of `tests/support/deep_merge_oracle.rb`
-//! over a batch of cases.
+//! over a batch of cases (single merges, or chains of merges as Puppet's
+//! deep strategy does them).
 
 use super::wire::encode;
 use hiera::deep_merge::DeepMergeOptions;
@@ -28,14 +29,37 @@ pub fn encode_opts(o: &DeepMergeOptions) -> Json {
 /// ..}}`. `tag` names the temporary directory the cases are written to.
 /// Fails the test when Ruby fails or answers a different number of cases.
 pub fn run<'a>(tag: &str, cases: impl IntoIterator<Item = (&'a Value, &'a Value, &'a DeepMergeOptions)>) -> Vec<Json> {
+    run_lines(
+        tag,
+        cases.into_iter().map(|(source, dest, opts)| {
+            json!({"source": encode(source), "dest": encode(dest), "opts": encode_opts(opts)})
+        }),
+    )
+}
+
+/// For each `(values, opts)` case, the chain of merges Puppet's deep merge
+/// strategy does over a lookup's found values (highest priority first):
+/// `memo = values[0]`, then `memo = DeepMerge.deep_merge!(memo,
+/// deep_clone(v), opts)` for each later `v`. Answers as [`run`]'s; the first
+/// error ends a chain.
+pub fn run_chains<'a>(tag: &str, cases: impl IntoIterator<Item = (&'a [Value], &'a DeepMergeOptions)>) -> Vec<Json> {
+    run_lines(
+        tag,
+        cases.into_iter().map(|(values, opts)| {
+            json!({"chain": values.iter().map(encode).collect::<Vec<_>>(), "opts": encode_opts(opts)})
+        }),
+    )
+}
+
+/// One oracle run over the JSON cases `lines`.
+fn run_lines(tag: &str, lines: impl Iterator<Item = Json>) -> Vec<Json> {
     let dir = std::env::temp_dir().join(format!("libhiera-{tag}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let input = dir.join("cases.jsonl");
     let mut count = 0;
     {
         let mut f = std::io::BufWriter::new(std::fs::File::create(&input).unwrap());
-        for (source, dest, opts) in cases {
-            let line = json!({"source": encode(source), "dest": encode(dest), "opts": encode_opts(opts)});
+        for line in lines {
             writeln!(f, "{line}").unwrap();
             count += 1;
         }
