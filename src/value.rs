@@ -13,7 +13,8 @@
 //! bytes) are behind one pointer as well, to keep the size.
 //!
 //! Equality and hashing follow Ruby's `eql?`: `1` and `1.0` are different
-//! keys and different array elements; floats compare by bit pattern.
+//! keys and different array elements; floats compare by bit pattern, except
+//! that `0.0` and `-0.0` are equal (Ruby's `0.0.eql?(-0.0)`, same `hash`).
 
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
@@ -241,7 +242,7 @@ impl Value {
             (Bool(a), Bool(b)) => a == b,
             (Int(a), Int(b)) => a == b,
             (BigInt(a), BigInt(b)) => a == b,
-            (Float(a), Float(b)) => a.to_bits() == b.to_bits(),
+            (Float(a), Float(b)) => a.to_bits() == b.to_bits() || (*a == 0.0 && *b == 0.0),
             (String(a), String(b)) => a == b,
             (Bytes(a), Bytes(b)) => a == b,
             (Symbol(a), Symbol(b)) => a == b,
@@ -269,7 +270,8 @@ impl Hash for Value {
             Value::Int(i) => i.hash(state),
             Value::String(s) => Str::hash_bytes(s.as_bytes(), state),
             Value::BigInt(s) | Value::Symbol(s) => s.as_str().hash(state),
-            Value::Float(f) => f.to_bits().hash(state),
+            // `-0.0` hashes as `0.0`, which it equals.
+            Value::Float(f) => (if *f == 0.0 { 0.0f64 } else { *f }).to_bits().hash(state),
             Value::Bytes(b) => b.hash(state),
             Value::Array(a) => {
                 a.len().hash(state);
@@ -303,6 +305,20 @@ mod tests {
         m.insert(Value::Float(1.0), Value::from("float"));
         assert_eq!(m.len(), 2);
         assert_eq!(m.get(&Value::Int(1)), Some(&Value::from("int")));
+    }
+
+    /// As in Ruby, where `0.0.eql?(-0.0)`: one key, one array element (the
+    /// deep_merge gem's `dest | source` keeps `[0.0]`).
+    #[test]
+    fn zero_and_negative_zero_are_one_key() {
+        let mut m = Map::default();
+        m.insert(Value::Float(0.0), Value::from("zero"));
+        m.insert(Value::Float(-0.0), Value::from("negative zero"));
+        assert_eq!(m.len(), 1);
+        assert_eq!(m.get_index(0), Some((&Value::Float(0.0), &Value::from("negative zero"))));
+        assert!(m.get_index(0).is_some_and(|(k, _)| matches!(k, Value::Float(f) if f.is_sign_positive())), "the first key is kept");
+        assert_ne!(Value::Float(1.0), Value::Float(-1.0));
+        assert_ne!(Value::Float(0.0), Value::Int(0));
     }
 
     #[test]

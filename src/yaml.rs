@@ -1026,7 +1026,7 @@ impl<'a> Loader<'a> {
                     (Some(k), Some(v)) => {
                         if let Some(Frame { body: Body::Omap(map), size, .. }) = self.stack.last_mut() {
                             *size = size.saturating_add(frame.size);
-                            hash_insert(map, k, v);
+                            map.insert(k, v);
                         }
                     }
                     _ => self.fail(
@@ -1086,7 +1086,7 @@ impl<'a> Loader<'a> {
                             match (&value, kind) {
                                 (Value::Hash(h), NodeKind::Mapping) => {
                                     for (a, b) in h.iter() {
-                                        hash_insert(map, a.clone(), b.clone());
+                                        map.insert(a.clone(), b.clone());
                                     }
                                 }
                                 _ => failure = Some("undefined method `each_slice' for nil:NilClass"),
@@ -1897,20 +1897,6 @@ fn check_anchor_name(name: &str, at: Pos, what: &str) -> Result<(), YamlError> {
     Ok(())
 }
 
-/// `hash[key] = value` in Ruby, where `0.0` and `-0.0` are the same key.
-fn hash_insert(map: &mut Map, key: Value, value: Value) {
-    if let Value::Float(f) = key {
-        if f == 0.0 {
-            let other = Value::Float(-f);
-            if map.contains_key(&other) {
-                map.insert(other, value);
-                return;
-            }
-        }
-    }
-    map.insert(key, value);
-}
-
 /// Stores a `key: value` pair as Psych's `revive_hash` does: `<<` (unless
 /// tagged `!!str`) merges a mapping, or a sequence of mappings (earlier ones
 /// win), into the hash, overwriting keys already there; anything else is
@@ -1921,7 +1907,7 @@ fn insert_pair(map: &mut Map, key: Value, key_str_tag: bool, value: Value, kind:
         match (kind, &value) {
             (NodeKind::Alias | NodeKind::Mapping, Value::Hash(h)) => {
                 for (k, v) in h.iter() {
-                    hash_insert(map, k.clone(), v.clone());
+                    map.insert(k.clone(), v.clone());
                 }
                 return;
             }
@@ -1930,19 +1916,19 @@ fn insert_pair(map: &mut Map, key: Value, key_str_tag: bool, value: Value, kind:
                 for item in items.iter().rev() {
                     if let Value::Hash(h) = item {
                         for (k, v) in h.iter() {
-                            hash_insert(&mut merged, k.clone(), v.clone());
+                            merged.insert(k.clone(), v.clone());
                         }
                     }
                 }
                 for (k, v) in merged {
-                    hash_insert(map, k, v);
+                    map.insert(k, v);
                 }
                 return;
             }
             _ => {}
         }
     }
-    hash_insert(map, key, value);
+    map.insert(key, value);
 }
 
 /// The kind of sequence a tag makes: `Ok(true)` for an `!!omap`.

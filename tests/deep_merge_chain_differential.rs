@@ -27,7 +27,8 @@ const SEED: u64 = 0xc4a1_d1ff_5eed_0004;
 const CHAINS: usize = 6000;
 
 /// Keys: short ones (in place), long ones (on the heap), an Integer and a
-/// Float that are `==` but not `eql?` (distinct Ruby hash keys), and nil.
+/// Float that are `==` but not `eql?` (distinct Ruby hash keys), `0.0` and
+/// `-0.0` (one key in Ruby), and nil.
 fn key_pool() -> Vec<Value> {
     let mut keys: Vec<Value> = ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n"]
         .into_iter()
@@ -38,6 +39,8 @@ fn key_pool() -> Vec<Value> {
     keys.push(Value::from("a key longer than the in-place limit"));
     keys.push(Value::Int(1));
     keys.push(Value::Float(1.0));
+    keys.push(Value::Float(0.0));
+    keys.push(Value::Float(-0.0));
     keys.push(Value::Nil);
     keys
 }
@@ -70,7 +73,7 @@ impl Gen {
             2 | 3 => Value::Bool(false),
             4 => Value::Bool(true),
             5 | 6 => Value::Int(self.rng.below(3) as i64),
-            7 => Value::Float(1.0),
+            7 => Value::Float(*self.rng.pick(&[1.0, 0.0, -0.0])),
             _ => self.string(),
         }
     }
