@@ -75,7 +75,7 @@ impl ValueGen for MergeGen {
             9 => Value::Nil,
             10 => Value::Bool(true),
             11 => Value::Bool(false),
-            12 => sym(*self.rng.pick(&["s1", "s2"])),
+            12 => sym(self.rng.pick::<&str>(&["s1", "s2"])),
             _ => self.string(),
         }
     }
@@ -288,7 +288,7 @@ impl ParseGen {
             if self.rng.chance(3, 5) {
                 s.push_str(&self.token());
             } else {
-                s.push_str(*self.rng.pick(TEXT));
+                s.push_str(self.rng.pick::<&str>(TEXT));
             }
         }
         Value::from(s)
@@ -402,7 +402,7 @@ impl ParseGen {
         match self.rng.below(12) {
             0 => Value::Int(2020),
             1 => Value::Nil,
-            2 => sym(*self.rng.pick(&["sym", "/abs", "a//b"])),
+            2 => sym(self.rng.pick::<&str>(&["sym", "/abs", "a//b"])),
             3 => Value::Bool(true),
             4 => Value::array(vec![Value::from("n1"), Value::array(vec![Value::from("n2/%{host}")])]),
             5 => self.string(),
