@@ -129,7 +129,7 @@ pub fn deep_merge_chain(values: Vec<Value>, opts: &DeepMergeOptions) -> Result<O
         return Ok(Some(acc));
     }
     let merger = Merger::new(opts)?;
-    if merger.entries_independent() && matches!(acc, Value::Hash(_)) && values.as_slice().iter().all(|v| matches!(v, Value::Hash(_))) {
+    if merger.opts.entries_independent() && matches!(acc, Value::Hash(_)) && values.as_slice().iter().all(|v| matches!(v, Value::Hash(_))) {
         let maps = std::iter::once(&acc).chain(values.as_slice()).filter_map(Value::as_hash);
         return with_maps(maps, |maps| merger.merge_hashes(maps)).map(Some);
     }
@@ -362,7 +362,7 @@ impl<'a> Merger<'a> {
     /// into the destination (a copy of it when it is shared). A source the
     /// merge owns alone gives its keys and values up instead of copying them.
     fn merge_into(&self, src: Arc<Map>, mut dest: Arc<Map>) -> Result<Value> {
-        if Arc::get_mut(&mut dest).is_none() && self.entries_independent() && copy_pays(src.len(), dest.len()) {
+        if Arc::get_mut(&mut dest).is_none() && self.opts.entries_independent() && copy_pays(src.len(), dest.len()) {
             return self.merge_into_copy(src, &dest);
         }
         let map = Arc::make_mut(&mut dest);
@@ -384,22 +384,17 @@ impl<'a> Merger<'a> {
     /// `true` when an array merged into an array is their union, `dest |
     /// source`, and nothing else (no option rewrites or replaces arrays).
     fn arrays_unite(&self) -> bool {
-        self.entries_independent()
+        self.opts.entries_independent()
             && !self.opts.overwrite_arrays
             && self.opts.unpack_arrays.is_none()
             && !self.opts.merge_hash_arrays
-    }
-
-    /// [`DeepMergeOptions::entries_independent`].
-    fn entries_independent(&self) -> bool {
-        self.opts.entries_independent()
     }
 
     /// [`Merger::merge_into`] for a destination hash that is shared (it comes
     /// from the file cache, or from a caller): the result is built as a new
     /// hash, the destination's keys in their order and then the source's new
     /// keys, without first copying the destination and then overwriting most
-    /// of it. Only under [`Merger::entries_independent`] options, where the
+    /// of it. Only under [`DeepMergeOptions::entries_independent`] options, where the
     /// order in which entries are merged does not show.
     fn merge_into_copy(&self, src: Arc<Map>, dest: &Map) -> Result<Value> {
         // Owned: its values are taken; shared: copied.
@@ -443,7 +438,7 @@ impl<'a> Merger<'a> {
 
     /// The chain of merges of `hashes` (highest priority first; at least
     /// two), each result merged into the next hash, built in one pass under
-    /// [`Merger::entries_independent`] options: the keys in the chain's
+    /// [`DeepMergeOptions::entries_independent`] options: the keys in the chain's
     /// order ([`Map::merged_keys`]), then each key's value folded from the
     /// hashes that have it ([`Merger::fold_entry`]). No intermediate hash is
     /// built, at this level or in nested hashes that several levels have.

@@ -410,25 +410,22 @@ mod tests {
             Value::hash(h)
         };
         let candidates = [hash_of(Value::array(vec![Value::Int(1)])), hash_of(arr(&["a"])), hash_of(arr(&["b"]))];
+        // The strategy's answer, and the candidates it read.
+        let reading = |strategy: &Strategy| {
+            let mut read = Vec::new();
+            let answer = strategy.lookup(3, |i| {
+                read.push(i);
+                Ok(Some(candidates[i].clone()))
+            });
+            (answer, read)
+        };
         let mut sorting = Strategy::new(StrategyKind::Deep);
         sorting.deep.sort_merged_arrays = true;
-        let mut read = Vec::new();
-        let e = sorting
-            .lookup(3, |i| {
-                read.push(i);
-                Ok(Some(candidates[i].clone()))
-            })
-            .unwrap_err();
-        assert_eq!(e.message, "comparison of String with 1 failed");
+        let (answer, read) = reading(&sorting);
+        assert_eq!(answer.unwrap_err().message, "comparison of String with 1 failed");
         assert_eq!(read, [0, 1]);
-        let plain = Strategy::new(StrategyKind::Deep);
-        let mut read = Vec::new();
-        let merged = plain
-            .lookup(3, |i| {
-                read.push(i);
-                Ok(Some(candidates[i].clone()))
-            })
-            .unwrap();
+        let (answer, read) = reading(&Strategy::new(StrategyKind::Deep));
+        let merged = answer.unwrap();
         assert_eq!(read, [0, 1, 2]);
         assert_eq!(merged, Some(hash_of(Value::array(vec![Value::from("b"), Value::from("a"), Value::Int(1)]))));
     }

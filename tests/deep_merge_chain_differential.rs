@@ -142,9 +142,7 @@ impl Gen {
         match shape {
             Value::Hash(h) => {
                 let mut keys: Vec<&Value> = h.keys().collect();
-                for i in (1..keys.len()).rev() {
-                    keys.swap(i, self.rng.below(i + 1));
-                }
+                self.rng.shuffle(&mut keys);
                 let mut m = Map::new();
                 let keep = 1 + self.rng.below(4);
                 for k in keys {

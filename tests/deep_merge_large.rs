@@ -112,10 +112,8 @@ impl Gen {
             Value::Hash(d) if !self.rng.chance(1, 10) => {
                 let mut m = Map::new();
                 let mut keys: Vec<&Value> = d.keys().collect();
-                // Shuffle, so that the source's order differs.
-                for i in (1..keys.len()).rev() {
-                    keys.swap(i, self.rng.below(i + 1));
-                }
+                // Shuffled, so that the source's order differs.
+                self.rng.shuffle(&mut keys);
                 for k in keys {
                     if self.rng.chance(2, 3) {
                         let v = self.like(&d[k], depth.saturating_sub(1));
