@@ -22,10 +22,24 @@
  *     explanation was asked for);
  *   - HIERA_ERROR, HIERA_INVALID_ARGUMENT: an error object
  *     {"kind": K, "message": M, "file": F?, "line": N?} where K is one of
- *     config, parse, type, interpolation, recursion, lookup, io,
- *     invalid_argument;
+ *     the error kinds below;
  *   - HIERA_NULL_ARGUMENT (a pointer argument was NULL) and HIERA_PANIC (an
  *     internal bug was caught; nothing unwinds into the caller): nothing.
+ *
+ * Error kinds (the "kind" of an error object; bindings check theirs
+ * against this list)
+ *   config            a hiera.yaml is invalid
+ *   parse             a data file cannot be parsed
+ *   type              a value has the wrong type
+ *   interpolation     an interpolation expression is invalid
+ *   recursion         a lookup recursed into itself
+ *   merge             the deep merge failed (bad options, unsortable arrays)
+ *   lookup            any other failure of a lookup
+ *   io                a file cannot be read
+ *   invalid_argument  an argument given by the caller is invalid
+ *   limit             a bound on one lookup's work, memory or stack was
+ *                     reached (hiera_open's "limits"); the message names the
+ *                     key, the file and the limit
  *
  * Explanations
  *   A request with "explain": true changes what hiera_lookup writes on
@@ -294,10 +308,15 @@ enum hiera_status hiera_parse_data(const char *format,
  * `options_json` is a JSON object with the same meaning as the CLI's flags;
  * every field is optional:
  * `{"hiera_config": "hiera.yaml", "environmentpath": "environments",
- *   "environment": "production", "strict": "off" | "warning" | "error"}`
- * (the values shown are the defaults). Relative paths are taken relative to
- * the process's working directory at the time of the call. Nothing is read
- * yet: configuration and data errors surface at lookup time, as in Puppet.
+ *   "environment": "production", "strict": "off" | "warning" | "error",
+ *   "limits": {"lookup_depth": 32, "nested_lookups": 100000,
+ *              "string_bytes": 16777216, "interpolated_bytes": 268435456,
+ *              "merge_entries": 1000000}}`
+ * (the values shown are the defaults; `limits` may name any of its
+ * fields: a lookup that reaches one fails with an error of kind `limit`).
+ * Relative paths are taken relative to the process's working directory at
+ * the time of the call. Nothing is read yet: configuration and data errors
+ * surface at lookup time, as in Puppet.
  *
  * Returns:
  * - `HIERA_OK`: `*out` is the new handle (free it with `hiera_free`);

@@ -209,21 +209,23 @@ fn v3_default() -> Value {
 
 /// Converts Symbol keys to String keys recursively (Puppet's `symkeys_to_string`).
 pub fn symkeys_to_string(v: &Value) -> Value {
-    match v {
-        Value::Hash(h) => {
-            let mut m = Map::with_capacity(h.len());
-            for (k, v) in h.iter() {
-                let k = match k {
-                    Value::Symbol(s) => Value::String(Str::new(s)),
-                    other => other.clone(),
-                };
-                m.insert(k, symkeys_to_string(v));
+    crate::stack::grow(|| {
+        match v {
+            Value::Hash(h) => {
+                let mut m = Map::with_capacity(h.len());
+                for (k, v) in h.iter() {
+                    let k = match k {
+                        Value::Symbol(s) => Value::String(Str::new(s)),
+                        other => other.clone(),
+                    };
+                    m.insert(k, symkeys_to_string(v));
+                }
+                Value::hash(m)
             }
-            Value::hash(m)
+            Value::Array(a) => Value::array(a.iter().map(symkeys_to_string).collect()),
+            other => other.clone(),
         }
-        Value::Array(a) => Value::array(a.iter().map(symkeys_to_string).collect()),
-        other => other.clone(),
-    }
+    })
 }
 
 struct Ctx<'a> {

@@ -85,75 +85,77 @@ fn parse_type(src: &str) -> std::result::Result<TypeRef, String> {
 }
 
 fn new_instance(ty: &TypeRef, value: Value, args: &[Value]) -> std::result::Result<Value, String> {
-    match ty.name.as_str() {
-        "Optional" | "NotUndef" if !ty.params.is_empty() => {
-            let inner = parse_type(&ty.params[0]).map_err(|e| format!("'new' {e}"))?;
-            if value.is_nil() {
-                return Ok(Value::Nil);
-            }
-            new_instance(&inner, value, args)
-        }
-        "Sensitive" => Ok(Value::Sensitive(Arc::new(value))),
-        "SemVer" => match &value {
-            Value::String(s) if is_semver(s) => Ok(Value::Rich(Arc::new(("SemVer".into(), s.to_string())))),
-            other => Err(format!("'new' The string '{}' cannot be converted to SemVer", display(other))),
-        },
-        "Timestamp" => match &value {
-            Value::String(s) => match timestamp(s) {
-                Some(t) => Ok(Value::Rich(Arc::new(("Timestamp".into(), t)))),
-                None => Err(format!("'new' Unable to parse '{s}' using any of the formats")),
-            },
-            other => Err(format!("'new' Value of type {} cannot be converted to Timestamp", crate::ptype::infer_type(other))),
-        },
-        "Integer" => {
-            let radix = match args.first() {
-                Some(Value::Int(r)) => Some(*r as u32),
-                _ => None,
-            };
-            to_integer(&value, radix)
-        }
-        "Float" => to_float(&value),
-        "Numeric" => match &value {
-            Value::String(s) if s.contains(['.', 'e', 'E']) && !s.starts_with("0x") => to_float(&value),
-            _ => to_integer(&value, None),
-        },
-        "String" => Ok(Value::from(puppet_string(&value))),
-        "Boolean" => to_boolean(&value),
-        "Array" | "Tuple" => {
-            let wrap = matches!(args.first(), Some(Value::Bool(true)));
-            Ok(match value {
-                Value::Array(_) => value,
-                Value::Hash(h) if !wrap => Value::array(h.iter().map(|(k, v)| Value::array(vec![k.clone(), v.clone()])).collect()),
-                Value::String(s) if !wrap => Value::array(s.chars().map(|c| Value::from(c.to_string())).collect()),
-                other => Value::array(vec![other]),
-            })
-        }
-        "Hash" | "Struct" => match &value {
-            Value::Hash(_) => Ok(value),
-            Value::Array(a) => {
-                let mut m = Map::default();
-                if a.iter().all(|e| matches!(e, Value::Array(p) if p.len() == 2)) {
-                    for e in a.iter() {
-                        let p = e.as_array().unwrap();
-                        m.insert(p[0].clone(), p[1].clone());
-                    }
-                } else if a.len() % 2 == 0 {
-                    for pair in a.chunks(2) {
-                        m.insert(pair[0].clone(), pair[1].clone());
-                    }
-                } else {
-                    return Err("'new' odd number of arguments for Hash".into());
+    crate::stack::grow(|| {
+        match ty.name.as_str() {
+            "Optional" | "NotUndef" if !ty.params.is_empty() => {
+                let inner = parse_type(&ty.params[0]).map_err(|e| format!("'new' {e}"))?;
+                if value.is_nil() {
+                    return Ok(Value::Nil);
                 }
-                Ok(Value::hash(m))
+                new_instance(&inner, value, args)
             }
-            Value::Nil => Ok(Value::empty_hash()),
-            other => Err(format!("'new' Converted value from {} has wrong structure", crate::ptype::infer_type(other))),
-        },
-        _ => Err(format!(
-            "Creation of new instance of type 'TypeReference['{}']' is not supported",
-            ty.name
-        )),
-    }
+            "Sensitive" => Ok(Value::Sensitive(Arc::new(value))),
+            "SemVer" => match &value {
+                Value::String(s) if is_semver(s) => Ok(Value::Rich(Arc::new(("SemVer".into(), s.to_string())))),
+                other => Err(format!("'new' The string '{}' cannot be converted to SemVer", display(other))),
+            },
+            "Timestamp" => match &value {
+                Value::String(s) => match timestamp(s) {
+                    Some(t) => Ok(Value::Rich(Arc::new(("Timestamp".into(), t)))),
+                    None => Err(format!("'new' Unable to parse '{s}' using any of the formats")),
+                },
+                other => Err(format!("'new' Value of type {} cannot be converted to Timestamp", crate::ptype::infer_type(other))),
+            },
+            "Integer" => {
+                let radix = match args.first() {
+                    Some(Value::Int(r)) => Some(*r as u32),
+                    _ => None,
+                };
+                to_integer(&value, radix)
+            }
+            "Float" => to_float(&value),
+            "Numeric" => match &value {
+                Value::String(s) if s.contains(['.', 'e', 'E']) && !s.starts_with("0x") => to_float(&value),
+                _ => to_integer(&value, None),
+            },
+            "String" => Ok(Value::from(puppet_string(&value))),
+            "Boolean" => to_boolean(&value),
+            "Array" | "Tuple" => {
+                let wrap = matches!(args.first(), Some(Value::Bool(true)));
+                Ok(match value {
+                    Value::Array(_) => value,
+                    Value::Hash(h) if !wrap => Value::array(h.iter().map(|(k, v)| Value::array(vec![k.clone(), v.clone()])).collect()),
+                    Value::String(s) if !wrap => Value::array(s.chars().map(|c| Value::from(c.to_string())).collect()),
+                    other => Value::array(vec![other]),
+                })
+            }
+            "Hash" | "Struct" => match &value {
+                Value::Hash(_) => Ok(value),
+                Value::Array(a) => {
+                    let mut m = Map::default();
+                    if a.iter().all(|e| matches!(e, Value::Array(p) if p.len() == 2)) {
+                        for e in a.iter() {
+                            let p = e.as_array().unwrap();
+                            m.insert(p[0].clone(), p[1].clone());
+                        }
+                    } else if a.len() % 2 == 0 {
+                        for pair in a.chunks(2) {
+                            m.insert(pair[0].clone(), pair[1].clone());
+                        }
+                    } else {
+                        return Err("'new' odd number of arguments for Hash".into());
+                    }
+                    Ok(Value::hash(m))
+                }
+                Value::Nil => Ok(Value::empty_hash()),
+                other => Err(format!("'new' Converted value from {} has wrong structure", crate::ptype::infer_type(other))),
+            },
+            _ => Err(format!(
+                "Creation of new instance of type 'TypeReference['{}']' is not supported",
+                ty.name
+            )),
+        }
+    })
 }
 
 fn display(v: &Value) -> String {
@@ -322,22 +324,24 @@ fn to_boolean(v: &Value) -> std::result::Result<Value, String> {
 pub fn puppet_string(v: &Value) -> String {
     let mut out = String::new();
     fn inner(v: &Value, top: bool, out: &mut String) {
-        match v {
-            Value::String(s) if top => out.push_str(s),
-            Value::String(s) => {
-                out.push('\'');
-                out.push_str(&s.replace('\\', "\\\\").replace('\'', "\\'"));
-                out.push('\'');
-            }
-            Value::Nil => {
-                if !top {
-                    out.push_str("undef")
+        crate::stack::grow(|| {
+            match v {
+                Value::String(s) if top => out.push_str(s),
+                Value::String(s) => {
+                    out.push('\'');
+                    out.push_str(&s.replace('\\', "\\\\").replace('\'', "\\'"));
+                    out.push('\'');
                 }
+                Value::Nil => {
+                    if !top {
+                        out.push_str("undef")
+                    }
+                }
+                Value::Array(a) => crate::render::write_array(a, out, |x, out| inner(x, false, out)),
+                Value::Hash(h) => crate::render::write_hash(h, " => ", out, |x, out| inner(x, false, out)),
+                other => crate::render::ruby_to_s(other, out),
             }
-            Value::Array(a) => crate::render::write_array(a, out, |x, out| inner(x, false, out)),
-            Value::Hash(h) => crate::render::write_hash(h, " => ", out, |x, out| inner(x, false, out)),
-            other => crate::render::ruby_to_s(other, out),
-        }
+        })
     }
     inner(v, true, &mut out);
     out

@@ -4,7 +4,7 @@
 use crate::value::Str;
 use crate::config::{symkeys_to_string, HieraConfig, LayerKind};
 use crate::error::{Error, ErrorKind, Result};
-use crate::value::{Map, Value};
+use crate::value::{List, Map, Value};
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -195,7 +195,7 @@ fn json_data_root(bytes: &[u8], path: &Path) -> Result<Value> {
 #[derive(Default)]
 struct Interner {
     strings: HashSet<Str, foldhash::fast::RandomState>,
-    arrays: HashSet<Arc<Vec<Value>>, foldhash::fast::RandomState>,
+    arrays: HashSet<Arc<List>, foldhash::fast::RandomState>,
     /// The sets' size after the last purge.
     after_purge: usize,
 }
@@ -230,7 +230,7 @@ impl Interner {
     /// (Floats are left out: two `NaN`s read from two places are not equal
     /// in Ruby, one object is. Hashes are left out: their equality here
     /// ignores the key order.)
-    fn intern_array(&mut self, a: &mut Arc<Vec<Value>>) {
+    fn intern_array(&mut self, a: &mut Arc<List>) {
         let flat = a.iter().all(|v| {
             matches!(v, Value::Nil | Value::Bool(_) | Value::Int(_) | Value::BigInt(_) | Value::String(_) | Value::Symbol(_))
         });
@@ -290,58 +290,62 @@ impl<'a> Compactor<'a> {
     }
 
     fn value(&mut self, v: &mut Value, symkeys: bool) {
-        match v {
-            Value::String(s) => {
-                if let Some(interner) = self.interner.as_deref_mut() {
-                    interner.intern(s);
-                }
-            }
-            Value::Array(a) => match Arc::get_mut(a) {
-                Some(items) => {
-                    for item in items.iter_mut() {
-                        self.value(item, symkeys);
-                    }
-                    items.shrink_to_fit();
+        crate::stack::grow(|| {
+            match v {
+                Value::String(s) => {
                     if let Some(interner) = self.interner.as_deref_mut() {
-                        interner.intern_array(a);
+                        interner.intern(s);
                     }
                 }
-                None => self.shared(v, symkeys),
-            },
-            Value::Hash(h) => match Arc::get_mut(h) {
-                Some(map) => self.map(map, symkeys),
-                None => self.shared(v, symkeys),
-            },
-            _ => {}
-        }
+                Value::Array(a) => match Arc::get_mut(a) {
+                    Some(items) => {
+                        for item in items.iter_mut() {
+                            self.value(item, symkeys);
+                        }
+                        items.shrink_to_fit();
+                        if let Some(interner) = self.interner.as_deref_mut() {
+                            interner.intern_array(a);
+                        }
+                    }
+                    None => self.shared(v, symkeys),
+                },
+                Value::Hash(h) => match Arc::get_mut(h) {
+                    Some(map) => self.map(map, symkeys),
+                    None => self.shared(v, symkeys),
+                },
+                _ => {}
+            }
+        })
     }
 
     fn map(&mut self, map: &mut Map, symkeys: bool) {
-        if symkeys && map.keys().any(|k| matches!(k, Value::Symbol(_))) {
-            // The keys change (and with them their hashes): build anew, as
-            // `symkeys_to_string` does (a converted key equal to a String
-            // key already there keeps that key's place and takes the value).
-            let old = std::mem::take(map);
-            let mut m = Map::with_capacity(old.len());
-            for (k, mut val) in old {
-                let mut k = match k {
-                    Value::Symbol(s) => Value::String(Str::new(&s)),
-                    other => other,
-                };
-                self.value(&mut k, false);
-                self.value(&mut val, true);
-                m.insert(k, val);
+        crate::stack::grow(|| {
+            if symkeys && map.keys().any(|k| matches!(k, Value::Symbol(_))) {
+                // The keys change (and with them their hashes): build anew, as
+                // `symkeys_to_string` does (a converted key equal to a String
+                // key already there keeps that key's place and takes the value).
+                let old = std::mem::take(map);
+                let mut m = Map::with_capacity(old.len());
+                for (k, mut val) in old {
+                    let mut k = match k {
+                        Value::Symbol(s) => Value::String(Str::new(&s)),
+                        other => other,
+                    };
+                    self.value(&mut k, false);
+                    self.value(&mut val, true);
+                    m.insert(k, val);
+                }
+                m.shrink_to_fit();
+                *map = m;
+            } else {
+                // Interning a key, or anything inside it, keeps its hash.
+                for (k, val) in map.iter_mut_keys() {
+                    self.value(k, false);
+                    self.value(val, symkeys);
+                }
+                map.shrink_to_fit();
             }
-            m.shrink_to_fit();
-            *map = m;
-        } else {
-            // Interning a key, or anything inside it, keeps its hash.
-            for (k, val) in map.iter_mut_keys() {
-                self.value(k, false);
-                self.value(val, symkeys);
-            }
-            map.shrink_to_fit();
-        }
+        })
     }
 
     /// A container also referred to elsewhere: compacted once, as a copy.

@@ -30,7 +30,7 @@
 //! are not offered here.
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::value::{Map, Value};
+use crate::value::{List, Map, Value};
 use indexmap::IndexSet;
 use std::borrow::Cow;
 use std::cell::OnceCell;
@@ -305,23 +305,25 @@ impl<'a> Merger<'a> {
     /// inside is already free of `eql?` duplicates. Conservative: `false`
     /// means "walk it".
     fn is_fixpoint(&self, v: &Value) -> bool {
-        if self.knockout.is_some()
-            || self.opts.unpack_arrays.is_some()
-            || self.opts.sort_merged_arrays
-            || self.opts.extend_existing_arrays
-        {
-            return false;
-        }
-        match v {
-            Value::Hash(h) => h.values().all(|x| self.is_fixpoint(x)),
-            Value::Array(a) => {
-                if self.opts.merge_hash_arrays && all_hashes(a) {
-                    return false;
-                }
-                all_distinct(a)
+        crate::stack::grow(|| {
+            if self.knockout.is_some()
+                || self.opts.unpack_arrays.is_some()
+                || self.opts.sort_merged_arrays
+                || self.opts.extend_existing_arrays
+            {
+                return false;
             }
-            _ => true,
-        }
+            match v {
+                Value::Hash(h) => h.values().all(|x| self.is_fixpoint(x)),
+                Value::Array(a) => {
+                    if self.opts.merge_hash_arrays && all_hashes(a) {
+                        return false;
+                    }
+                    all_distinct(a)
+                }
+                _ => true,
+            }
+        })
     }
 
     /// The gem's `overwrite_unmergeables(source, dest)`.
@@ -470,12 +472,14 @@ impl<'a> Merger<'a> {
     }
 
     fn merge_hashes_with(&self, hashes: &[&Map], present: &mut [u32]) -> Result<Value> {
-        let m = hashes.len();
-        let mut out = Map::merged_keys(hashes, present);
-        for (row, value) in present.chunks_exact(m).zip(out.values_mut()) {
-            self.fold_entry(hashes, row, value)?;
-        }
-        Ok(Value::hash(out))
+        crate::stack::grow(|| {
+            let m = hashes.len();
+            let mut out = Map::merged_keys(hashes, present);
+            for (row, value) in present.chunks_exact(m).zip(out.values_mut()) {
+                self.fold_entry(hashes, row, value)?;
+            }
+            Ok(Value::hash(out))
+        })
     }
 
     /// One key's value in [`Merger::merge_hashes`], written to `out`:
@@ -625,179 +629,183 @@ impl<'a> Merger<'a> {
     }
 
     fn merge_hash(&self, mut src: Arc<Map>, dest: Dest) -> Result<Value> {
-        enum State {
-            /// The destination is the source hash itself: each remaining
-            /// value is merged into itself. (A merge into `source.dup` has
-            /// the same outcome, since the copy shares the values.)
-            Itself,
-            /// A destination array with `extend_existing_arrays`.
-            Extend(Arc<Vec<Value>>),
-            /// Any other destination.
-            Unmergeable(Value),
-        }
-        let mut state = match dest {
-            Dest::Other(Value::Hash(d)) => return self.merge_into(src, d),
-            Dest::Other(Value::Array(a)) if self.opts.extend_existing_arrays => State::Extend(a),
-            Dest::Other(other) => State::Unmergeable(other),
-            Dest::Same | Dest::Copy => State::Itself,
-        };
-        for i in 0..src.len() {
-            state = match state {
-                State::Itself => {
-                    let slot = Arc::make_mut(&mut src).get_index_mut(i).unwrap().1;
-                    let value = std::mem::take(slot);
-                    // A falsy value is merged into its `dup`, which leaves
-                    // it as it is.
-                    let merged = if value.is_truthy() {
-                        self.merge(value, Dest::Same)?
-                    } else {
-                        value
-                    };
-                    *Arc::make_mut(&mut src).get_index_mut(i).unwrap().1 = merged;
-                    State::Itself
-                }
-                State::Extend(mut a) => {
-                    // The whole source hash is pushed, once per key.
-                    Arc::make_mut(&mut a).push(Value::Hash(src.clone()));
-                    State::Extend(a)
-                }
-                State::Unmergeable(d) => {
-                    if self.overwrite_unmergeable() {
-                        // `dest = source`: from now on the loop merges the
-                        // source's values into themselves.
-                        State::Itself
-                    } else {
-                        State::Unmergeable(d)
-                    }
-                }
+        crate::stack::grow(|| {
+            enum State {
+                /// The destination is the source hash itself: each remaining
+                /// value is merged into itself. (A merge into `source.dup` has
+                /// the same outcome, since the copy shares the values.)
+                Itself,
+                /// A destination array with `extend_existing_arrays`.
+                Extend(Arc<List>),
+                /// Any other destination.
+                Unmergeable(Value),
+            }
+            let mut state = match dest {
+                Dest::Other(Value::Hash(d)) => return self.merge_into(src, d),
+                Dest::Other(Value::Array(a)) if self.opts.extend_existing_arrays => State::Extend(a),
+                Dest::Other(other) => State::Unmergeable(other),
+                Dest::Same | Dest::Copy => State::Itself,
             };
-        }
-        Ok(match state {
-            State::Itself => Value::Hash(src),
-            State::Extend(a) => Value::Array(a),
-            State::Unmergeable(d) => d,
+            for i in 0..src.len() {
+                state = match state {
+                    State::Itself => {
+                        let slot = Arc::make_mut(&mut src).get_index_mut(i).unwrap().1;
+                        let value = std::mem::take(slot);
+                        // A falsy value is merged into its `dup`, which leaves
+                        // it as it is.
+                        let merged = if value.is_truthy() {
+                            self.merge(value, Dest::Same)?
+                        } else {
+                            value
+                        };
+                        *Arc::make_mut(&mut src).get_index_mut(i).unwrap().1 = merged;
+                        State::Itself
+                    }
+                    State::Extend(mut a) => {
+                        // The whole source hash is pushed, once per key.
+                        Arc::make_mut(&mut a).push(Value::Hash(src.clone()));
+                        State::Extend(a)
+                    }
+                    State::Unmergeable(d) => {
+                        if self.overwrite_unmergeable() {
+                            // `dest = source`: from now on the loop merges the
+                            // source's values into themselves.
+                            State::Itself
+                        } else {
+                            State::Unmergeable(d)
+                        }
+                    }
+                };
+            }
+            Ok(match state {
+                State::Itself => Value::Hash(src),
+                State::Extend(a) => Value::Array(a),
+                State::Unmergeable(d) => d,
+            })
         })
     }
 
-    fn merge_array(&self, src: Arc<Vec<Value>>, dest: Dest) -> Result<Value> {
-        if self.opts.overwrite_arrays {
-            return Ok(Value::Array(src));
-        }
-        enum ArrayDest {
-            /// The source array itself.
-            Itself,
-            /// Another object. `aligned` is true when it is a shallow copy of
-            /// the source, so hash elements at equal positions are the same
-            /// objects.
-            Other { value: Value, aligned: bool },
-        }
-        let mut dest = match dest {
-            Dest::Other(value) => ArrayDest::Other {
-                value,
-                aligned: false,
-            },
-            Dest::Same => ArrayDest::Itself,
-            Dest::Copy => ArrayDest::Other {
-                value: Value::Array(src.clone()),
-                aligned: true,
-            },
-        };
-        let mut source = unwrap_vec(src);
-
-        if let Some(sep) = &self.opts.unpack_arrays {
-            let unpacked = unpack(&source, sep);
-            dest = match dest {
-                ArrayDest::Itself => ArrayDest::Other {
-                    value: Value::array(unpack(&source, sep)),
+    fn merge_array(&self, src: Arc<List>, dest: Dest) -> Result<Value> {
+        crate::stack::grow(|| {
+            if self.opts.overwrite_arrays {
+                return Ok(Value::Array(src));
+            }
+            enum ArrayDest {
+                /// The source array itself.
+                Itself,
+                /// Another object. `aligned` is true when it is a shallow copy of
+                /// the source, so hash elements at equal positions are the same
+                /// objects.
+                Other { value: Value, aligned: bool },
+            }
+            let mut dest = match dest {
+                Dest::Other(value) => ArrayDest::Other {
+                    value,
                     aligned: false,
                 },
-                ArrayDest::Other {
-                    value: Value::Array(d),
-                    ..
-                } => ArrayDest::Other {
-                    value: Value::array(unpack(&d, sep)),
-                    aligned: false,
+                Dest::Same => ArrayDest::Itself,
+                Dest::Copy => ArrayDest::Other {
+                    value: Value::Array(src.clone()),
+                    aligned: true,
                 },
-                other => other,
             };
-            source = unpacked;
-        }
+            let mut source = unwrap_vec(src);
 
-        if let Some(ko) = &self.knockout {
-            if source.iter().any(|item| ko.is_bare(item)) {
-                // A bare prefix truncates the destination.
-                match &mut dest {
-                    ArrayDest::Itself => source.clear(),
-                    ArrayDest::Other { value, .. } => {
-                        *value = clear_or_nil(std::mem::take(value));
-                        source.retain(|item| !ko.is_bare(item));
-                    }
-                }
-            }
-        }
-
-        match dest {
-            ArrayDest::Itself => {
-                if let Some(ko) = &self.knockout {
-                    self_delete_if(&mut source, ko)?;
-                }
-                let merged = if self.opts.merge_hash_arrays && all_hashes(&source) {
-                    source
-                        .into_iter()
-                        .map(|item| self.merge(item, Dest::Same))
-                        .collect::<Result<Vec<_>>>()?
-                } else {
-                    union(Vec::new(), &source)
+            if let Some(sep) = &self.opts.unpack_arrays {
+                let unpacked = unpack(&source, sep);
+                dest = match dest {
+                    ArrayDest::Itself => ArrayDest::Other {
+                        value: Value::array(unpack(&source, sep)),
+                        aligned: false,
+                    },
+                    ArrayDest::Other {
+                        value: Value::Array(d),
+                        ..
+                    } => ArrayDest::Other {
+                        value: Value::array(unpack(&d, sep)),
+                        aligned: false,
+                    },
+                    other => other,
                 };
-                self.finish_array(merged)
+                source = unpacked;
             }
-            ArrayDest::Other {
-                value: Value::Array(d),
-                aligned,
-            } => {
-                let mut d = unwrap_vec_with_room(d, source.len());
-                if let Some(ko) = &self.knockout {
-                    let mut kept = Vec::with_capacity(source.len());
-                    for item in source.drain(..) {
-                        match ko.target(&item)? {
-                            Some(target) => {
-                                d.retain(|e| !ruby_eq(e, &target));
-                                d.retain(|e| !ruby_eq(e, &item));
-                            }
-                            None => kept.push(item),
+
+            if let Some(ko) = &self.knockout {
+                if source.iter().any(|item| ko.is_bare(item)) {
+                    // A bare prefix truncates the destination.
+                    match &mut dest {
+                        ArrayDest::Itself => source.clear(),
+                        ArrayDest::Other { value, .. } => {
+                            *value = clear_or_nil(std::mem::take(value));
+                            source.retain(|item| !ko.is_bare(item));
                         }
                     }
-                    source = kept;
-                }
-                let merged = if self.opts.merge_hash_arrays && all_hashes(&source) && all_hashes(&d)
-                {
-                    let dest_len = d.len();
-                    let mut list = Vec::with_capacity(dest_len.max(source.len()));
-                    for (i, item) in d.into_iter().enumerate() {
-                        list.push(if aligned {
-                            self.merge(item, Dest::Same)?
-                        } else {
-                            let src_item = source.get(i).cloned().unwrap_or_else(Value::empty_hash);
-                            self.merge(src_item, Dest::Other(item))?
-                        });
-                    }
-                    if source.len() > dest_len {
-                        list.extend(source.drain(dest_len..));
-                    }
-                    list
-                } else {
-                    union(d, &source)
-                };
-                self.finish_array(merged)
-            }
-            ArrayDest::Other { value, .. } => {
-                if self.overwrite_unmergeable() {
-                    self.overwrite_unmergeables(Value::array(source), value)
-                } else {
-                    Ok(value)
                 }
             }
-        }
+
+            match dest {
+                ArrayDest::Itself => {
+                    if let Some(ko) = &self.knockout {
+                        self_delete_if(&mut source, ko)?;
+                    }
+                    let merged = if self.opts.merge_hash_arrays && all_hashes(&source) {
+                        source
+                            .into_iter()
+                            .map(|item| self.merge(item, Dest::Same))
+                            .collect::<Result<Vec<_>>>()?
+                    } else {
+                        union(Vec::new(), &source)
+                    };
+                    self.finish_array(merged)
+                }
+                ArrayDest::Other {
+                    value: Value::Array(d),
+                    aligned,
+                } => {
+                    let mut d = unwrap_vec_with_room(d, source.len());
+                    if let Some(ko) = &self.knockout {
+                        let mut kept = Vec::with_capacity(source.len());
+                        for item in source.drain(..) {
+                            match ko.target(&item)? {
+                                Some(target) => {
+                                    d.retain(|e| !ruby_eq(e, &target));
+                                    d.retain(|e| !ruby_eq(e, &item));
+                                }
+                                None => kept.push(item),
+                            }
+                        }
+                        source = kept;
+                    }
+                    let merged = if self.opts.merge_hash_arrays && all_hashes(&source) && all_hashes(&d)
+                    {
+                        let dest_len = d.len();
+                        let mut list = Vec::with_capacity(dest_len.max(source.len()));
+                        for (i, item) in d.into_iter().enumerate() {
+                            list.push(if aligned {
+                                self.merge(item, Dest::Same)?
+                            } else {
+                                let src_item = source.get(i).cloned().unwrap_or_else(Value::empty_hash);
+                                self.merge(src_item, Dest::Other(item))?
+                            });
+                        }
+                        if source.len() > dest_len {
+                            list.extend(source.drain(dest_len..));
+                        }
+                        list
+                    } else {
+                        union(d, &source)
+                    };
+                    self.finish_array(merged)
+                }
+                ArrayDest::Other { value, .. } => {
+                    if self.overwrite_unmergeable() {
+                        self.overwrite_unmergeables(Value::array(source), value)
+                    } else {
+                        Ok(value)
+                    }
+                }
+            }
+        })
     }
 
     fn finish_array(&self, mut merged: Vec<Value>) -> Result<Value> {
@@ -854,8 +862,8 @@ fn compile_cached(pattern: &str) -> std::result::Result<regex::bytes::Regex, reg
     Ok(re)
 }
 
-fn unwrap_vec(a: Arc<Vec<Value>>) -> Vec<Value> {
-    Arc::try_unwrap(a).unwrap_or_else(|shared| (*shared).clone())
+fn unwrap_vec(a: Arc<List>) -> Vec<Value> {
+    Arc::try_unwrap(a).map_or_else(|shared| (*shared).to_vec(), List::into_vec)
 }
 
 /// `true` when building a merge result in the destination's order
@@ -903,8 +911,8 @@ impl Marks {
 
 /// [`unwrap_vec`] with room for `extra` more elements (one allocation when
 /// the array is shared and must be copied).
-fn unwrap_vec_with_room(a: Arc<Vec<Value>>, extra: usize) -> Vec<Value> {
-    match Arc::try_unwrap(a) {
+fn unwrap_vec_with_room(a: Arc<List>, extra: usize) -> Vec<Value> {
+    match Arc::try_unwrap(a).map(List::into_vec) {
         Ok(mut v) => {
             v.reserve(extra);
             v
@@ -1018,15 +1026,17 @@ fn unpack(items: &[Value], sep: &str) -> Vec<Value> {
 /// `Array#join(sep)`: nested arrays are joined recursively, other values
 /// through `to_s`.
 fn join_into(items: &[Value], sep: &[u8], out: &mut Vec<u8>) {
-    for (i, item) in items.iter().enumerate() {
-        if i > 0 {
-            out.extend_from_slice(sep);
+    crate::stack::grow(|| {
+        for (i, item) in items.iter().enumerate() {
+            if i > 0 {
+                out.extend_from_slice(sep);
+            }
+            match item {
+                Value::Array(inner) => join_into(inner, sep, out),
+                other => out.extend_from_slice(&to_s(other)),
+            }
         }
-        match item {
-            Value::Array(inner) => join_into(inner, sep, out),
-            other => out.extend_from_slice(&to_s(other)),
-        }
-    }
+    })
 }
 
 /// `String#split(sep)` with a String pattern (no limit): a single space
@@ -1102,26 +1112,28 @@ fn to_s(v: &Value) -> Vec<u8> {
 }
 
 fn inspect(v: &Value) -> String {
-    match v {
-        Value::Nil => "nil".into(),
-        Value::Bool(b) => b.to_string(),
-        Value::Int(i) => i.to_string(),
-        Value::BigInt(s) => s.to_string(),
-        Value::Float(f) => float_to_s(*f),
-        Value::String(s) => inspect_str(s.as_bytes(), false),
-        Value::Bytes(b) => inspect_str(b, true),
-        Value::Symbol(s) => inspect_symbol(s),
-        Value::Array(a) => format!("[{}]", a.iter().map(inspect).collect::<Vec<_>>().join(", ")),
-        Value::Hash(h) => format!(
-            "{{{}}}",
-            h.iter()
-                .map(|(k, v)| format!("{}=>{}", inspect(k), inspect(v)))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-        Value::Sensitive(_) => "#<Sensitive [value redacted]>".into(),
-        Value::Rich(r) => r.1.clone(),
-    }
+    crate::stack::grow(|| {
+        match v {
+            Value::Nil => "nil".into(),
+            Value::Bool(b) => b.to_string(),
+            Value::Int(i) => i.to_string(),
+            Value::BigInt(s) => s.to_string(),
+            Value::Float(f) => float_to_s(*f),
+            Value::String(s) => inspect_str(s.as_bytes(), false),
+            Value::Bytes(b) => inspect_str(b, true),
+            Value::Symbol(s) => inspect_symbol(s),
+            Value::Array(a) => format!("[{}]", a.iter().map(inspect).collect::<Vec<_>>().join(", ")),
+            Value::Hash(h) => format!(
+                "{{{}}}",
+                h.iter()
+                    .map(|(k, v)| format!("{}=>{}", inspect(k), inspect(v)))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            Value::Sensitive(_) => "#<Sensitive [value redacted]>".into(),
+            Value::Rich(r) => r.1.clone(),
+        }
+    })
 }
 
 /// `Float#to_s`, as `crate::render` spells it.
@@ -1214,25 +1226,27 @@ fn inspect_symbol(name: &str) -> String {
 /// Ruby's `==` (`rb_equal`): numbers compare by value across Integer and
 /// Float, containers element by element with `==`.
 fn ruby_eq(a: &Value, b: &Value) -> bool {
-    use Value::*;
-    match (a, b) {
-        (Int(_) | BigInt(_) | Float(_), Int(_) | BigInt(_) | Float(_)) => {
-            numeric_cmp(a, b) == Some(Ordering::Equal)
+    crate::stack::grow(|| {
+        use Value::*;
+        match (a, b) {
+            (Int(_) | BigInt(_) | Float(_), Int(_) | BigInt(_) | Float(_)) => {
+                numeric_cmp(a, b) == Some(Ordering::Equal)
+            }
+            (String(x), String(y)) => x == y,
+            (Bytes(x), Bytes(y)) => x == y,
+            (Array(x), Array(y)) => {
+                Arc::ptr_eq(x, y)
+                    || (x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| ruby_eq(p, q)))
+            }
+            (Hash(x), Hash(y)) => {
+                Arc::ptr_eq(x, y)
+                    || (x.len() == y.len()
+                        && x.iter()
+                            .all(|(k, v)| y.get(k).is_some_and(|w| ruby_eq(v, w))))
+            }
+            _ => a == b,
         }
-        (String(x), String(y)) => x == y,
-        (Bytes(x), Bytes(y)) => x == y,
-        (Array(x), Array(y)) => {
-            Arc::ptr_eq(x, y)
-                || (x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| ruby_eq(p, q)))
-        }
-        (Hash(x), Hash(y)) => {
-            Arc::ptr_eq(x, y)
-                || (x.len() == y.len()
-                    && x.iter()
-                        .all(|(k, v)| y.get(k).is_some_and(|w| ruby_eq(v, w))))
-        }
-        _ => a == b,
-    }
+    })
 }
 
 /// Exact comparison of two numbers (Integer or Float); `None` involving NaN.
@@ -1300,27 +1314,29 @@ fn int_float_cmp(int: &Value, f: f64) -> Option<Ordering> {
 
 /// Ruby's `a <=> b` for the values Hiera has; `None` where Ruby returns nil.
 fn ruby_cmp(a: &Value, b: &Value) -> Option<Ordering> {
-    use Value::*;
-    match (a, b) {
-        (Int(_) | BigInt(_) | Float(_), Int(_) | BigInt(_) | Float(_)) => numeric_cmp(a, b),
-        (Int(_) | BigInt(_) | Float(_), _) => None,
-        (String(_) | Bytes(_), String(_) | Bytes(_)) => Some(str_bytes(a).cmp(str_bytes(b))),
-        (String(_) | Bytes(_), _) => None,
-        (Symbol(x), Symbol(y)) => Some(x.as_bytes().cmp(y.as_bytes())),
-        (Symbol(_), _) => None,
-        (Array(x), Array(y)) => {
-            for (p, q) in x.iter().zip(y.iter()) {
-                match ruby_cmp(p, q) {
-                    Some(Ordering::Equal) => {}
-                    other => return other,
+    crate::stack::grow(|| {
+        use Value::*;
+        match (a, b) {
+            (Int(_) | BigInt(_) | Float(_), Int(_) | BigInt(_) | Float(_)) => numeric_cmp(a, b),
+            (Int(_) | BigInt(_) | Float(_), _) => None,
+            (String(_) | Bytes(_), String(_) | Bytes(_)) => Some(str_bytes(a).cmp(str_bytes(b))),
+            (String(_) | Bytes(_), _) => None,
+            (Symbol(x), Symbol(y)) => Some(x.as_bytes().cmp(y.as_bytes())),
+            (Symbol(_), _) => None,
+            (Array(x), Array(y)) => {
+                for (p, q) in x.iter().zip(y.iter()) {
+                    match ruby_cmp(p, q) {
+                        Some(Ordering::Equal) => {}
+                        other => return other,
+                    }
                 }
+                Some(x.len().cmp(&y.len()))
             }
-            Some(x.len().cmp(&y.len()))
+            (Array(_), _) => None,
+            // Object#<=>: 0 when ==, nil otherwise.
+            (Nil | Bool(_) | Hash(_) | Sensitive(_) | Rich(_), _) => ruby_eq(a, b).then_some(Ordering::Equal),
         }
-        (Array(_), _) => None,
-        // Object#<=>: 0 when ==, nil otherwise.
-        (Nil | Bool(_) | Hash(_) | Sensitive(_) | Rich(_), _) => ruby_eq(a, b).then_some(Ordering::Equal),
-    }
+    })
 }
 
 fn str_bytes(v: &Value) -> &[u8] {

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 /// What kind of failure an [`Error`] reports. The names are stable: they
 /// appear as the `kind` field of error objects in the CLI and the C ABI.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum ErrorKind {
     /// A hiera.yaml is invalid.
     Config,
@@ -26,9 +27,26 @@ pub enum ErrorKind {
     Io,
     /// An argument given by the caller is invalid (merge option, request).
     InvalidArgument,
+    /// A bound on the work, memory or stack of one lookup was reached (see
+    /// [`crate::limits`]).
+    Limit,
 }
 
 impl ErrorKind {
+    /// Every kind, in the order `include/hiera.h` lists them.
+    pub const ALL: [ErrorKind; 10] = [
+        ErrorKind::Config,
+        ErrorKind::Parse,
+        ErrorKind::Type,
+        ErrorKind::Interpolation,
+        ErrorKind::Recursion,
+        ErrorKind::Merge,
+        ErrorKind::Lookup,
+        ErrorKind::Io,
+        ErrorKind::InvalidArgument,
+        ErrorKind::Limit,
+    ];
+
     /// The stable lowercase name of the kind.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -41,6 +59,7 @@ impl ErrorKind {
             ErrorKind::Lookup => "lookup",
             ErrorKind::Io => "io",
             ErrorKind::InvalidArgument => "invalid_argument",
+            ErrorKind::Limit => "limit",
         }
     }
 }
@@ -116,3 +135,28 @@ impl Error {
 
 /// The result type of libhiera.
 pub type Result<T> = std::result::Result<T, Error>;
+
+#[cfg(test)]
+mod tests {
+    use super::ErrorKind;
+
+    #[test]
+    fn all_holds_every_kind_once() {
+        // Exhaustive: a new kind fails to compile here until it is placed.
+        let position = |k: ErrorKind| match k {
+            ErrorKind::Config => 0,
+            ErrorKind::Parse => 1,
+            ErrorKind::Type => 2,
+            ErrorKind::Interpolation => 3,
+            ErrorKind::Recursion => 4,
+            ErrorKind::Merge => 5,
+            ErrorKind::Lookup => 6,
+            ErrorKind::Io => 7,
+            ErrorKind::InvalidArgument => 8,
+            ErrorKind::Limit => 9,
+        };
+        for (i, k) in ErrorKind::ALL.iter().enumerate() {
+            assert_eq!(position(*k), i, "{k}");
+        }
+    }
+}

@@ -73,6 +73,11 @@ pub trait Resolver {
     fn lookup(&mut self, key: &str) -> Result<Value>;
     /// Runs `f` with `name` pushed on the recursion guard.
     fn check(&mut self, name: String, f: &mut dyn FnMut(&mut Self) -> Result<Value>) -> Result<Value>;
+    /// An interpolated string has reached `bytes` bytes (`whole`: it is
+    /// complete); an error stops the interpolation (a limit).
+    fn produced(&mut self, _bytes: usize, _whole: bool) -> Result<()> {
+        Ok(())
+    }
     /// Interpolation of `subject` begins (for explanations).
     fn enter(&mut self, _subject: &str) {}
     /// Interpolation of the last entered subject ends.
@@ -92,53 +97,136 @@ pub fn interpolate<R: Resolver>(value: &Value, r: &mut R, allow_methods: bool) -
 /// `%{...}` (the caller keeps the value it has, shared, not copied).
 /// Strings, array elements, hash keys and values are interpolated in order.
 fn interpolate_changed<R: Resolver>(value: &Value, r: &mut R, allow_methods: bool) -> Result<Option<Value>> {
-    match value {
-        Value::String(s) => {
-            if !has_token(s) {
-                return Ok(None);
+    rebuild(value, &mut |v: &Value, _key: bool| match v {
+        Value::String(s) if has_token(s) => interpolate_string(s, r, allow_methods).map(Leaf::Replace),
+        Value::Array(_) | Value::Hash(_) => Ok(Leaf::Descend),
+        _ => Ok(Leaf::Keep),
+    })
+}
+
+/// What [`rebuild`] does with one value it meets.
+pub(crate) enum Leaf {
+    /// Keeps the value as it is.
+    Keep,
+    /// Puts this value in its place.
+    Replace(Value),
+    /// Walks into the Array or Hash (anything else is kept).
+    Descend,
+}
+
+/// One Array or Hash that [`rebuild`] is walking: the next position, and
+/// the copy made once something in it changed.
+enum Walk<'v> {
+    Array { src: &'v [Value], next: usize, out: Option<Vec<Value>> },
+    /// `key` holds the replacement of the current entry's key while its
+    /// value is walked.
+    Hash { src: &'v Map, next: usize, key: Option<Option<Value>>, out: Option<Map> },
+}
+
+impl<'v> Walk<'v> {
+    /// The next value to visit, or `None` when the walk is complete.
+    fn next_child(&mut self) -> Option<&'v Value> {
+        match self {
+            Walk::Array { src, next, .. } => src.get(*next),
+            Walk::Hash { src, next, key, .. } => {
+                let (k, v) = src.get_index(*next)?;
+                Some(if key.is_none() { k } else { v })
             }
-            interpolate_string(s, r, allow_methods).map(Some)
         }
-        Value::Array(a) => {
-            let mut out: Option<Vec<Value>> = None;
-            for (i, v) in a.iter().enumerate() {
-                match interpolate_changed(v, r, allow_methods)? {
-                    Some(new) => out.get_or_insert_with(|| start_copy(&a[..i], a.len())).push(new),
-                    None => {
-                        if let Some(o) = &mut out {
-                            o.push(v.clone());
-                        }
+    }
+
+    /// Takes the outcome of the child [`Walk::next_child`] gave (`None`:
+    /// unchanged) and moves on.
+    fn accept(&mut self, changed: Option<Value>) {
+        match self {
+            Walk::Array { src, next, out } => {
+                let i = *next;
+                match (changed, out.as_mut()) {
+                    (Some(new), Some(o)) => o.push(new),
+                    (Some(new), None) => {
+                        let mut o = Vec::with_capacity(src.len());
+                        o.extend_from_slice(&src[..i]);
+                        o.push(new);
+                        *out = Some(o);
                     }
+                    (None, Some(o)) => o.push(src[i].clone()),
+                    (None, None) => {}
                 }
+                *next += 1;
             }
-            Ok(out.map(Value::array))
-        }
-        Value::Hash(h) => {
-            let mut out: Option<Map> = None;
-            for (i, (k, v)) in h.iter().enumerate() {
-                let new_k = interpolate_changed(k, r, allow_methods)?;
-                let new_v = interpolate_changed(v, r, allow_methods)?;
-                if out.is_none() && (new_k.is_some() || new_v.is_some()) {
-                    let mut m = Map::with_capacity(h.len());
-                    for (pk, pv) in h.iter().take(i) {
+            Walk::Hash { src, next, key, out } => {
+                let Some(new_key) = key.take() else {
+                    *key = Some(changed);
+                    return;
+                };
+                let i = *next;
+                let (k, v) = src.get_index(i).expect("the entry being walked");
+                if out.is_none() && (new_key.is_some() || changed.is_some()) {
+                    let mut m = Map::with_capacity(src.len());
+                    for (pk, pv) in src.iter().take(i) {
                         m.insert(pk.clone(), pv.clone());
                     }
-                    out = Some(m);
+                    *out = Some(m);
                 }
-                if let Some(m) = &mut out {
-                    m.insert(new_k.unwrap_or_else(|| k.clone()), new_v.unwrap_or_else(|| v.clone()));
+                if let Some(m) = out {
+                    m.insert(new_key.unwrap_or_else(|| k.clone()), changed.unwrap_or_else(|| v.clone()));
                 }
+                *next += 1;
             }
-            Ok(out.map(Value::hash))
         }
-        _ => Ok(None),
+    }
+
+    /// The rebuilt container, or `None` when nothing in it changed.
+    fn finish(self) -> Option<Value> {
+        match self {
+            Walk::Array { out, .. } => out.map(Value::array),
+            Walk::Hash { out, .. } => out.map(Value::hash),
+        }
     }
 }
 
-fn start_copy(done: &[Value], capacity: usize) -> Vec<Value> {
-    let mut v = Vec::with_capacity(capacity);
-    v.extend_from_slice(done);
-    v
+/// Rebuilds `value` with what `visit` says of each value inside it, in
+/// order (array elements; hash keys, each before its value; `visit`'s
+/// second argument is `true` for a hash key), sharing what
+/// did not change: `None` when nothing changed. The walk keeps its own stack
+/// on the heap, so `visit` (which may make nested lookups, and so reach the
+/// host) always runs on the thread's own stack, however deep `value` is.
+pub(crate) fn rebuild<'v>(value: &'v Value, visit: &mut dyn FnMut(&Value, bool) -> Result<Leaf>) -> Result<Option<Value>> {
+    let mut walks: Vec<Walk<'v>> = Vec::new();
+    let mut node = value;
+    loop {
+        // `Some(outcome)` when `node` is done with; `None` when it is being walked.
+        let is_key = matches!(walks.last(), Some(Walk::Hash { key: None, .. }));
+        let mut done = match visit(node, is_key)? {
+            Leaf::Keep => Some(None),
+            Leaf::Replace(v) => Some(Some(v)),
+            Leaf::Descend => match node {
+                Value::Array(a) => {
+                    walks.push(Walk::Array { src: a, next: 0, out: None });
+                    None
+                }
+                Value::Hash(h) => {
+                    walks.push(Walk::Hash { src: h, next: 0, key: None, out: None });
+                    None
+                }
+                _ => Some(None),
+            },
+        };
+        loop {
+            if let Some(outcome) = done.take() {
+                match walks.last_mut() {
+                    Some(parent) => parent.accept(outcome),
+                    None => return Ok(outcome),
+                }
+            }
+            let top = walks.last_mut().expect("a walk in progress");
+            if let Some(child) = top.next_child() {
+                node = child;
+                break;
+            }
+            done = Some(walks.pop().expect("a walk in progress").finish());
+        }
+    }
 }
 
 /// `true` when `s` contains `%{` (a byte scan: cheaper than a substring
@@ -149,12 +237,14 @@ pub fn has_token(s: &str) -> bool {
 
 /// `true` when some string inside `v` contains `%{`.
 pub fn needs_interpolation(v: &Value) -> bool {
-    match v {
-        Value::String(s) => has_token(s),
-        Value::Array(a) => a.iter().any(needs_interpolation),
-        Value::Hash(h) => h.iter().any(|(k, v)| needs_interpolation(k) || needs_interpolation(v)),
-        _ => false,
-    }
+    crate::stack::grow(|| {
+        match v {
+            Value::String(s) => has_token(s),
+            Value::Array(a) => a.iter().any(needs_interpolation),
+            Value::Hash(h) => h.iter().any(|(k, v)| needs_interpolation(k) || needs_interpolation(v)),
+            _ => false,
+        }
+    })
 }
 
 fn interpolate_string<R: Resolver>(subject: &str, r: &mut R, allow_methods: bool) -> Result<Value> {
@@ -209,8 +299,10 @@ fn interpolate_tokens<R: Resolver>(subject: &str, toks: &[(usize, usize, &str)],
             }
         };
         crate::render::ruby_to_s(&value, &mut out);
+        r.produced(out.len(), false)?;
     }
     out.push_str(&subject[last..]);
+    r.produced(out.len(), true)?;
     Ok(Value::from(out))
 }
 

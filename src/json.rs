@@ -248,43 +248,45 @@ impl Parser<'_> {
     /// json's `JSON_parse_value` at a `begin_value` byte; `depth` is the
     /// nesting of the enclosing container (0 at the top level).
     fn value(&self, pos: usize, depth: usize) -> Result<Parsed, JsonError> {
-        let s = self.s;
-        let lit = |word: &[u8], v: Value| -> Parsed {
-            if s[pos..].starts_with(word) {
-                Some((v, pos + word.len()))
-            } else {
-                None
-            }
-        };
-        Ok(match s[pos] {
-            b'"' => self.string(pos)?,
-            b'[' => Some(self.array(pos, depth + 1)?),
-            b'{' => self.object(pos, depth + 1)?,
-            b'n' => lit(b"null", Value::Nil),
-            b't' => lit(b"true", Value::Bool(true)),
-            b'f' => lit(b"false", Value::Bool(false)),
-            b'N' => {
-                if s[pos..].starts_with(b"NaN") {
-                    return Err(self.unexpected(LINE_NAN, pos));
+        crate::stack::grow(|| {
+            let s = self.s;
+            let lit = |word: &[u8], v: Value| -> Parsed {
+                if s[pos..].starts_with(word) {
+                    Some((v, pos + word.len()))
+                } else {
+                    None
                 }
-                None
-            }
-            b'I' => {
-                if s[pos..].starts_with(b"Infinity") {
-                    // json 2.6.1 reports this one byte before the token; at
-                    // the very start of the input that is outside the string
-                    // and Ruby prints nothing.
-                    return Err(match pos.checked_sub(1) {
-                        Some(p) => self.unexpected(LINE_INFINITY, p),
-                        None => JsonError {
-                            message: format!("{}: unexpected token at ''", LINE_INFINITY),
-                            line: Some(1),
-                        },
-                    });
+            };
+            Ok(match s[pos] {
+                b'"' => self.string(pos)?,
+                b'[' => Some(self.array(pos, depth + 1)?),
+                b'{' => self.object(pos, depth + 1)?,
+                b'n' => lit(b"null", Value::Nil),
+                b't' => lit(b"true", Value::Bool(true)),
+                b'f' => lit(b"false", Value::Bool(false)),
+                b'N' => {
+                    if s[pos..].starts_with(b"NaN") {
+                        return Err(self.unexpected(LINE_NAN, pos));
+                    }
+                    None
                 }
-                None
-            }
-            _ => self.number(pos)?,
+                b'I' => {
+                    if s[pos..].starts_with(b"Infinity") {
+                        // json 2.6.1 reports this one byte before the token; at
+                        // the very start of the input that is outside the string
+                        // and Ruby prints nothing.
+                        return Err(match pos.checked_sub(1) {
+                            Some(p) => self.unexpected(LINE_INFINITY, p),
+                            None => JsonError {
+                                message: format!("{}: unexpected token at ''", LINE_INFINITY),
+                                line: Some(1),
+                            },
+                        });
+                    }
+                    None
+                }
+                _ => self.number(pos)?,
+            })
         })
     }
 

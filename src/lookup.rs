@@ -12,6 +12,7 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::explain::Explainer;
 use crate::interpolate::{self, Resolver};
 use crate::key::{dig, split_key, LookupKey, Segment};
+use crate::limits::{self, Limits};
 use crate::merge::{Strategy, StrategyKind};
 use crate::value::{Key, Map, Value};
 use crate::rubyre::Pattern;
@@ -49,6 +50,8 @@ pub struct Options {
     /// does. A production service may set a second or more, as Puppet
     /// Server's `environment_timeout` does.
     pub file_check_interval: std::time::Duration,
+    /// Bounds on the work and memory of one lookup (see [`crate::limits`]).
+    pub limits: crate::limits::Limits,
 }
 
 impl Default for Options {
@@ -59,6 +62,7 @@ impl Default for Options {
             environment: "production".into(),
             strict: Strict::Warning,
             file_check_interval: std::time::Duration::ZERO,
+            limits: crate::limits::Limits::default(),
         }
     }
 }
@@ -356,6 +360,10 @@ impl Session {
         }
         let mut inv = Invocation::new(self, req);
         let r = inv.lookup_names(&req.keys, req.merge.as_ref(), req.default.as_ref());
+        let r = r.map_err(|e| match e.kind {
+            ErrorKind::Limit => e.prefixed(&req.keys.join(", ")),
+            _ => e,
+        });
         (r, inv.warnings)
     }
 
@@ -662,6 +670,12 @@ struct Invocation<'s> {
     options_busy: Vec<(Layer, Option<String>)>,
     /// Warnings (Puppet's `strict = warning` messages), each once.
     warnings: Vec<String>,
+    /// How deep the nested lookup being made is (the top-level lookup is 0).
+    depth: usize,
+    /// The nested lookups made so far.
+    nested: usize,
+    /// The bytes interpolation has produced so far.
+    interpolated: usize,
 }
 
 type Found = Option<Value>;
@@ -682,7 +696,14 @@ impl<'s> Invocation<'s> {
             explain: None,
             options_busy: Vec::new(),
             warnings: Vec::new(),
+            depth: 0,
+            nested: 0,
+            interpolated: 0,
         }
+    }
+
+    fn limits(&self) -> &'s Limits {
+        &self.session.hiera.options.limits
     }
 
     fn hiera(&self) -> &'s Hiera {
@@ -721,7 +742,23 @@ impl<'s> Invocation<'s> {
 
     /// Puppet's `MergeStrategy#lookup` over `n` candidates, explained: a
     /// level with several candidates and a real merge gets a merge node.
-    fn merged(&mut self, strategy: &Strategy, n: usize, mut f: impl FnMut(&mut Self, usize) -> Result<Found>) -> Result<Found> {
+    fn merged(&mut self, strategy: &Strategy, n: usize, f: impl FnMut(&mut Self, usize) -> Result<Found>) -> Result<Found> {
+        let found = self.merged_unchecked(strategy, n, f)?;
+        if !strategy.is_first() {
+            let limit = self.limits().merge_entries;
+            let entries = match &found {
+                Some(Value::Array(a)) => a.len(),
+                Some(Value::Hash(h)) => h.len(),
+                _ => 0,
+            };
+            if entries > limit {
+                return Err(limits::exceeded("merge_entries", limit, format_args!("a {} merge produced {entries} entries", strategy.name())));
+            }
+        }
+        Ok(found)
+    }
+
+    fn merged_unchecked(&mut self, strategy: &Strategy, n: usize, mut f: impl FnMut(&mut Self, usize) -> Result<Found>) -> Result<Found> {
         if self.explain.is_none() || n < 2 || strategy.is_first() {
             return strategy.lookup_with(self, n, f);
         }
@@ -913,7 +950,9 @@ impl<'s> Invocation<'s> {
             // Puppet prefixes LookupErrors without an issue code (parse, type and
             // recursion errors); issue-coded config and interpolation errors and
             // Ruby errors from the deep merge pass through unchanged.
-            Err(e) if layer == Layer::Global && !matches!(e.kind, ErrorKind::Config | ErrorKind::Interpolation | ErrorKind::Merge) => {
+            // A limit names the key it stopped at, and is prefixed once, with
+            // the key asked for (Session::lookup_with_warnings).
+            Err(e) if layer == Layer::Global && !matches!(e.kind, ErrorKind::Config | ErrorKind::Interpolation | ErrorKind::Merge | ErrorKind::Limit) => {
                 Err(e.prefixed(top_key))
             }
             other => other,
@@ -1149,7 +1188,10 @@ impl<'s> Invocation<'s> {
             });
         }
         let value = value.clone();
-        Ok(LocationOutcome::Found(interpolate::interpolate(&value, self, true)?))
+        match interpolate::interpolate(&value, self, true) {
+            Ok(v) => Ok(LocationOutcome::Found(v)),
+            Err(e) => Err(limits::in_file(e, path)),
+        }
     }
 
     /// The error for a location the entry's function cannot serve: the
@@ -1608,8 +1650,50 @@ impl Resolver for Invocation<'_> {
     }
 
     fn lookup(&mut self, key: &str) -> Result<Value> {
+        let limits = self.limits();
+        if self.depth >= limits.lookup_depth {
+            return Err(limits::exceeded(
+                "lookup_depth",
+                limits.lookup_depth,
+                format_args!("lookups nested more than {} deep through interpolation, at the lookup of '{key}'", limits.lookup_depth),
+            ));
+        }
+        if self.nested >= limits.nested_lookups {
+            return Err(limits::exceeded(
+                "nested_lookups",
+                limits.nested_lookups,
+                format_args!("more than {} nested lookups for one lookup, at the lookup of '{key}'", limits.nested_lookups),
+            ));
+        }
+        crate::stack::check_lookup(key)?;
+        self.nested += 1;
+        self.depth += 1;
         let names = [key.to_string()];
-        Ok(self.lookup_names(&names, None, Some(&Value::from("")))?.unwrap_or_default())
+        let r = self.lookup_names(&names, None, Some(&Value::from("")));
+        self.depth -= 1;
+        Ok(r?.unwrap_or_default())
+    }
+
+    fn produced(&mut self, bytes: usize, whole: bool) -> Result<()> {
+        let limits = self.limits();
+        if bytes > limits.string_bytes {
+            return Err(limits::exceeded(
+                "string_bytes",
+                limits.string_bytes,
+                format_args!("an interpolated string grew past {} bytes", limits.string_bytes),
+            ));
+        }
+        if whole {
+            self.interpolated = self.interpolated.saturating_add(bytes);
+            if self.interpolated > limits.interpolated_bytes {
+                return Err(limits::exceeded(
+                    "interpolated_bytes",
+                    limits.interpolated_bytes,
+                    format_args!("interpolation produced more than {} bytes for one lookup", limits.interpolated_bytes),
+                ));
+            }
+        }
+        Ok(())
     }
 
     fn check(&mut self, name: String, f: &mut dyn FnMut(&mut Self) -> Result<Value>) -> Result<Value> {

@@ -456,6 +456,18 @@ impl PartialEq for Map {
 
 impl Eq for Map {}
 
+/// Dropping a map nested as deep as the YAML loader allows cannot overflow
+/// a host thread's stack: the entries are dropped on a grown stack segment
+/// when the thread's stack runs low ([`crate::stack::grow`]).
+impl Drop for Map {
+    fn drop(&mut self) {
+        if !self.entries.is_empty() {
+            let entries = std::mem::take(&mut self.entries);
+            crate::stack::grow(move || drop(entries));
+        }
+    }
+}
+
 /// `map[&key]`: the value of `key`; panics when the map does not have it.
 impl<Q: ?Sized + Hash + Equivalent<Value>> std::ops::Index<&Q> for Map {
     type Output = Value;
@@ -485,8 +497,8 @@ impl FromIterator<(Value, Value)> for Map {
 impl IntoIterator for Map {
     type Item = (Value, Value);
     type IntoIter = std::vec::IntoIter<(Value, Value)>;
-    fn into_iter(self) -> Self::IntoIter {
-        self.entries.into_iter()
+    fn into_iter(mut self) -> Self::IntoIter {
+        std::mem::take(&mut self.entries).into_iter()
     }
 }
 

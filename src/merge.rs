@@ -323,14 +323,16 @@ fn display_typed(v: &Value) -> String {
 
 /// Full recursive flatten (Ruby `Array#flatten`); a non-array becomes `[v]`.
 fn flatten_into(v: &Value, out: &mut Vec<Value>) {
-    match v {
-        Value::Array(a) => {
-            for x in a.iter() {
-                flatten_into(x, out);
+    crate::stack::grow(|| {
+        match v {
+            Value::Array(a) => {
+                for x in a.iter() {
+                    flatten_into(x, out);
+                }
             }
+            other => out.push(other.clone()),
         }
-        other => out.push(other.clone()),
-    }
+    })
 }
 
 fn check_hash(which: &str, v: &Value) -> Result<()> {

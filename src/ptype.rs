@@ -10,56 +10,62 @@ pub fn is_scalar(v: &Value) -> bool {
 
 /// Puppet `Data`: `Scalar`, `Undef`, `Array[Data]`, `Hash[String, Data]`.
 pub fn is_data(v: &Value) -> bool {
-    match v {
-        Value::Nil => true,
-        Value::Array(a) => a.iter().all(is_data),
-        Value::Hash(h) => h.iter().all(|(k, v)| matches!(k, Value::String(_)) && is_data(v)),
-        other => is_scalar(other),
-    }
+    crate::stack::grow(|| {
+        match v {
+            Value::Nil => true,
+            Value::Array(a) => a.iter().all(is_data),
+            Value::Hash(h) => h.iter().all(|(k, v)| matches!(k, Value::String(_)) && is_data(v)),
+            other => is_scalar(other),
+        }
+    })
 }
 
 /// Puppet `RichData` as Hiera validates looked-up values: Data plus
 /// Sensitive, and hashes whose keys are Strings or Numerics.
 pub fn is_rich_data(v: &Value) -> bool {
-    match v {
-        Value::Nil | Value::Sensitive(_) | Value::Rich(_) => true,
-        Value::Array(a) => a.iter().all(is_rich_data),
-        Value::Hash(h) => h.iter().all(|(k, v)| {
-            matches!(k, Value::String(_) | Value::Int(_) | Value::BigInt(_) | Value::Float(_)) && is_rich_data(v)
-        }),
-        Value::Symbol(_) => false,
-        other => is_scalar(other),
-    }
+    crate::stack::grow(|| {
+        match v {
+            Value::Nil | Value::Sensitive(_) | Value::Rich(_) => true,
+            Value::Array(a) => a.iter().all(is_rich_data),
+            Value::Hash(h) => h.iter().all(|(k, v)| {
+                matches!(k, Value::String(_) | Value::Int(_) | Value::BigInt(_) | Value::Float(_)) && is_rich_data(v)
+            }),
+            Value::Symbol(_) => false,
+            other => is_scalar(other),
+        }
+    })
 }
 
 /// The name of the type Puppet infers for `v`, as its messages print it
 /// (`Undef`, `String`, `Integer`, `Tuple`, `Struct`, `Runtime[ruby, 'Symbol']`...).
 pub fn infer_type(v: &Value) -> String {
-    match v {
-        Value::Nil => "Undef".into(),
-        Value::Bool(_) => "Boolean".into(),
-        Value::Int(_) | Value::BigInt(_) => "Integer".into(),
-        Value::Float(_) => "Float".into(),
-        Value::String(_) | Value::Bytes(_) => "String".into(),
-        Value::Symbol(_) => "Runtime[ruby, 'Symbol']".into(),
-        Value::Sensitive(_) => "Sensitive".into(),
-        Value::Rich(r) => r.0.clone(),
-        Value::Array(a) => {
-            if a.iter().all(is_rich_data) {
-                "Tuple".into()
-            } else {
-                format!("Array[Any, {}, {}]", a.len(), a.len())
+    crate::stack::grow(|| {
+        match v {
+            Value::Nil => "Undef".into(),
+            Value::Bool(_) => "Boolean".into(),
+            Value::Int(_) | Value::BigInt(_) => "Integer".into(),
+            Value::Float(_) => "Float".into(),
+            Value::String(_) | Value::Bytes(_) => "String".into(),
+            Value::Symbol(_) => "Runtime[ruby, 'Symbol']".into(),
+            Value::Sensitive(_) => "Sensitive".into(),
+            Value::Rich(r) => r.0.clone(),
+            Value::Array(a) => {
+                if a.iter().all(is_rich_data) {
+                    "Tuple".into()
+                } else {
+                    format!("Array[Any, {}, {}]", a.len(), a.len())
+                }
+            }
+            Value::Hash(h) => {
+                if h.keys().all(|k| matches!(k, Value::String(_))) {
+                    "Struct".into()
+                } else {
+                    let key_t = common_key_type(h.keys());
+                    format!("Hash[{}, {}, {}, {}]", key_t, value_type_name(h.values()), h.len(), h.len())
+                }
             }
         }
-        Value::Hash(h) => {
-            if h.keys().all(|k| matches!(k, Value::String(_))) {
-                "Struct".into()
-            } else {
-                let key_t = common_key_type(h.keys());
-                format!("Hash[{}, {}, {}, {}]", key_t, value_type_name(h.values()), h.len(), h.len())
-            }
-        }
-    }
+    })
 }
 
 fn common_key_type<'a>(keys: impl Iterator<Item = &'a Value>) -> String {
@@ -108,17 +114,19 @@ enum Inferred {
 }
 
 fn infer(v: &Value) -> Inferred {
-    match v {
-        Value::Nil => Inferred::Undef,
-        Value::Bool(b) => Inferred::Boolean(Some(*b)),
-        Value::Int(i) => Inferred::Integer(*i, *i),
-        Value::Float(f) => Inferred::Float(*f, *f),
-        Value::String(s) => Inferred::Strings(vec![s.to_string()]),
-        Value::Symbol(_) => Inferred::Runtime("Symbol"),
-        Value::Array(a) => Inferred::Array(Box::new(common_of(a.iter())), a.len()),
-        Value::Hash(h) => Inferred::Hash(Box::new(common_of(h.keys())), Box::new(common_of(h.values())), h.len()),
-        _ => Inferred::Any,
-    }
+    crate::stack::grow(|| {
+        match v {
+            Value::Nil => Inferred::Undef,
+            Value::Bool(b) => Inferred::Boolean(Some(*b)),
+            Value::Int(i) => Inferred::Integer(*i, *i),
+            Value::Float(f) => Inferred::Float(*f, *f),
+            Value::String(s) => Inferred::Strings(vec![s.to_string()]),
+            Value::Symbol(_) => Inferred::Runtime("Symbol"),
+            Value::Array(a) => Inferred::Array(Box::new(common_of(a.iter())), a.len()),
+            Value::Hash(h) => Inferred::Hash(Box::new(common_of(h.keys())), Box::new(common_of(h.values())), h.len()),
+            _ => Inferred::Any,
+        }
+    })
 }
 
 fn common_of<'a>(mut it: impl Iterator<Item = &'a Value>) -> Inferred {
@@ -132,72 +140,76 @@ fn is_scalar_data(t: &Inferred) -> bool {
 
 /// Puppet's `common_type`, for the cases Hiera data produces.
 fn common(a: Inferred, b: Inferred) -> Inferred {
-    use Inferred::*;
-    match (a, b) {
-        (x, y) if x == y => x,
-        (Integer(a1, a2), Integer(b1, b2)) => Integer(a1.min(b1), a2.max(b2)),
-        (Float(a1, a2), Float(b1, b2)) => Float(a1.min(b1), a2.max(b2)),
-        (Strings(mut a), Strings(b)) => {
-            for s in b {
-                if !a.contains(&s) {
-                    a.push(s);
+    crate::stack::grow(|| {
+        use Inferred::*;
+        match (a, b) {
+            (x, y) if x == y => x,
+            (Integer(a1, a2), Integer(b1, b2)) => Integer(a1.min(b1), a2.max(b2)),
+            (Float(a1, a2), Float(b1, b2)) => Float(a1.min(b1), a2.max(b2)),
+            (Strings(mut a), Strings(b)) => {
+                for s in b {
+                    if !a.contains(&s) {
+                        a.push(s);
+                    }
                 }
+                Strings(a)
             }
-            Strings(a)
+            (Array(a, n), Array(b, m)) => Array(Box::new(common(*a, *b)), if n == m { n } else { usize::MAX }),
+            (x, y) if is_scalar_data(&x) && is_scalar_data(&y) => ScalarData,
+            (Undef, _) | (_, Undef) => Any,
+            _ => Any,
         }
-        (Array(a, n), Array(b, m)) => Array(Box::new(common(*a, *b)), if n == m { n } else { usize::MAX }),
-        (x, y) if is_scalar_data(&x) && is_scalar_data(&y) => ScalarData,
-        (Undef, _) | (_, Undef) => Any,
-        _ => Any,
-    }
+    })
 }
 
 fn render_inferred(t: &Inferred, sizes: bool, out: &mut String) {
-    use std::fmt::Write;
-    match t {
-        Inferred::Undef => out.push_str("Undef"),
-        Inferred::Boolean(_) => out.push_str("Boolean"),
-        Inferred::Integer(a, b) => {
-            let _ = write!(out, "Integer[{a}, {b}]");
-        }
-        Inferred::Float(a, b) => {
-            let _ = write!(out, "Float[{}, {}]", crate::render::ruby_float(*a), crate::render::ruby_float(*b));
-        }
-        Inferred::Strings(v) if v.len() == 1 => out.push_str("String"),
-        Inferred::Strings(v) => {
-            out.push_str("Enum[");
-            for (i, s) in v.iter().enumerate() {
-                if i > 0 {
-                    out.push_str(", ");
+    crate::stack::grow(|| {
+        use std::fmt::Write;
+        match t {
+            Inferred::Undef => out.push_str("Undef"),
+            Inferred::Boolean(_) => out.push_str("Boolean"),
+            Inferred::Integer(a, b) => {
+                let _ = write!(out, "Integer[{a}, {b}]");
+            }
+            Inferred::Float(a, b) => {
+                let _ = write!(out, "Float[{}, {}]", crate::render::ruby_float(*a), crate::render::ruby_float(*b));
+            }
+            Inferred::Strings(v) if v.len() == 1 => out.push_str("String"),
+            Inferred::Strings(v) => {
+                out.push_str("Enum[");
+                for (i, s) in v.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    let _ = write!(out, "'{s}'");
                 }
-                let _ = write!(out, "'{s}'");
+                out.push(']');
             }
-            out.push(']');
-        }
-        Inferred::Runtime(c) => {
-            let _ = write!(out, "Runtime[ruby, '{c}']");
-        }
-        Inferred::ScalarData => out.push_str("ScalarData"),
-        Inferred::Any => out.push_str("Any"),
-        Inferred::Array(e, n) => {
-            out.push_str("Array[");
-            render_inferred(e, true, out);
-            if *n != usize::MAX {
-                let _ = write!(out, ", {n}, {n}");
+            Inferred::Runtime(c) => {
+                let _ = write!(out, "Runtime[ruby, '{c}']");
             }
-            out.push(']');
-        }
-        Inferred::Hash(k, v, n) => {
-            out.push_str("Hash[");
-            render_inferred(k, true, out);
-            out.push_str(", ");
-            render_inferred(v, true, out);
-            if sizes {
-                let _ = write!(out, ", {n}, {n}");
+            Inferred::ScalarData => out.push_str("ScalarData"),
+            Inferred::Any => out.push_str("Any"),
+            Inferred::Array(e, n) => {
+                out.push_str("Array[");
+                render_inferred(e, true, out);
+                if *n != usize::MAX {
+                    let _ = write!(out, ", {n}, {n}");
+                }
+                out.push(']');
             }
-            out.push(']');
+            Inferred::Hash(k, v, n) => {
+                out.push_str("Hash[");
+                render_inferred(k, true, out);
+                out.push_str(", ");
+                render_inferred(v, true, out);
+                if sizes {
+                    let _ = write!(out, ", {n}, {n}");
+                }
+                out.push(']');
+            }
         }
-    }
+    })
 }
 
 /// The detailed type Puppet infers for `v` (`Hash[Integer[1, 2], String, 2,

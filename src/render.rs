@@ -342,88 +342,90 @@ enum JsonItem<'a> {
 }
 
 fn write_json(v: &Value, pretty: Option<usize>, level: usize, out: &mut String) {
-    match v {
-        Value::Nil => out.push_str("null"),
-        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-        Value::Int(i) => out.push_str(&i.to_string()),
-        Value::BigInt(s) => out.push_str(s),
-        Value::Float(f) if f.is_finite() => out.push_str(&ruby_float(*f)),
-        Value::Float(f) => write_json_tagged(
-            "Float",
-            "value",
-            &Value::from(ruby_float(*f)),
-            pretty,
-            level,
-            out,
-        ),
-        Value::String(s) => json_string(s, out),
-        Value::Bytes(b) => match std::str::from_utf8(b) {
-            Ok(s) => json_string(s, out),
-            Err(_) => write_json_tagged(
-                "Binary",
+    crate::stack::grow(|| {
+        match v {
+            Value::Nil => out.push_str("null"),
+            Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+            Value::Int(i) => out.push_str(&i.to_string()),
+            Value::BigInt(s) => out.push_str(s),
+            Value::Float(f) if f.is_finite() => out.push_str(&ruby_float(*f)),
+            Value::Float(f) => write_json_tagged(
+                "Float",
                 "value",
-                &Value::from(base64_encode(b)),
+                &Value::from(ruby_float(*f)),
                 pretty,
                 level,
                 out,
             ),
-        },
-        Value::Symbol(s) => write_json_tagged(
-            "Symbol",
-            "value",
-            &Value::String(Str::new(s)),
-            pretty,
-            level,
-            out,
-        ),
-        Value::Sensitive(inner) => {
-            write_json_tagged("Sensitive", "value", inner, pretty, level, out)
-        }
-        Value::Rich(r) => write_json_tagged(&r.0, "value", &Value::from(r.1.as_str()), pretty, level, out),
-        Value::Array(a) => write_json_seq(a.iter().map(JsonItem::Value), pretty, level, out),
-        Value::Hash(h) => {
-            if h.keys().all(|k| matches!(k, Value::String(_))) {
-                out.push('{');
-                for (i, (k, val)) in h.iter().enumerate() {
-                    if i > 0 {
-                        out.push(',');
+            Value::String(s) => json_string(s, out),
+            Value::Bytes(b) => match std::str::from_utf8(b) {
+                Ok(s) => json_string(s, out),
+                Err(_) => write_json_tagged(
+                    "Binary",
+                    "value",
+                    &Value::from(base64_encode(b)),
+                    pretty,
+                    level,
+                    out,
+                ),
+            },
+            Value::Symbol(s) => write_json_tagged(
+                "Symbol",
+                "value",
+                &Value::String(Str::new(s)),
+                pretty,
+                level,
+                out,
+            ),
+            Value::Sensitive(inner) => {
+                write_json_tagged("Sensitive", "value", inner, pretty, level, out)
+            }
+            Value::Rich(r) => write_json_tagged(&r.0, "value", &Value::from(r.1.as_str()), pretty, level, out),
+            Value::Array(a) => write_json_seq(a.iter().map(JsonItem::Value), pretty, level, out),
+            Value::Hash(h) => {
+                if h.keys().all(|k| matches!(k, Value::String(_))) {
+                    out.push('{');
+                    for (i, (k, val)) in h.iter().enumerate() {
+                        if i > 0 {
+                            out.push(',');
+                        }
+                        newline_indent(pretty, level + 1, out);
+                        json_string(k.as_str().expect("string key"), out);
+                        out.push(':');
+                        if pretty.is_some() {
+                            out.push(' ');
+                        }
+                        write_json(val, pretty, level + 1, out);
                     }
+                    if !h.is_empty() {
+                        newline_indent(pretty, level, out);
+                    }
+                    out.push('}');
+                } else {
+                    out.push('{');
                     newline_indent(pretty, level + 1, out);
-                    json_string(k.as_str().expect("string key"), out);
-                    out.push(':');
+                    out.push_str("\"__type__\":");
                     if pretty.is_some() {
                         out.push(' ');
                     }
-                    write_json(val, pretty, level + 1, out);
-                }
-                if !h.is_empty() {
+                    out.push_str("\"Hash\",");
+                    newline_indent(pretty, level + 1, out);
+                    out.push_str("\"entries\":");
+                    if pretty.is_some() {
+                        out.push(' ');
+                    }
+                    write_json_seq(
+                        h.iter().map(|(k, v)| JsonItem::Pair(k, v)),
+                        pretty,
+                        level + 1,
+                        out,
+                    );
                     newline_indent(pretty, level, out);
+                    out.push('}');
                 }
-                out.push('}');
-            } else {
-                out.push('{');
-                newline_indent(pretty, level + 1, out);
-                out.push_str("\"__type__\":");
-                if pretty.is_some() {
-                    out.push(' ');
-                }
-                out.push_str("\"Hash\",");
-                newline_indent(pretty, level + 1, out);
-                out.push_str("\"entries\":");
-                if pretty.is_some() {
-                    out.push(' ');
-                }
-                write_json_seq(
-                    h.iter().map(|(k, v)| JsonItem::Pair(k, v)),
-                    pretty,
-                    level + 1,
-                    out,
-                );
-                newline_indent(pretty, level, out);
-                out.push('}');
             }
         }
-    }
+    })
 }
 
 /// Reads the wire JSON back into a value: `{"__type__": "Float" | "Binary"
@@ -450,70 +452,72 @@ fn wire_error(msg: impl Into<String>) -> Error {
 }
 
 fn decode_wire(v: Value) -> Result<Value> {
-    match v {
-        Value::Array(mut a) => {
-            // In place: the parser's containers are not shared.
-            for item in Arc::make_mut(&mut a).iter_mut() {
-                *item = decode_wire(std::mem::take(item))?;
+    crate::stack::grow(|| {
+        match v {
+            Value::Array(mut a) => {
+                // In place: the parser's containers are not shared.
+                for item in Arc::make_mut(&mut a).iter_mut() {
+                    *item = decode_wire(std::mem::take(item))?;
+                }
+                Ok(Value::Array(a))
             }
-            Ok(Value::Array(a))
-        }
-        Value::Hash(mut h) => {
-            let tag = h
-                .get(&Value::from("__type__"))
-                .and_then(Value::as_str)
-                .map(str::to_owned);
-            if let (Some(tag), 2) = (tag, h.len()) {
-                let field = |name: &str| h.get(&Value::from(name)).cloned();
-                match (tag.as_str(), field("value"), field("entries")) {
-                    ("Float", Some(Value::String(s)), _) => {
-                        return match &*s {
-                            "NaN" => Ok(Value::Float(f64::NAN)),
-                            "Infinity" => Ok(Value::Float(f64::INFINITY)),
-                            "-Infinity" => Ok(Value::Float(f64::NEG_INFINITY)),
-                            other => other.parse::<f64>().map(Value::Float).map_err(|_| {
-                                wire_error(format!("invalid Float value '{}'", other))
-                            }),
-                        };
-                    }
-                    ("Binary", Some(Value::String(s)), _) => {
-                        let bytes = base64_decode(&s)
-                            .ok_or_else(|| wire_error(format!("invalid base64 '{}'", s)))?;
-                        return Ok(crate::json::string_value(bytes));
-                    }
-                    ("Symbol", Some(Value::String(s)), _) => return Ok(Value::Symbol(ArcStr::from(s.as_str()))),
-                    ("Sensitive", Some(inner), _) => {
-                        return Ok(Value::Sensitive(Arc::new(decode_wire(inner)?)));
-                    }
-                    ("SemVer" | "Timestamp" | "Timespan" | "Type" | "Regexp", Some(Value::String(s)), _) => {
-                        return Ok(Value::Rich(Arc::new((tag.to_string(), s.to_string()))));
-                    }
-                    ("Hash", _, Some(Value::Array(entries))) => {
-                        let mut map = Map::default();
-                        for e in entries.iter() {
-                            match e.as_array() {
-                                Some([k, v]) => {
-                                    map.insert(decode_wire(k.clone())?, decode_wire(v.clone())?);
-                                }
-                                _ => {
-                                    return Err(wire_error(
-                                        "Hash entries must be [key, value] pairs",
-                                    ))
+            Value::Hash(mut h) => {
+                let tag = h
+                    .get(&Value::from("__type__"))
+                    .and_then(Value::as_str)
+                    .map(str::to_owned);
+                if let (Some(tag), 2) = (tag, h.len()) {
+                    let field = |name: &str| h.get(&Value::from(name)).cloned();
+                    match (tag.as_str(), field("value"), field("entries")) {
+                        ("Float", Some(Value::String(s)), _) => {
+                            return match &*s {
+                                "NaN" => Ok(Value::Float(f64::NAN)),
+                                "Infinity" => Ok(Value::Float(f64::INFINITY)),
+                                "-Infinity" => Ok(Value::Float(f64::NEG_INFINITY)),
+                                other => other.parse::<f64>().map(Value::Float).map_err(|_| {
+                                    wire_error(format!("invalid Float value '{}'", other))
+                                }),
+                            };
+                        }
+                        ("Binary", Some(Value::String(s)), _) => {
+                            let bytes = base64_decode(&s)
+                                .ok_or_else(|| wire_error(format!("invalid base64 '{}'", s)))?;
+                            return Ok(crate::json::string_value(bytes));
+                        }
+                        ("Symbol", Some(Value::String(s)), _) => return Ok(Value::Symbol(ArcStr::from(s.as_str()))),
+                        ("Sensitive", Some(inner), _) => {
+                            return Ok(Value::Sensitive(Arc::new(decode_wire(inner)?)));
+                        }
+                        ("SemVer" | "Timestamp" | "Timespan" | "Type" | "Regexp", Some(Value::String(s)), _) => {
+                            return Ok(Value::Rich(Arc::new((tag.to_string(), s.to_string()))));
+                        }
+                        ("Hash", _, Some(Value::Array(entries))) => {
+                            let mut map = Map::default();
+                            for e in entries.iter() {
+                                match e.as_array() {
+                                    Some([k, v]) => {
+                                        map.insert(decode_wire(k.clone())?, decode_wire(v.clone())?);
+                                    }
+                                    _ => {
+                                        return Err(wire_error(
+                                            "Hash entries must be [key, value] pairs",
+                                        ))
+                                    }
                                 }
                             }
+                            return Ok(Value::hash(map));
                         }
-                        return Ok(Value::hash(map));
+                        _ => {}
                     }
-                    _ => {}
                 }
+                for (_, v) in Arc::make_mut(&mut h).iter_mut() {
+                    *v = decode_wire(std::mem::take(v))?;
+                }
+                Ok(Value::Hash(h))
             }
-            for (_, v) in Arc::make_mut(&mut h).iter_mut() {
-                *v = decode_wire(std::mem::take(v))?;
-            }
-            Ok(Value::Hash(h))
+            other => Ok(other),
         }
-        other => Ok(other),
-    }
+    })
 }
 
 // ---------------------------------------------------------------------------
@@ -570,14 +574,16 @@ pub(crate) fn write_array(
     out: &mut String,
     mut item: impl FnMut(&Value, &mut String),
 ) {
-    out.push('[');
-    for (i, x) in a.iter().enumerate() {
-        if i > 0 {
-            out.push_str(", ");
+    crate::stack::grow(|| {
+        out.push('[');
+        for (i, x) in a.iter().enumerate() {
+            if i > 0 {
+                out.push_str(", ");
+            }
+            item(x, out);
         }
-        item(x, out);
-    }
-    out.push(']');
+        out.push(']');
+    })
 }
 
 /// `{k<arrow>v, ...}`, each key and value written by `item`: a Hash as
@@ -588,16 +594,18 @@ pub(crate) fn write_hash(
     out: &mut String,
     mut item: impl FnMut(&Value, &mut String),
 ) {
-    out.push('{');
-    for (i, (k, x)) in h.iter().enumerate() {
-        if i > 0 {
-            out.push_str(", ");
+    crate::stack::grow(|| {
+        out.push('{');
+        for (i, (k, x)) in h.iter().enumerate() {
+            if i > 0 {
+                out.push_str(", ");
+            }
+            item(k, out);
+            out.push_str(arrow);
+            item(x, out);
         }
-        item(k, out);
-        out.push_str(arrow);
-        item(x, out);
-    }
-    out.push('}');
+        out.push('}');
+    })
 }
 
 /// The `inspect` text of a value as a new String.
@@ -786,40 +794,42 @@ fn inspect_symbol(name: &str, out: &mut String) {
 /// indented two more spaces than `indent`, `"k" => v` pairs joined by
 /// `,\n`, the closing bracket at `indent`; anything else as `inspect`.
 pub fn explain_value(v: &Value, indent: usize, out: &mut String) {
-    let pad = |n: usize, out: &mut String| out.extend(std::iter::repeat_n(' ', n));
-    match v {
-        Value::Hash(h) => {
-            out.push('{');
-            if !h.is_empty() {
-                let inner = indent + 2;
-                for (i, (k, x)) in h.iter().enumerate() {
-                    out.push_str(if i == 0 { "\n" } else { ",\n" });
-                    pad(inner, out);
-                    explain_value(k, inner, out);
-                    out.push_str(" => ");
-                    explain_value(x, inner, out);
+    crate::stack::grow(|| {
+        let pad = |n: usize, out: &mut String| out.extend(std::iter::repeat_n(' ', n));
+        match v {
+            Value::Hash(h) => {
+                out.push('{');
+                if !h.is_empty() {
+                    let inner = indent + 2;
+                    for (i, (k, x)) in h.iter().enumerate() {
+                        out.push_str(if i == 0 { "\n" } else { ",\n" });
+                        pad(inner, out);
+                        explain_value(k, inner, out);
+                        out.push_str(" => ");
+                        explain_value(x, inner, out);
+                    }
+                    out.push('\n');
+                    pad(indent, out);
                 }
-                out.push('\n');
-                pad(indent, out);
+                out.push('}');
             }
-            out.push('}');
-        }
-        Value::Array(a) => {
-            out.push('[');
-            if !a.is_empty() {
-                let inner = indent + 2;
-                for (i, x) in a.iter().enumerate() {
-                    out.push_str(if i == 0 { "\n" } else { ",\n" });
-                    pad(inner, out);
-                    explain_value(x, inner, out);
+            Value::Array(a) => {
+                out.push('[');
+                if !a.is_empty() {
+                    let inner = indent + 2;
+                    for (i, x) in a.iter().enumerate() {
+                        out.push_str(if i == 0 { "\n" } else { ",\n" });
+                        pad(inner, out);
+                        explain_value(x, inner, out);
+                    }
+                    out.push('\n');
+                    pad(indent, out);
                 }
-                out.push('\n');
-                pad(indent, out);
+                out.push(']');
             }
-            out.push(']');
+            other => ruby_inspect(other, out),
         }
-        other => ruby_inspect(other, out),
-    }
+    })
 }
 
 // ---------------------------------------------------------------------------
@@ -870,56 +880,58 @@ fn plain_scalar(value: String) -> Node {
 
 /// Psych's `YAMLTree` visitor: the events Ruby's `to_yaml` emits.
 fn yaml_node(v: &Value) -> Node {
-    match v {
-        Value::Nil => Node::Scalar(Scalar {
-            value: String::new(),
-            tag: Some("tag:yaml.org,2002:null"),
-            plain_implicit: true,
-            quoted_implicit: false,
-            style: Style::Any,
-        }),
-        Value::Bool(b) => plain_scalar(b.to_string()),
-        Value::Int(i) => plain_scalar(i.to_string()),
-        Value::BigInt(s) => plain_scalar(s.to_string()),
-        Value::Float(f) => plain_scalar(if f.is_nan() {
-            ".nan".into()
-        } else if f.is_infinite() {
-            if *f > 0.0 {
-                ".inf".into()
+    crate::stack::grow(|| {
+        match v {
+            Value::Nil => Node::Scalar(Scalar {
+                value: String::new(),
+                tag: Some("tag:yaml.org,2002:null"),
+                plain_implicit: true,
+                quoted_implicit: false,
+                style: Style::Any,
+            }),
+            Value::Bool(b) => plain_scalar(b.to_string()),
+            Value::Int(i) => plain_scalar(i.to_string()),
+            Value::BigInt(s) => plain_scalar(s.to_string()),
+            Value::Float(f) => plain_scalar(if f.is_nan() {
+                ".nan".into()
+            } else if f.is_infinite() {
+                if *f > 0.0 {
+                    ".inf".into()
+                } else {
+                    "-.inf".into()
+                }
             } else {
-                "-.inf".into()
-            }
-        } else {
-            ruby_float(*f)
-        }),
-        Value::String(s) => string_node(s),
-        Value::Bytes(b) => match std::str::from_utf8(b) {
-            Ok(s) => string_node(s),
-            Err(_) => Node::Scalar(Scalar {
-                value: base64_encode(b),
-                tag: Some("!binary"),
+                ruby_float(*f)
+            }),
+            Value::String(s) => string_node(s),
+            Value::Bytes(b) => match std::str::from_utf8(b) {
+                Ok(s) => string_node(s),
+                Err(_) => Node::Scalar(Scalar {
+                    value: base64_encode(b),
+                    tag: Some("!binary"),
+                    plain_implicit: false,
+                    quoted_implicit: false,
+                    style: Style::Literal,
+                }),
+            },
+            Value::Symbol(s) if s.is_empty() => Node::Scalar(Scalar {
+                value: String::new(),
+                tag: Some("!ruby/symbol"),
                 plain_implicit: false,
                 quoted_implicit: false,
-                style: Style::Literal,
+                style: Style::Any,
             }),
-        },
-        Value::Symbol(s) if s.is_empty() => Node::Scalar(Scalar {
-            value: String::new(),
-            tag: Some("!ruby/symbol"),
-            plain_implicit: false,
-            quoted_implicit: false,
-            style: Style::Any,
-        }),
-        Value::Symbol(s) => plain_scalar(format!(":{}", s)),
-        Value::Sensitive(_) => string_node(SENSITIVE_TEXT),
-        Value::Rich(r) => string_node(&r.1),
-        Value::Array(a) => Node::Seq(a.iter().map(yaml_node).collect()),
-        Value::Hash(h) => Node::Map(
-            h.iter()
-                .map(|(k, x)| (yaml_node(k), yaml_node(x)))
-                .collect(),
-        ),
-    }
+            Value::Symbol(s) => plain_scalar(format!(":{}", s)),
+            Value::Sensitive(_) => string_node(SENSITIVE_TEXT),
+            Value::Rich(r) => string_node(&r.1),
+            Value::Array(a) => Node::Seq(a.iter().map(yaml_node).collect()),
+            Value::Hash(h) => Node::Map(
+                h.iter()
+                    .map(|(k, x)| (yaml_node(k), yaml_node(x)))
+                    .collect(),
+            ),
+        }
+    })
 }
 
 /// Psych's `visit_String` for a UTF-8 string.
@@ -1620,25 +1632,27 @@ impl Emitter {
     }
 
     fn node(&mut self, node: &Node, mapping: bool, simple_key: bool) {
-        self.mapping_context = mapping;
-        self.simple_key_context = simple_key;
-        match node {
-            Node::Scalar(s) => self.scalar(s),
-            Node::Seq(items) => {
-                if self.flow_level > 0 || items.is_empty() {
-                    self.flow_sequence(items);
-                } else {
-                    self.block_sequence(items);
+        crate::stack::grow(|| {
+            self.mapping_context = mapping;
+            self.simple_key_context = simple_key;
+            match node {
+                Node::Scalar(s) => self.scalar(s),
+                Node::Seq(items) => {
+                    if self.flow_level > 0 || items.is_empty() {
+                        self.flow_sequence(items);
+                    } else {
+                        self.block_sequence(items);
+                    }
+                }
+                Node::Map(pairs) => {
+                    if self.flow_level > 0 || pairs.is_empty() {
+                        self.flow_mapping(pairs);
+                    } else {
+                        self.block_mapping(pairs);
+                    }
                 }
             }
-            Node::Map(pairs) => {
-                if self.flow_level > 0 || pairs.is_empty() {
-                    self.flow_mapping(pairs);
-                } else {
-                    self.block_mapping(pairs);
-                }
-            }
-        }
+        })
     }
 
     fn check_simple_key(node: &Node) -> bool {

@@ -19,6 +19,7 @@
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
+pub use crate::list::List;
 pub use crate::map::Map;
 pub use crate::string::Str;
 pub use arcstr::ArcStr;
@@ -45,7 +46,7 @@ pub enum Value {
     /// A Ruby Symbol (YAML `:sym` values); Puppet rejects these when looked up.
     Symbol(ArcStr),
     /// An Array.
-    Array(Arc<Vec<Value>>),
+    Array(Arc<List>),
     /// A Hash, in insertion order.
     Hash(Arc<Map>),
     /// A `Sensitive` wrapper (from `convert_to: Sensitive`).
@@ -63,7 +64,7 @@ impl Value {
 
     /// An Array value.
     pub fn array(v: Vec<Value>) -> Value {
-        Value::Array(Arc::new(v))
+        Value::Array(Arc::new(List::from(v)))
     }
 
     /// A Hash value.
@@ -246,11 +247,11 @@ impl Value {
             (String(a), String(b)) => a == b,
             (Bytes(a), Bytes(b)) => a == b,
             (Symbol(a), Symbol(b)) => a == b,
-            (Array(a), Array(b)) => Arc::ptr_eq(a, b) || a == b,
+            (Array(a), Array(b)) => Arc::ptr_eq(a, b) || (a.len() == b.len() && crate::stack::grow(|| a == b)),
             (Hash(a), Hash(b)) => {
                 Arc::ptr_eq(a, b)
                     || (a.len() == b.len()
-                        && a.iter().all(|(k, v)| b.get(k).is_some_and(|w| v == w)))
+                        && crate::stack::grow(|| a.iter().all(|(k, v)| b.get(k).is_some_and(|w| v == w))))
             }
             (Sensitive(a), Sensitive(b)) => Arc::ptr_eq(a, b),
             (Rich(a), Rich(b)) => a == b,
@@ -275,9 +276,11 @@ impl Hash for Value {
             Value::Bytes(b) => b.hash(state),
             Value::Array(a) => {
                 a.len().hash(state);
-                for v in a.iter() {
-                    v.hash(state);
-                }
+                crate::stack::grow(|| {
+                    for v in a.iter() {
+                        v.hash(state);
+                    }
+                })
             }
             // Ruby hashes of hashes are order independent: hash only the size.
             Value::Hash(h) => h.len().hash(state),

@@ -106,3 +106,24 @@ fn header_states_the_contract() {
         assert!(doc.contains("Ownership:"), "{name}: no Ownership: line");
     }
 }
+
+/// The error kinds the header lists, in order: the lines of its "Error
+/// kinds" section (the bindings' tests read the same section).
+fn header_kinds(h: &str) -> Vec<String> {
+    let start = h.find(" * Error kinds (").expect("the header has an Error kinds section");
+    h[start..]
+        .lines()
+        .skip(2)
+        .take_while(|l| l.trim() != "*")
+        .filter_map(|l| l.strip_prefix(" *   "))
+        .filter(|l| !l.starts_with(' '))
+        .map(|l| l.split_whitespace().next().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn header_lists_every_error_kind() {
+    let h = std::fs::read_to_string(header_path()).unwrap();
+    let rust: Vec<String> = hiera::ErrorKind::ALL.iter().map(|k| k.as_str().to_string()).collect();
+    assert_eq!(header_kinds(&h), rust);
+}

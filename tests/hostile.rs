@@ -109,3 +109,97 @@ fn threads_share_one_session() {
         h.join().unwrap();
     }
 }
+
+/// A session over `common.yaml` with `limits`.
+fn limited(dir: &Path, limits: hiera::Limits) -> Session {
+    let options = Options { hiera_config: dir.join("hiera.yaml"), environmentpath: dir.join("environments"), limits, ..Default::default() };
+    Session::new(Arc::new(Hiera::open(options).unwrap()), Map::default())
+}
+
+/// The error of looking up `req`, which must be a `limit` error naming
+/// `limit`, the key asked for and the data file.
+fn limit_error(s: &Session, req: &LookupRequest, limit: &str) -> String {
+    let msg = limit_error_without_file(s, req, limit);
+    assert!(msg.ends_with("common.yaml)"), "{msg}");
+    msg
+}
+
+/// [`limit_error`] for a limit no one file is responsible for.
+fn limit_error_without_file(s: &Session, req: &LookupRequest, limit: &str) -> String {
+    let e = s.lookup(req).expect_err("a limit error");
+    assert_eq!(e.kind, hiera::ErrorKind::Limit, "{}", e.message);
+    assert!(e.message.starts_with(&format!("Lookup of key '{}' failed: Limit exceeded: ", req.keys[0])), "{}", e.message);
+    assert!(e.message.contains(&format!("(limit {limit}")), "{}", e.message);
+    e.message
+}
+
+fn chain(n: usize, f: &str, last: &str) -> String {
+    let mut s: String = (0..n).map(|i| format!("k{i}: \"%{{{f}('k{}')}}\"\n", (i + 1))).collect();
+    s.push_str(&format!("k{n}: {last}\n"));
+    s
+}
+
+#[test]
+fn long_lookup_chains_and_cycles_reach_the_depth_limit() {
+    let cycle: String = (0..10_000).map(|i| format!("k{i}: \"%{{lookup('k{}')}}\"\n", (i + 1) % 10_000)).collect();
+    for (name, data) in [("lookup", chain(10_000, "lookup", "end")), ("alias", chain(10_000, "alias", "end")), ("hiera", chain(10_000, "hiera", "end")), ("cycle", cycle)] {
+        let dir = repo(&format!("chain-{name}"), &[("common.yaml", &data)]);
+        let s = session(&dir);
+        let t = std::time::Instant::now();
+        let msg = limit_error(&s, &LookupRequest::key("k0"), "lookup_depth");
+        assert!(msg.contains("nested more than 32 deep through interpolation, at the lookup of 'k33'"), "{name}: {msg}");
+        assert!(t.elapsed() < std::time::Duration::from_secs(10), "{name}: {:?}", t.elapsed());
+        if name != "cycle" {
+            // A chain within the limit is answered.
+            assert_eq!(s.lookup_key("k9980").unwrap(), Some(Value::from("end")), "{name}");
+        }
+    }
+    // Settable.
+    let dir = repo("chain-set", &[("common.yaml", &chain(10, "lookup", "end"))]);
+    assert_eq!(session(&dir).lookup_key("k0").unwrap(), Some(Value::from("end")));
+    let s = limited(&dir, hiera::Limits { lookup_depth: 5, ..Default::default() });
+    limit_error(&s, &LookupRequest::key("k0"), "lookup_depth = 5");
+    assert_eq!(s.lookup_key("k5").unwrap(), Some(Value::from("end")));
+}
+
+#[test]
+fn a_string_bomb_reaches_the_string_limit() {
+    let mut bomb: String = (0..9).map(|i| format!("b{i}: \"{}\"\n", format!("%{{lookup('b{}')}}", i + 1).repeat(9))).collect();
+    bomb.push_str(&format!("b9: {}\n", "x".repeat(57)));
+    let dir = repo("string-bomb", &[("common.yaml", &bomb)]);
+    let t = std::time::Instant::now();
+    let msg = limit_error(&session(&dir), &LookupRequest::key("b0"), "string_bytes");
+    assert!(msg.contains("an interpolated string grew past 16777216 bytes"), "{msg}");
+    assert!(t.elapsed() < std::time::Duration::from_secs(10), "{:?}", t.elapsed());
+    // The total of a lookup's interpolations is bounded too.
+    let s = limited(&dir, hiera::Limits { interpolated_bytes: 1 << 20, ..Default::default() });
+    limit_error(&s, &LookupRequest::key("b2"), "interpolated_bytes");
+    assert_eq!(s.lookup_key("b6").unwrap().unwrap().as_str().unwrap().len(), 57 * 9 * 9 * 9);
+}
+
+#[test]
+fn a_work_bomb_reaches_the_nested_lookups_limit() {
+    // Nothing grows, but without the session's cache of finished lookups
+    // (an explanation, or overrides, turn it off) the work is 9^9 lookups.
+    let mut bomb: String = (0..9).map(|i| format!("w{i}: \"{}\"\n", format!("%{{lookup('w{}')}}", i + 1).repeat(9))).collect();
+    bomb.push_str("w9: ''\n");
+    let dir = repo("work-bomb", &[("common.yaml", &bomb)]);
+    let mut req = LookupRequest::key("w0");
+    req.override_values.insert(Value::from("unrelated"), Value::from(1));
+    let t = std::time::Instant::now();
+    let msg = limit_error(&session(&dir), &req, "nested_lookups");
+    assert!(msg.contains("more than 100000 nested lookups for one lookup"), "{msg}");
+    assert!(t.elapsed() < std::time::Duration::from_secs(20), "{:?}", t.elapsed());
+    assert_eq!(session(&dir).lookup_key("w0").unwrap(), Some(Value::from("")), "cached, the same data is answered");
+}
+
+#[test]
+fn a_large_merge_reaches_the_merge_entries_limit() {
+    let dir = repo("merge-entries", &[("bad.yaml", "l: [1, 2, 3]\n"), ("common.yaml", "l: [3, 4, 5, \"%{lookup('k')}\"]\nk: v\n")]);
+    let mut req = LookupRequest::key("l");
+    req.merge = Some(Value::from("unique"));
+    let s = limited(&dir, hiera::Limits { merge_entries: 5, ..Default::default() });
+    let msg = limit_error_without_file(&s, &req, "merge_entries = 5");
+    assert!(msg.contains("a unique merge produced 6 entries"), "{msg}");
+    assert_eq!(hiera::render::to_json(&session(&dir).lookup(&req).unwrap().unwrap()), r#"[1,2,3,4,5,"v"]"#);
+}

@@ -15,6 +15,7 @@ const USAGE: &str = "usage: hiera-lookup [--hiera_config FILE] [--environmentpat
                     [--merge first|unique|hash|deep|JSON] [--knock-out-prefix P]
                     [--sort-merged-arrays] [--merge-hash-arrays] [--default JSON]
                     [--explain] [--render-as s|json|yaml] [--strict off|warning|error]
+                    [--limit NAME=N]...
                     (KEY... | --batch)
        hiera-lookup --hiera3 [--hiera_config FILE] [--scope FILE]
                     [--resolution-type priority|array|hash|JSON] [--order-override NAME]...
@@ -39,6 +40,13 @@ struct Args {
 fn fail(msg: impl std::fmt::Display) -> ExitCode {
     eprintln!("Error: {msg}");
     ExitCode::from(2)
+}
+
+/// Prints an answer on stdout; a reader that went away (a closed pipe) is
+/// not an error of the lookup.
+fn print_value(text: &str) {
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "{text}").and_then(|()| out.flush());
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -82,6 +90,12 @@ fn parse_args() -> Result<Args, String> {
                     "error" => hiera::Strict::Error,
                     other => return Err(format!("--strict takes off, warning or error, not '{other}'")),
                 }
+            }
+            "--limit" => {
+                let spec = value(&flag)?;
+                let (name, n) = spec.split_once('=').ok_or_else(|| format!("--limit takes NAME=N, not '{spec}'"))?;
+                let n: usize = n.parse().map_err(|_| format!("--limit {name}: '{n}' is not a whole number"))?;
+                a.options.limits.set(name, n).map_err(|e| format!("--limit: {e}"))?;
             }
             "--batch" => a.batch = true,
             "-h" | "--help" => {
@@ -248,7 +262,7 @@ fn main() -> ExitCode {
     }
     match result {
         Ok(Some(v)) => {
-            println!("{}", render(&v, &a.render_as));
+            print_value(&render(&v, &a.render_as));
             ExitCode::SUCCESS
         }
         Ok(None) => ExitCode::from(1),
@@ -357,7 +371,7 @@ fn hiera3_main() -> ExitCode {
     };
     match h.lookup(key, default.as_ref(), &scope, order_override.as_ref(), &resolution_type) {
         Ok(Some(v)) => {
-            println!("{}", render(&v, &render_as));
+            print_value(&render(&v, &render_as));
             ExitCode::SUCCESS
         }
         Ok(None) => ExitCode::from(1),

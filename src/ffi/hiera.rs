@@ -33,8 +33,12 @@ pub(crate) fn options_from_json(text: &str) -> Result<Options, Error> {
     let mut options = Options::default();
     for (k, v) in fields.iter() {
         let name = k.as_str().unwrap_or_default();
-        if !matches!(name, "hiera_config" | "environmentpath" | "environment" | "strict") {
+        if !matches!(name, "hiera_config" | "environmentpath" | "environment" | "strict" | "limits") {
             return Err(invalid(format!("options_json: unknown field '{name}'")));
+        }
+        if name == "limits" {
+            limits_from_json(v, &mut options.limits)?;
+            continue;
         }
         let value = match v {
             Value::Nil => continue,
@@ -59,6 +63,28 @@ pub(crate) fn options_from_json(text: &str) -> Result<Options, Error> {
     Ok(options)
 }
 
+/// Decodes the `limits` field of `options_json`: an object whose fields are
+/// limit names (`crate::limits::Limits::NAMES`) and non-negative integers;
+/// `null` keeps every default.
+fn limits_from_json(v: &Value, limits: &mut crate::limits::Limits) -> Result<(), Error> {
+    let invalid = |m: String| Error::new(ErrorKind::InvalidArgument, m);
+    let fields = match v {
+        Value::Nil => return Ok(()),
+        Value::Hash(fields) => fields,
+        _ => return Err(invalid("options_json: 'limits' must be an object".into())),
+    };
+    for (k, n) in fields.iter() {
+        let name = k.as_str().unwrap_or_default();
+        let n = match n {
+            Value::Int(n) => usize::try_from(*n).map_err(|_| invalid(format!("options_json: limit '{name}' must not be negative")))?,
+            Value::BigInt(digits) if !digits.starts_with('-') => usize::MAX,
+            _ => return Err(invalid(format!("options_json: limit '{name}' must be an integer"))),
+        };
+        limits.set(name, n).map_err(|e| invalid(format!("options_json: {e}")))?;
+    }
+    Ok(())
+}
+
 /// `hiera_open` without the pointers.
 pub(crate) fn open_json(text: &str) -> Result<Hiera, Error> {
     Hiera::open(options_from_json(text)?)
@@ -69,10 +95,15 @@ pub(crate) fn open_json(text: &str) -> Result<Hiera, Error> {
 /// `options_json` is a JSON object with the same meaning as the CLI's flags;
 /// every field is optional:
 /// `{"hiera_config": "hiera.yaml", "environmentpath": "environments",
-///   "environment": "production", "strict": "off" | "warning" | "error"}`
-/// (the values shown are the defaults). Relative paths are taken relative to
-/// the process's working directory at the time of the call. Nothing is read
-/// yet: configuration and data errors surface at lookup time, as in Puppet.
+///   "environment": "production", "strict": "off" | "warning" | "error",
+///   "limits": {"lookup_depth": 32, "nested_lookups": 100000,
+///              "string_bytes": 16777216, "interpolated_bytes": 268435456,
+///              "merge_entries": 1000000}}`
+/// (the values shown are the defaults; `limits` may name any of its
+/// fields: a lookup that reaches one fails with an error of kind `limit`).
+/// Relative paths are taken relative to the process's working directory at
+/// the time of the call. Nothing is read yet: configuration and data errors
+/// surface at lookup time, as in Puppet.
 ///
 /// Returns:
 /// - `HIERA_OK`: `*out` is the new handle (free it with `hiera_free`);

@@ -156,14 +156,16 @@ impl Config {
 
 /// `[v].flatten`.
 pub(crate) fn flatten(v: Value, out: &mut Vec<Value>) {
-    match v {
-        Value::Array(a) => {
-            for x in a.iter() {
-                flatten(x.clone(), out);
+    crate::stack::grow(|| {
+        match v {
+            Value::Array(a) => {
+                for x in a.iter() {
+                    flatten(x.clone(), out);
+                }
             }
+            other => out.push(other),
         }
-        other => out.push(other),
-    }
+    })
 }
 
 /// Ruby's `config[key]` for whatever the file held.

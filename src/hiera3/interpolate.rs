@@ -29,9 +29,10 @@
 
 use super::key::{is_index, qualified_lookup, split_key};
 use crate::error::{Error, ErrorKind, Result};
-use crate::interpolate::ruby_strip;
+use crate::interpolate::{ruby_strip, Leaf};
+use crate::limits::{self, Limits};
 use crate::render::ruby_to_s;
-use crate::value::{Map, Value};
+use crate::value::Value;
 use regex::Regex;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -216,27 +217,20 @@ pub fn parse_string(data: &Value, scope: &Value, extra: &Value, context: &Contex
 /// `Backend.parse_answer`: interpolates every String (and Hash key) in an
 /// answer read from a data file.
 pub fn parse_answer(data: &Value, scope: &Value, extra: &Value, context: &Context, host: &mut dyn Lookup) -> Result<Value> {
-    match data {
-        Value::Int(_) | Value::BigInt(_) | Value::Float(_) | Value::Bool(_) => Ok(data.clone()),
-        Value::String(_) | Value::Bytes(_) => interpolate(data, scope, extra, context, host),
-        Value::Hash(h) => {
-            let mut answer = Map::with_capacity(h.len());
-            for (k, v) in h.iter() {
-                let key = interpolate(k, scope, extra, context, host)?;
-                let value = parse_answer(v, scope, extra, context, host)?;
-                answer.insert(key, value);
-            }
-            Ok(Value::hash(answer))
+    // Walked without recursion on the native stack: `host` may call back
+    // into the host language (see `crate::stack`).
+    let rebuilt = crate::interpolate::rebuild(data, &mut |v: &Value, key: bool| {
+        if key {
+            return interpolate(v, scope, extra, context, host).map(Leaf::Replace);
         }
-        Value::Array(a) => {
-            let mut answer = Vec::with_capacity(a.len());
-            for v in a.iter() {
-                answer.push(parse_answer(v, scope, extra, context, host)?);
-            }
-            Ok(Value::array(answer))
-        }
-        _ => Ok(Value::Nil),
-    }
+        Ok(match v {
+            Value::Int(_) | Value::BigInt(_) | Value::Float(_) | Value::Bool(_) => Leaf::Keep,
+            Value::String(_) | Value::Bytes(_) => Leaf::Replace(interpolate(v, scope, extra, context, host)?),
+            Value::Hash(_) | Value::Array(_) => Leaf::Descend,
+            _ => Leaf::Replace(Value::Nil),
+        })
+    })?;
+    Ok(rebuilt.unwrap_or_else(|| data.clone()))
 }
 
 /// One interpolation site: the value of the first token of `data` (or
@@ -266,9 +260,21 @@ fn do_interpolation(
                 format!("Lookup recursion detected in [{}]", seen.join(", ")),
             ));
         }
+        // Each entry of the guard is one interpolation nested in another.
+        let depth = Limits::default().lookup_depth;
+        if seen.len() >= depth {
+            return Err(limits::exceeded(
+                "lookup_depth",
+                depth,
+                format_args!("interpolations nested more than {depth} deep, at '%{{{inner}}}'"),
+            ));
+        }
         seen.push(inner.to_string());
     }
     let (method, key) = method_and_key(inner)?;
+    if matches!(method, Method::Hiera | Method::Alias) {
+        crate::stack::check_lookup(key)?;
+    }
     let value = match method {
         Method::Scope => scope_interpolate(s, key, scope, extra, host)?,
         Method::Hiera | Method::Alias => host.lookup(key, scope, context)?.unwrap_or(Value::Nil),
@@ -334,6 +340,7 @@ fn scope_interpolate(data: &str, key: &str, scope: &Value, extra: &Value, host: 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::value::Map;
 
     fn scope() -> Value {
         let mut m = Map::default();

@@ -217,7 +217,7 @@ fn accumulate(
                 return Err(type_mismatch(key, "Array", &new));
             }
             let mut list = match std::mem::take(answer) {
-                Value::Array(a) => Arc::unwrap_or_clone(a),
+                Value::Array(a) => Arc::unwrap_or_clone(a).into_vec(),
                 _ => Vec::new(),
             };
             list.push(new);

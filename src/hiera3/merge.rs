@@ -211,14 +211,16 @@ pub fn resolve_answer(answer: Value, strategy: Strategy) -> Value {
         return answer;
     }
     fn flatten(v: Value, out: &mut Vec<Value>) {
-        match v {
-            Value::Array(a) => {
-                for x in a.iter() {
-                    flatten(x.clone(), out);
+        crate::stack::grow(|| {
+            match v {
+                Value::Array(a) => {
+                    for x in a.iter() {
+                        flatten(x.clone(), out);
+                    }
                 }
+                other => out.push(other),
             }
-            other => out.push(other),
-        }
+        })
     }
     let mut flat = Vec::new();
     flatten(answer, &mut flat);

@@ -1,0 +1,115 @@
+//! Bounds on the work and memory of one lookup.
+//!
+//! Puppet answers a hostile control repo (a chain of thousands of
+//! interpolated lookups, a key that interpolates the next one nine times at
+//! nine levels) with "stack level too deep" or by running out of memory.
+//! libhiera answers it with an error of kind [`ErrorKind::Limit`] that names
+//! the key, the file and the limit, in milliseconds. The defaults are far
+//! above what real control repos need (every conformance case and the
+//! generated corpus at scale 16 pass with them) and can be changed through
+//! [`crate::Options::limits`] (`"limits"` in `hiera_open`'s options, the
+//! CLI's `--limit NAME=N`, the Go and Ruby options).
+
+use crate::error::{Error, ErrorKind};
+
+/// The limits of one top-level lookup (the lookups, interpolations and
+/// merges made to answer it). Zero is not "no limit": it refuses everything
+/// that the limit counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// How deep lookups may nest through interpolation (`%{lookup()}`,
+    /// `%{hiera()}`, `%{alias()}`): the top-level lookup is depth 0.
+    pub lookup_depth: usize,
+    /// How many nested lookups one top-level lookup may make in all.
+    pub nested_lookups: usize,
+    /// The largest interpolated string, in bytes.
+    pub string_bytes: usize,
+    /// The bytes that all the interpolations of one top-level lookup may
+    /// produce together.
+    pub interpolated_bytes: usize,
+    /// The most entries (array elements or hash keys) at the top level of
+    /// the result of a merge.
+    pub merge_entries: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            lookup_depth: 32,
+            nested_lookups: 100_000,
+            string_bytes: 16 << 20,
+            interpolated_bytes: 256 << 20,
+            merge_entries: 1_000_000,
+        }
+    }
+}
+
+impl Limits {
+    /// The names of the limits, as `hiera_open`'s options and the CLI spell
+    /// them.
+    pub const NAMES: [&'static str; 5] = ["lookup_depth", "nested_lookups", "string_bytes", "interpolated_bytes", "merge_entries"];
+
+    /// Sets the limit called `name`; an unknown name is an error message.
+    pub fn set(&mut self, name: &str, value: usize) -> Result<(), String> {
+        let slot = match name {
+            "lookup_depth" => &mut self.lookup_depth,
+            "nested_lookups" => &mut self.nested_lookups,
+            "string_bytes" => &mut self.string_bytes,
+            "interpolated_bytes" => &mut self.interpolated_bytes,
+            "merge_entries" => &mut self.merge_entries,
+            _ => return Err(format!("unknown limit '{name}' (known: {})", Limits::NAMES.join(", "))),
+        };
+        *slot = value;
+        Ok(())
+    }
+
+    /// The limit called `name`.
+    pub fn get(&self, name: &str) -> Option<usize> {
+        Some(match name {
+            "lookup_depth" => self.lookup_depth,
+            "nested_lookups" => self.nested_lookups,
+            "string_bytes" => self.string_bytes,
+            "interpolated_bytes" => self.interpolated_bytes,
+            "merge_entries" => self.merge_entries,
+            _ => return None,
+        })
+    }
+}
+
+/// A `limit` error: `Limit exceeded: <what>`.
+pub fn error(what: impl std::fmt::Display) -> Error {
+    Error::new(ErrorKind::Limit, format!("Limit exceeded: {what}"))
+}
+
+/// A `limit` error for the limit `name` at `value`: `Limit exceeded:
+/// <what> (limit name = value)`.
+pub fn exceeded(name: &str, value: usize, what: impl std::fmt::Display) -> Error {
+    error(format_args!("{what} (limit {name} = {value})"))
+}
+
+/// A `limit` error that does not name a file yet names `path`: the data
+/// file whose value was being interpolated when the limit was reached
+/// (Puppet's ` (file: F)` suffix). Any other error is returned as it is.
+pub fn in_file(mut e: Error, path: &std::path::Path) -> Error {
+    if e.kind == ErrorKind::Limit && e.file.is_none() {
+        e.message.push_str(&format!(" (file: {})", path.display()));
+        e.file = Some(path.to_path_buf());
+    }
+    e
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_name_is_settable_and_readable() {
+        let mut l = Limits::default();
+        for (i, name) in Limits::NAMES.iter().enumerate() {
+            l.set(name, i + 7).unwrap();
+            assert_eq!(l.get(name), Some(i + 7));
+        }
+        assert!(l.set("stack", 1).unwrap_err().contains("unknown limit 'stack'"));
+        assert_eq!(l.get("stack"), None);
+    }
+}
