@@ -37,8 +37,9 @@ func (s Status) String() string {
 	return fmt.Sprintf("hiera_status(%d)", int(s))
 }
 
-// ErrorKind says what went wrong. The first eight are the kinds of
-// libhiera's error objects; the others are made by this package.
+// ErrorKind says what went wrong. The first ten are the kinds of
+// libhiera's error objects (the "Error kinds" of include/hiera.h, which the
+// tests check them against); the others are made by this package.
 type ErrorKind string
 
 // Error kinds.
@@ -48,14 +49,23 @@ const (
 	KindType            ErrorKind = "type"             // a value has the wrong type (e.g. a merge of a String and a Hash)
 	KindInterpolation   ErrorKind = "interpolation"    // a %{...} cannot be resolved
 	KindRecursion       ErrorKind = "recursion"        // a lookup or interpolation recursed
+	KindMerge           ErrorKind = "merge"            // the deep merge failed (bad options, arrays that cannot be sorted)
 	KindLookup          ErrorKind = "lookup"           // any other lookup failure
 	KindIO              ErrorKind = "io"               // a file cannot be read
 	KindInvalidArgument ErrorKind = "invalid_argument" // bad options, scope or request (HIERA_INVALID_ARGUMENT, or refused before the call)
+	KindLimit           ErrorKind = "limit"            // a bound on one lookup's work, memory or stack was reached (Options.Limits)
 	KindNullArgument    ErrorKind = "null_argument"    // HIERA_NULL_ARGUMENT (never expected from this package)
 	KindPanic           ErrorKind = "panic"            // HIERA_PANIC: a bug inside libhiera was caught; the handles stay usable
 	KindClosed          ErrorKind = "closed"           // the Hiera or Session was closed
 	KindInternal        ErrorKind = "internal"         // the library broke its contract (ABI mismatch, unreadable answer)
 )
+
+// LibraryKinds are the kinds of libhiera's error objects, in the order
+// include/hiera.h lists them.
+var LibraryKinds = []ErrorKind{
+	KindConfig, KindParse, KindType, KindInterpolation, KindRecursion,
+	KindMerge, KindLookup, KindIO, KindInvalidArgument, KindLimit,
+}
 
 // Error is every error this package returns. Use errors.As to read it, and
 // errors.Is with the sentinels (ErrClosed, ErrPanic, ...) or any *Error to

@@ -74,6 +74,20 @@ type Options struct {
 	EnvironmentPath string // the directory of the environments
 	Environment     string // the environment's name
 	Strict          Strict
+	// Limits bound the work, memory and stack of one lookup; a lookup that
+	// reaches one fails with an *Error of Kind KindLimit. Nil keeps every
+	// default.
+	Limits *Limits
+}
+
+// Limits are libhiera's bounds on one lookup (hiera_open's "limits"). A
+// zero field keeps the library's default; see the README for the defaults.
+type Limits struct {
+	LookupDepth       int64 // lookups nested through interpolation (default 32)
+	NestedLookups     int64 // nested lookups made for one lookup (default 100000)
+	StringBytes       int64 // bytes of one interpolated string (default 16 MiB)
+	InterpolatedBytes int64 // bytes all interpolations of one lookup produce (default 256 MiB)
+	MergeEntries      int64 // entries at the top level of a merge result (default 1000000)
 }
 
 func (o Options) wire() *OrderedMap {
@@ -85,6 +99,22 @@ func (o Options) wire() *OrderedMap {
 		if f.value != "" {
 			om.Set(f.name, f.value)
 		}
+	}
+	if o.Limits != nil {
+		limits := NewOrderedMap()
+		for _, f := range []struct {
+			name  string
+			value int64
+		}{
+			{"lookup_depth", o.Limits.LookupDepth}, {"nested_lookups", o.Limits.NestedLookups},
+			{"string_bytes", o.Limits.StringBytes}, {"interpolated_bytes", o.Limits.InterpolatedBytes},
+			{"merge_entries", o.Limits.MergeEntries},
+		} {
+			if f.value != 0 {
+				limits.Set(f.name, f.value)
+			}
+		}
+		om.Set("limits", limits)
 	}
 	return om
 }

@@ -5,7 +5,8 @@ module Libhiera
   #
   # `kind` is the library's error kind (`"config"`, `"parse"`, `"type"`,
   # `"interpolation"`, `"recursion"`, `"merge"`, `"lookup"`, `"io"`,
-  # `"invalid_argument"`); `file` and `line` say where, when known.
+  # `"invalid_argument"`, `"limit"`: the "Error kinds" of `hiera.h`);
+  # `file` and `line` say where, when known.
   class Error < StandardError
     attr_reader :kind, :file, :line
 
@@ -35,6 +36,9 @@ module Libhiera
   class FileError < Error; end
   # An argument given to libhiera is invalid.
   class InvalidArgumentError < Error; end
+  # A bound on one lookup's work, memory or stack was reached (the `limits:`
+  # of {Hiera#initialize}); the message names the key, the file and the limit.
+  class LimitError < Error; end
   # The library caught an internal bug (a Rust panic); the handles stay valid.
   class PanicError < Error; end
   # A handle was used after #close.
@@ -55,6 +59,7 @@ module Libhiera
     'lookup' => LookupError,
     'io' => FileError,
     'invalid_argument' => InvalidArgumentError,
+    'limit' => LimitError,
   }.freeze
 
   # The exception for an error object `{"kind", "message", "file"?, "line"?}`.

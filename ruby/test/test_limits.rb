@@ -1,0 +1,89 @@
+# frozen_string_literal: true
+
+require_relative 'test_helper'
+
+# The kinds and statuses are include/hiera.h's, and a hostile control repo
+# ends in a LimitError, also on a thread with a small stack.
+class TestLimits < Minitest::Test
+  include TestSupport
+
+  HEADER = File.read(File.expand_path('../../include/hiera.h', __dir__))
+
+  def test_error_kinds_are_the_headers
+    start = HEADER.index(' * Error kinds (')
+    refute_nil start, 'include/hiera.h has an Error kinds section'
+    section = HEADER[start..].lines.drop(2).take_while { |l| l.strip != '*' }
+    kinds = section.map { |l| l[/\A \*   (\w+)/, 1] }.compact
+    assert_equal kinds, Libhiera::ERROR_KINDS.keys
+  end
+
+  def test_statuses_are_the_headers
+    statuses = HEADER.scan(/^  HIERA_([A-Z_]+) = (\d+),$/).to_h { |name, n| [name, Integer(n)] }
+    assert_equal 6, statuses.size
+    statuses.each { |name, n| assert_equal n, Libhiera::Native.const_get(name), name }
+  end
+
+  def chain_repo
+    Dir.mktmpdir do |dir|
+      FileUtils.mkdir_p(File.join(dir, 'data'))
+      File.write(File.join(dir, 'hiera.yaml'), "version: 5\nhierarchy:\n  - name: common\n    path: common.yaml\n")
+      data = (0...10_000).map { |i| "k#{i}: \"%{lookup('k#{i + 1}')}\"\n" }.join
+      data += "k10000: end\n"
+      data += (0...9).map { |i| "b#{i}: \"#{"%{lookup('b#{i + 1}')}" * 9}\"\n" }.join + "b9: #{'x' * 60}\n"
+      File.write(File.join(dir, 'data', 'common.yaml'), data)
+      yield dir
+    end
+  end
+
+  def assert_limit(session, key, limit)
+    e = assert_raises(Libhiera::LimitError) { session.lookup(key) }
+    assert_equal 'limit', e.kind
+    assert_includes e.message, "(limit #{limit} = "
+    assert_includes e.message, 'common.yaml'
+  end
+
+  def test_hostile_repos_end_in_a_limit_error
+    chain_repo do |dir|
+      hiera = Libhiera::Hiera.new(hiera_config: File.join(dir, 'hiera.yaml'), environmentpath: File.join(dir, 'environments'))
+      session = hiera.session({})
+      assert_limit(session, 'k0', 'lookup_depth')
+      assert_limit(session, 'b0', 'string_bytes')
+      assert_equal 'end', session.lookup('k9990')
+      # On a Ruby thread with a small VM and machine stack, too.
+      t = Thread.new { [hiera.session({}).lookup('k9990'), (begin; hiera.session({}).lookup('k0'); rescue Libhiera::LimitError => e; e.kind; end)] }
+      assert_equal ['end', 'limit'], t.value
+      small = Libhiera::Hiera.new(hiera_config: File.join(dir, 'hiera.yaml'), environmentpath: File.join(dir, 'environments'),
+                                  limits: { lookup_depth: 3, string_bytes: 100 })
+      assert_limit(small.session({}), 'k9990', 'lookup_depth')
+      assert_limit(small.session({}), 'b8', 'string_bytes')
+      e = assert_raises(Libhiera::InvalidArgumentError) { Libhiera::Hiera.new(limits: { stack: 1 }) }
+      assert_includes e.message, "unknown limit 'stack'"
+    end
+  end
+
+  # Hiera 3 accelerated: each `%{hiera('k')}` of a 10,000-key chain calls back
+  # into Ruby's Backend.lookup, which calls the library again, so host
+  # callbacks nest thousands deep. It ends as the gem itself ends (Ruby's
+  # SystemStackError, the JVM's StackOverflowError) or in a limit error, on a
+  # Ruby thread, and the process goes on answering.
+  def test_host_callbacks_at_depth_end_cleanly
+    require 'hiera'
+    require 'libhiera/hiera3'
+    Libhiera::Hiera3.accelerate!
+    Dir.mktmpdir do |dir|
+      FileUtils.mkdir_p(File.join(dir, 'data'))
+      File.write(File.join(dir, 'hiera.yaml'),
+                 ":backends:\n  - yaml\n:yaml:\n  :datadir: #{dir}/data\n:hierarchy:\n  - common\n:logger: noop\n")
+      data = (0...10_000).map { |i| "k#{i}: \"%{hiera('k#{i + 1}')}\"\n" }.join + "k10000: end\n"
+      File.write(File.join(dir, 'data', 'common.yaml'), data)
+      hiera = ::Hiera.new(config: File.join(dir, 'hiera.yaml'))
+      outcome = Thread.new do
+        hiera.lookup('k0', nil, {})
+      rescue Exception => e # rubocop:disable Lint/RescueException -- the JVM's StackOverflowError is not a StandardError
+        e
+      end.value
+      assert_match(/SystemStackError|StackOverflowError|LimitError/, outcome.class.name, outcome.inspect[0, 300])
+      assert_equal 'end', hiera.lookup('k9990', nil, {})
+    end
+  end
+end
