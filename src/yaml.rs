@@ -187,7 +187,8 @@ pub fn load(text: &str, opts: &YamlOptions) -> Result<Option<Value>, YamlError> 
     // scalar is undone.
     let mut guesses: Vec<usize> = Vec::new();
     let mut no_guess: Vec<usize> = Vec::new();
-    for _ in 0..MAX_RETRIES {
+    let passes = (MAX_REPARSED_CHARS / chars.len().max(1)).clamp(16, MAX_RETRIES);
+    for _ in 0..passes {
         let source: Cow<'_, str> = if pristine { Cow::Borrowed(text) } else { Cow::Owned(chars.iter().collect()) };
         // Every pass after the first parses a patched text.
         pristine = false;
@@ -249,7 +250,7 @@ pub fn load(text: &str, opts: &YamlOptions) -> Result<Option<Value>, YamlError> 
             }
         }
     }
-    Err(YamlError::new("document too complex to parse", None))
+    Err(YamlError::new(format!("document too complex to parse (it needs more than {passes} repairs of the reader)"), None))
 }
 
 /// A private-use character that does not occur in the source.
@@ -289,6 +290,16 @@ fn guess_colon_tabs(chars: &mut [char], from: usize, no_guess: &[usize], guesses
 /// How many times a document may be re-parsed after patching a place where
 /// saphyr is stricter than libyaml.
 const MAX_RETRIES: usize = 100_000;
+
+/// The characters that all the passes of one load may parse together: a
+/// document that needs many repairs is re-parsed once per repair, so a large
+/// one gets fewer (a 1 MiB document 32, a 10 KiB one 3,355), and a hostile
+/// one ends in "document too complex to parse" within about a second.
+const MAX_REPARSED_CHARS: usize = 32 << 20;
+
+/// The most digits of a binary, octal or hexadecimal integer (their
+/// conversion to decimal is quadratic); decimal integers have no bound.
+const MAX_NONDECIMAL_DIGITS: usize = 100_000;
 
 /// The first character libyaml's reader rejects.
 fn control_character(text: &str) -> Option<char> {
@@ -2372,6 +2383,13 @@ fn tokenize(s: &str) -> Result<Value, Fail> {
     }
     if is_integer(s) {
         let cleaned: String = s.chars().filter(|c| *c != ',' && *c != '_').collect();
+        let unsigned = cleaned.trim_start_matches(['-', '+']);
+        if unsigned.len() > MAX_NONDECIMAL_DIGITS && unsigned.len() > 1 && unsigned.starts_with('0') {
+            return Err(Fail::Message(format!(
+                "integer too large: {} digits in base 2, 8 or 16 (libhiera reads at most {MAX_NONDECIMAL_DIGITS})",
+                unsigned.len()
+            )));
+        }
         return ruby_integer(&cleaned)
             .ok_or_else(|| Fail::Message(format!("invalid value for Integer(): {}", ruby_inspect(&cleaned))));
     }
@@ -2770,10 +2788,24 @@ const LIMB: u64 = 1_000_000_000;
 
 impl Big {
     fn from_digits(digits: &[u8], radix: u32) -> Big {
+        if radix == 10 {
+            // Decimal digits group into limbs directly: linear, whatever
+            // the length (a data file may hold a scalar of a million digits).
+            let limbs = digits.rchunks(9).map(|chunk| chunk.iter().fold(0u32, |n, &d| n * 10 + d as u32)).collect();
+            return Big(limbs);
+        }
+        // Other radixes: as many digits per step as fit in a u32 multiplier
+        // (quadratic, so their length is bounded: MAX_NONDECIMAL_DIGITS).
+        let per_step = match radix {
+            2 => 31,
+            8 => 10,
+            16 => 7,
+            _ => 1,
+        };
         let mut b = Big(vec![0]);
-        for &d in digits {
-            b.mul_small(radix);
-            b.add_small(d as u32);
+        for chunk in digits.chunks(per_step) {
+            b.mul_small(radix.pow(chunk.len() as u32));
+            b.add_small(chunk.iter().fold(0u32, |n, &d| n * radix + d as u32));
         }
         b
     }
