@@ -4,7 +4,7 @@
 use crate::rng::Rng;
 
 /// The longest a mutated input may grow to.
-const MAX_LEN: usize = 4 << 20;
+const MAX_LEN: usize = 1 << 20;
 
 /// Bytes and snippets that mean something to YAML, JSON or interpolation.
 const TOKENS: &[&[u8]] = &[
@@ -80,8 +80,8 @@ pub fn mutate(rng: &mut Rng, data: &mut Vec<u8>, donor: &[u8]) {
     let n = 1 + rng.small(7);
     for _ in 0..n {
         mutate_once(rng, data, donor);
+        data.truncate(MAX_LEN);
     }
-    data.truncate(MAX_LEN);
 }
 
 /// Applies one mutation.
@@ -186,9 +186,7 @@ fn duplicate_line(rng: &mut Rng, data: &mut Vec<u8>) {
         .iter()
         .position(|b| *b == b'\n')
         .map_or(data.len(), |p| start + p + 1);
-    let line = data[start..end].to_vec();
     let times = if rng.one_in(8) { rng.range(2, 500) } else { 1 };
-    for _ in 0..times {
-        data.splice(end..end, line.iter().copied());
-    }
+    let copies = data[start..end].repeat(times.min(MAX_LEN / (end - start)));
+    data.splice(end..end, copies);
 }

@@ -20,9 +20,16 @@ pub fn now_ms() -> u64 {
         .map_or(0, |d| d.as_millis() as u64)
 }
 
-/// The scratch directory a worker writes its inputs to.
+/// The scratch directory a worker writes its inputs to: in memory
+/// (/dev/shm) when there is one, since every input writes its files.
 pub fn scratch_dir(pid: u32) -> std::path::PathBuf {
-    std::env::temp_dir().join(format!("libhiera-soak-{pid}"))
+    let shm = std::path::Path::new("/dev/shm");
+    let base = if shm.is_dir() {
+        shm.to_path_buf()
+    } else {
+        std::env::temp_dir()
+    };
+    base.join(format!("libhiera-soak-{pid}"))
 }
 
 /// Runs inputs `w.start..w.end` of `target` until `w.deadline_ms`, then exits.
@@ -33,11 +40,11 @@ pub fn run(target: Target, seed: u64, stack: usize, w: WorkerArgs) -> ! {
         if now_ms() >= w.deadline_ms {
             break;
         }
+        let _ = writeln!(out, "start {index}");
+        let _ = out.flush();
         // Generated here, on the main thread: the small stack is the
         // library's to use.
         let input = target.generate(seed, index);
-        let _ = writeln!(out, "start {index}");
-        let _ = out.flush();
         let dir = scratch.clone();
         let handle = std::thread::Builder::new()
             .name(format!("input-{index}"))
