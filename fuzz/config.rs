@@ -58,7 +58,7 @@ fn path(b: &mut Builder) -> Node {
         2 => Node::Seq(vec![Node::s("common.yaml"), Node::Int(1)]),
         3 => Node::Int(7),
         4 => Node::Null,
-        5 => Node::s(*b.rng.pick(&[
+        5 => Node::s(b.rng.word(&[
             "",
             "/",
             "/abs/common.yaml",
@@ -68,7 +68,7 @@ fn path(b: &mut Builder) -> Node {
             "[a-",
         ])),
         6 => Node::s("nodes/%{trusted.certname}.yaml"),
-        _ => Node::s(*b.rng.pick(&[
+        _ => Node::s(b.rng.word(&[
             "common.yaml",
             "common",
             "%{facts.os.family}.yaml",
@@ -80,7 +80,7 @@ fn path(b: &mut Builder) -> Node {
 
 /// A random extra entry, maybe an unknown or mistyped key.
 fn junk(b: &mut Builder) -> (String, Node) {
-    let k = *b.rng.pick(&[
+    let k = b.rng.word(&[
         "bogus",
         "options",
         "datadir",
@@ -98,8 +98,8 @@ fn junk(b: &mut Builder) -> (String, Node) {
         1 => Node::Int(1),
         2 => Node::map([("path", Node::s("x"))]),
         _ => Node::s(
-            *b.rng
-                .pick(&["x", "", "eyaml_lookup_key", "data", "%{::role}"]),
+            b.rng
+                .word(&["x", "", "eyaml_lookup_key", "data", "%{::role}"]),
         ),
     };
     (k.to_string(), v)
@@ -117,7 +117,7 @@ fn v5_entry(b: &mut Builder, i: usize) -> Node {
             },
         ));
     }
-    let loc = *b.rng.pick(&[
+    let loc = b.rng.word(&[
         "path",
         "paths",
         "glob",
@@ -142,14 +142,14 @@ fn v5_entry(b: &mut Builder, i: usize) -> Node {
         m.push((loc.to_string(), v));
     }
     if b.rng.one_in(2) {
-        let f = *b.rng.pick(&[
+        let f = b.rng.word(&[
             "data_hash",
             "data_hash",
             "lookup_key",
             "data_dig",
             "hiera3_backend",
         ]);
-        let name = *b.rng.pick(&[
+        let name = b.rng.word(&[
             "yaml_data",
             "json_data",
             "hocon_data",
@@ -165,7 +165,7 @@ fn v5_entry(b: &mut Builder, i: usize) -> Node {
     if b.rng.one_in(8) {
         m.push((
             "options".into(),
-            Node::map([(*b.rng.pick(&["path", "x", "datadir"]), Node::s("y"))]),
+            Node::map([(b.rng.word(&["path", "x", "datadir"]), Node::s("y"))]),
         ));
     }
     if b.rng.one_in(8) {
@@ -194,7 +194,7 @@ fn v5(b: &mut Builder) -> Node {
         if b.rng.one_in(2) {
             d.push((
                 "data_hash".into(),
-                Node::s(*b.rng.pick(&["yaml_data", "json_data", "bogus"])),
+                Node::s(b.rng.word(&["yaml_data", "json_data", "bogus"])),
             ));
         }
         if b.rng.one_in(6) {
@@ -230,7 +230,7 @@ fn v4(b: &mut Builder) -> Node {
                 ("name".to_string(), Node::s(format!("l{i}"))),
                 (
                     "backend".to_string(),
-                    Node::s(*b.rng.pick(&["yaml", "json", "hocon", ""])),
+                    Node::s(b.rng.word(&["yaml", "json", "hocon", ""])),
                 ),
             ];
             let p = path(b);
@@ -267,7 +267,7 @@ fn v3(b: &mut Builder) -> Node {
     if b.rng.one_in(2) {
         m.push((
             ":merge_behavior".into(),
-            Node::s(*b.rng.pick(&["native", "deep", "deeper", "bogus"])),
+            Node::s(b.rng.word(&["native", "deep", "deeper", "bogus"])),
         ));
     }
     if b.rng.one_in(3) {

@@ -111,7 +111,7 @@ pub fn interpolation_data(rng: &mut Rng) -> (String, String, String) {
     match rng.below(5) {
         0 => {
             let n = rng.range(1000, 5000);
-            let (d, k) = chain(n, *rng.pick(&["lookup", "hiera"]), false);
+            let (d, k) = chain(n, rng.word(&["lookup", "hiera"]), false);
             (d, k, format!("hostile: lookup chain of {n} keys"))
         }
         1 => {

@@ -14,7 +14,7 @@ pub fn generate(rng: &mut Rng) -> Input {
     let mut b = Builder::new(rng);
     b.interpolation_heavy = true;
     b.input
-        .add("strict", *b.rng.pick(&["warning", "off", "error"]));
+        .add("strict", b.rng.word(&["warning", "off", "error"]));
     if b.rng.one_in(100) {
         let (data, key, note) = hostile::interpolation_data(b.rng);
         b.input.add(

@@ -78,7 +78,7 @@ struct Gen<'r> {
 impl Gen<'_> {
     fn string(&mut self) {
         self.out.push('"');
-        let s = *self.rng.pick(STRINGS);
+        let s = self.rng.word(STRINGS);
         self.out.push_str(s);
         self.out.push('"');
     }
@@ -87,11 +87,11 @@ impl Gen<'_> {
         self.nodes += 1;
         let leaf = depth == 0 || self.nodes > 500;
         match self.rng.below(if leaf { 4 } else { 9 }) {
-            0 => self.out.push_str(*self.rng.pick(NUMBERS)),
+            0 => self.out.push_str(self.rng.word(NUMBERS)),
             1 => self.string(),
             2 => self
                 .out
-                .push_str(*self.rng.pick(&["true", "false", "null", "nul", "tru"])),
+                .push_str(self.rng.word(&["true", "false", "null", "nul", "tru"])),
             3 => {
                 // A wire-typed scalar.
                 let (t, v) = *self.rng.pick(&[
@@ -151,9 +151,8 @@ impl Gen<'_> {
         }
         if self.rng.one_in(50) {
             self.out.push_str(
-                *self
-                    .rng
-                    .pick(&[" ", "\n", ",", "/* c */", "// c\n", "}", "]"]),
+                self.rng
+                    .word(&[" ", "\n", ",", "/* c */", "// c\n", "}", "]"]),
             );
         }
     }

@@ -41,9 +41,9 @@ impl<'r> Builder<'r> {
     /// A builder with a random scope, written to `scope.json`.
     pub fn new(rng: &'r mut Rng) -> Builder<'r> {
         let scope = Scope {
-            certname: *rng.pick(&["web01.example.com", "db01", "", "a/b", "..", "x%{y}"]),
-            family: *rng.pick(&["Debian", "RedHat", "", "Debian/../x"]),
-            role: *rng.pick(&["web", "db", "role with space", "ключ"]),
+            certname: rng.word(&["web01.example.com", "db01", "", "a/b", "..", "x%{y}"]),
+            family: rng.word(&["Debian", "RedHat", "", "Debian/../x"]),
+            role: rng.word(&["web", "db", "role with space", "ключ"]),
             items: (0..rng.small(3)).map(|i| ["a", "b", "c"][i]).collect(),
         };
         let keys = [
@@ -109,7 +109,7 @@ impl<'r> Builder<'r> {
                 self.rng
                     .pick(&["role", "facts", "trusted.certname", "nope"])
             ),
-            11 => (*self.rng.pick(&[
+            11 => (self.rng.word(&[
                 "role",
                 "::role",
                 "facts.os.family",
@@ -118,7 +118,7 @@ impl<'r> Builder<'r> {
                 "facts.list.9",
             ]))
             .into(),
-            12 => (*self.rng.pick(&[
+            12 => (self.rng.word(&[
                 "facts.os",
                 "facts",
                 "empty",
@@ -127,7 +127,7 @@ impl<'r> Builder<'r> {
                 "facts.os.release.major",
             ]))
             .into(),
-            13 => (*self.rng.pick(&[
+            13 => (self.rng.word(&[
                 "",
                 " ",
                 "lookup()",
@@ -146,7 +146,7 @@ impl<'r> Builder<'r> {
             17 => format!("\"{k}\""),
             18 => format!("facts.\"os\".family{}", self.rng.pick(&["", ".x", "."])),
             19 => format!("{k}.0"),
-            20 => (*self.rng.pick(&[
+            20 => (self.rng.word(&[
                 "lookup('k0'",
                 "alias('k1')x",
                 "literal(%)",
@@ -167,7 +167,7 @@ impl<'r> Builder<'r> {
     fn string(&mut self) -> String {
         let heavy = self.interpolation_heavy;
         if !heavy && !self.rng.one_in(6) {
-            return (*self.rng.pick(&[
+            return (self.rng.word(&[
                 "v", "value", "--v", "--", "x y", "ключ", "", "1", "true", "a.b",
             ]))
             .into();
@@ -175,7 +175,7 @@ impl<'r> Builder<'r> {
         let mut s = String::new();
         for _ in 0..self.rng.range(1, if heavy { 4 } else { 2 }) {
             if self.rng.one_in(3) {
-                s.push_str(*self.rng.pick(&["pre-", "-", " ", "x", "%", "}"]));
+                s.push_str(self.rng.word(&["pre-", "-", " ", "x", "%", "}"]));
             }
             let t = self.token();
             s.push_str(&t);
@@ -209,9 +209,9 @@ impl<'r> Builder<'r> {
                 Node::Map(
                     (0..n)
                         .map(|_| {
-                            let k = (*self
+                            let k = (self
                                 .rng
-                                .pick(&["a", "b", "c", "--a", "--b", "0", "x.y", "k0"]))
+                                .word(&["a", "b", "c", "--a", "--b", "0", "x.y", "k0"]))
                             .to_string();
                             (k, self.value(depth - 1))
                         })
@@ -231,12 +231,12 @@ impl<'r> Builder<'r> {
             4 | 5 => {
                 let mut m = vec![(
                     "strategy".to_string(),
-                    Node::s(*self.rng.pick(&["deep", "hash", "unique", "first"])),
+                    Node::s(self.rng.word(&["deep", "hash", "unique", "first"])),
                 )];
                 if self.rng.one_in(2) {
                     m.push((
                         "knockout_prefix".into(),
-                        Node::s(*self.rng.pick(&["--", "-", "", "x"])),
+                        Node::s(self.rng.word(&["--", "-", "", "x"])),
                     ));
                 }
                 for opt in [
@@ -252,7 +252,7 @@ impl<'r> Builder<'r> {
                 Node::Map(m)
             }
             6 => Node::map([("strategy", Node::s("bogus"))]),
-            7 => Node::s(*self.rng.pick(&["Deep", "native", "deeper", ""])),
+            7 => Node::s(self.rng.word(&["Deep", "native", "deeper", ""])),
             8 => Node::Int(5),
             _ => Node::Null,
         }
@@ -279,7 +279,7 @@ impl<'r> Builder<'r> {
             let opts = match self.rng.below(8) {
                 0 => Node::map([(
                     "convert_to",
-                    Node::s(*self.rng.pick(&[
+                    Node::s(self.rng.word(&[
                         "Sensitive",
                         "Array",
                         "Hash",
@@ -291,7 +291,7 @@ impl<'r> Builder<'r> {
                 1 => Node::map([(
                     "convert_to",
                     Node::Seq(vec![
-                        Node::s(*self.rng.pick(&["Array", "Hash", "SemVer", "Timestamp"])),
+                        Node::s(self.rng.word(&["Array", "Hash", "SemVer", "Timestamp"])),
                         Node::Bool(true),
                     ]),
                 )]),
@@ -468,7 +468,7 @@ impl<'r> Builder<'r> {
             0 => format!("{k}.0"),
             1 => format!("{k}.a"),
             2 => format!("{k}.'a'.b"),
-            3 => (*self.rng.pick(&[
+            3 => (self.rng.word(&[
                 "lookup_options",
                 "",
                 "nope",

@@ -81,13 +81,13 @@ pub fn generate(rng: &mut Rng) -> Input {
     if b.rng.one_in(4) {
         options.push((
             "environment".into(),
-            Node::s(*b.rng.pick(&["production", "bad name", "../x", "", "Prod"])),
+            Node::s(b.rng.word(&["production", "bad name", "../x", "", "Prod"])),
         ));
     }
     if b.rng.one_in(3) {
         options.push((
             "strict".into(),
-            Node::s(*b.rng.pick(&["off", "warning", "error", "bogus"])),
+            Node::s(b.rng.word(&["off", "warning", "error", "bogus"])),
         ));
     }
     if b.rng.one_in(20) {
@@ -136,7 +136,7 @@ pub fn generate(rng: &mut Rng) -> Input {
 
 /// Adds one hiera3 helper (or parse_data) call's arguments.
 fn helper_call(b: &mut Builder, i: usize) {
-    let f = *b.rng.pick(&[
+    let f = b.rng.word(&[
         "merge_answer",
         "parse_answer",
         "parse_string",

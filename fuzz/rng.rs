@@ -46,6 +46,11 @@ impl Rng {
         &items[self.below(items.len())]
     }
 
+    /// One of `words` (not empty).
+    pub fn word(&mut self, words: &[&'static str]) -> &'static str {
+        words[self.below(words.len())]
+    }
+
     /// A small size, most often tiny: `0..=max` skewed towards 0.
     pub fn small(&mut self, max: usize) -> usize {
         let m = self.range(0, max);

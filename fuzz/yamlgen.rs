@@ -180,7 +180,7 @@ impl<'r> Gen<'r> {
             self.out.push('\u{feff}');
         }
         if self.rng.one_in(20) {
-            self.out.push_str(*self.rng.pick(&[
+            self.out.push_str(self.rng.word(&[
                 "%YAML 1.1\n",
                 "%YAML 1.2\n",
                 "%TAG !e! tag:example.com,2000:\n",
@@ -207,7 +207,7 @@ impl<'r> Gen<'r> {
         }
         self.out.push('\n');
         if self.rng.one_in(10) {
-            self.out.push_str(*self.rng.pick(&[
+            self.out.push_str(self.rng.word(&[
                 "...\n",
                 "---\nsecond: doc\n",
                 "--- |\n  text\n",
@@ -255,7 +255,7 @@ impl<'r> Gen<'r> {
             4 => "? complex".into(),
             5 => format!("{}", self.rng.below(10)),
             6 => format!("k{}::{}", self.rng.below(5), self.rng.below(5)),
-            7 => (*self.rng.pick(&[
+            7 => (self.rng.word(&[
                 "~", "null", "true", "1.5", ":sym", "ключ", "a.b", "a b", "-", "1",
             ]))
             .into(),
@@ -266,13 +266,13 @@ impl<'r> Gen<'r> {
     /// A scalar in any style (on one line).
     fn scalar(&mut self) -> String {
         let mut s = match self.rng.below(10) {
-            0..=3 => (*self.rng.pick(PLAIN)).to_string(),
+            0..=3 => (self.rng.word(PLAIN)).to_string(),
             4 => format!("'{}'", self.rng.pick(PLAIN).replace('\'', "''")),
             5 => {
                 let mut s = String::from("\"");
                 for _ in 0..self.rng.range(0, 4) {
                     if self.rng.one_in(2) {
-                        s.push_str(*self.rng.pick(ESCAPES));
+                        s.push_str(self.rng.word(ESCAPES));
                     } else {
                         s.push_str(&self.rng.pick(PLAIN).replace(['"', '\\'], ""));
                     }
