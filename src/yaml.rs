@@ -187,7 +187,7 @@ pub fn load(text: &str, opts: &YamlOptions) -> Result<Option<Value>, YamlError> 
     // scalar is undone.
     let mut guesses: Vec<usize> = Vec::new();
     let mut no_guess: Vec<usize> = Vec::new();
-    let passes = (MAX_REPARSED_CHARS / chars.len().max(1)).clamp(16, MAX_RETRIES);
+    let passes = (MAX_REPARSED_CHARS / chars.len().max(1)).clamp(64, MAX_RETRIES);
     for _ in 0..passes {
         let source: Cow<'_, str> = if pristine { Cow::Borrowed(text) } else { Cow::Owned(chars.iter().collect()) };
         // Every pass after the first parses a patched text.
@@ -238,7 +238,16 @@ pub fn load(text: &str, opts: &YamlOptions) -> Result<Option<Value>, YamlError> 
                                 c
                             }
                         };
+                        // Every later `-` that starts a plain scalar the
+                        // same way would trip saphyr too, one parse each:
+                        // stand in for them all at once (a stand-in that
+                        // lands inside a quoted scalar is swapped back there).
                         chars[a] = stand_in;
+                        for i in a + 1..chars.len().saturating_sub(1) {
+                            if chars[i] == '-' && ",[]{}".contains(chars[i + 1]) && matches!(chars[i - 1], '[' | ',' | '{' | ' ' | '\t' | '\n' | '\r') {
+                                chars[i] = stand_in;
+                            }
+                        }
                         continue;
                     }
                     _ => {}
@@ -293,9 +302,11 @@ const MAX_RETRIES: usize = 100_000;
 
 /// The characters that all the passes of one load may parse together: a
 /// document that needs many repairs is re-parsed once per repair, so a large
-/// one gets fewer (a 1 MiB document 32, a 10 KiB one 3,355), and a hostile
-/// one ends in "document too complex to parse" within about a second.
-const MAX_REPARSED_CHARS: usize = 32 << 20;
+/// one gets fewer (a 1 MiB document 128, a 64 KiB one 2,048; never fewer
+/// than 64), and a hostile one ends in "document too complex to parse"
+/// within seconds instead of minutes or hours. (Repairs that recur through a
+/// document, lone dashes and tabs after colons, are made all at once.)
+const MAX_REPARSED_CHARS: usize = 128 << 20;
 
 /// The most digits of a binary, octal or hexadecimal integer (their
 /// conversion to decimal is quadratic); decimal integers have no bound.
@@ -2386,7 +2397,7 @@ fn tokenize(s: &str) -> Result<Value, Fail> {
         let unsigned = cleaned.trim_start_matches(['-', '+']);
         if unsigned.len() > MAX_NONDECIMAL_DIGITS && unsigned.len() > 1 && unsigned.starts_with('0') {
             return Err(Fail::Message(format!(
-                "integer too large: {} digits in base 2, 8 or 16 (libhiera reads at most {MAX_NONDECIMAL_DIGITS})",
+                "integer too large: {} characters in base 2, 8 or 16 (libhiera reads at most {MAX_NONDECIMAL_DIGITS})",
                 unsigned.len()
             )));
         }
@@ -3913,4 +3924,38 @@ mod tests {
         ("1: on\n:s:\t -\na: [%{facts.x}, a#b, 1.,]\n", "E:block sequence entries are not allowed in this context at line 2 column 6"),
         ("~: 1,000\n<<:\t &a95 1:20\n:s: ?x\na\tb: -1\n", "{nil=>i:1000,s:<<=>i:4800,y:s=>s:?x,s:a\\u{9}b=>i:-1}"),
     ];
+
+    #[test]
+    fn huge_integers_load_in_linear_time_or_are_refused() {
+        // Found by the soak runner: a scalar of 811 KB of digits took seconds.
+        let digits = "5".repeat(1_000_000);
+        let v = load(&format!("k: {digits}\n"), &YamlOptions::default()).unwrap().unwrap();
+        assert!(matches!(v.get("k"), Some(Value::BigInt(d)) if d.as_str() == digits));
+        let v = load(&format!("k: -{digits}\n"), &YamlOptions::default()).unwrap().unwrap();
+        assert!(matches!(v.get("k"), Some(Value::BigInt(d)) if d.len() == digits.len() + 1 && d.starts_with('-')));
+        let octal = format!("k: 0{}\n", "7".repeat(MAX_NONDECIMAL_DIGITS + 1));
+        let e = load(&octal, &YamlOptions::default()).unwrap_err();
+        assert!(e.to_string().contains("integer too large: 100002 characters in base 2, 8 or 16"), "{e}");
+        let hex = format!("k: 0x{}\n", "f".repeat(20_000));
+        let v = load(&hex, &YamlOptions::default()).unwrap().unwrap();
+        assert!(matches!(v.get("k"), Some(Value::BigInt(d)) if d.len() == 24_083), "{:.20?}", v.get("k"));
+    }
+
+    #[test]
+    fn repairs_are_bounded() {
+        // Found by the soak runner: each repair re-parses the document, and a
+        // mutated 1 MiB file needed about 9,600 of them (544 s).
+        let dashes = format!("k: [{}]\n", "-, ".repeat(20_000));
+        let v = load(&dashes, &YamlOptions::default()).unwrap().unwrap();
+        let k = v.get("k").unwrap().as_array().unwrap();
+        assert_eq!(k.len(), 20_000);
+        assert!(k.iter().all(|x| x.as_str() == Some("-")));
+        let quoted: String = (0..200).map(|i| format!("k{i}: \"a\nb\"\n")).collect();
+        let v = load(&quoted, &YamlOptions::default()).unwrap().unwrap();
+        assert_eq!(v.get("k199"), Some(&Value::from("a b")));
+        let many: String = (0..20_000).map(|i| format!("k{i}: \"a\nb\"\n")).collect();
+        let e = load(&many, &YamlOptions::default()).unwrap_err();
+        assert!(e.to_string().starts_with("document too complex to parse (it needs more than 499 repairs"), "{e}");
+    }
+
 }
