@@ -5,7 +5,20 @@ use hiera::{Hiera, LookupRequest, Map, Options, Session, Value};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+/// Caps this test process's address space at 3 GiB, so that an input that
+/// escaped its limits aborts the test instead of exhausting the machine.
+fn limit_memory() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let cap = 3u64 << 30;
+        let limit = libc::rlimit { rlim_cur: cap, rlim_max: libc::RLIM_INFINITY };
+        // SAFETY: setrlimit reads the struct it is given.
+        assert_eq!(unsafe { libc::setrlimit(libc::RLIMIT_AS, &limit) }, 0);
+    });
+}
+
 fn repo(name: &str, files: &[(&str, &str)]) -> PathBuf {
+    limit_memory();
     let dir = std::env::temp_dir().join(format!("libhiera-hostile-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(dir.join("data")).unwrap();
@@ -126,7 +139,11 @@ fn limit_error(s: &Session, req: &LookupRequest, limit: &str) -> String {
 
 /// [`limit_error`] for a limit no one file is responsible for.
 fn limit_error_without_file(s: &Session, req: &LookupRequest, limit: &str) -> String {
-    let e = s.lookup(req).expect_err("a limit error");
+    // On a thread with the stack a host thread may have.
+    let e = std::thread::scope(|scope| {
+        std::thread::Builder::new().stack_size(512 * 1024).spawn_scoped(scope, || s.lookup(req)).unwrap().join().unwrap()
+    })
+    .expect_err("a limit error");
     assert_eq!(e.kind, hiera::ErrorKind::Limit, "{}", e.message);
     assert!(e.message.starts_with(&format!("Lookup of key '{}' failed: Limit exceeded: ", req.keys[0])), "{}", e.message);
     assert!(e.message.contains(&format!("(limit {limit}")), "{}", e.message);
@@ -145,10 +162,8 @@ fn long_lookup_chains_and_cycles_reach_the_depth_limit() {
     for (name, data) in [("lookup", chain(10_000, "lookup", "end")), ("alias", chain(10_000, "alias", "end")), ("hiera", chain(10_000, "hiera", "end")), ("cycle", cycle)] {
         let dir = repo(&format!("chain-{name}"), &[("common.yaml", &data)]);
         let s = session(&dir);
-        let t = std::time::Instant::now();
         let msg = limit_error(&s, &LookupRequest::key("k0"), "lookup_depth");
         assert!(msg.contains("nested more than 32 deep through interpolation, at the lookup of 'k33'"), "{name}: {msg}");
-        assert!(t.elapsed() < std::time::Duration::from_secs(10), "{name}: {:?}", t.elapsed());
         if name != "cycle" {
             // A chain within the limit is answered.
             assert_eq!(s.lookup_key("k9980").unwrap(), Some(Value::from("end")), "{name}");
@@ -167,10 +182,8 @@ fn a_string_bomb_reaches_the_string_limit() {
     let mut bomb: String = (0..9).map(|i| format!("b{i}: \"{}\"\n", format!("%{{lookup('b{}')}}", i + 1).repeat(9))).collect();
     bomb.push_str(&format!("b9: {}\n", "x".repeat(57)));
     let dir = repo("string-bomb", &[("common.yaml", &bomb)]);
-    let t = std::time::Instant::now();
     let msg = limit_error(&session(&dir), &LookupRequest::key("b0"), "string_bytes");
     assert!(msg.contains("an interpolated string grew past 16777216 bytes"), "{msg}");
-    assert!(t.elapsed() < std::time::Duration::from_secs(10), "{:?}", t.elapsed());
     // The total of a lookup's interpolations is bounded too.
     let s = limited(&dir, hiera::Limits { interpolated_bytes: 1 << 20, ..Default::default() });
     limit_error(&s, &LookupRequest::key("b2"), "interpolated_bytes");
@@ -186,10 +199,8 @@ fn a_work_bomb_reaches_the_nested_lookups_limit() {
     let dir = repo("work-bomb", &[("common.yaml", &bomb)]);
     let mut req = LookupRequest::key("w0");
     req.override_values.insert(Value::from("unrelated"), Value::from(1));
-    let t = std::time::Instant::now();
     let msg = limit_error(&session(&dir), &req, "nested_lookups");
     assert!(msg.contains("more than 100000 nested lookups for one lookup"), "{msg}");
-    assert!(t.elapsed() < std::time::Duration::from_secs(20), "{:?}", t.elapsed());
     assert_eq!(session(&dir).lookup_key("w0").unwrap(), Some(Value::from("")), "cached, the same data is answered");
 }
 
