@@ -73,7 +73,7 @@ fn data_text(name: &str, version: u64) -> String {
         let blank = format!("{}\n", " ".repeat(79));
         s.push_str(&blank.repeat(30_000));
     }
-    write!(s, "\"{name}_check\": \"{name}-{version:06}\"}}\n").unwrap();
+    writeln!(s, "\"{name}_check\": \"{name}-{version:06}\"}}").unwrap();
     s
 }
 
