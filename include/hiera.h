@@ -294,8 +294,12 @@ enum hiera_status hiera_parse_data(const char *format,
  * `options_json` is a JSON object with the same meaning as the CLI's flags;
  * every field is optional:
  * `{"hiera_config": "hiera.yaml", "environmentpath": "environments",
- *   "environment": "production", "strict": "off" | "warning" | "error"}`
- * (the values shown are the defaults). Relative paths are taken relative to
+ *   "environment": "production", "strict": "off" | "warning" | "error",
+ *   "confine": false}`
+ * (the values shown are the defaults). `confine: true` reads only data and
+ * config files inside the directories the configuration names (`..` and
+ * symbolic links resolved; a file outside is an `io` error): for facts
+ * that cannot be trusted. Relative paths are taken relative to
  * the process's working directory at the time of the call. Nothing is read
  * yet: configuration and data errors surface at lookup time, as in Puppet.
  *

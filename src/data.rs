@@ -4,6 +4,8 @@
 
 use crate::value::Str;
 use crate::config::{symkeys_to_string, HieraConfig, LayerKind};
+use crate::confine::Confinement;
+use crate::lookup::Options;
 use crate::error::{Error, ErrorKind, Result};
 use crate::value::{Map, Value};
 use std::collections::{HashMap, HashSet};
@@ -578,8 +580,10 @@ impl Slots {
 /// Each access `stat`s the file; when its device, inode, size, mtime or
 /// ctime differ from the cached version it is read and parsed again. Each
 /// read is of one version of the file, even while the file is rewritten in
-/// place (see [`read_file`]). A file changed within [`RACY_WINDOW`] before
-/// it was read is read again at its next use (and parsed again only if its
+/// place: the file's stamp is taken before and after the read, and the read
+/// made again (three times at most, then it fails) when they differ. A file
+/// changed within two seconds before it was read is read twice (the reads
+/// must agree) and read again at its next use (parsed again only if its
 /// bytes changed): within its filesystem's time granularity, a change may
 /// leave its stamp as it was. Parse errors are cached too (a broken file is
 /// not re-parsed until it changes); read errors are not.
@@ -597,6 +601,8 @@ pub struct FileCache {
     strings: Mutex<Interner>,
     check_interval: Duration,
     generation: AtomicU64,
+    /// Where reads are confined to, when they are ([`crate::Options::confine`]).
+    confinement: Option<Confinement>,
 }
 
 /// What a `stat` said about a path.
@@ -622,6 +628,33 @@ impl FileCache {
     /// first access of each file).
     pub fn with_check_interval(interval: Duration) -> FileCache {
         FileCache { check_interval: interval, ..FileCache::default() }
+    }
+
+    /// The cache of a [`crate::Hiera`] opened with `options` (absolute
+    /// paths): its check interval and, with `confine`, confined to the
+    /// directory of the global hiera.yaml, the environment's directory and
+    /// its `modules` directory, and what the configurations read name (see
+    /// [`crate::confine`]).
+    pub fn for_options(options: &Options) -> FileCache {
+        let mut cache = FileCache::with_check_interval(options.file_check_interval);
+        if options.confine {
+            let env = options.environmentpath.join(&options.environment);
+            let global_dir = options.hiera_config.parent().map(Path::to_path_buf).unwrap_or_default();
+            let roots = vec![global_dir, env.join("modules"), env];
+            cache.confinement = Some(Confinement::new(options.hiera_config.clone(), roots));
+        }
+        cache
+    }
+
+    /// Refuses a path outside the confinement, if there is one.
+    fn confine(&self, path: &Path) -> Result<()> {
+        self.confinement.as_ref().map_or(Ok(()), |c| c.check_file(path))
+    }
+
+    /// Refuses a glob that reaches outside the confinement, if there is one
+    /// (before the glob is expanded).
+    pub fn check_glob(&self, pattern: &Path) -> Result<()> {
+        self.confinement.as_ref().map_or(Ok(()), |c| c.check_glob(pattern))
     }
 
     /// A counter that changes whenever a cached file was (re)loaded.
@@ -662,7 +695,11 @@ impl FileCache {
     }
 
     fn get(&self, path: &Path, tag: u8, parse: impl FnOnce(&[u8]) -> Parsed) -> std::result::Result<Option<Parsed>, Error> {
-        let Some(probe) = self.probe(path).map_err(|e| io_error(&e, path))? else { return Ok(None) };
+        let Some(probe) = self.probe(path).map_err(|e| io_error(&e, path))? else {
+            // A missing file outside is refused, not missing.
+            self.confine(path)?;
+            return Ok(None);
+        };
         // A racy entry whose stamp is unchanged: kept if the bytes are too.
         let mut recheck = None;
         {
@@ -676,6 +713,8 @@ impl FileCache {
                 }
             }
         }
+        // Checked before the first read (what the cache keeps was allowed).
+        self.confine(path)?;
         // Read and parse outside the lock so slow files do not block other threads.
         let read = read_file(path)?;
         let hash = (read.racy || recheck.is_some())
@@ -734,8 +773,17 @@ impl FileCache {
             LayerKind::Environment => 3,
             LayerKind::Module => 4,
         };
+        if let (Some(c), LayerKind::Module) = (&self.confinement, layer) {
+            // A module's directory is a root (its name is a plain word).
+            c.add_module_dir(path.parent().unwrap_or(path));
+        }
         let parse = |bytes: &[u8]| match yaml_utf8(bytes) {
-            Ok(text) => HieraConfig::parse(text, path, layer).map(|o| o.map(Arc::new)),
+            Ok(text) => HieraConfig::parse(text, path, layer).map(|o| {
+                if let (Some(c), Some(config)) = (&self.confinement, &o) {
+                    c.add_config(config);
+                }
+                o.map(Arc::new)
+            }),
             Err(problem) => Err(Error { kind: ErrorKind::Parse, message: format!("({}): {problem}", path.display()), file: Some(path.to_path_buf()), line: Some(1) }),
         };
         match self.get(path, tag, |bytes| Parsed::config(parse(bytes)))? {

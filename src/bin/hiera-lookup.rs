@@ -15,7 +15,7 @@ const USAGE: &str = "usage: hiera-lookup [--hiera_config FILE] [--environmentpat
                     [--merge first|unique|hash|deep|JSON] [--knock-out-prefix P]
                     [--sort-merged-arrays] [--merge-hash-arrays] [--default JSON]
                     [--explain] [--render-as s|json|yaml] [--strict off|warning|error]
-                    (KEY... | --batch)
+                    [--confine] (KEY... | --batch)
        hiera-lookup --hiera3 [--hiera_config FILE] [--scope FILE]
                     [--resolution-type priority|array|hash|JSON] [--order-override NAME]...
                     [--default JSON] [--render-as s|json|yaml] [--] KEY";
@@ -83,6 +83,7 @@ fn parse_args() -> Result<Args, String> {
                     other => return Err(format!("--strict takes off, warning or error, not '{other}'")),
                 }
             }
+            "--confine" => a.options.confine = true,
             "--batch" => a.batch = true,
             "-h" | "--help" => {
                 println!("{USAGE}");
