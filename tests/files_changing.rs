@@ -18,9 +18,10 @@
 //! - a value of one version written (and, within one session, the same
 //!   version for every key of one file, and the same hierarchy);
 //! - for an in-place rewrite, what the file held at one instant: nothing
-//!   (just truncated: no data, so not found), or a prefix, which for these
-//!   files (YAML flow mappings and JSON objects) is a parse error, or for
-//!   hiera.yaml a shorter hierarchy (its last marker not found);
+//!   (just truncated: no data in YAML, so not found; a parse error in
+//!   JSON), or a prefix, which for these files (YAML flow mappings and JSON
+//!   objects) is a parse error, or for hiera.yaml a shorter hierarchy (its
+//!   last marker not found);
 //! - not found (a deleted file, a hierarchy cut short) or a clean `Err`.
 //!
 //! A value mixed from two versions of one file (pages of one version and
@@ -41,8 +42,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// The data files the writer changes: name, extension, the hierarchy's
-/// `data_hash` function.
+/// The data files the writer changes: name and extension (the hierarchy
+/// reads `.json` with `json_data`, `.yaml` with `yaml_data`).
 const FILES: [(&str, &str); 3] = [("a", "yaml"), ("b", "json"), ("c", "yaml")];
 
 /// The number of payload words of a version: mostly the same (the
