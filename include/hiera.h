@@ -311,12 +311,16 @@ enum hiera_status hiera_parse_data(const char *format,
  *   "environment": "production", "strict": "off" | "warning" | "error",
  *   "limits": {"lookup_depth": 32, "nested_lookups": 100000,
  *              "string_bytes": 16777216, "interpolated_bytes": 268435456,
- *              "merge_entries": 1000000}}`
- * (the values shown are the defaults; `limits` may name any of its
- * fields: a lookup that reaches one fails with an error of kind `limit`).
- * Relative paths are taken relative to the process's working directory at
- * the time of the call. Nothing is read yet: configuration and data errors
- * surface at lookup time, as in Puppet.
+ *              "merge_entries": 1000000},
+ *   "confine": false}`
+ * (the values shown are the defaults). `limits` may name any of its
+ * fields: a lookup that reaches one fails with an error of kind `limit`.
+ * `confine: true` reads only data and config files inside the directories
+ * the configuration names (`..` and symbolic links resolved; a file outside
+ * is an `io` error): for facts that cannot be trusted. Relative paths are
+ * taken relative to the process's working directory at the time of the
+ * call. Nothing is read yet: configuration and data errors surface at
+ * lookup time, as in Puppet.
  *
  * Returns:
  * - `HIERA_OK`: `*out` is the new handle (free it with `hiera_free`);

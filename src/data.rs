@@ -1,8 +1,11 @@
 //! Data files: `yaml_data` and `json_data` as Puppet reads them, and the
-//! file cache that re-reads a file when its inode, mtime or size changes.
+//! file cache that re-reads a file when its identity, size or times change
+//! (and makes sure each read is one version of the file).
 
 use crate::value::Str;
 use crate::config::{symkeys_to_string, HieraConfig, LayerKind};
+use crate::confine::Confinement;
+use crate::lookup::Options;
 use crate::error::{Error, ErrorKind, Result};
 use crate::value::{List, Map, Value};
 use std::collections::{HashMap, HashSet};
@@ -14,12 +17,39 @@ use std::time::{Duration, Instant, SystemTime};
 /// The largest data or config file read (bytes); larger files are an error.
 pub const MAX_FILE_SIZE: u64 = 256 * 1024 * 1024;
 
-/// What identifies one version of a file.
+/// What identifies one version of a file: the device and inode, the size,
+/// and the modification and status-change times. (No one can set the
+/// change time: it tells a rewrite that put the modification time back,
+/// as `rsync --inplace --times` and `touch -r` do.)
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Stamp {
+    dev: u64,
     ino: u64,
-    mtime: Option<SystemTime>,
     size: u64,
+    mtime: Option<SystemTime>,
+    ctime: Option<SystemTime>,
+}
+
+impl Stamp {
+    fn of(md: &std::fs::Metadata) -> Stamp {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            let ctime = u64::try_from(md.ctime())
+                .ok()
+                .and_then(|s| SystemTime::UNIX_EPOCH.checked_add(Duration::new(s, md.ctime_nsec().clamp(0, 999_999_999) as u32)));
+            Stamp { dev: md.dev(), ino: md.ino(), size: md.len(), mtime: md.modified().ok(), ctime }
+        }
+        #[cfg(not(unix))]
+        Stamp { dev: 0, ino: 0, size: md.len(), mtime: md.modified().ok(), ctime: None }
+    }
+
+    /// Whether the file changed so shortly before `now` that a change
+    /// coming later may leave this stamp as it is: its times may still
+    /// read the same (see [`RACY_WINDOW`]).
+    fn racy(&self, now: SystemTime) -> bool {
+        self.mtime.max(self.ctime).is_none_or(|t| t.checked_add(RACY_WINDOW).is_none_or(|t| t > now))
+    }
 }
 
 /// Whether a path exists, and what it is.
@@ -29,62 +59,152 @@ pub fn exists(path: &Path) -> bool {
 
 fn stamp_of(path: &Path) -> std::io::Result<(Stamp, std::fs::Metadata)> {
     let md = std::fs::metadata(path)?;
-    #[cfg(unix)]
-    let ino = std::os::unix::fs::MetadataExt::ino(&md);
-    #[cfg(not(unix))]
-    let ino = 0;
-    Ok((Stamp { ino, mtime: md.modified().ok(), size: md.len() }, md))
+    Ok((Stamp::of(&md), md))
 }
 
-/// Reads a file as Puppet would, refusing what would hang or is not a file.
-fn read_bytes(path: &Path, md: &std::fs::Metadata) -> Result<Vec<u8>> {
-    if md.is_dir() {
-        return Err(Error {
-            kind: ErrorKind::Io,
-            message: format!("Is a directory @ io_fread - {}", path.display()),
-            file: Some(path.to_path_buf()),
-            line: None,
-        });
-    }
-    #[cfg(unix)]
-    let is_char_device = std::os::unix::fs::FileTypeExt::is_char_device(&md.file_type());
-    #[cfg(not(unix))]
-    let is_char_device = false;
-    if is_char_device {
-        // /dev/null reads as empty; read at most MAX_FILE_SIZE of any device.
-        use std::io::Read;
-        let mut buf = Vec::new();
-        let f = std::fs::File::open(path).map_err(|e| Error {
-            kind: ErrorKind::Io,
-            message: format!("{} @ rb_sysopen - {}", io_message(&e), path.display()),
-            file: Some(path.to_path_buf()),
-            line: None,
-        })?;
-        let _ = f.take(MAX_FILE_SIZE).read_to_end(&mut buf);
-        return Ok(buf);
-    }
-    if !md.is_file() {
-        return Err(Error {
-            kind: ErrorKind::Io,
-            message: format!("Not a regular file (a FIFO, socket or device): {}", path.display()),
-            file: Some(path.to_path_buf()),
-            line: None,
-        });
-    }
-    if md.len() > MAX_FILE_SIZE {
-        return Err(Error {
-            kind: ErrorKind::Io,
-            message: format!("File too large ({} bytes): {}", md.len(), path.display()),
-            file: Some(path.to_path_buf()),
-            line: None,
-        });
-    }
-    std::fs::read(path).map_err(|e| Error {
+/// How many times a file that changes while it is read is read again
+/// before the read fails (see [`read_file`]).
+const READ_ATTEMPTS: usize = 3;
+
+/// How long after a file's last change its stamp is not trusted to tell
+/// the next change. File times are kept with a granularity: a clock tick
+/// of a few milliseconds on Linux before 6.13 (or on a filesystem without
+/// fine-grained timestamps), a second on some network filesystems, two on
+/// FAT; two changes within one tick, at one size, leave the same stamp.
+/// (The time of a file on a network filesystem is the server's: a clock
+/// further off than this is not covered.)
+const RACY_WINDOW: Duration = Duration::from_secs(2);
+
+/// What [`read_file`] read: one version of a file.
+struct FileRead {
+    /// The file's stamp before and after the read.
+    stamp: Stamp,
+    bytes: Vec<u8>,
+    /// The file changed within [`RACY_WINDOW`] before the read: a change
+    /// to come may not show in its stamp.
+    racy: bool,
+}
+
+fn io_error(e: &std::io::Error, path: &Path) -> Error {
+    Error {
         kind: ErrorKind::Io,
-        message: format!("{} @ rb_sysopen - {}", io_message(&e), path.display()),
+        message: format!("{} @ rb_sysopen - {}", io_message(e), path.display()),
+        file: Some(path.to_path_buf()),
+        line: None,
+    }
+}
+
+/// Reads a file as Puppet would, refusing what would hang or is not a
+/// file, and making sure that the bytes are one version of it: a file
+/// rewritten in place while it is read (truncated and written again) can
+/// give pages of one version followed by pages of the next, which may well
+/// parse (when both have the same layout) and mix two versions' values.
+///
+/// So the open file's stamp ([`Stamp`]: identity, size, times) is taken
+/// before and after the read, and the read made again when they differ, at
+/// most [`READ_ATTEMPTS`] times; a file still changing then is an error
+/// ("changed while being read"), which the cache does not keep. A file that
+/// changed within [`RACY_WINDOW`] before the read could change again within
+/// the same tick of its filesystem's clock and keep its stamp: it is read
+/// twice, and the two reads must agree. What a read gives is what the file
+/// held at one instant: an empty file just truncated, or a prefix of one
+/// being written, are read as they are (as Puppet reads them).
+fn read_file(path: &Path) -> Result<FileRead> {
+    use std::io::{Read, Seek};
+    for _ in 0..READ_ATTEMPTS {
+        let started = SystemTime::now();
+        let mut options = std::fs::OpenOptions::new();
+        options.read(true);
+        // A FIFO put there must not block the open (its type is refused below).
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NONBLOCK);
+        let mut file = match options.open(path) {
+            Ok(f) => f,
+            // Not everything can be opened (a directory on some systems, a socket).
+            Err(e) => {
+                return Err(match std::fs::metadata(path) {
+                    Ok(md) if md.is_dir() => is_a_directory(path),
+                    Ok(md) if !md.is_file() => not_a_file(path),
+                    _ => io_error(&e, path),
+                })
+            }
+        };
+        let md = file.metadata().map_err(|e| io_error(&e, path))?;
+        if md.is_dir() {
+            return Err(is_a_directory(path));
+        }
+        #[cfg(unix)]
+        let is_char_device = std::os::unix::fs::FileTypeExt::is_char_device(&md.file_type());
+        #[cfg(not(unix))]
+        let is_char_device = false;
+        if is_char_device {
+            // /dev/null reads as empty; read at most MAX_FILE_SIZE of any device.
+            let mut bytes = Vec::new();
+            let _ = file.take(MAX_FILE_SIZE).read_to_end(&mut bytes);
+            return Ok(FileRead { stamp: Stamp::of(&md), bytes, racy: false });
+        }
+        if !md.is_file() {
+            return Err(not_a_file(path));
+        }
+        if md.len() > MAX_FILE_SIZE {
+            return Err(too_large(md.len(), path));
+        }
+        let before = Stamp::of(&md);
+        let read = |file: &mut std::fs::File| -> Result<Vec<u8>> {
+            let mut bytes = Vec::with_capacity(before.size as usize + 1);
+            (&mut *file).take(MAX_FILE_SIZE + 1).read_to_end(&mut bytes).map_err(|e| io_error(&e, path))?;
+            if bytes.len() as u64 > MAX_FILE_SIZE {
+                return Err(too_large(bytes.len() as u64, path));
+            }
+            Ok(bytes)
+        };
+        let bytes = read(&mut file)?;
+        let racy = before.racy(started);
+        if racy {
+            // The stamp may not tell a change during the read: read again.
+            file.rewind().map_err(|e| io_error(&e, path))?;
+            if read(&mut file)? != bytes {
+                continue;
+            }
+        }
+        let after = Stamp::of(&file.metadata().map_err(|e| io_error(&e, path))?);
+        if after == before {
+            return Ok(FileRead { stamp: before, bytes, racy });
+        }
+    }
+    Err(Error {
+        kind: ErrorKind::Io,
+        message: format!("File changed while being read ({READ_ATTEMPTS} attempts): {}", path.display()),
         file: Some(path.to_path_buf()),
         line: None,
     })
+}
+
+fn is_a_directory(path: &Path) -> Error {
+    Error {
+        kind: ErrorKind::Io,
+        message: format!("Is a directory @ io_fread - {}", path.display()),
+        file: Some(path.to_path_buf()),
+        line: None,
+    }
+}
+
+fn not_a_file(path: &Path) -> Error {
+    Error {
+        kind: ErrorKind::Io,
+        message: format!("Not a regular file (a FIFO, socket or device): {}", path.display()),
+        file: Some(path.to_path_buf()),
+        line: None,
+    }
+}
+
+fn too_large(size: u64, path: &Path) -> Error {
+    Error {
+        kind: ErrorKind::Io,
+        message: format!("File too large ({size} bytes): {}", path.display()),
+        file: Some(path.to_path_buf()),
+        line: None,
+    }
 }
 
 fn io_message(e: &std::io::Error) -> String {
@@ -421,6 +541,12 @@ impl Parsed {
 struct CacheEntry {
     stamp: Stamp,
     parsed: Parsed,
+    /// When the file had changed within [`RACY_WINDOW`] before it was read
+    /// (its stamp may then stay the same through the next change): a hash
+    /// of the bytes read, and when they were. Such an entry is read again
+    /// at its next use (after the check interval, if there is one), and
+    /// kept if the file's stamp and bytes are the same.
+    racy: Option<(u64, Instant)>,
 }
 
 /// The cached parses of one path, by tag (0 `yaml_data`, 1 `json_data`,
@@ -455,9 +581,16 @@ impl Slots {
 
 /// A cache of parsed files, shared by all sessions of a [`crate::Hiera`].
 ///
-/// Each access `stat`s the file; when its inode, mtime or size differ from
-/// the cached version it is read and parsed again. Parse errors are cached
-/// too (a broken file is not re-parsed until it changes).
+/// Each access `stat`s the file; when its device, inode, size, mtime or
+/// ctime differ from the cached version it is read and parsed again. Each
+/// read is of one version of the file, even while the file is rewritten in
+/// place: the file's stamp is taken before and after the read, and the read
+/// made again (three times at most, then it fails) when they differ. A file
+/// changed within two seconds before it was read is read twice (the reads
+/// must agree) and read again at its next use (parsed again only if its
+/// bytes changed): within its filesystem's time granularity, a change may
+/// leave its stamp as it was. Parse errors are cached too (a broken file is
+/// not re-parsed until it changes); read errors are not.
 ///
 /// With a non-zero check interval ([`FileCache::with_check_interval`]) a
 /// `stat` result, including "no such file", is trusted for that long, as
@@ -472,6 +605,8 @@ pub struct FileCache {
     strings: Mutex<Interner>,
     check_interval: Duration,
     generation: AtomicU64,
+    /// Where reads are confined to, when they are ([`crate::Options::confine`]).
+    confinement: Option<Confinement>,
 }
 
 /// What a `stat` said about a path.
@@ -497,6 +632,33 @@ impl FileCache {
     /// first access of each file).
     pub fn with_check_interval(interval: Duration) -> FileCache {
         FileCache { check_interval: interval, ..FileCache::default() }
+    }
+
+    /// The cache of a [`crate::Hiera`] opened with `options` (absolute
+    /// paths): its check interval and, with `confine`, confined to the
+    /// directory of the global hiera.yaml, the environment's directory and
+    /// its `modules` directory, and what the configurations read name (see
+    /// [`crate::confine`]).
+    pub fn for_options(options: &Options) -> FileCache {
+        let mut cache = FileCache::with_check_interval(options.file_check_interval);
+        if options.confine {
+            let env = options.environmentpath.join(&options.environment);
+            let global_dir = options.hiera_config.parent().map(Path::to_path_buf).unwrap_or_default();
+            let roots = vec![global_dir, env.join("modules"), env];
+            cache.confinement = Some(Confinement::new(options.hiera_config.clone(), roots));
+        }
+        cache
+    }
+
+    /// Refuses a path outside the confinement, if there is one.
+    fn confine(&self, path: &Path) -> Result<()> {
+        self.confinement.as_ref().map_or(Ok(()), |c| c.check_file(path))
+    }
+
+    /// Refuses a glob that reaches outside the confinement, if there is one
+    /// (before the glob is expanded).
+    pub fn check_glob(&self, pattern: &Path) -> Result<()> {
+        self.confinement.as_ref().map_or(Ok(()), |c| c.check_glob(pattern))
     }
 
     /// A counter that changes whenever a cached file was (re)loaded.
@@ -537,34 +699,46 @@ impl FileCache {
     }
 
     fn get(&self, path: &Path, tag: u8, parse: impl FnOnce(&[u8]) -> Parsed) -> std::result::Result<Option<Parsed>, Error> {
-        let io_error = |e: std::io::Error| Error {
-            kind: ErrorKind::Io,
-            message: format!("{} @ rb_sysopen - {}", io_message(&e), path.display()),
-            file: Some(path.to_path_buf()),
-            line: None,
+        let Some(probe) = self.probe(path).map_err(|e| io_error(&e, path))? else {
+            // A missing file outside is refused, not missing.
+            self.confine(path)?;
+            return Ok(None);
         };
-        let Some(probe) = self.probe(path).map_err(io_error)? else { return Ok(None) };
+        // A racy entry whose stamp is unchanged: kept if the bytes are too.
+        let mut recheck = None;
         {
             let map = self.entries.lock().unwrap_or_else(|p| p.into_inner());
             if let Some(e) = map.get(path_key(path)).and_then(|slots| slots.get(tag)) {
                 if e.stamp == probe.stamp {
-                    return Ok(Some(e.parsed.clone()));
+                    match e.racy {
+                        Some((hash, at)) if at.elapsed() >= self.check_interval => recheck = Some((hash, e.parsed.clone())),
+                        _ => return Ok(Some(e.parsed.clone())),
+                    }
                 }
             }
         }
+        // Checked before the first read (what the cache keeps was allowed).
+        self.confine(path)?;
         // Read and parse outside the lock so slow files do not block other threads.
-        let md = std::fs::metadata(path).map_err(io_error)?;
-        let bytes = read_bytes(path, &md)?;
-        let parsed = parse(&bytes);
+        let read = read_file(path)?;
+        let hash = (read.racy || recheck.is_some())
+            .then(|| std::hash::BuildHasher::hash_one(&foldhash::quality::FixedState::default(), read.bytes.as_slice()));
+        let (parsed, reparsed) = match recheck {
+            Some((old, parsed)) if read.stamp == probe.stamp && hash == Some(old) => (parsed, false),
+            _ => (parse(&read.bytes), true),
+        };
         let mut map = self.entries.lock().unwrap_or_else(|p| p.into_inner());
-        let entry = CacheEntry { stamp: probe.stamp, parsed: parsed.clone() };
+        let racy = hash.filter(|_| read.racy).map(|h| (h, Instant::now()));
+        let entry = CacheEntry { stamp: read.stamp, parsed: parsed.clone(), racy };
         match map.get_mut(path_key(path)) {
             Some(slots) => slots.set(tag, entry),
             None => {
                 map.insert(path_key(path).into(), Slots::One(tag, entry));
             }
         }
-        self.generation.fetch_add(1, Ordering::AcqRel);
+        if reparsed {
+            self.generation.fetch_add(1, Ordering::AcqRel);
+        }
         Ok(Some(parsed))
     }
 
@@ -603,8 +777,17 @@ impl FileCache {
             LayerKind::Environment => 3,
             LayerKind::Module => 4,
         };
+        if let (Some(c), LayerKind::Module) = (&self.confinement, layer) {
+            // A module's directory is a root (its name is a plain word).
+            c.add_module_dir(path.parent().unwrap_or(path));
+        }
         let parse = |bytes: &[u8]| match yaml_utf8(bytes) {
-            Ok(text) => HieraConfig::parse(text, path, layer).map(|o| o.map(Arc::new)),
+            Ok(text) => HieraConfig::parse(text, path, layer).map(|o| {
+                if let (Some(c), Some(config)) = (&self.confinement, &o) {
+                    c.add_config(config);
+                }
+                o.map(Arc::new)
+            }),
             Err(problem) => Err(Error { kind: ErrorKind::Parse, message: format!("({}): {problem}", path.display()), file: Some(path.to_path_buf()), line: Some(1) }),
         };
         match self.get(path, tag, |bytes| Parsed::config(parse(bytes)))? {
@@ -652,6 +835,97 @@ mod tests {
         assert_eq!(d.get(&Value::from("a")), Some(&Value::Int(22)));
         let e = cache.data(&dir, DataFormat::Yaml).unwrap_err();
         assert!(e.message.starts_with("Is a directory @ io_fread - "));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn reads_refuse_what_is_not_a_file_without_hanging() {
+        let dir = scratch_dir("kinds");
+        let e = read_file(&dir).err().unwrap();
+        assert_eq!(e.message, format!("Is a directory @ io_fread - {}", dir.display()));
+        let e = read_file(&dir.join("missing")).err().unwrap();
+        assert_eq!(e.message, format!("No such file or directory @ rb_sysopen - {}", dir.join("missing").display()));
+        #[cfg(unix)]
+        {
+            // A FIFO nobody writes to: refused, not waited on.
+            let fifo = dir.join("fifo");
+            if std::process::Command::new("mkfifo").arg(&fifo).status().is_ok_and(|s| s.success()) {
+                let e = read_file(&fifo).err().unwrap();
+                assert_eq!(e.message, format!("Not a regular file (a FIFO, socket or device): {}", fifo.display()));
+            }
+            let socket = dir.join("socket");
+            let _listener = std::os::unix::net::UnixListener::bind(&socket).unwrap();
+            let e = read_file(&socket).err().unwrap();
+            assert_eq!(e.message, format!("Not a regular file (a FIFO, socket or device): {}", socket.display()));
+            assert!(read_file(Path::new("/dev/null")).unwrap().bytes.is_empty());
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn files_changed_lately_are_racy() {
+        let now = SystemTime::now();
+        let stamp = |age: u64| {
+            let t = Some(now - Duration::from_millis(age));
+            Stamp { dev: 1, ino: 2, size: 3, mtime: t, ctime: t }
+        };
+        assert!(stamp(0).racy(now));
+        assert!(stamp(1900).racy(now));
+        assert!(!stamp(2100).racy(now));
+        // The later of the two times counts (a modification time put back).
+        assert!(Stamp { ctime: Some(now), ..stamp(5000) }.racy(now));
+        assert!(Stamp { mtime: None, ctime: None, ..stamp(5000) }.racy(now));
+        let dir = scratch_dir("racy");
+        let f = dir.join("x.yaml");
+        std::fs::write(&f, "a: 1\n").unwrap();
+        let read = read_file(&f).unwrap();
+        assert!(read.racy);
+        assert_eq!(read.bytes, b"a: 1\n");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// The racy state of the entry for `path` (YAML data).
+    fn entry_racy(cache: &FileCache, path: &Path) -> Option<(u64, Instant)> {
+        let map = cache.entries.lock().unwrap();
+        map.get(path_key(path)).and_then(|slots| slots.get(0)).unwrap().racy
+    }
+
+    #[test]
+    fn racy_entries_are_read_again_and_kept_when_unchanged() {
+        let dir = scratch_dir("recheck");
+        let f = dir.join("x.yaml");
+        std::fs::write(&f, "a: 1\n").unwrap();
+        let cache = FileCache::default();
+        let d = cache.data(&f, DataFormat::Yaml).unwrap().unwrap();
+        // Just written: racy. Read again, the same bytes: the same parse.
+        assert!(entry_racy(&cache, &f).is_some());
+        let g = cache.generation();
+        assert!(Arc::ptr_eq(&cache.data(&f, DataFormat::Yaml).unwrap().unwrap(), &d));
+        assert_eq!(cache.generation(), g);
+        // Bytes that differ from those the entry was parsed from (as a
+        // rewrite within the filesystem's time granularity leaves them,
+        // under the same stamp): parsed again.
+        let (hash, at) = entry_racy(&cache, &f).unwrap();
+        let entry = CacheEntry { stamp: stamp_of(&f).unwrap().0, parsed: Parsed::Data(Arc::new(Map::default())), racy: Some((hash ^ 1, at)) };
+        cache.entries.lock().unwrap().get_mut(path_key(&f)).unwrap().set(0, entry);
+        let d2 = cache.data(&f, DataFormat::Yaml).unwrap().unwrap();
+        assert_eq!(d2.get(&Value::from("a")), Some(&Value::Int(1)));
+        assert!(cache.generation() > g);
+        // An entry that is not racy is trusted while its stamp holds.
+        let g = cache.generation();
+        let entry = CacheEntry { stamp: stamp_of(&f).unwrap().0, parsed: Parsed::Data(Arc::clone(&d)), racy: None };
+        cache.entries.lock().unwrap().get_mut(path_key(&f)).unwrap().set(0, entry);
+        assert!(Arc::ptr_eq(&cache.data(&f, DataFormat::Yaml).unwrap().unwrap(), &d));
+        assert_eq!(cache.generation(), g);
+        // A rewrite at the same size that puts the modification time back
+        // still changes the stamp (its change time).
+        let mtime = std::fs::metadata(&f).unwrap().modified().unwrap();
+        std::thread::sleep(Duration::from_millis(20));
+        std::fs::write(&f, "a: 2\n").unwrap();
+        std::fs::File::options().write(true).open(&f).unwrap().set_modified(mtime).unwrap();
+        assert_eq!(std::fs::metadata(&f).unwrap().modified().unwrap(), mtime);
+        let d3 = cache.data(&f, DataFormat::Yaml).unwrap().unwrap();
+        assert_eq!(d3.get(&Value::from("a")), Some(&Value::Int(2)));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

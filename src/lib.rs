@@ -15,6 +15,7 @@
 //! `unsafe` code.
 
 pub mod config;
+pub mod confine;
 pub mod convert;
 pub mod data;
 pub mod deep_merge;

@@ -52,6 +52,13 @@ pub struct Options {
     pub file_check_interval: std::time::Duration,
     /// Bounds on the work and memory of one lookup (see [`crate::limits`]).
     pub limits: crate::limits::Limits,
+    /// Read only data and config files inside the directories the
+    /// configuration names (the global hiera.yaml's directory, the
+    /// environment's and its modules', each datadir a hiera.yaml names),
+    /// `..` and symbolic links resolved: for facts that cannot be trusted
+    /// not to hold `../../etc`. A file outside is an error (kind `io`), not
+    /// skipped. Off by default, as in Puppet. See [`crate::confine`].
+    pub confine: bool,
 }
 
 impl Default for Options {
@@ -63,6 +70,7 @@ impl Default for Options {
             strict: Strict::Warning,
             file_check_interval: std::time::Duration::ZERO,
             limits: crate::limits::Limits::default(),
+            confine: false,
         }
     }
 }
@@ -139,7 +147,7 @@ impl Hiera {
         }
         let env_dir = options.environmentpath.join(&options.environment);
         let env_dir = if env_dir.is_dir() { Some(env_dir) } else { None };
-        let cache = FileCache::with_check_interval(options.file_check_interval);
+        let cache = FileCache::for_options(&options);
         Ok(Hiera {
             options,
             env_dir,
@@ -1255,6 +1263,7 @@ impl<'s> Invocation<'s> {
                     for g in globs {
                         let s = self.interpolate_config(config, g)?;
                         let pattern = pathname_join(&datadir, &s);
+                        self.hiera().cache.check_glob(&pattern)?;
                         let found = crate::glob::expand(&pattern.to_string_lossy())
                             .map_err(|e| Error::new(ErrorKind::Config, e.message))?;
                         let orig = pattern.to_string_lossy().to_string();

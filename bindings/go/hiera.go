@@ -78,6 +78,11 @@ type Options struct {
 	// reaches one fails with an *Error of Kind KindLimit. Nil keeps every
 	// default.
 	Limits *Limits
+	// Confine reads only data and config files inside the directories the
+	// configuration names (.. and symbolic links resolved; a file outside is
+	// a KindIO error): for facts that cannot be trusted. Off by default, as
+	// in Puppet.
+	Confine bool
 }
 
 // Limits are libhiera's bounds on one lookup (hiera_open's "limits"). A
@@ -115,6 +120,9 @@ func (o Options) wire() *OrderedMap {
 			}
 		}
 		om.Set("limits", limits)
+	}
+	if o.Confine {
+		om.Set("confine", true)
 	}
 	return om
 }

@@ -133,3 +133,39 @@ func TestLimits(t *testing.T) {
 		t.Fatalf("a negative limit: want invalid_argument naming it, got %v", err)
 	}
 }
+
+func TestConfine(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "repo")
+	if err := os.MkdirAll(filepath.Join(dir, "data"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	hy := "version: 5\nhierarchy:\n  - name: node\n    path: \"%{facts.p}.yaml\"\n"
+	if err := os.WriteFile(filepath.Join(dir, "hiera.yaml"), []byte(hy), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "secret.yaml"), []byte("k: secret\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	scope := map[string]any{"facts": map[string]any{"p": "../../secret"}}
+	for _, confine := range []bool{false, true} {
+		h, err := Open(Options{HieraConfig: filepath.Join(dir, "hiera.yaml"), EnvironmentPath: filepath.Join(dir, "environments"), Confine: confine})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := h.Session(scope)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, found, err := s.Lookup("k")
+		var herr *Error
+		if confine && (!errors.As(err, &herr) || herr.Kind != KindIO || !strings.Contains(herr.Message, "outside the directories")) {
+			t.Fatalf("confined: want an io error, got %v %v %v", v, found, err)
+		}
+		if !confine && (err != nil || v != "secret") {
+			t.Fatalf("not confined: want the file read, got %v %v %v", v, found, err)
+		}
+		s.Close()
+		h.Close()
+	}
+}

@@ -86,4 +86,18 @@ class TestLimits < Minitest::Test
       assert_equal 'end', hiera.lookup('k9990', nil, {})
     end
   end
+
+  def test_confine
+    Dir.mktmpdir do |root|
+      dir = File.join(root, 'repo')
+      FileUtils.mkdir_p(File.join(dir, 'data'))
+      File.write(File.join(dir, 'hiera.yaml'), "version: 5\nhierarchy:\n  - name: node\n    path: \"%{facts.p}.yaml\"\n")
+      File.write(File.join(root, 'secret.yaml'), "k: secret\n")
+      scope = { 'facts' => { 'p' => '../../secret' } }
+      open = ->(confine) { Libhiera::Hiera.new(hiera_config: File.join(dir, 'hiera.yaml'), confine: confine).session(scope) }
+      assert_equal 'secret', open.call(false).lookup('k')
+      e = assert_raises(Libhiera::FileError) { open.call(true).lookup('k') }
+      assert_includes e.message, 'outside the directories'
+    end
+  end
 end

@@ -15,7 +15,7 @@ const USAGE: &str = "usage: hiera-lookup [--hiera_config FILE] [--environmentpat
                     [--merge first|unique|hash|deep|JSON] [--knock-out-prefix P]
                     [--sort-merged-arrays] [--merge-hash-arrays] [--default JSON]
                     [--explain] [--render-as s|json|yaml] [--strict off|warning|error]
-                    [--limit NAME=N]...
+                    [--limit NAME=N]... [--confine]
                     (KEY... | --batch)
        hiera-lookup --hiera3 [--hiera_config FILE] [--scope FILE]
                     [--resolution-type priority|array|hash|JSON] [--order-override NAME]...
@@ -97,6 +97,7 @@ fn parse_args() -> Result<Args, String> {
                 let n: usize = n.parse().map_err(|_| format!("--limit {name}: '{n}' is not a whole number"))?;
                 a.options.limits.set(name, n).map_err(|e| format!("--limit: {e}"))?;
             }
+            "--confine" => a.options.confine = true,
             "--batch" => a.batch = true,
             "-h" | "--help" => {
                 println!("{USAGE}");

@@ -23,8 +23,9 @@ pub struct hiera {
 }
 
 /// Decodes `options_json`: an object with the optional string fields
-/// `hiera_config`, `environmentpath`, `environment` and `strict`; a `null`
-/// field means its default. Unknown fields are an error.
+/// `hiera_config`, `environmentpath`, `environment` and `strict`, and the
+/// optional boolean `confine`; a `null` field means its default. Unknown
+/// fields are an error.
 pub(crate) fn options_from_json(text: &str) -> Result<Options, Error> {
     let invalid = |m: String| Error::new(ErrorKind::InvalidArgument, m);
     let Value::Hash(fields) = input_json(text, "options_json")? else {
@@ -33,11 +34,19 @@ pub(crate) fn options_from_json(text: &str) -> Result<Options, Error> {
     let mut options = Options::default();
     for (k, v) in fields.iter() {
         let name = k.as_str().unwrap_or_default();
-        if !matches!(name, "hiera_config" | "environmentpath" | "environment" | "strict" | "limits") {
+        if !matches!(name, "hiera_config" | "environmentpath" | "environment" | "strict" | "limits" | "confine") {
             return Err(invalid(format!("options_json: unknown field '{name}'")));
         }
         if name == "limits" {
             limits_from_json(v, &mut options.limits)?;
+            continue;
+        }
+        if name == "confine" {
+            match v {
+                Value::Nil => {}
+                Value::Bool(b) => options.confine = *b,
+                _ => return Err(invalid("options_json: 'confine' must be true or false".into())),
+            }
             continue;
         }
         let value = match v {
@@ -98,12 +107,16 @@ pub(crate) fn open_json(text: &str) -> Result<Hiera, Error> {
 ///   "environment": "production", "strict": "off" | "warning" | "error",
 ///   "limits": {"lookup_depth": 32, "nested_lookups": 100000,
 ///              "string_bytes": 16777216, "interpolated_bytes": 268435456,
-///              "merge_entries": 1000000}}`
-/// (the values shown are the defaults; `limits` may name any of its
-/// fields: a lookup that reaches one fails with an error of kind `limit`).
-/// Relative paths are taken relative to the process's working directory at
-/// the time of the call. Nothing is read yet: configuration and data errors
-/// surface at lookup time, as in Puppet.
+///              "merge_entries": 1000000},
+///   "confine": false}`
+/// (the values shown are the defaults). `limits` may name any of its
+/// fields: a lookup that reaches one fails with an error of kind `limit`.
+/// `confine: true` reads only data and config files inside the directories
+/// the configuration names (`..` and symbolic links resolved; a file outside
+/// is an `io` error): for facts that cannot be trusted. Relative paths are
+/// taken relative to the process's working directory at the time of the
+/// call. Nothing is read yet: configuration and data errors surface at
+/// lookup time, as in Puppet.
 ///
 /// Returns:
 /// - `HIERA_OK`: `*out` is the new handle (free it with `hiera_free`);
@@ -176,12 +189,17 @@ mod tests {
         assert_eq!(o.environmentpath, PathBuf::from("/e"));
         assert_eq!(o.environment, "dev");
         assert_eq!(o.strict, Strict::Error);
-        let d = options_from_json(r#"{"environment":null}"#).unwrap();
+        assert!(!o.confine);
+        let d = options_from_json(r#"{"environment":null,"confine":null}"#).unwrap();
         assert_eq!(d.environment, "production");
+        assert!(!d.confine);
+        assert!(options_from_json(r#"{"confine":true}"#).unwrap().confine);
+        assert!(!options_from_json(r#"{"confine":false}"#).unwrap().confine);
         let bad = |t: &str| options_from_json(t).unwrap_err().message;
         assert_eq!(bad(r#"{"hiera-config":"x"}"#), "options_json: unknown field 'hiera-config'");
         assert_eq!(bad(r#"{"strict":"loud"}"#), "options_json: 'strict' must be off, warning or error, not 'loud'");
         assert_eq!(bad(r#"{"environment":1}"#), "options_json: 'environment' must be a string");
+        assert_eq!(bad(r#"{"confine":"yes"}"#), "options_json: 'confine' must be true or false");
         assert_eq!(bad("[]"), "options_json must be a JSON object");
         assert!(bad("{").starts_with("options_json is not valid JSON"));
         // Hiera::open's own checks are invalid arguments too.

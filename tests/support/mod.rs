@@ -100,6 +100,11 @@ pub fn engine_supported(engine: &str) -> bool {
 
 /// Runs one query of a case the way the oracle did: a fresh engine state.
 pub fn run_query(case: &Case, q: &CaseQuery) -> Outcome {
+    run_query_with(case, q, false)
+}
+
+/// [`run_query`], with `Options::confine` as given (Hiera 5 cases).
+pub fn run_query_with(case: &Case, q: &CaseQuery, confine: bool) -> Outcome {
     if case.engine == "hiera3" {
         return run_hiera3_query(case, q);
     }
@@ -107,6 +112,7 @@ pub fn run_query(case: &Case, q: &CaseQuery) -> Outcome {
         hiera_config: case.dir.join("hiera.yaml"),
         environmentpath: case.dir.join("environments"),
         environment: case.environment.clone(),
+        confine,
         ..Default::default()
     };
     let h = match hiera::Hiera::open(opts) {

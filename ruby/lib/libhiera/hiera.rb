@@ -37,14 +37,17 @@ module Libhiera
     # `strict` setting. `limits`: a Hash of the bounds on one lookup to change
     # (`lookup_depth:`, `nested_lookups:`, `string_bytes:`,
     # `interpolated_bytes:`, `merge_entries:`; see the README), a lookup that
-    # reaches one raises {LimitError}. Relative paths are taken from the
-    # working directory.
+    # reaches one raises {LimitError}. `confine: true` reads only data and
+    # config files inside the directories the configuration names (for facts
+    # that cannot be trusted; a file outside raises {FileError}). Relative
+    # paths are taken from the working directory.
     def initialize(hiera_config: 'hiera.yaml', environmentpath: 'environments', environment: 'production', strict: nil,
-                   limits: nil)
+                   limits: nil, confine: false)
       options = { 'hiera_config' => hiera_config.to_s, 'environmentpath' => environmentpath.to_s,
                   'environment' => environment.to_s }
       options['strict'] = strict.to_s unless strict.nil?
       options['limits'] = limits.to_h { |k, v| [k.to_s, v] } unless limits.nil?
+      options['confine'] = true if confine
       json = Native.cstr(JSON.generate(options))
       @handle = Native.make(Native::FREE_HIERA) { |out, err| Native.hiera_open(json, out, err) }
     end
