@@ -187,7 +187,7 @@ pub fn load(text: &str, opts: &YamlOptions) -> Result<Option<Value>, YamlError> 
     // scalar is undone.
     let mut guesses: Vec<usize> = Vec::new();
     let mut no_guess: Vec<usize> = Vec::new();
-    let passes = (MAX_REPARSED_CHARS / chars.len().max(1)).clamp(16, MAX_RETRIES);
+    let passes = (MAX_REPARSED_CHARS / chars.len().max(1)).clamp(8, MAX_RETRIES);
     for _ in 0..passes {
         let source: Cow<'_, str> = if pristine { Cow::Borrowed(text) } else { Cow::Owned(chars.iter().collect()) };
         // Every pass after the first parses a patched text.
@@ -302,12 +302,12 @@ const MAX_RETRIES: usize = 100_000;
 
 /// The characters that all the passes of one load may parse together: a
 /// document that needs many repairs is re-parsed once per repair, so a large
-/// one gets fewer (a 64 KiB document 256, a 1 MiB one 16, never fewer than
-/// 16), and a hostile one ends in "document too complex to parse" within a
+/// one gets fewer (a 64 KiB document 128, a 1 MiB one 8, never fewer than
+/// 8), and a hostile one ends in "document too complex to parse" within a
 /// few seconds instead of minutes or hours (a pass may run at a few MB/s:
 /// deep flow collections parse slowly). Repairs that recur through a
 /// document, lone dashes and tabs after colons, are made all at once.
-const MAX_REPARSED_CHARS: usize = 16 << 20;
+const MAX_REPARSED_CHARS: usize = 8 << 20;
 
 /// The most digits of a binary, octal or hexadecimal integer (their
 /// conversion to decimal is quadratic); decimal integers have no bound.
@@ -3956,7 +3956,7 @@ mod tests {
         assert_eq!(v.get("k199"), Some(&Value::from("a b")));
         let many: String = (0..20_000).map(|i| format!("k{i}: \"a\nb\"\n")).collect();
         let e = load(&many, &YamlOptions::default()).unwrap_err();
-        assert!(e.to_string().starts_with("document too complex to parse (it needs more than 62 repairs"), "{e}");
+        assert!(e.to_string().starts_with("document too complex to parse (it needs more than 31 repairs"), "{e}");
         // Found by the soak runner: each of 1,677 repairs of an 87 KB document
         // (lines under a deep flow mapping) took 12 ms.
         let mut flow = format!("k:\n  {}\n", "{a: ".repeat(150));
