@@ -5,20 +5,10 @@ use hiera::{Hiera, LookupRequest, Map, Options, Session, Value};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-/// Caps this test process's address space at 3 GiB, so that an input that
-/// escaped its limits aborts the test instead of exhausting the machine.
-fn limit_memory() {
-    static ONCE: std::sync::Once = std::sync::Once::new();
-    ONCE.call_once(|| {
-        let cap = 3u64 << 30;
-        let limit = libc::rlimit { rlim_cur: cap, rlim_max: libc::RLIM_INFINITY };
-        // SAFETY: setrlimit reads the struct it is given.
-        assert_eq!(unsafe { libc::setrlimit(libc::RLIMIT_AS, &limit) }, 0);
-    });
-}
+mod support;
 
 fn repo(name: &str, files: &[(&str, &str)]) -> PathBuf {
-    limit_memory();
+    support::limit_memory();
     let dir = std::env::temp_dir().join(format!("libhiera-hostile-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(dir.join("data")).unwrap();

@@ -9,26 +9,16 @@ use hiera::{ErrorKind, Hiera, LookupRequest, Map, Options, Session, Value};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+mod support;
+
 /// The stack of the threads the lookups run on.
 const STACK: usize = 512 * 1024;
 
 /// Nesting just under the YAML loader's limit.
 const DEEP: usize = hiera::yaml::MAX_DEPTH - 10;
 
-/// Caps this test process's address space at 3 GiB, so that an input that
-/// escaped its limits aborts the test instead of exhausting the machine.
-fn limit_memory() {
-    static ONCE: std::sync::Once = std::sync::Once::new();
-    ONCE.call_once(|| {
-        let cap = 3u64 << 30;
-        let limit = libc::rlimit { rlim_cur: cap, rlim_max: libc::RLIM_INFINITY };
-        // SAFETY: setrlimit reads the struct it is given.
-        assert_eq!(unsafe { libc::setrlimit(libc::RLIMIT_AS, &limit) }, 0);
-    });
-}
-
 fn repo(name: &str, files: &[(&str, String)]) -> PathBuf {
-    limit_memory();
+    support::limit_memory();
     let dir = std::env::temp_dir().join(format!("libhiera-small-stacks-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(dir.join("data")).unwrap();

@@ -21,7 +21,7 @@
 //! object itself in others).
 
 use crate::value::ArcStr;
-use super::config::Config;
+use super::config::{flatten, Config};
 use super::ruby::{no_implicit_conversion, no_method};
 use crate::deep_merge::{deep_merge, DeepMergeOptions};
 use crate::error::{Error, ErrorKind, Result};
@@ -209,18 +209,6 @@ pub fn merge_answer(new: Value, old: Value, resolution_type: &ResolutionType, co
 pub fn resolve_answer(answer: Value, strategy: Strategy) -> Value {
     if strategy != Strategy::Array {
         return answer;
-    }
-    fn flatten(v: Value, out: &mut Vec<Value>) {
-        crate::stack::grow(|| {
-            match v {
-                Value::Array(a) => {
-                    for x in a.iter() {
-                        flatten(x.clone(), out);
-                    }
-                }
-                other => out.push(other),
-            }
-        })
     }
     let mut flat = Vec::new();
     flatten(answer, &mut flat);

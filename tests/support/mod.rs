@@ -170,3 +170,16 @@ fn run_hiera3_query(case: &Case, q: &CaseQuery) -> Outcome {
         Err(e) => Outcome::Error(e.message),
     }
 }
+
+/// Caps this test process's address space at 3 GiB, so that an input that
+/// escaped libhiera's limits aborts the test instead of exhausting the
+/// machine.
+pub fn limit_memory() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let cap = 3u64 << 30;
+        let limit = libc::rlimit { rlim_cur: cap, rlim_max: libc::RLIM_INFINITY };
+        // SAFETY: setrlimit reads the struct it is given.
+        assert_eq!(unsafe { libc::setrlimit(libc::RLIMIT_AS, &limit) }, 0);
+    });
+}
