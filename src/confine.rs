@@ -6,9 +6,10 @@
 //! followed, as `realpath` does) inside the directories the configuration
 //! names:
 //!
-//! - the directory of the global hiera.yaml;
 //! - the environment's directory, its `modules` directory, and each module
-//!   directory whose hiera.yaml is read;
+//!   directory whose hiera.yaml is read (the directory of the global
+//!   hiera.yaml is not one: in a Puppet install it is the confdir, which
+//!   holds `ssl/`; only the global hiera.yaml itself and its datadirs are);
 //! - each datadir a hiera.yaml names (of every version of it read), as the
 //!   engine resolves it: relative to the hiera.yaml's directory (a Hiera 3
 //!   configuration's, to the working directory). An interpolated datadir
@@ -68,11 +69,14 @@ impl Confinement {
         }
     }
 
-    /// Adds the directories a configuration names: its own directory and
-    /// each datadir of its hierarchy and default hierarchy; and the files
-    /// it names with a `path` without interpolation (`path: /dev/null`).
-    pub fn add_config(&self, config: &HieraConfig) {
-        self.add_root(config.root.clone());
+    /// Adds the directories a configuration names: its own directory (unless
+    /// it is the global layer's) and each datadir of its hierarchy and
+    /// default hierarchy; and the files it names with a `path` without
+    /// interpolation (`path: /dev/null`).
+    pub fn add_config(&self, config: &HieraConfig, own_dir: bool) {
+        if own_dir {
+            self.add_root(config.root.clone());
+        }
         for entry in config.hierarchy.iter().chain(config.default_hierarchy.iter().flatten()) {
             let literal = !entry.interpolate_datadir || !entry.datadir.contains("%{");
             let datadir = if entry.datadir_from_cwd {

@@ -644,8 +644,11 @@ impl FileCache {
         if options.confine {
             let env = options.environmentpath.join(&options.environment);
             let global_dir = options.hiera_config.parent().map(Path::to_path_buf).unwrap_or_default();
-            let roots = vec![global_dir, env.join("modules"), env];
-            cache.confinement = Some(Confinement::new(options.hiera_config.clone(), roots));
+            let confinement = Confinement::new(options.hiera_config.clone(), vec![env.join("modules"), env]);
+            // The datadir of the default global config, used when there is no
+            // global hiera.yaml.
+            confinement.add_config(&HieraConfig::implicit_default(&global_dir), false);
+            cache.confinement = Some(confinement);
         }
         cache
     }
@@ -784,7 +787,7 @@ impl FileCache {
         let parse = |bytes: &[u8]| match yaml_utf8(bytes) {
             Ok(text) => HieraConfig::parse(text, path, layer).map(|o| {
                 if let (Some(c), Some(config)) = (&self.confinement, &o) {
-                    c.add_config(config);
+                    c.add_config(config, layer != LayerKind::Global);
                 }
                 o.map(Arc::new)
             }),

@@ -53,8 +53,8 @@ pub struct Options {
     /// Bounds on the work and memory of one lookup (see [`crate::limits`]).
     pub limits: crate::limits::Limits,
     /// Read only data and config files inside the directories the
-    /// configuration names (the global hiera.yaml's directory, the
-    /// environment's and its modules', each datadir a hiera.yaml names),
+    /// configuration names (the environment's directory and its modules',
+    /// the global hiera.yaml itself, each datadir a hiera.yaml names),
     /// `..` and symbolic links resolved: for facts that cannot be trusted
     /// not to hold `../../etc`. A file outside is an error (kind `io`), not
     /// skipped. Off by default, as in Puppet. See [`crate::confine`].

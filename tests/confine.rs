@@ -1,5 +1,5 @@
-//! `Options::confine`: facts that climb out of the datadir (`../..`), a
-//! symbolic link pointing out of it, a glob and a mapped path reaching out
+//! `Options::confine`: facts that climb out of the datadir (`../..`, also
+//! into the global hiera.yaml's directory), a symbolic link pointing out of it, a glob and a mapped path reaching out
 //! are refused with confinement on (a clean `io` error, never "not found")
 //! and read with it off; the global, environment and module layers, and a
 //! datadir that is itself a symbolic link, work alike with it on; every
@@ -126,10 +126,13 @@ fn symbolic_links_out_of_the_directories_are_refused() {
     assert_eq!(lookup(&dir, false, "{link: out}", "k").unwrap(), s("secret"));
     let m = refused(lookup(&dir, true, "{link: out}", "k"), "links/out.yaml");
     assert!(m.contains("outside/secret.yaml"), "{m}");
-    // A link to a file in the global hiera.yaml's directory is inside.
-    for confine in [false, true] {
-        assert_eq!(lookup(&dir, confine, "{link: in}", "k").unwrap(), s("inner"));
-    }
+    // The global hiera.yaml's directory is not a root (in a Puppet install
+    // it is the confdir, which holds ssl/): a link to a file there, outside
+    // the datadirs, is refused too, and so is a fact climbing there.
+    assert_eq!(lookup(&dir, false, "{link: in}", "k").unwrap(), s("inner"));
+    refused(lookup(&dir, true, "{link: in}", "k"), "links/in.yaml");
+    assert_eq!(lookup(&dir, false, "{node: ../../shared/inner}", "k").unwrap(), s("inner"));
+    refused(lookup(&dir, true, "{node: ../../shared/inner}", "k"), "shared/inner.yaml");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
