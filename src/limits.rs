@@ -30,6 +30,11 @@ pub struct Limits {
     /// The most entries (array elements or hash keys) at the top level of
     /// the result of a merge.
     pub merge_entries: usize,
+    /// The values (counted as JSON would write them: a shared sub-value as
+    /// often as it appears) that the nested lookups of one lookup may return:
+    /// `%{alias()}` of keys that alias one another twice each doubles the size
+    /// with every level, in a few lookups.
+    pub nested_values: usize,
 }
 
 impl Default for Limits {
@@ -40,6 +45,7 @@ impl Default for Limits {
             string_bytes: 16 << 20,
             interpolated_bytes: 256 << 20,
             merge_entries: 1_000_000,
+            nested_values: 10_000_000,
         }
     }
 }
@@ -47,7 +53,7 @@ impl Default for Limits {
 impl Limits {
     /// The names of the limits, as `hiera_open`'s options and the CLI spell
     /// them.
-    pub const NAMES: [&'static str; 5] = ["lookup_depth", "nested_lookups", "string_bytes", "interpolated_bytes", "merge_entries"];
+    pub const NAMES: [&'static str; 6] = ["lookup_depth", "nested_lookups", "string_bytes", "interpolated_bytes", "merge_entries", "nested_values"];
 
     /// Sets the limit called `name`; an unknown name is an error message.
     pub fn set(&mut self, name: &str, value: usize) -> Result<(), String> {
@@ -57,6 +63,7 @@ impl Limits {
             "string_bytes" => &mut self.string_bytes,
             "interpolated_bytes" => &mut self.interpolated_bytes,
             "merge_entries" => &mut self.merge_entries,
+            "nested_values" => &mut self.nested_values,
             _ => return Err(format!("unknown limit '{name}' (known: {})", Limits::NAMES.join(", "))),
         };
         *slot = value;
@@ -71,6 +78,7 @@ impl Limits {
             "string_bytes" => self.string_bytes,
             "interpolated_bytes" => self.interpolated_bytes,
             "merge_entries" => self.merge_entries,
+            "nested_values" => self.nested_values,
             _ => return None,
         })
     }
@@ -96,6 +104,43 @@ pub fn in_file(mut e: Error, path: &std::path::Path) -> Error {
         e.file = Some(path.to_path_buf());
     }
     e
+}
+
+/// The number of values in `v` as JSON would write them (a sub-value shared
+/// by several places counted at each), or `None` past `max`. Each shared
+/// container is walked once.
+pub fn expanded_size(v: &crate::value::Value, max: usize) -> Option<usize> {
+    use crate::value::Value;
+    use std::collections::HashMap;
+    fn size(v: &Value, seen: &mut HashMap<usize, usize>, max: usize) -> Option<usize> {
+        let key = match v {
+            Value::Array(a) => std::sync::Arc::as_ptr(a) as *const u8 as usize,
+            Value::Hash(h) => std::sync::Arc::as_ptr(h) as *const u8 as usize,
+            _ => return Some(1),
+        };
+        if let Some(done) = seen.get(&key) {
+            return Some(*done);
+        }
+        let total = crate::stack::grow(|| {
+            let mut total = 1usize;
+            let mut add = |x: &Value| -> Option<()> {
+                total = total.saturating_add(size(x, seen, max)?);
+                (total <= max).then_some(())
+            };
+            match v {
+                Value::Array(a) => a.iter().try_for_each(&mut add)?,
+                Value::Hash(h) => h.iter().try_for_each(|(k, x)| {
+                    add(k)?;
+                    add(x)
+                })?,
+                _ => {}
+            }
+            Some(total)
+        })?;
+        seen.insert(key, total);
+        Some(total)
+    }
+    size(v, &mut HashMap::new(), max)
 }
 
 #[cfg(test)]

@@ -682,6 +682,10 @@ struct Invocation<'s> {
     depth: usize,
     /// The nested lookups made so far.
     nested: usize,
+    /// How deep interpolations of found values are nested now.
+    checks: usize,
+    /// The values the nested lookups have returned so far.
+    nested_values: usize,
     /// The bytes interpolation has produced so far.
     interpolated: usize,
 }
@@ -706,6 +710,8 @@ impl<'s> Invocation<'s> {
             warnings: Vec::new(),
             depth: 0,
             nested: 0,
+            checks: 0,
+            nested_values: 0,
             interpolated: 0,
         }
     }
@@ -1680,7 +1686,21 @@ impl Resolver for Invocation<'_> {
         let names = [key.to_string()];
         let r = self.lookup_names(&names, None, Some(&Value::from("")));
         self.depth -= 1;
-        Ok(r?.unwrap_or_default())
+        let v = r?.unwrap_or_default();
+        if matches!(v, Value::Array(_) | Value::Hash(_)) {
+            let left = limits.nested_values.saturating_sub(self.nested_values);
+            match limits::expanded_size(&v, left) {
+                Some(n) => self.nested_values += n,
+                None => {
+                    return Err(limits::exceeded(
+                        "nested_values",
+                        limits.nested_values,
+                        format_args!("the nested lookups of one lookup returned more than {} values, at the lookup of '{key}'", limits.nested_values),
+                    ))
+                }
+            }
+        }
+        Ok(v)
     }
 
     fn produced(&mut self, bytes: usize, whole: bool) -> Result<()> {
@@ -1709,8 +1729,21 @@ impl Resolver for Invocation<'_> {
         if self.stack.iter().any(|n| **n == *name) {
             return Err(self.recursion_error());
         }
+        // Interpolations nest without lookups too (a scope variable whose
+        // value names the next one): bounded like nested lookups.
+        let limits = self.limits();
+        if self.checks >= limits.lookup_depth {
+            return Err(limits::exceeded(
+                "lookup_depth",
+                limits.lookup_depth,
+                format_args!("interpolations nested more than {} deep, at '{name}'", limits.lookup_depth),
+            ));
+        }
+        crate::stack::check_lookup(&name)?;
         self.stack.push(Arc::from(name));
+        self.checks += 1;
         let r = f(self);
+        self.checks -= 1;
         self.stack.pop();
         r
     }

@@ -109,8 +109,47 @@ enum Inferred {
     Runtime(&'static str),
     ScalarData,
     Any,
-    Array(Box<Inferred>, usize),
-    Hash(Box<Inferred>, Box<Inferred>, usize),
+    Array(Sub, usize),
+    Hash(Sub, Sub, usize),
+}
+
+/// An inner type of [`Inferred`], as deep as the value it was inferred from
+/// (values built from YAML aliases nest far deeper than one file may):
+/// dropped and compared on a grown stack when the thread's runs low.
+#[derive(Clone, Debug)]
+struct Sub(Box<Inferred>);
+
+impl Sub {
+    fn new(t: Inferred) -> Sub {
+        Sub(Box::new(t))
+    }
+
+    /// The inner type, taken out.
+    fn take(mut self) -> Inferred {
+        std::mem::replace(&mut *self.0, Inferred::Any)
+    }
+}
+
+impl Drop for Sub {
+    fn drop(&mut self) {
+        if matches!(*self.0, Inferred::Array(..) | Inferred::Hash(..)) {
+            let inner = std::mem::replace(&mut *self.0, Inferred::Any);
+            crate::stack::grow(move || drop(inner));
+        }
+    }
+}
+
+impl PartialEq for Sub {
+    fn eq(&self, other: &Sub) -> bool {
+        crate::stack::grow(|| *self.0 == *other.0)
+    }
+}
+
+impl std::ops::Deref for Sub {
+    type Target = Inferred;
+    fn deref(&self) -> &Inferred {
+        &self.0
+    }
 }
 
 fn infer(v: &Value) -> Inferred {
@@ -122,8 +161,8 @@ fn infer(v: &Value) -> Inferred {
             Value::Float(f) => Inferred::Float(*f, *f),
             Value::String(s) => Inferred::Strings(vec![s.to_string()]),
             Value::Symbol(_) => Inferred::Runtime("Symbol"),
-            Value::Array(a) => Inferred::Array(Box::new(common_of(a.iter())), a.len()),
-            Value::Hash(h) => Inferred::Hash(Box::new(common_of(h.keys())), Box::new(common_of(h.values())), h.len()),
+            Value::Array(a) => Inferred::Array(Sub::new(common_of(a.iter())), a.len()),
+            Value::Hash(h) => Inferred::Hash(Sub::new(common_of(h.keys())), Sub::new(common_of(h.values())), h.len()),
             _ => Inferred::Any,
         }
     })
@@ -154,7 +193,7 @@ fn common(a: Inferred, b: Inferred) -> Inferred {
                 }
                 Strings(a)
             }
-            (Array(a, n), Array(b, m)) => Array(Box::new(common(*a, *b)), if n == m { n } else { usize::MAX }),
+            (Array(a, n), Array(b, m)) => Array(Sub::new(common(a.take(), b.take())), if n == m { n } else { usize::MAX }),
             (x, y) if is_scalar_data(&x) && is_scalar_data(&y) => ScalarData,
             (Undef, _) | (_, Undef) => Any,
             _ => Any,

@@ -204,3 +204,74 @@ fn a_large_merge_reaches_the_merge_entries_limit() {
     assert!(msg.contains("a unique merge produced 6 entries"), "{msg}");
     assert_eq!(hiera::render::to_json(&session(&dir).lookup(&req).unwrap().unwrap()), r#"[1,2,3,4,5,"v"]"#);
 }
+
+#[test]
+fn a_chain_of_scope_variables_reaches_the_depth_limit() {
+    // Facts are what the node says: each names the next.
+    let mut facts = Map::default();
+    for i in 0..5_000 {
+        facts.insert(Value::from(format!("f{i}")), Value::from(format!("%{{facts.f{}}}", i + 1)));
+    }
+    facts.insert(Value::from("f5000"), Value::from("end"));
+    let mut scope = Map::default();
+    scope.insert(Value::from("facts"), Value::hash(facts));
+    let dir = repo("scope-chain", &[("common.yaml", "k: \"%{facts.f0}\"\nshort: \"%{facts.f4990}\"\n")]);
+    let s = Session::new(Arc::new(Hiera::open(Options { hiera_config: dir.join("hiera.yaml"), environmentpath: dir.join("environments"), ..Default::default() }).unwrap()), scope);
+    let msg = limit_error(&s, &LookupRequest::key("k"), "lookup_depth");
+    assert!(msg.contains("interpolations nested more than 32 deep, at 'scope:facts.f"), "{msg}");
+    assert_eq!(s.lookup_key("short").unwrap(), Some(Value::from("end")));
+}
+
+#[test]
+fn aliases_that_double_at_each_level_reach_the_nested_values_limit() {
+    // 31 cached lookups, and a value of 2^30 leaves when written out.
+    let mut data: String = (0..30).map(|i| format!("k{i}: [\"%{{alias('k{n}')}}\", \"%{{alias('k{n}')}}\"]\n", n = i + 1)).collect();
+    data.push_str("k30: x\n");
+    let dir = repo("alias-dag", &[("common.yaml", &data)]);
+    let msg = limit_error(&session(&dir), &LookupRequest::key("k0"), "nested_values");
+    assert!(msg.contains("returned more than 10000000 values"), "{msg}");
+    assert_eq!(hiera::render::to_json(&session(&dir).lookup_key("k27").unwrap().unwrap()), "[[[\"x\",\"x\"],[\"x\",\"x\"]],[[\"x\",\"x\"],[\"x\",\"x\"]]]");
+}
+
+#[test]
+fn hiera3_chains_and_bombs_reach_the_limits() {
+    limit_hiera3("chain", &chain(10_000, "hiera", "end"), "k0", "lookup_depth");
+    let mut bomb: String = (0..9).map(|i| format!("k{i}: \"{}\"\n", format!("%{{hiera('k{}')}}", i + 1).repeat(9))).collect();
+    bomb.push_str(&format!("k9: {}\n", "x".repeat(57)));
+    // Hiera 3 keeps no finished lookups: the nine-fold bomb's 9^9 lookups
+    // reach the count before the string reaches its size.
+    limit_hiera3("bomb", &bomb, "k0", "nested_lookups");
+    let mut big: String = (0..9).map(|i| format!("k{i}: \"{}\"\n", format!("%{{hiera('k{}')}}", i + 1).repeat(9))).collect();
+    big.push_str(&format!("k9: {}\n", "x".repeat(2_000_000)));
+    limit_hiera3("bomb-string", &big, "k7", "string_bytes");
+    let mut work: String = (0..9).map(|i| format!("k{i}: \"{}\"\n", format!("%{{hiera('k{}')}}", i + 1).repeat(9))).collect();
+    work.push_str("k9: ''\n");
+    limit_hiera3("work", &work, "k0", "nested_lookups");
+    // 40 distinct literal() in one string are not nested: answered.
+    let literals: String = (0..40).map(|i| format!("%{{literal('x{i}')}}")).collect();
+    let dir = std::env::temp_dir().join(format!("libhiera-hostile-{}-h3-literals", std::process::id()));
+    let h = hiera3_repo(&dir, &format!("k: \"{literals}\"\n"));
+    let v = h.lookup("k", None, &Value::empty_hash(), None, &hiera::hiera3::ResolutionType::Priority).unwrap().unwrap();
+    assert_eq!(v.as_str().unwrap().len(), 10 * 2 + 30 * 3, "{v:?}");
+}
+
+fn hiera3_repo(dir: &Path, data: &str) -> hiera::hiera3::Hiera3 {
+    support::limit_memory();
+    let _ = std::fs::remove_dir_all(dir);
+    std::fs::create_dir_all(dir.join("data")).unwrap();
+    std::fs::write(dir.join("hiera.yaml"), format!(":backends:\n  - yaml\n:yaml:\n  :datadir: {}\n:hierarchy:\n  - common\n", dir.join("data").display())).unwrap();
+    std::fs::write(dir.join("data/common.yaml"), data).unwrap();
+    hiera::hiera3::Hiera3::open(&dir.join("hiera.yaml"), None).unwrap()
+}
+
+fn limit_hiera3(name: &str, data: &str, key: &str, limit: &str) {
+    let dir = std::env::temp_dir().join(format!("libhiera-hostile-{}-h3-{name}", std::process::id()));
+    let h = hiera3_repo(&dir, data);
+    let e = std::thread::scope(|scope| {
+        let run = || h.lookup(key, None, &Value::empty_hash(), None, &hiera::hiera3::ResolutionType::Priority);
+        std::thread::Builder::new().stack_size(512 * 1024).spawn_scoped(scope, run).unwrap().join().unwrap()
+    })
+    .expect_err("a limit error");
+    assert_eq!(e.kind, hiera::ErrorKind::Limit, "{name}: {}", e.message);
+    assert!(e.message.contains(&format!("(limit {limit} = ")), "{name}: {}", e.message);
+}

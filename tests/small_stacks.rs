@@ -203,3 +203,27 @@ fn deep_scope_and_request_values() {
         assert_eq!(depth_of(&s.lookup(&r).unwrap().unwrap()), 500);
     });
 }
+
+#[test]
+fn values_nested_through_aliases_beyond_one_file_limit() {
+    // Each anchor nests the one before 200 levels deeper: 6,000 levels,
+    // far beyond the 1,500 one collection may nest in a file; a hash with an
+    // Array key at the bottom makes the lookup fail Puppet's type check,
+    // whose message infers the type of the whole value.
+    let mut data = String::new();
+    for i in 0..30 {
+        let leaf = if i == 0 { "{[1]: 2}".to_string() } else { format!("*a{}", i - 1) };
+        data.push_str(&format!("a{i}: &a{i} {}\n", flow_array(200, &leaf)));
+    }
+    data.push_str("k: [*a29, *a29]\n");
+    let dir = repo("aliases", &[("node.yaml", data), ("common.yaml", "k: [[1]]\n".into())]);
+    on_small_stack("aliases", move || {
+        let s = session_with(&dir, Map::default());
+        for merge in [None, Some(r#""unique""#), Some(r#""deep""#)] {
+            let e = s.lookup(&request("k", merge)).unwrap_err();
+            assert_eq!(e.kind, ErrorKind::Type, "{merge:?}: {:.200}", e.message);
+        }
+        let v = s.lookup(&request("a28", None));
+        assert!(v.is_err());
+    });
+}

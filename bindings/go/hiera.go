@@ -93,6 +93,7 @@ type Limits struct {
 	StringBytes       int64 // bytes of one interpolated string (default 16 MiB)
 	InterpolatedBytes int64 // bytes all interpolations of one lookup produce (default 256 MiB)
 	MergeEntries      int64 // entries at the top level of a merge result (default 1000000)
+	NestedValues      int64 // values the nested lookups of one lookup return, written out (default 10000000)
 }
 
 func (o Options) wire() *OrderedMap {
@@ -113,7 +114,7 @@ func (o Options) wire() *OrderedMap {
 		}{
 			{"lookup_depth", o.Limits.LookupDepth}, {"nested_lookups", o.Limits.NestedLookups},
 			{"string_bytes", o.Limits.StringBytes}, {"interpolated_bytes", o.Limits.InterpolatedBytes},
-			{"merge_entries", o.Limits.MergeEntries},
+			{"merge_entries", o.Limits.MergeEntries}, {"nested_values", o.Limits.NestedValues},
 		} {
 			if f.value != 0 {
 				limits.Set(f.name, f.value)

@@ -107,7 +107,7 @@ pub(crate) fn open_json(text: &str) -> Result<Hiera, Error> {
 ///   "environment": "production", "strict": "off" | "warning" | "error",
 ///   "limits": {"lookup_depth": 32, "nested_lookups": 100000,
 ///              "string_bytes": 16777216, "interpolated_bytes": 268435456,
-///              "merge_entries": 1000000},
+///              "merge_entries": 1000000, "nested_values": 10000000},
 ///   "confine": false}`
 /// (the values shown are the defaults). `limits` may name any of its
 /// fields: a lookup that reaches one fails with an error of kind `limit`.

@@ -34,7 +34,7 @@ use crate::limits::{self, Limits};
 use crate::render::ruby_to_s;
 use crate::value::Value;
 use regex::Regex;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use std::sync::OnceLock;
 
@@ -47,12 +47,24 @@ pub struct Context {
     pub order_override: Option<Value>,
     /// Set while hiera.yaml entries (hierarchy, datadir) are interpolated.
     pub is_interpolate_config: bool,
+    /// The work of the interpolations made with this context and its
+    /// clones, bounded by the default [`Limits`].
+    work: Rc<Work>,
+}
+
+/// What the interpolations sharing a [`Context`] have done so far.
+#[derive(Debug, Default)]
+struct Work {
+    /// How deep `hiera()`/`alias()` lookups are nested now.
+    depth: Cell<usize>,
+    /// The `hiera()`/`alias()` lookups made in all.
+    lookups: Cell<usize>,
 }
 
 impl Context {
     /// A context without a guard (each string interpolated gets its own).
     pub fn new(order_override: Option<Value>) -> Context {
-        Context { guard: None, order_override, is_interpolate_config: false }
+        Context { guard: None, order_override, is_interpolate_config: false, work: Rc::default() }
     }
 
     /// A context whose recursion guard already holds `seen`: what a host
@@ -60,19 +72,19 @@ impl Context {
     /// interpolates the value it found, so that loops across the callback
     /// are still detected (see [`Context::seen`]).
     pub fn with_seen(seen: Vec<String>, order_override: Option<Value>) -> Context {
-        Context { guard: Some(Rc::new(RefCell::new(seen))), order_override, is_interpolate_config: false }
+        Context { guard: Some(Rc::new(RefCell::new(seen))), order_override, is_interpolate_config: false, work: Rc::default() }
     }
 
     /// A context for hiera.yaml entries, with a fresh guard.
     pub fn for_config(order_override: Option<Value>) -> Context {
-        Context { guard: Some(Rc::default()), order_override, is_interpolate_config: true }
+        Context { guard: Some(Rc::default()), order_override, is_interpolate_config: true, work: Rc::default() }
     }
 
     /// A hiera.yaml context (`@config_lookup_context`) whose guard already
     /// holds `seen`: a host that is itself interpolating a hiera.yaml entry
     /// hands its context in this way.
     pub fn config_with_seen(seen: Vec<String>, order_override: Option<Value>) -> Context {
-        Context { guard: Some(Rc::new(RefCell::new(seen))), order_override, is_interpolate_config: true }
+        Context { guard: Some(Rc::new(RefCell::new(seen))), order_override, is_interpolate_config: true, work: Rc::default() }
     }
 
     /// The expressions the guard holds, outermost first.
@@ -203,6 +215,10 @@ pub fn interpolate(data: &Value, scope: &Value, extra: &Value, context: &Context
             return Err(interpolation_error("Cannot call alias in the string context".into()));
         }
         ruby_to_s(&value, &mut out);
+        let max = Limits::default().string_bytes;
+        if out.len() > max {
+            return Err(limits::exceeded("string_bytes", max, format_args!("an interpolated string grew past {max} bytes")));
+        }
         pos = end;
     }
     out.push_str(&s[pos..]);
@@ -260,30 +276,70 @@ fn do_interpolation(
                 format!("Lookup recursion detected in [{}]", seen.join(", ")),
             ));
         }
-        // Each entry of the guard is one interpolation nested in another.
+        // The guard also grows across host callbacks (the host hands it
+        // back), where the depth below does not follow; `literal()` entries
+        // stay on it (the gem's slip), hence the room.
         let depth = Limits::default().lookup_depth;
-        if seen.len() >= depth {
+        if seen.len() >= 8 * depth {
             return Err(limits::exceeded(
                 "lookup_depth",
                 depth,
-                format_args!("interpolations nested more than {depth} deep, at '%{{{inner}}}'"),
+                format_args!("interpolations nested more than {} deep, at '%{{{inner}}}'", 8 * depth),
             ));
         }
         seen.push(inner.to_string());
     }
     let (method, key) = method_and_key(inner)?;
-    if matches!(method, Method::Hiera | Method::Alias) {
-        crate::stack::check_lookup(key)?;
+    let work = Rc::clone(&context.work);
+    let limits = Limits::default();
+    if work.depth.get() >= limits.lookup_depth {
+        return Err(limits::exceeded(
+            "lookup_depth",
+            limits.lookup_depth,
+            format_args!("interpolations nested more than {} deep, at '%{{{inner}}}'", limits.lookup_depth),
+        ));
     }
-    let value = match method {
+    if matches!(method, Method::Hiera | Method::Alias) {
+        if work.lookups.get() >= limits.nested_lookups {
+            return Err(limits::exceeded(
+                "nested_lookups",
+                limits.nested_lookups,
+                format_args!("more than {} nested lookups for one lookup, at '%{{{inner}}}'", limits.nested_lookups),
+            ));
+        }
+        crate::stack::check_lookup(key)?;
+        work.lookups.set(work.lookups.get() + 1);
+    }
+    work.depth.set(work.depth.get() + 1);
+    let r = (|| {
+        let value = interpolation_value(s, method, key, scope, extra, context, host)?;
+        if method == Method::Literal {
+            // The gem returns from inside the guarded block: no pop.
+            return Ok((value, Some(Method::Literal)));
+        }
+        let (value, _) = do_interpolation(&value, scope, extra, context, host)?;
+        guard.borrow_mut().pop();
+        Ok((value, Some(method)))
+    })();
+    work.depth.set(work.depth.get() - 1);
+    r
+}
+
+/// The value of one `%{...}` site, before it is interpolated in turn.
+fn interpolation_value(
+    s: &str,
+    method: Method,
+    key: &str,
+    scope: &Value,
+    extra: &Value,
+    context: &Context,
+    host: &mut dyn Lookup,
+) -> Result<Value> {
+    Ok(match method {
         Method::Scope => scope_interpolate(s, key, scope, extra, host)?,
         Method::Hiera | Method::Alias => host.lookup(key, scope, context)?.unwrap_or(Value::Nil),
-        // The gem returns from inside the guarded block: no pop.
-        Method::Literal => return Ok((Value::from(key), Some(Method::Literal))),
-    };
-    let (value, _) = do_interpolation(&value, scope, extra, context, host)?;
-    guard.borrow_mut().pop();
-    Ok((value, Some(method)))
+        Method::Literal => Value::from(key),
+    })
 }
 
 fn method_and_key(inner: &str) -> Result<(Method, &str)> {

@@ -36,7 +36,7 @@ module Libhiera
     # `strict`: `"off"`, `"warning"` (the default) or `"error"`, as Puppet's
     # `strict` setting. `limits`: a Hash of the bounds on one lookup to change
     # (`lookup_depth:`, `nested_lookups:`, `string_bytes:`,
-    # `interpolated_bytes:`, `merge_entries:`; see the README), a lookup that
+    # `interpolated_bytes:`, `merge_entries:`, `nested_values:`; see the README), a lookup that
     # reaches one raises {LimitError}. `confine: true` reads only data and
     # config files inside the directories the configuration names (for facts
     # that cannot be trusted; a file outside raises {FileError}). Relative
