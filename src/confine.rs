@@ -55,7 +55,10 @@ impl Confinement {
     /// configurations read, see [`Confinement::add_config`]); `global_config`
     /// is the global hiera.yaml.
     pub fn new(global_config: PathBuf, roots: Vec<PathBuf>) -> Confinement {
-        let c = Confinement { global_config, roots: Mutex::new(Vec::new()) };
+        let c = Confinement {
+            global_config,
+            roots: Mutex::new(Vec::new()),
+        };
         for r in roots {
             c.add_root(r);
         }
@@ -77,11 +80,16 @@ impl Confinement {
         if own_dir {
             self.add_root(config.root.clone());
         }
-        for entry in config.hierarchy.iter().chain(config.default_hierarchy.iter().flatten()) {
+        for entry in config
+            .hierarchy
+            .iter()
+            .chain(config.default_hierarchy.iter().flatten())
+        {
             let literal = !entry.interpolate_datadir || !entry.datadir.contains("%{");
             let datadir = if entry.datadir_from_cwd {
                 let fixed = fixed_part(&entry.datadir);
-                std::path::absolute(if fixed.is_empty() { "." } else { fixed }).unwrap_or_else(|_| PathBuf::from(fixed))
+                std::path::absolute(if fixed.is_empty() { "." } else { fixed })
+                    .unwrap_or_else(|_| PathBuf::from(fixed))
             } else {
                 let joined = pathname_join(&config.root, &entry.datadir);
                 if entry.interpolate_datadir {
@@ -91,10 +99,17 @@ impl Confinement {
                 }
             };
             if let LocationSpec::Paths(paths) = &entry.locations {
-                for p in paths.iter().filter(|p| !p.contains("%{") && (literal || p.starts_with('/'))) {
+                for p in paths
+                    .iter()
+                    .filter(|p| !p.contains("%{") && (literal || p.starts_with('/')))
+                {
                     // As the engine makes the path (the extension of v3 and v4).
                     let mut p = p.clone();
-                    if let Some(ext) = entry.extension.as_ref().filter(|ext| !p.ends_with(ext.as_str())) {
+                    if let Some(ext) = entry
+                        .extension
+                        .as_ref()
+                        .filter(|ext| !p.ends_with(ext.as_str()))
+                    {
                         p.push_str(ext);
                     }
                     self.add_root(pathname_join(&datadir, &p));
@@ -123,7 +138,11 @@ impl Confinement {
         let shown = if resolved == path {
             format!("'{}'", path.display())
         } else {
-            format!("'{}' (which resolves to '{}')", path.display(), resolved.display())
+            format!(
+                "'{}' (which resolves to '{}')",
+                path.display(),
+                resolved.display()
+            )
         };
         Err(Error {
             kind: ErrorKind::Io,
@@ -141,7 +160,11 @@ impl Confinement {
         let first_magic = text.find(['*', '?', '[', '{', '\\']).unwrap_or(text.len());
         let base_end = text[..first_magic].rfind('/').map_or(0, |i| i + 1);
         let (base, rest) = text.split_at(base_end);
-        let base = if base.is_empty() { Path::new(".") } else { Path::new(base) };
+        let base = if base.is_empty() {
+            Path::new(".")
+        } else {
+            Path::new(base)
+        };
         if !rest.contains("..") && self.inside(&resolve(base)) {
             return Ok(());
         }
@@ -212,7 +235,8 @@ mod tests {
     use super::*;
 
     fn scratch_dir(tag: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("libhiera-confine-{tag}-{}", std::process::id()));
+        let dir =
+            std::env::temp_dir().join(format!("libhiera-confine-{tag}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::canonicalize(dir).unwrap()
@@ -231,12 +255,21 @@ mod tests {
     fn paths_resolve_as_far_as_they_exist() {
         let dir = scratch_dir("resolve");
         std::fs::create_dir_all(dir.join("a/b")).unwrap();
-        assert_eq!(resolve(&dir.join("a/b/../b/./x.yaml")), dir.join("a/b/x.yaml"));
-        assert_eq!(resolve(&dir.join("a/missing/../../../x")), dir.parent().unwrap().join("x"));
+        assert_eq!(
+            resolve(&dir.join("a/b/../b/./x.yaml")),
+            dir.join("a/b/x.yaml")
+        );
+        assert_eq!(
+            resolve(&dir.join("a/missing/../../../x")),
+            dir.parent().unwrap().join("x")
+        );
         #[cfg(unix)]
         {
             std::os::unix::fs::symlink("/etc", dir.join("a/link")).unwrap();
-            assert_eq!(resolve(&dir.join("a/link/hosts")), std::fs::canonicalize("/etc").unwrap().join("hosts"));
+            assert_eq!(
+                resolve(&dir.join("a/link/hosts")),
+                std::fs::canonicalize("/etc").unwrap().join("hosts")
+            );
         }
         std::fs::remove_dir_all(&dir).unwrap();
     }
@@ -250,7 +283,9 @@ mod tests {
         assert!(c.check_file(&dir.join("env/data/common.yaml")).is_ok());
         assert!(c.check_file(&dir.join("env/data/missing/x.yaml")).is_ok());
         assert!(c.check_file(&dir.join("global/hiera.yaml")).is_ok());
-        let e = c.check_file(&dir.join("env/data/../../other/x.yaml")).unwrap_err();
+        let e = c
+            .check_file(&dir.join("env/data/../../other/x.yaml"))
+            .unwrap_err();
         assert_eq!(e.kind, ErrorKind::Io);
         assert_eq!(
             e.message,
@@ -265,7 +300,9 @@ mod tests {
         assert!(c.check_glob(&dir.join("env/data/*.yaml")).is_ok());
         assert!(c.check_glob(&dir.join("env/data/{a,b}/*.yaml")).is_ok());
         assert!(c.check_glob(&dir.join("env/../other/*.yaml")).is_err());
-        assert!(c.check_glob(&dir.join("env/data/*/../../../other/x.yaml")).is_err());
+        assert!(c
+            .check_glob(&dir.join("env/data/*/../../../other/x.yaml"))
+            .is_err());
         assert!(c.check_glob(&dir.join("env/data/{..,x}/y")).is_err());
         std::fs::remove_dir_all(&dir).unwrap();
     }

@@ -53,7 +53,14 @@ impl Default for Limits {
 impl Limits {
     /// The names of the limits, as `hiera_open`'s options and the CLI spell
     /// them.
-    pub const NAMES: [&'static str; 6] = ["lookup_depth", "nested_lookups", "string_bytes", "interpolated_bytes", "merge_entries", "nested_values"];
+    pub const NAMES: [&'static str; 6] = [
+        "lookup_depth",
+        "nested_lookups",
+        "string_bytes",
+        "interpolated_bytes",
+        "merge_entries",
+        "nested_values",
+    ];
 
     /// Sets the limit called `name`; an unknown name is an error message.
     pub fn set(&mut self, name: &str, value: usize) -> Result<(), String> {
@@ -64,7 +71,12 @@ impl Limits {
             "interpolated_bytes" => &mut self.interpolated_bytes,
             "merge_entries" => &mut self.merge_entries,
             "nested_values" => &mut self.nested_values,
-            _ => return Err(format!("unknown limit '{name}' (known: {})", Limits::NAMES.join(", "))),
+            _ => {
+                return Err(format!(
+                    "unknown limit '{name}' (known: {})",
+                    Limits::NAMES.join(", ")
+                ))
+            }
         };
         *slot = value;
         Ok(())
@@ -154,7 +166,10 @@ mod tests {
             l.set(name, i + 7).unwrap();
             assert_eq!(l.get(name), Some(i + 7));
         }
-        assert!(l.set("stack", 1).unwrap_err().contains("unknown limit 'stack'"));
+        assert!(l
+            .set("stack", 1)
+            .unwrap_err()
+            .contains("unknown limit 'stack'"));
         assert_eq!(l.get("stack"), None);
     }
 }

@@ -66,6 +66,11 @@ mod tests {
         for _ in 0..100_000 {
             v = Value::array(vec![v]);
         }
-        std::thread::Builder::new().stack_size(128 * 1024).spawn(move || drop(v)).unwrap().join().unwrap();
+        std::thread::Builder::new()
+            .stack_size(128 * 1024)
+            .spawn(move || drop(v))
+            .unwrap()
+            .join()
+            .unwrap();
     }
 }

@@ -132,10 +132,23 @@ mod tests {
     #[test]
     fn a_deep_recursion_grows_on_a_small_thread_and_comes_back() {
         let t = std::thread::Builder::new().stack_size(128 * 1024);
-        let (n, low_water, segments) =
-            t.spawn(|| (depth(200_000), LOW_WATER.with(Cell::get), SEGMENTS.with(Cell::get))).unwrap().join().unwrap();
+        let (n, low_water, segments) = t
+            .spawn(|| {
+                (
+                    depth(200_000),
+                    LOW_WATER.with(Cell::get),
+                    SEGMENTS.with(Cell::get),
+                )
+            })
+            .unwrap()
+            .join()
+            .unwrap();
         assert_eq!(n, 200_000);
-        assert_ne!(low_water, usize::MAX, "back on the thread's own stack, with its limit known");
+        assert_ne!(
+            low_water,
+            usize::MAX,
+            "back on the thread's own stack, with its limit known"
+        );
         assert_eq!(segments, 0);
     }
 
@@ -154,7 +167,11 @@ mod tests {
                     down(100_000)
                 });
                 assert!(r.is_err());
-                (depth(10), LOW_WATER.with(Cell::get), SEGMENTS.with(Cell::get))
+                (
+                    depth(10),
+                    LOW_WATER.with(Cell::get),
+                    SEGMENTS.with(Cell::get),
+                )
             })
             .unwrap()
             .join()

@@ -33,7 +33,8 @@ hierarchy:
 /// `data/`, an environment with a module) and `outside/secret.yaml` next
 /// to it. Returns the directory.
 fn repo(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("libhiera-confine-it-{tag}-{}", std::process::id()));
+    let dir =
+        std::env::temp_dir().join(format!("libhiera-confine-it-{tag}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let write = |p: &str, text: &str| {
         let p = dir.join(p);
@@ -47,32 +48,60 @@ fn repo(tag: &str) -> PathBuf {
     write("repo/data/roles/x.yaml", "r: x\n");
     write("repo/shared/inner.yaml", "k: inner\n");
     write("outside/secret.yaml", "k: secret\ng: secret\n");
-    write("repo/environments/production/hiera.yaml", "version: 5\nhierarchy:\n  - name: env\n    datadir: linked_data\n    path: env.yaml\n");
+    write(
+        "repo/environments/production/hiera.yaml",
+        "version: 5\nhierarchy:\n  - name: env\n    datadir: linked_data\n    path: env.yaml\n",
+    );
     // The environment's datadir is a symbolic link to a directory outside
     // the environment: named by the configuration, so allowed.
     write("elsewhere/env.yaml", "env_key: env\n");
-    write("repo/environments/production/modules/mod1/hiera.yaml", "version: 5\nhierarchy:\n  - name: m\n    path: common.yaml\n");
-    write("repo/environments/production/modules/mod1/data/common.yaml", "mod1::x: module\n");
+    write(
+        "repo/environments/production/modules/mod1/hiera.yaml",
+        "version: 5\nhierarchy:\n  - name: m\n    path: common.yaml\n",
+    );
+    write(
+        "repo/environments/production/modules/mod1/data/common.yaml",
+        "mod1::x: module\n",
+    );
     #[cfg(unix)]
     {
         use std::os::unix::fs::symlink;
         std::fs::create_dir_all(dir.join("repo/data/links")).unwrap();
-        symlink("../../../outside/secret.yaml", dir.join("repo/data/links/out.yaml")).unwrap();
-        symlink("../../shared/inner.yaml", dir.join("repo/data/links/in.yaml")).unwrap();
-        symlink("../../../elsewhere", dir.join("repo/environments/production/linked_data")).unwrap();
+        symlink(
+            "../../../outside/secret.yaml",
+            dir.join("repo/data/links/out.yaml"),
+        )
+        .unwrap();
+        symlink(
+            "../../shared/inner.yaml",
+            dir.join("repo/data/links/in.yaml"),
+        )
+        .unwrap();
+        symlink(
+            "../../../elsewhere",
+            dir.join("repo/environments/production/linked_data"),
+        )
+        .unwrap();
     }
     dir
 }
 
 fn hiera(dir: &Path, confine: bool) -> Arc<Hiera> {
     let repo = dir.join("repo");
-    let options = Options { hiera_config: repo.join("hiera.yaml"), environmentpath: repo.join("environments"), confine, ..Default::default() };
+    let options = Options {
+        hiera_config: repo.join("hiera.yaml"),
+        environmentpath: repo.join("environments"),
+        confine,
+        ..Default::default()
+    };
     Arc::new(Hiera::open(options).unwrap())
 }
 
 /// Looks `key` up with `facts` (a YAML mapping), confined or not.
 fn lookup(dir: &Path, confine: bool, facts: &str, key: &str) -> hiera::Result<Option<Value>> {
-    let facts = hiera::data::load_yaml_text(facts, Path::new("facts")).unwrap().unwrap_or_else(Value::empty_hash);
+    let facts = hiera::data::load_yaml_text(facts, Path::new("facts"))
+        .unwrap()
+        .unwrap_or_else(Value::empty_hash);
     let mut scope = Map::default();
     scope.insert("facts".into(), facts);
     Session::new(hiera(dir, confine), scope).lookup_key(key)
@@ -82,8 +111,17 @@ fn lookup(dir: &Path, confine: bool, facts: &str, key: &str) -> hiera::Result<Op
 fn refused(r: hiera::Result<Option<Value>>, file: &str) -> String {
     let e = r.expect_err("refused");
     assert_eq!(e.kind, ErrorKind::Io, "{}", e.message);
-    assert!(e.message.contains("outside the directories the configuration names (confine is on)"), "{}", e.message);
-    assert!(e.message.contains(file), "{} does not name {file}", e.message);
+    assert!(
+        e.message
+            .contains("outside the directories the configuration names (confine is on)"),
+        "{}",
+        e.message
+    );
+    assert!(
+        e.message.contains(file),
+        "{} does not name {file}",
+        e.message
+    );
     e.message
 }
 
@@ -96,8 +134,19 @@ fn facts_climbing_out_of_the_datadir_are_refused() {
     let dir = repo("climb");
     let out = "{node: ../../../outside/secret}";
     assert_eq!(lookup(&dir, false, out, "k").unwrap(), s("secret"));
-    let m = refused(lookup(&dir, true, out, "k"), "nodes/../../../outside/secret.yaml");
-    assert!(m.contains(&format!("resolves to '{}'", std::fs::canonicalize(dir.join("outside/secret.yaml")).unwrap().display())), "{m}");
+    let m = refused(
+        lookup(&dir, true, out, "k"),
+        "nodes/../../../outside/secret.yaml",
+    );
+    assert!(
+        m.contains(&format!(
+            "resolves to '{}'",
+            std::fs::canonicalize(dir.join("outside/secret.yaml"))
+                .unwrap()
+                .display()
+        )),
+        "{m}"
+    );
     // Any key: the node level is searched first.
     refused(lookup(&dir, true, out, "common_key"), "secret.yaml");
     // A file outside that does not exist is refused too, not missing.
@@ -105,16 +154,25 @@ fn facts_climbing_out_of_the_datadir_are_refused() {
     assert_eq!(lookup(&dir, false, missing, "k").unwrap(), None);
     refused(lookup(&dir, true, missing, "k"), "missing.yaml");
     // Climbing out and back in is inside.
-    let back = format!("{{node: ../../../../{}/repo/data/nodes/web}}", dir.file_name().unwrap().to_string_lossy());
+    let back = format!(
+        "{{node: ../../../../{}/repo/data/nodes/web}}",
+        dir.file_name().unwrap().to_string_lossy()
+    );
     for confine in [false, true] {
-        assert_eq!(lookup(&dir, confine, "{node: ../../data/nodes/web}", "k").unwrap(), s("web"));
+        assert_eq!(
+            lookup(&dir, confine, "{node: ../../data/nodes/web}", "k").unwrap(),
+            s("web")
+        );
         assert_eq!(lookup(&dir, confine, &back, "k").unwrap(), s("web"));
     }
     // Ordinary facts: the same answers.
     for confine in [false, true] {
         assert_eq!(lookup(&dir, confine, "{node: web}", "k").unwrap(), s("web"));
         assert_eq!(lookup(&dir, confine, "{node: db}", "k").unwrap(), None);
-        assert_eq!(lookup(&dir, confine, "{}", "common_key").unwrap(), s("common"));
+        assert_eq!(
+            lookup(&dir, confine, "{}", "common_key").unwrap(),
+            s("common")
+        );
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -123,7 +181,10 @@ fn facts_climbing_out_of_the_datadir_are_refused() {
 #[test]
 fn symbolic_links_out_of_the_directories_are_refused() {
     let dir = repo("links");
-    assert_eq!(lookup(&dir, false, "{link: out}", "k").unwrap(), s("secret"));
+    assert_eq!(
+        lookup(&dir, false, "{link: out}", "k").unwrap(),
+        s("secret")
+    );
     let m = refused(lookup(&dir, true, "{link: out}", "k"), "links/out.yaml");
     assert!(m.contains("outside/secret.yaml"), "{m}");
     // The global hiera.yaml's directory is not a root (in a Puppet install
@@ -131,8 +192,14 @@ fn symbolic_links_out_of_the_directories_are_refused() {
     // the datadirs, is refused too, and so is a fact climbing there.
     assert_eq!(lookup(&dir, false, "{link: in}", "k").unwrap(), s("inner"));
     refused(lookup(&dir, true, "{link: in}", "k"), "links/in.yaml");
-    assert_eq!(lookup(&dir, false, "{node: ../../shared/inner}", "k").unwrap(), s("inner"));
-    refused(lookup(&dir, true, "{node: ../../shared/inner}", "k"), "shared/inner.yaml");
+    assert_eq!(
+        lookup(&dir, false, "{node: ../../shared/inner}", "k").unwrap(),
+        s("inner")
+    );
+    refused(
+        lookup(&dir, true, "{node: ../../shared/inner}", "k"),
+        "shared/inner.yaml",
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -143,16 +210,27 @@ fn globs_and_mapped_paths_reaching_out_are_refused() {
     assert_eq!(lookup(&dir, false, glob, "g").unwrap(), s("secret"));
     let e = lookup(&dir, true, glob, "g").unwrap_err();
     assert_eq!(e.kind, ErrorKind::Io);
-    assert!(e.message.contains("Refusing to expand the glob '"), "{}", e.message);
+    assert!(
+        e.message.contains("Refusing to expand the glob '"),
+        "{}",
+        e.message
+    );
     // A wildcard then `..`: refused before the expansion walks anywhere.
     let e = lookup(&dir, true, "{group: '*/../../../../outside'}", "g").unwrap_err();
-    assert!(e.message.contains("Refusing to expand the glob '"), "{}", e.message);
+    assert!(
+        e.message.contains("Refusing to expand the glob '"),
+        "{}",
+        e.message
+    );
     for confine in [false, true] {
         assert_eq!(lookup(&dir, confine, "{}", "g").unwrap(), s("one"));
     }
     let mapped = "{roles: [x, ../../../outside/secret]}";
     assert_eq!(lookup(&dir, false, mapped, "k").unwrap(), s("secret"));
-    refused(lookup(&dir, true, mapped, "k"), "roles/../../../outside/secret.yaml");
+    refused(
+        lookup(&dir, true, mapped, "k"),
+        "roles/../../../outside/secret.yaml",
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -163,7 +241,11 @@ fn every_layer_reads_with_confinement() {
         assert_eq!(lookup(&dir, confine, "{}", "mod1::x").unwrap(), s("module"));
         assert_eq!(lookup(&dir, confine, "{}", "mod1::y").unwrap(), None);
         #[cfg(unix)]
-        assert_eq!(lookup(&dir, confine, "{}", "env_key").unwrap(), s("env"), "confine {confine}");
+        assert_eq!(
+            lookup(&dir, confine, "{}", "env_key").unwrap(),
+            s("env"),
+            "confine {confine}"
+        );
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -173,7 +255,10 @@ fn conformance_cases_answer_alike_with_confinement() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conformance");
     let mut cases = Vec::new();
     support::find_cases(&root, &mut cases);
-    support::find_cases(&Path::new(env!("CARGO_MANIFEST_DIR")).join("examples"), &mut cases);
+    support::find_cases(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("examples"),
+        &mut cases,
+    );
     cases.sort();
     let (mut queries, mut differ) = (0, Vec::new());
     for dir in &cases {
@@ -183,18 +268,33 @@ fn conformance_cases_answer_alike_with_confinement() {
         }
         for q in &case.queries {
             queries += 1;
-            let (open, confined) = (support::run_query_with(&case, q, false), support::run_query_with(&case, q, true));
+            let (open, confined) = (
+                support::run_query_with(&case, q, false),
+                support::run_query_with(&case, q, true),
+            );
             if format!("{open:?}") != format!("{confined:?}") {
-                differ.push(format!("{} {}: {open:?} / confined {confined:?}", dir.strip_prefix(&root).unwrap_or(dir).display(), q.key));
+                differ.push(format!(
+                    "{} {}: {open:?} / confined {confined:?}",
+                    dir.strip_prefix(&root).unwrap_or(dir).display(),
+                    q.key
+                ));
             }
         }
     }
-    eprintln!("{queries} queries of {} cases, {} answer otherwise with confine on", cases.len(), differ.len());
+    eprintln!(
+        "{queries} queries of {} cases, {} answer otherwise with confine on",
+        cases.len(),
+        differ.len()
+    );
     for d in &differ {
         eprintln!("  {d}");
     }
     assert!(queries > 500, "only {queries} queries");
-    assert!(differ.is_empty(), "{} queries answer otherwise with confine on", differ.len());
+    assert!(
+        differ.is_empty(),
+        "{} queries answer otherwise with confine on",
+        differ.len()
+    );
 }
 
 #[test]
@@ -203,7 +303,8 @@ fn cli_confine_flag() {
     std::fs::write(dir.join("facts.yaml"), "node: ../../../outside/secret\n").unwrap();
     let run = |confine: bool| {
         let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_hiera-lookup"));
-        c.current_dir(dir.join("repo")).args(["--facts", "../facts.yaml", "--render-as", "s"]);
+        c.current_dir(dir.join("repo"))
+            .args(["--facts", "../facts.yaml", "--render-as", "s"]);
         if confine {
             c.arg("--confine");
         }
@@ -216,6 +317,9 @@ fn cli_confine_flag() {
     assert_eq!(confined.status.code(), Some(2));
     assert!(confined.stdout.is_empty());
     let err = String::from_utf8_lossy(&confined.stderr);
-    assert!(err.contains("Refusing to read") && err.contains("secret.yaml"), "{err}");
+    assert!(
+        err.contains("Refusing to read") && err.contains("secret.yaml"),
+        "{err}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -86,7 +86,10 @@ fn hiera_text(letter: char, pad: usize) -> String {
         "version: 5\ndefaults:\n  datadir: data\n  data_hash: yaml_data\nhierarchy:\n  - name: first\n    path: hv{letter}_first.yaml\n  - name: a\n    path: a.yaml\n  - name: b\n    path: b.json\n    data_hash: json_data\n  - name: c\n    path: c.yaml\n"
     );
     for i in 0..pad {
-        s.push_str(&format!("# {letter} {i:04} {}\n", letter.to_string().repeat(70)));
+        s.push_str(&format!(
+            "# {letter} {i:04} {}\n",
+            letter.to_string().repeat(70)
+        ));
     }
     s.push_str(&format!("  - name: last\n    path: hv{letter}_last.yaml\n"));
     s
@@ -119,7 +122,12 @@ fn write_atomically(path: &Path, text: &str) {
 /// of 64 KiB (as `cp` and buffered writers do), so that readers meet it half
 /// written.
 fn write_in_place(path: &Path, text: &str) {
-    let mut f = fs::OpenOptions::new().write(true).create(true).truncate(true).open(path).unwrap();
+    let mut f = fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .open(path)
+        .unwrap();
     for piece in text.as_bytes().chunks(64 * 1024) {
         f.write_all(piece).unwrap();
     }
@@ -136,7 +144,13 @@ struct Written {
 /// `current`) for `run_for` (or a bounded number of operations), then
 /// writes a last version of every file in place. Returns the operations
 /// made by kind, the last versions, and the last hierarchy's letter.
-fn writer(root: &Path, written: &Written, mut current: [u64; 3], run_for: Duration, seed: u64) -> (BTreeMap<&'static str, u64>, [u64; 3], char) {
+fn writer(
+    root: &Path,
+    written: &Written,
+    mut current: [u64; 3],
+    run_for: Duration,
+    seed: u64,
+) -> (BTreeMap<&'static str, u64>, [u64; 3], char) {
     let data = root.join("data");
     let mut rng = Rng(seed);
     let mut ops: BTreeMap<&'static str, u64> = BTreeMap::new();
@@ -159,7 +173,11 @@ fn writer(root: &Path, written: &Written, mut current: [u64; 3], run_for: Durati
         }
         let op = rng.below(100);
         // Mostly the large file for same-size rewrites in place.
-        let f = if op <= 44 && rng.below(3) != 0 { 1 } else { rng.below(3) as usize };
+        let f = if op <= 44 && rng.below(3) != 0 {
+            1
+        } else {
+            rng.below(3) as usize
+        };
         let (name, ext) = FILES[f];
         let path = data.join(format!("{name}.{ext}"));
         match op {
@@ -202,11 +220,15 @@ fn writer(root: &Path, written: &Written, mut current: [u64; 3], run_for: Durati
                 let v = new_version(written, None);
                 write_atomically(&path, &data_text(name, v));
                 current[f] = v;
-                *ops.entry("data replaced by a directory and back").or_default() += 1;
+                *ops.entry("data replaced by a directory and back")
+                    .or_default() += 1;
             }
             81..=87 => {
                 letter = if letter == 'A' { 'B' } else { 'A' };
-                write_atomically(&root.join("hiera.yaml"), &hiera_text(letter, 120 + 20 * rng.below(2) as usize));
+                write_atomically(
+                    &root.join("hiera.yaml"),
+                    &hiera_text(letter, 120 + 20 * rng.below(2) as usize),
+                );
                 *ops.entry("hiera.yaml atomically").or_default() += 1;
             }
             _ => {
@@ -273,13 +295,21 @@ impl Tally {
 
 /// A version number as the data files write it ("000123").
 fn parse_version(s: &str) -> Option<u64> {
-    (s.len() == 6 && s.bytes().all(|b| b.is_ascii_digit())).then(|| s.parse().ok()).flatten()
+    (s.len() == 6 && s.bytes().all(|b| b.is_ascii_digit()))
+        .then(|| s.parse().ok())
+        .flatten()
 }
 
 /// Checks one answer of the data file `name` for `key` (`version`,
 /// `check` or `payload`): `Ok(Some(v))` a right value of version `v`,
 /// `Ok(None)` not found or an error, `Err(why)` wrong.
-fn check_data(name: &str, key: &str, got: &hiera::Result<Option<Value>>, newest: u64, tally: &mut Tally) -> Result<Option<u64>, String> {
+fn check_data(
+    name: &str,
+    key: &str,
+    got: &hiera::Result<Option<Value>>,
+    newest: u64,
+    tally: &mut Tally,
+) -> Result<Option<u64>, String> {
     let value = match got {
         Ok(None) => {
             tally.count("not found");
@@ -296,14 +326,19 @@ fn check_data(name: &str, key: &str, got: &hiera::Result<Option<Value>>, newest:
     };
     tally.count("found");
     let version = match key {
-        "version" => value.as_str().and_then(parse_version).ok_or_else(|| format!("{name}_version: {value:?}"))?,
+        "version" => value
+            .as_str()
+            .and_then(parse_version)
+            .ok_or_else(|| format!("{name}_version: {value:?}"))?,
         "check" => value
             .as_str()
             .and_then(|s| s.strip_prefix(name)?.strip_prefix('-'))
             .and_then(parse_version)
             .ok_or_else(|| format!("{name}_check: {value:?}"))?,
         _ => {
-            let text = value.as_str().ok_or_else(|| format!("{name}_payload is not a String"))?;
+            let text = value
+                .as_str()
+                .ok_or_else(|| format!("{name}_payload is not a String"))?;
             let mut items = text.split(' ');
             let first = items.next().unwrap_or("");
             let v = first
@@ -311,24 +346,39 @@ fn check_data(name: &str, key: &str, got: &hiera::Result<Option<Value>>, newest:
                 .and_then(|s| s.strip_prefix('-'))
                 .and_then(|s| s.get(..6))
                 .and_then(parse_version)
-                .ok_or_else(|| format!("{name}_payload starts with {:?}", &first[..first.len().min(40)]))?;
+                .ok_or_else(|| {
+                    format!(
+                        "{name}_payload starts with {:?}",
+                        &first[..first.len().min(40)]
+                    )
+                })?;
             let prefix = format!("{name}-{v:06}-");
             let mut n = 0;
             for (i, item) in text.split(' ').enumerate() {
-                let index = item.strip_prefix(prefix.as_str()).filter(|s| s.len() == 5).and_then(|s| s.parse::<usize>().ok());
+                let index = item
+                    .strip_prefix(prefix.as_str())
+                    .filter(|s| s.len() == 5)
+                    .and_then(|s| s.parse::<usize>().ok());
                 if index != Some(i) {
-                    return Err(format!("{name}_payload of version {v} mixed: item {i} is {item:?}"));
+                    return Err(format!(
+                        "{name}_payload of version {v} mixed: item {i} is {item:?}"
+                    ));
                 }
                 n += 1;
             }
             if n != payload_len(v) {
-                return Err(format!("{name}_payload of version {v} has {n} items, not {}", payload_len(v)));
+                return Err(format!(
+                    "{name}_payload of version {v} has {n} items, not {}",
+                    payload_len(v)
+                ));
             }
             v
         }
     };
     if version > newest {
-        return Err(format!("{name}_{key}: version {version} never written (newest {newest})"));
+        return Err(format!(
+            "{name}_{key}: version {version} never written (newest {newest})"
+        ));
     }
     Ok(Some(version))
 }
@@ -360,7 +410,11 @@ fn reader(hiera: Arc<Hiera>, written: Arc<Written>, seed: u64) -> Tally {
             if name == "hv" {
                 match &got {
                     Ok(found) => {
-                        tally.count(if found.is_some() { "found" } else { "not found" });
+                        tally.count(if found.is_some() {
+                            "found"
+                        } else {
+                            "not found"
+                        });
                         let letter = found.as_ref().and_then(|v| v.as_str().map(str::to_string));
                         if found.is_some() && !matches!(letter.as_deref(), Some("A" | "B")) {
                             tally.wrong(format!("hv_{key}: {found:?}"));
@@ -391,8 +445,12 @@ fn reader(hiera: Arc<Hiera>, written: Arc<Written>, seed: u64) -> Tally {
         // hierarchy cut short, read from a prefix, may lack the last).
         if let (Some(first), Some(last)) = (markers.get("first"), markers.get("last")) {
             match (first, last) {
-                (Some(f), Some(l)) if f != l => tally.wrong(format!("one session, hierarchy {f} first and {l} last")),
-                (None, Some(l)) => tally.wrong(format!("one session, no first marker but last marker {l}")),
+                (Some(f), Some(l)) if f != l => {
+                    tally.wrong(format!("one session, hierarchy {f} first and {l} last"))
+                }
+                (None, Some(l)) => {
+                    tally.wrong(format!("one session, no first marker but last marker {l}"))
+                }
                 _ => {}
             }
         }
@@ -402,38 +460,72 @@ fn reader(hiera: Arc<Hiera>, written: Arc<Written>, seed: u64) -> Tally {
 
 #[test]
 fn files_changing_under_load() {
-    let base = std::env::var_os("FILES_CHANGING_DIR").map(PathBuf::from).unwrap_or_else(std::env::temp_dir);
+    let base = std::env::var_os("FILES_CHANGING_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(std::env::temp_dir);
     let root = base.join(format!("libhiera-files-changing-{}", std::process::id()));
     let _ = fs::remove_dir_all(&root);
     let data: PathBuf = root.join("data");
     fs::create_dir_all(&data).unwrap();
     for letter in ['A', 'B'] {
-        fs::write(data.join(format!("hv{letter}_first.yaml")), format!("hv_first: {letter}\n")).unwrap();
-        fs::write(data.join(format!("hv{letter}_last.yaml")), format!("hv_last: {letter}\n")).unwrap();
+        fs::write(
+            data.join(format!("hv{letter}_first.yaml")),
+            format!("hv_first: {letter}\n"),
+        )
+        .unwrap();
+        fs::write(
+            data.join(format!("hv{letter}_last.yaml")),
+            format!("hv_last: {letter}\n"),
+        )
+        .unwrap();
     }
-    let written = Arc::new(Written { version: AtomicU64::new(0), done: AtomicBool::new(false) });
+    let written = Arc::new(Written {
+        version: AtomicU64::new(0),
+        done: AtomicBool::new(false),
+    });
     let mut first = [0; 3];
     for (f, (name, ext)) in FILES.iter().enumerate() {
         first[f] = written.version.fetch_add(1, Ordering::SeqCst) + 1;
-        fs::write(data.join(format!("{name}.{ext}")), data_text(name, first[f])).unwrap();
+        fs::write(
+            data.join(format!("{name}.{ext}")),
+            data_text(name, first[f]),
+        )
+        .unwrap();
     }
     fs::write(root.join("hiera.yaml"), hiera_text('A', 120)).unwrap();
     let hiera = Arc::new(
-        Hiera::open(Options { hiera_config: root.join("hiera.yaml"), environmentpath: root.join("environments"), ..Default::default() }).unwrap(),
+        Hiera::open(Options {
+            hiera_config: root.join("hiera.yaml"),
+            environmentpath: root.join("environments"),
+            ..Default::default()
+        })
+        .unwrap(),
     );
 
-    let secs: f64 = std::env::var("FILES_CHANGING_SECS").ok().and_then(|s| s.parse().ok()).unwrap_or(5.0);
+    let secs: f64 = std::env::var("FILES_CHANGING_SECS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(5.0);
     let readers: Vec<_> = (0..8u64)
         .map(|i| {
             let (hiera, written) = (Arc::clone(&hiera), Arc::clone(&written));
-            std::thread::Builder::new().name(format!("reader {i}")).spawn(move || reader(hiera, written, 0x9e37_79b9_7f4a_7c15 ^ (i + 1))).unwrap()
+            std::thread::Builder::new()
+                .name(format!("reader {i}"))
+                .spawn(move || reader(hiera, written, 0x9e37_79b9_7f4a_7c15 ^ (i + 1)))
+                .unwrap()
         })
         .collect();
     let started = Instant::now();
     let writing = {
         let (root, written) = (root.clone(), Arc::clone(&written));
         std::thread::spawn(move || {
-            let r = writer(&root, &written, first, Duration::from_secs_f64(secs), 0x5eed);
+            let r = writer(
+                &root,
+                &written,
+                first,
+                Duration::from_secs_f64(secs),
+                0x5eed,
+            );
             written.done.store(true, Ordering::SeqCst);
             r
         })
@@ -451,7 +543,11 @@ fn files_changing_under_load() {
     let (ops, last_versions, last_letter) = writer_result.expect("the writer panicked");
     let elapsed = started.elapsed();
 
-    eprintln!("files_changing: {:.1} s, {} sessions, writer operations:", elapsed.as_secs_f64(), tally.sessions);
+    eprintln!(
+        "files_changing: {:.1} s, {} sessions, writer operations:",
+        elapsed.as_secs_f64(),
+        tally.sessions
+    );
     for (op, n) in &ops {
         eprintln!("  {op}: {n}");
     }
@@ -486,7 +582,13 @@ fn files_changing_under_load() {
 
     assert_eq!(panics, 0, "reader threads panicked");
     assert_eq!(tally.wrong_count, 0, "wrong answers: {:?}", tally.wrong);
-    assert!(stale.is_empty(), "the last versions are not what a fresh session sees: {stale:?}");
+    assert!(
+        stale.is_empty(),
+        "the last versions are not what a fresh session sees: {stale:?}"
+    );
     assert!(tally.sessions >= 100, "only {} sessions", tally.sessions);
-    assert!(tally.answers.get("found").copied().unwrap_or(0) >= 100, "too few values found");
+    assert!(
+        tally.answers.get("found").copied().unwrap_or(0) >= 100,
+        "too few values found"
+    );
 }

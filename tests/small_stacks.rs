@@ -19,7 +19,10 @@ const DEEP: usize = hiera::yaml::MAX_DEPTH - 10;
 
 fn repo(name: &str, files: &[(&str, String)]) -> PathBuf {
     support::limit_memory();
-    let dir = std::env::temp_dir().join(format!("libhiera-small-stacks-{}-{name}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!(
+        "libhiera-small-stacks-{}-{name}",
+        std::process::id()
+    ));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(dir.join("data")).unwrap();
     std::fs::write(
@@ -34,13 +37,23 @@ fn repo(name: &str, files: &[(&str, String)]) -> PathBuf {
 }
 
 fn session_with(dir: &Path, scope: Map) -> Session {
-    let options = Options { hiera_config: dir.join("hiera.yaml"), environmentpath: dir.join("environments"), ..Default::default() };
+    let options = Options {
+        hiera_config: dir.join("hiera.yaml"),
+        environmentpath: dir.join("environments"),
+        ..Default::default()
+    };
     Session::new(Arc::new(Hiera::open(options).unwrap()), scope)
 }
 
 /// Runs `f` on a thread with [`STACK`] bytes of stack.
 fn on_small_stack<T: Send + 'static>(name: &str, f: impl FnOnce() -> T + Send + 'static) -> T {
-    std::thread::Builder::new().name(name.into()).stack_size(STACK).spawn(f).unwrap().join().unwrap()
+    std::thread::Builder::new()
+        .name(name.into())
+        .stack_size(STACK)
+        .spawn(f)
+        .unwrap()
+        .join()
+        .unwrap()
 }
 
 /// A block-style YAML hash nested `depth` levels under `key`, the keys
@@ -85,17 +98,30 @@ fn request(key: &str, merge: Option<&str>) -> LookupRequest {
 fn deep_hashes_are_merged_rendered_and_explained() {
     let dir = repo(
         "hashes",
-        &[("node.yaml", block_hash("k", DEEP, "leaf: node")), ("common.yaml", block_hash("k", DEEP, "other: common"))],
+        &[
+            ("node.yaml", block_hash("k", DEEP, "leaf: node")),
+            ("common.yaml", block_hash("k", DEEP, "other: common")),
+        ],
     );
     on_small_stack("deep hashes", move || {
         let s = session_with(&dir, Map::default());
-        for merge in [None, Some(r#""hash""#), Some(r#""deep""#), Some(r#"{"strategy": "deep", "knockout_prefix": "--", "sort_merged_arrays": true, "merge_hash_arrays": true}"#)] {
+        for merge in [
+            None,
+            Some(r#""hash""#),
+            Some(r#""deep""#),
+            Some(
+                r#"{"strategy": "deep", "knockout_prefix": "--", "sort_merged_arrays": true, "merge_hash_arrays": true}"#,
+            ),
+        ] {
             let v = s.lookup(&request("k", merge)).unwrap().unwrap();
             assert_eq!(depth_of(&v), DEEP + 1, "{merge:?}");
             let json = hiera::render::to_json(&v);
             assert!(json.ends_with(&"}".repeat(DEEP + 1)), "{merge:?}");
             if merge == Some(r#""deep""#) {
-                assert!(json.contains(r#""leaf":"node""#) && json.contains(r#""other":"common""#), "deep merge of the bottom level");
+                assert!(
+                    json.contains(r#""leaf":"node""#) && json.contains(r#""other":"common""#),
+                    "deep merge of the bottom level"
+                );
             }
             let _ = hiera::render::to_yaml(&v);
             let _ = hiera::render::inspect(&v);
@@ -106,7 +132,9 @@ fn deep_hashes_are_merged_rendered_and_explained() {
             assert!(text.contains("Searching for \"k\""));
         }
         let dotted: Vec<String> = (0..DEEP).map(|i| format!("a{i}")).collect();
-        let v = s.lookup(&request(&format!("k.{}.leaf", dotted.join(".")), None)).unwrap();
+        let v = s
+            .lookup(&request(&format!("k.{}.leaf", dotted.join(".")), None))
+            .unwrap();
         assert_eq!(v, Some(Value::from("node")));
     });
 }
@@ -119,11 +147,21 @@ fn deep_arrays_are_united_and_compared() {
     let key = flow_array(250, "x");
     let dir = repo(
         "arrays",
-        &[("node.yaml", format!("k: {}\nh: {{{key}: 1}}\n", deep("x"))), ("common.yaml", format!("k: {}\nh: {{{key}: 2}}\n", deep("y")))],
+        &[
+            ("node.yaml", format!("k: {}\nh: {{{key}: 1}}\n", deep("x"))),
+            (
+                "common.yaml",
+                format!("k: {}\nh: {{{key}: 2}}\n", deep("y")),
+            ),
+        ],
     );
     on_small_stack("deep arrays", move || {
         let s = session_with(&dir, Map::default());
-        for merge in [r#""unique""#, r#""deep""#, r#"{"strategy": "deep", "sort_merged_arrays": true}"#] {
+        for merge in [
+            r#""unique""#,
+            r#""deep""#,
+            r#"{"strategy": "deep", "sort_merged_arrays": true}"#,
+        ] {
             match s.lookup(&request("k", Some(merge))) {
                 Ok(Some(v)) => assert!(v.as_array().is_some(), "{merge}"),
                 Ok(None) => panic!("{merge}: not found"),
@@ -134,7 +172,11 @@ fn deep_arrays_are_united_and_compared() {
         // inferred type written out to the bottom.
         let e = s.lookup(&request("h", Some(r#""deep""#))).unwrap_err();
         assert_eq!(e.kind, ErrorKind::Type, "{}", e.message);
-        assert!(e.message.ends_with("1, 1], Integer[1, 1], 1, 1]"), "{:.200}", e.message);
+        assert!(
+            e.message.ends_with("1, 1], Integer[1, 1], 1, 1]"),
+            "{:.200}",
+            e.message
+        );
     });
 }
 
@@ -159,7 +201,11 @@ fn deep_block_sequences_and_convert_to() {
         let v = s.lookup(&request("k", None)).unwrap().unwrap();
         assert_eq!(depth_of(&v), DEEP);
         let v = s.lookup(&request("s", None)).unwrap().unwrap();
-        assert!(v.as_str().unwrap().starts_with("{'a0' => {'a1' => "), "{:.40}", v.as_str().unwrap());
+        assert!(
+            v.as_str().unwrap().starts_with("{'a0' => {'a1' => "),
+            "{:.40}",
+            v.as_str().unwrap()
+        );
         let v = s.lookup(&request("t", None)).unwrap().unwrap();
         assert!(matches!(v, Value::Sensitive(_)));
     });
@@ -167,10 +213,26 @@ fn deep_block_sequences_and_convert_to() {
 
 #[test]
 fn deep_data_with_interpolation_at_the_bottom() {
-    let dir = repo("interp", &[("node.yaml", block_hash("k", DEEP, "leaf: \"%{lookup('v')} and %{facts.os.family}\"")), ("common.yaml", "v: found\n".into())]);
+    let dir = repo(
+        "interp",
+        &[
+            (
+                "node.yaml",
+                block_hash("k", DEEP, "leaf: \"%{lookup('v')} and %{facts.os.family}\""),
+            ),
+            ("common.yaml", "v: found\n".into()),
+        ],
+    );
     on_small_stack("deep interpolation", move || {
         let mut facts = Map::default();
-        facts.insert(Value::from("os"), Value::hash([(Value::from("family"), Value::from("Debian"))].into_iter().collect()));
+        facts.insert(
+            Value::from("os"),
+            Value::hash(
+                [(Value::from("family"), Value::from("Debian"))]
+                    .into_iter()
+                    .collect(),
+            ),
+        );
         let mut scope = Map::default();
         scope.insert(Value::from("facts"), Value::hash(facts));
         let s = session_with(&dir, scope);
@@ -184,10 +246,19 @@ fn deep_data_with_interpolation_at_the_bottom() {
 fn deep_scope_and_request_values() {
     // The wire decoder's nesting limit is the deepest a scope, default or
     // override can be.
-    let deep = flow_array(500, "1").replace('[', "{\"a\": ").replace(']', "}").replacen("{\"a\": ", "", 0);
+    let deep = flow_array(500, "1")
+        .replace('[', "{\"a\": ")
+        .replace(']', "}")
+        .replacen("{\"a\": ", "", 0);
     let deep_default = hiera::render::from_json(&deep).unwrap();
     let path: Vec<&str> = vec!["a"; 499];
-    let dir = repo("scope", &[("common.yaml", format!("k: \"%{{facts.{}}}\"\n", path.join(".")))]);
+    let dir = repo(
+        "scope",
+        &[(
+            "common.yaml",
+            format!("k: \"%{{facts.{}}}\"\n", path.join(".")),
+        )],
+    );
     on_small_stack("deep scope", move || {
         let mut scope = Map::default();
         scope.insert(Value::from("facts"), deep_default.clone());
@@ -199,7 +270,8 @@ fn deep_scope_and_request_values() {
         let v = s.lookup(&r).unwrap().unwrap();
         assert_eq!(depth_of(&v), 500);
         let mut r = request("k", None);
-        r.override_values.insert(Value::from("k"), deep_default.clone());
+        r.override_values
+            .insert(Value::from("k"), deep_default.clone());
         assert_eq!(depth_of(&s.lookup(&r).unwrap().unwrap()), 500);
     });
 }
@@ -212,11 +284,18 @@ fn values_nested_through_aliases_beyond_one_file_limit() {
     // whose message infers the type of the whole value.
     let mut data = String::new();
     for i in 0..30 {
-        let leaf = if i == 0 { "{[1]: 2}".to_string() } else { format!("*a{}", i - 1) };
+        let leaf = if i == 0 {
+            "{[1]: 2}".to_string()
+        } else {
+            format!("*a{}", i - 1)
+        };
         data.push_str(&format!("a{i}: &a{i} {}\n", flow_array(200, &leaf)));
     }
     data.push_str("k: [*a29, *a29]\n");
-    let dir = repo("aliases", &[("node.yaml", data), ("common.yaml", "k: [[1]]\n".into())]);
+    let dir = repo(
+        "aliases",
+        &[("node.yaml", data), ("common.yaml", "k: [[1]]\n".into())],
+    );
     on_small_stack("aliases", move || {
         let s = session_with(&dir, Map::default());
         for merge in [None, Some(r#""unique""#), Some(r#""deep""#)] {
