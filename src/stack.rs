@@ -66,7 +66,9 @@ fn grow_slowly<R>(f: impl FnOnce() -> R) -> R {
     let saved = LOW_WATER.with(Cell::get);
     if saved == usize::MAX && SEGMENTS.with(Cell::get) == 0 {
         // First use on this thread, on its own stack: learn where it ends.
-        if let Some(left) = stacker::remaining_stack() {
+        // (Zero: the stack pointer is below the thread's stack, on a stack of
+        // the host's own, a Ruby Fiber's: nothing is learned from it.)
+        if let Some(left) = stacker::remaining_stack().filter(|&left| left > 0) {
             let low_water = (sp - left.min(sp)).saturating_add(RED_ZONE);
             LOW_WATER.with(|l| l.set(low_water));
             if sp > low_water {
@@ -103,7 +105,8 @@ pub fn remaining() -> Option<usize> {
 /// than [`LOOKUP_RESERVE`] bytes of this thread's stack.
 pub fn check_lookup(key: &str) -> Result<()> {
     match remaining() {
-        Some(left) if left < LOOKUP_RESERVE => Err(not_enough_stack(key, left)),
+        // Zero: not on the thread's own stack (a host coroutine's): unknown.
+        Some(left) if left > 0 && left < LOOKUP_RESERVE => Err(not_enough_stack(key, left)),
         _ => Ok(()),
     }
 }
