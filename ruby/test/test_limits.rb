@@ -52,6 +52,8 @@ class TestLimits < Minitest::Test
       # On a Ruby thread with a small VM and machine stack, too.
       t = Thread.new { [hiera.session({}).lookup('k9990'), (begin; hiera.session({}).lookup('k0'); rescue Libhiera::LimitError => e; e.kind; end)] }
       assert_equal ['end', 'limit'], t.value
+      # In a Fiber (a stack of its own, beside the thread's) nested lookups work.
+      assert_equal 'end', Fiber.new { hiera.session({}).lookup('k9990') }.resume
       small = Libhiera::Hiera.new(hiera_config: File.join(dir, 'hiera.yaml'), environmentpath: File.join(dir, 'environments'),
                                   limits: { lookup_depth: 3, string_bytes: 100 })
       assert_limit(small.session({}), 'k9990', 'lookup_depth')
