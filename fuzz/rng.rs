@@ -1,8 +1,13 @@
-//! A small deterministic random number generator (SplitMix64), seeded from
-//! (target, seed, index) so that every input can be generated again.
+//! The runner's draws from splitmix64 (the stream of the benchmark corpus,
+//! `benches/corpus/rng.rs`), seeded from (target, seed, index) so that every
+//! input can be generated again.
 
-/// A SplitMix64 generator.
-pub struct Rng(u64);
+#[path = "../benches/corpus/rng.rs"]
+#[allow(dead_code)]
+mod splitmix;
+
+/// A splitmix64 stream and the draws the generators make from it.
+pub struct Rng(splitmix::Rng);
 
 impl Rng {
     /// The generator of input `index` of `target` in the run seeded `seed`.
@@ -12,18 +17,13 @@ impl Rng {
         for b in target.bytes() {
             h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
         }
-        let mut r = Rng(h ^ seed.rotate_left(17));
-        let a = r.next_u64();
-        Rng(a ^ index.wrapping_mul(0x9e37_79b9_7f4a_7c15))
+        let a = splitmix::Rng::from_state(h ^ seed.rotate_left(17)).next_u64();
+        Rng(splitmix::Rng::from_state(a ^ index.wrapping_mul(0x9e37_79b9_7f4a_7c15)))
     }
 
     /// The next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
+        self.0.next_u64()
     }
 
     /// A number in `0..n` (`n` > 0).
