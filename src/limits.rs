@@ -82,6 +82,71 @@ impl Limits {
         Ok(())
     }
 
+    /// `Ok` when a lookup may nest one level deeper than `depth`; `at` says
+    /// which lookup (`the lookup of 'k'`).
+    pub fn check_lookup_depth(
+        &self,
+        depth: usize,
+        at: impl std::fmt::Display,
+    ) -> Result<(), Error> {
+        check(
+            depth < self.lookup_depth,
+            "lookup_depth",
+            self.lookup_depth,
+            format_args!(
+                "lookups nested more than {} deep through interpolation, at {at}",
+                self.lookup_depth
+            ),
+        )
+    }
+
+    /// `Ok` when an interpolation may nest one level deeper than `depth`.
+    pub fn check_interpolation_depth(
+        &self,
+        depth: usize,
+        at: impl std::fmt::Display,
+    ) -> Result<(), Error> {
+        check(
+            depth < self.lookup_depth,
+            "lookup_depth",
+            self.lookup_depth,
+            format_args!(
+                "interpolations nested more than {} deep, at {at}",
+                self.lookup_depth
+            ),
+        )
+    }
+
+    /// `Ok` when one more nested lookup may follow the `made` ones.
+    pub fn check_nested_lookups(
+        &self,
+        made: usize,
+        at: impl std::fmt::Display,
+    ) -> Result<(), Error> {
+        check(
+            made < self.nested_lookups,
+            "nested_lookups",
+            self.nested_lookups,
+            format_args!(
+                "more than {} nested lookups for one lookup, at {at}",
+                self.nested_lookups
+            ),
+        )
+    }
+
+    /// `Ok` when an interpolated string of `bytes` bytes is within the limit.
+    pub fn check_string_bytes(&self, bytes: usize) -> Result<(), Error> {
+        check(
+            bytes <= self.string_bytes,
+            "string_bytes",
+            self.string_bytes,
+            format_args!(
+                "an interpolated string grew past {} bytes",
+                self.string_bytes
+            ),
+        )
+    }
+
     /// The limit called `name`.
     pub fn get(&self, name: &str) -> Option<usize> {
         Some(match name {
@@ -93,6 +158,19 @@ impl Limits {
             "nested_values" => self.nested_values,
             _ => return None,
         })
+    }
+}
+
+fn check(
+    within: bool,
+    name: &str,
+    value: usize,
+    what: std::fmt::Arguments<'_>,
+) -> Result<(), Error> {
+    if within {
+        Ok(())
+    } else {
+        Err(exceeded(name, value, what))
     }
 }
 

@@ -1666,20 +1666,8 @@ impl Resolver for Invocation<'_> {
 
     fn lookup(&mut self, key: &str) -> Result<Value> {
         let limits = self.limits();
-        if self.depth >= limits.lookup_depth {
-            return Err(limits::exceeded(
-                "lookup_depth",
-                limits.lookup_depth,
-                format_args!("lookups nested more than {} deep through interpolation, at the lookup of '{key}'", limits.lookup_depth),
-            ));
-        }
-        if self.nested >= limits.nested_lookups {
-            return Err(limits::exceeded(
-                "nested_lookups",
-                limits.nested_lookups,
-                format_args!("more than {} nested lookups for one lookup, at the lookup of '{key}'", limits.nested_lookups),
-            ));
-        }
+        limits.check_lookup_depth(self.depth, format_args!("the lookup of '{key}'"))?;
+        limits.check_nested_lookups(self.nested, format_args!("the lookup of '{key}'"))?;
         crate::stack::check_lookup(key)?;
         self.nested += 1;
         self.depth += 1;
@@ -1705,13 +1693,7 @@ impl Resolver for Invocation<'_> {
 
     fn produced(&mut self, bytes: usize, whole: bool) -> Result<()> {
         let limits = self.limits();
-        if bytes > limits.string_bytes {
-            return Err(limits::exceeded(
-                "string_bytes",
-                limits.string_bytes,
-                format_args!("an interpolated string grew past {} bytes", limits.string_bytes),
-            ));
-        }
+        limits.check_string_bytes(bytes)?;
         if whole {
             self.interpolated = self.interpolated.saturating_add(bytes);
             if self.interpolated > limits.interpolated_bytes {
@@ -1731,14 +1713,7 @@ impl Resolver for Invocation<'_> {
         }
         // Interpolations nest without lookups too (a scope variable whose
         // value names the next one): bounded like nested lookups.
-        let limits = self.limits();
-        if self.checks >= limits.lookup_depth {
-            return Err(limits::exceeded(
-                "lookup_depth",
-                limits.lookup_depth,
-                format_args!("interpolations nested more than {} deep, at '{name}'", limits.lookup_depth),
-            ));
-        }
+        self.limits().check_interpolation_depth(self.checks, format_args!("'{name}'"))?;
         crate::stack::check_lookup(&name)?;
         self.stack.push(Arc::from(name));
         self.checks += 1;

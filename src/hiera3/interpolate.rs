@@ -215,10 +215,7 @@ pub fn interpolate(data: &Value, scope: &Value, extra: &Value, context: &Context
             return Err(interpolation_error("Cannot call alias in the string context".into()));
         }
         ruby_to_s(&value, &mut out);
-        let max = Limits::default().string_bytes;
-        if out.len() > max {
-            return Err(limits::exceeded("string_bytes", max, format_args!("an interpolated string grew past {max} bytes")));
-        }
+        Limits::default().check_string_bytes(out.len())?;
         pos = end;
     }
     out.push_str(&s[pos..]);
@@ -292,21 +289,9 @@ fn do_interpolation(
     let (method, key) = method_and_key(inner)?;
     let work = Rc::clone(&context.work);
     let limits = Limits::default();
-    if work.depth.get() >= limits.lookup_depth {
-        return Err(limits::exceeded(
-            "lookup_depth",
-            limits.lookup_depth,
-            format_args!("interpolations nested more than {} deep, at '%{{{inner}}}'", limits.lookup_depth),
-        ));
-    }
+    limits.check_interpolation_depth(work.depth.get(), format_args!("'%{{{inner}}}'"))?;
     if matches!(method, Method::Hiera | Method::Alias) {
-        if work.lookups.get() >= limits.nested_lookups {
-            return Err(limits::exceeded(
-                "nested_lookups",
-                limits.nested_lookups,
-                format_args!("more than {} nested lookups for one lookup, at '%{{{inner}}}'", limits.nested_lookups),
-            ));
-        }
+        limits.check_nested_lookups(work.lookups.get(), format_args!("'%{{{inner}}}'"))?;
         crate::stack::check_lookup(key)?;
         work.lookups.set(work.lookups.get() + 1);
     }
