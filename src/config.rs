@@ -789,6 +789,7 @@ fn parse_v3(map: &Map, ctx: &Ctx, root: &Path) -> Result<HieraConfig> {
         let bconf = map.get(&Value::from(backend.as_str())).and_then(Value::as_hash).cloned().unwrap_or_default();
         let ext = match bconf.get(&Value::from("extension")).and_then(Value::as_str) {
             Some(e) => format!(".{e}"),
+            None if backend == "hocon" => ".conf".to_string(),
             None => format!(".{backend}"),
         };
         let datadir = bconf
@@ -796,14 +797,22 @@ fn parse_v3(map: &Map, ctx: &Ctx, root: &Path) -> Result<HieraConfig> {
             .and_then(Value::as_str)
             .map(str::to_string)
             .unwrap_or_else(|| "/etc/puppet/code/environments/%{::environment}/hieradata".to_string());
+        // As Puppet's HieraConfigV3: yaml, json and hocon read by their
+        // data_hash functions, eyaml by its lookup_key function (with the
+        // backend's settings as options), any other backend by its Hiera 3
+        // class.
         let (kind, fname) = match backend.as_str() {
             "yaml" | "json" => (FunctionKind::DataHash, format!("{backend}_data")),
+            "hocon" => (FunctionKind::DataHash, "hocon_data".to_string()),
+            "eyaml" => (FunctionKind::LookupKey, "eyaml_lookup_key".to_string()),
             other => (FunctionKind::Hiera3Backend, other.to_string()),
         };
         let mut options = Map::default();
-        for (k, v) in bconf.iter() {
-            if k.as_str() != Some("datadir") {
-                options.insert(k.clone(), v.clone());
+        if kind != FunctionKind::DataHash {
+            for (k, v) in bconf.iter() {
+                if k.as_str() != Some("datadir") {
+                    options.insert(k.clone(), v.clone());
+                }
             }
         }
         entries.push(Entry {

@@ -23,6 +23,7 @@ pub mod error;
 mod explain;
 pub mod ffi;
 pub mod glob;
+pub mod host;
 pub mod hiera3;
 pub mod interpolate;
 pub mod json;

@@ -59,6 +59,12 @@ pub struct Options {
     /// not to hold `../../etc`. A file outside is an error (kind `io`), not
     /// skipped. Off by default, as in Puppet. See [`crate::confine`].
     pub confine: bool,
+    /// What the host runs for the engine: hierarchy functions libhiera
+    /// does not have, and the warnings Puppet would log (see
+    /// [`crate::host`]). Without one, such a function is an error ("Unable
+    /// to find ... function") and warnings are only returned by
+    /// [`Session::lookup_with_warnings`].
+    pub host: Option<crate::host::HostRef>,
 }
 
 impl Default for Options {
@@ -71,6 +77,7 @@ impl Default for Options {
             file_check_interval: std::time::Duration::ZERO,
             limits: crate::limits::Limits::default(),
             confine: false,
+            host: None,
         }
     }
 }
@@ -353,8 +360,16 @@ impl Session {
     }
 
     /// Looks up a request: `Ok(Some(v))` found (or default), `Ok(None)` not found.
+    /// The warnings Puppet would log go to the host's `warn`, when there is
+    /// a host (see [`Options::host`]).
     pub fn lookup(&self, req: &LookupRequest) -> Result<Option<Value>> {
-        self.lookup_with_warnings(req).0
+        let (r, warnings) = self.lookup_with_warnings(req);
+        if let Some(host) = &self.hiera.options.host {
+            for w in &warnings {
+                host.0.warn(w);
+            }
+        }
+        r
     }
 
     /// Like [`Session::lookup`], also returning the warnings Puppet would log
@@ -572,6 +587,16 @@ enum Layer {
     Module,
 }
 
+impl Layer {
+    fn kind(self) -> LayerKind {
+        match self {
+            Layer::Global => LayerKind::Global,
+            Layer::Environment => LayerKind::Environment,
+            Layer::Module => LayerKind::Module,
+        }
+    }
+}
+
 /// A resolved data location.
 #[derive(Clone, Debug)]
 enum Location {
@@ -688,6 +713,9 @@ struct Invocation<'s> {
     nested_values: usize,
     /// The bytes interpolation has produced so far.
     interpolated: usize,
+    /// The layer (and module) whose hierarchy is being searched, for the
+    /// host's calls.
+    site: (Layer, Option<Arc<str>>),
 }
 
 type Found = Option<Value>;
@@ -713,6 +741,7 @@ impl<'s> Invocation<'s> {
             checks: 0,
             nested_values: 0,
             interpolated: 0,
+            site: (Layer::Global, None),
         }
     }
 
@@ -952,7 +981,9 @@ impl<'s> Invocation<'s> {
                 self.ex_line(|| format!("Using configuration \"{}\"", p.display()));
             }
             self.stack.push(lk.key.clone());
+            let site = std::mem::replace(&mut self.site, (layer, module.map(Arc::from)));
             let r = self.hierarchy_lookup(&config, lk, strategy, default_hierarchy);
+            self.site = site;
             self.stack.pop();
             if matches!(r, Ok(None)) && config.hierarchy.is_empty() {
                 self.ex_line(|| format!("No such key: \"{}\"", lk.key));
@@ -1047,6 +1078,12 @@ impl<'s> Invocation<'s> {
                 this.ex_pop();
                 return Ok(None);
             }
+            if entry.function_kind == FunctionKind::Hiera3Backend && this.hiera().options.host.is_some() {
+                // A Hiera 3 backend searches its hierarchy itself.
+                let r = this.host_backend_lookup(config, entry, re, lk, strategy, default_hierarchy);
+                this.ex_pop();
+                return r;
+            }
             let r = this.merged(strategy, re.locations.len(), |this, j| {
                 let hit = hits.map(|h| h.iter().find(|hit| hit.entry as usize == i && hit.location as usize == j));
                 if hit.is_some_and(|h| h.is_none()) {
@@ -1072,7 +1109,7 @@ impl<'s> Invocation<'s> {
                         ),
                     ))
                 } else {
-                    this.location_lookup(config, entry, re, j, &lk.root, plain)
+                    this.location_lookup(config, entry, re, j, lk, plain, default_hierarchy)
                 };
                 let r = match r {
                     Ok(LocationOutcome::Found(v)) => {
@@ -1151,20 +1188,23 @@ impl<'s> Invocation<'s> {
         Some(index)
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn location_lookup(
         &mut self,
         config: &HieraConfig,
         entry: &Entry,
         resolved: &ResolvedEntry,
         j: usize,
-        root: &str,
+        lk: &LookupKey,
         plain: bool,
+        default_hierarchy: bool,
     ) -> Result<LocationOutcome> {
+        let root = &*lk.root;
         let (options, slot) = (resolved.options.as_ref(), &resolved.data[j]);
         let path = match &resolved.locations[j] {
             Location::Path(p, _) => p,
             Location::Uri(_) | Location::Nowhere => {
-                return Err(self.unsupported_function(config, entry));
+                return self.host_location_lookup(config, entry, resolved, j, lk, default_hierarchy);
             }
         };
         let format = match builtin_format(entry.function_kind, &entry.function_name, options, path) {
@@ -1172,7 +1212,7 @@ impl<'s> Invocation<'s> {
             // A missing file never reaches the function (Puppet checks
             // existence first).
             None if !self.hiera().cache.exists(path) => return Ok(LocationOutcome::Missing),
-            None => return Err(self.unsupported_function(config, entry)),
+            None => return self.host_location_lookup(config, entry, resolved, j, lk, default_hierarchy),
         };
         let data = match slot.get() {
             Some(d) => d.clone(),
@@ -1187,6 +1227,12 @@ impl<'s> Invocation<'s> {
             // Known from the key index: nothing to check or interpolate.
             return Ok(LocationOutcome::Found(value.clone()));
         }
+        self.found_in_hash(entry, root, &path.to_string_lossy(), Some(path), value)
+    }
+
+    /// A value of a `data_hash` function's hash: checked, then interpolated,
+    /// as Puppet's `DataHashFunctionProvider#data_value` does.
+    fn found_in_hash(&mut self, entry: &Entry, root: &str, location: &str, path: Option<&Path>, value: &Value) -> Result<LocationOutcome> {
         if !crate::ptype::is_rich_data(value) {
             return Err(Error {
                 kind: ErrorKind::Type,
@@ -1194,18 +1240,176 @@ impl<'s> Invocation<'s> {
                     "Value for key '{}', in hash returned from data_hash function '{}', when using location '{}', has wrong type, expects Puppet::LookupValue, got {}",
                     root,
                     entry.function_name,
-                    path.display(),
+                    location,
                     crate::ptype::infer_detailed(value, true)
                 ),
-                file: Some(path.clone()),
+                file: path.map(Path::to_path_buf),
                 line: None,
             });
         }
         let value = value.clone();
         match interpolate::interpolate(&value, self, true) {
             Ok(v) => Ok(LocationOutcome::Found(v)),
-            Err(e) => Err(limits::in_file(e, path)),
+            Err(e) => Err(match path {
+                Some(path) => limits::in_file(e, path),
+                None => e,
+            }),
         }
+    }
+
+    /// A location whose function libhiera does not have: the host's, or
+    /// the error Puppet gives for a function it cannot find.
+    fn host_location_lookup(
+        &mut self,
+        config: &HieraConfig,
+        entry: &Entry,
+        resolved: &ResolvedEntry,
+        j: usize,
+        lk: &LookupKey,
+        default_hierarchy: bool,
+    ) -> Result<LocationOutcome> {
+        let Some(host) = self.hiera().options.host.clone().filter(|_| !takes_only_a_path(&entry.function_name)) else {
+            return Err(self.unsupported_function(config, entry));
+        };
+        let location = match &resolved.locations[j] {
+            Location::Path(p, _) => Some(p.to_string_lossy()),
+            Location::Uri(u) => Some(std::borrow::Cow::Borrowed(u.as_str())),
+            Location::Nowhere => None,
+        };
+        let (layer, module) = self.site.clone();
+        let mut call = crate::host::HostCall {
+            kind: entry.function_kind,
+            function: &entry.function_name,
+            layer: layer.kind(),
+            module: module.as_deref(),
+            entry: &entry.name,
+            index: resolved.index,
+            default_hierarchy,
+            location: location.as_deref(),
+            options: resolved.options.as_ref(),
+            key: None,
+            segments: None,
+            merge: None,
+        };
+        match entry.function_kind {
+            FunctionKind::DataHash => {
+                let slot = &resolved.data[j];
+                let data = match slot.get() {
+                    Some(d) => d.clone(),
+                    None => {
+                        let d = match self.call_host(&*host.0, &call, &lk.key)? {
+                            None => None,
+                            Some(Value::Hash(h)) => Some(h),
+                            Some(other) => {
+                                return Err(Error::new(
+                                    ErrorKind::Type,
+                                    format!(
+                                        "Value returned from data_hash function '{}'{}, has wrong type, expects a Hash value, got {}",
+                                        entry.function_name,
+                                        location.as_deref().map(|l| format!(", when using location '{l}'")).unwrap_or_default(),
+                                        crate::ptype::infer_detailed(&other, true)
+                                    ),
+                                ))
+                            }
+                        };
+                        slot.get_or_init(|| d).clone()
+                    }
+                };
+                let Some(data) = data else { return Ok(LocationOutcome::NoKey) };
+                let Some(value) = data.get(&Key(&lk.root)) else { return Ok(LocationOutcome::NoKey) };
+                let path = match &resolved.locations[j] {
+                    Location::Path(p, _) => Some(p.clone()),
+                    _ => None,
+                };
+                self.found_in_hash(entry, &lk.root, location.as_deref().unwrap_or(""), path.as_deref(), value)
+            }
+            FunctionKind::LookupKey => {
+                call.key = Some(&lk.root);
+                match self.call_host(&*host.0, &call, &lk.key)? {
+                    Some(v) => Ok(LocationOutcome::Found(self.checked_host_value(entry, &lk.root, location.as_deref(), v)?)),
+                    None => Ok(LocationOutcome::NoKey),
+                }
+            }
+            FunctionKind::DataDig | FunctionKind::Hiera3Backend => {
+                call.key = Some(&lk.key);
+                call.segments = Some(std::iter::once(Value::string(&*lk.root)).chain(lk.segments.iter().map(Segment::to_value)).collect());
+                match self.call_host(&*host.0, &call, &lk.key)? {
+                    Some(v) => {
+                        let v = self.checked_host_value(entry, &lk.key, location.as_deref(), v)?;
+                        Ok(LocationOutcome::Found(crate::host::undig(&lk.segments, v)?))
+                    }
+                    None => Ok(LocationOutcome::NoKey),
+                }
+            }
+        }
+    }
+
+    /// A Hiera 3 backend level (`hiera3_backend`): one host call for the
+    /// whole level, with the merge, as Puppet's `V3BackendFunctionProvider`
+    /// calls the backend's `lookup`.
+    fn host_backend_lookup(
+        &mut self,
+        config: &HieraConfig,
+        entry: &Entry,
+        resolved: &ResolvedEntry,
+        lk: &LookupKey,
+        strategy: &Strategy,
+        default_hierarchy: bool,
+    ) -> Result<Found> {
+        let Some(host) = self.hiera().options.host.clone() else {
+            return Err(self.unsupported_function(config, entry));
+        };
+        let merge = strategy.to_value();
+        let (layer, module) = self.site.clone();
+        let segments: Vec<Value> = std::iter::once(Value::string(&*lk.root)).chain(lk.segments.iter().map(Segment::to_value)).collect();
+        let call = crate::host::HostCall {
+            kind: entry.function_kind,
+            function: &entry.function_name,
+            layer: layer.kind(),
+            module: module.as_deref(),
+            entry: &entry.name,
+            index: resolved.index,
+            default_hierarchy,
+            location: None,
+            options: resolved.options.as_ref(),
+            key: Some(&lk.key),
+            segments: Some(segments),
+            merge: merge.as_ref(),
+        };
+        match self.call_host(&*host.0, &call, &lk.key)? {
+            Some(v) => {
+                let v = self.checked_host_value(entry, &lk.key, None, v)?;
+                self.ex_value(|| format!("Found key: \"{}\" value: ", lk.key), &v);
+                Ok(Some(crate::host::undig(&lk.segments, v)?))
+            }
+            None => Ok(None),
+        }
+    }
+
+    /// Calls the host, outside any grown stack segment and with the
+    /// thread's own stack checked, as nested lookups are: the host may look
+    /// up again.
+    fn call_host(&mut self, host: &dyn crate::host::Host, call: &crate::host::HostCall<'_>, key: &str) -> Result<Option<Value>> {
+        crate::stack::check_lookup(key)?;
+        let _depth = crate::host::Depth::enter(self.limits(), key)?;
+        host.call(call)
+    }
+
+    /// What Puppet's `validate_data_value` checks of a function's value.
+    fn checked_host_value(&self, entry: &Entry, key: &str, location: Option<&str>, v: Value) -> Result<Value> {
+        if crate::ptype::is_rich_data(&v) {
+            return Ok(v);
+        }
+        Err(Error::new(
+            ErrorKind::Type,
+            format!(
+                "Value for key '{key}', returned from {} function '{}'{}, has wrong type, expects Puppet::LookupValue, got {}",
+                entry.function_kind.key(),
+                entry.function_name,
+                location.map(|l| format!(", when using location '{l}',")).unwrap_or_default(),
+                crate::ptype::infer_detailed(&v, true)
+            ),
+        ))
     }
 
     /// The error for a location the entry's function cannot serve: the

@@ -48,6 +48,23 @@ impl Strategy {
         Strategy { kind, deep: DeepMergeOptions::default(), options: Map::default() }
     }
 
+    /// The strategy as a `merge` argument (`None` for `first`): its name,
+    /// or a hash of it and its options.
+    pub fn to_value(&self) -> Option<Value> {
+        if self.kind == StrategyKind::First {
+            return None;
+        }
+        if self.options.is_empty() {
+            return Some(Value::from(self.name()));
+        }
+        let mut m = Map::default();
+        m.insert(Value::from("strategy"), Value::from(self.name()));
+        for (k, v) in self.options.iter() {
+            m.insert(k.clone(), v.clone());
+        }
+        Some(Value::hash(m))
+    }
+
     /// The public name of the strategy.
     pub fn name(&self) -> &'static str {
         match self.kind {

@@ -96,7 +96,14 @@ fn limits_from_json(v: &Value, limits: &mut crate::limits::Limits) -> Result<(),
 
 /// `hiera_open` without the pointers.
 pub(crate) fn open_json(text: &str) -> Result<Hiera, Error> {
-    Hiera::open(options_from_json(text)?)
+    open_json_with(text, None)
+}
+
+/// `hiera_open_with_host` without the pointers.
+pub(crate) fn open_json_with(text: &str, host: Option<crate::host::HostRef>) -> Result<Hiera, Error> {
+    let mut options = options_from_json(text)?;
+    options.host = host;
+    Hiera::open(options)
 }
 
 /// Opens a configuration.

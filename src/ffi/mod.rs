@@ -4,6 +4,8 @@
 //! module per C type: [`status`] (`hiera_status`), [`hiera`] (`hiera`, an
 //! opened configuration), [`session`] (`hiera_session`, a scope and its
 //! caches, and the lookups), [`string`] (strings handed to the caller),
+//! [`host`] (`hiera_host`: hierarchy functions and warnings the host
+//! provides, `hiera_answer`, `hiera_open_with_host`),
 //! [`data`] (data files read as `yaml_data`/`json_data` do) and [`hiera3`]
 //! (`hiera3_*`: the Hiera 3 helpers with host callbacks, and `hiera3`, an
 //! opened Hiera 3 configuration).
@@ -29,6 +31,7 @@
 pub mod data;
 pub mod hiera;
 pub mod hiera3;
+pub mod host;
 pub mod session;
 pub mod status;
 pub mod string;

@@ -4,6 +4,7 @@ require 'json'
 require_relative 'native'
 require_relative 'wire'
 require_relative 'handle'
+require_relative 'host'
 
 module Libhiera
   # What {Session#lookup} returns when nothing is found and no default was
@@ -41,15 +42,29 @@ module Libhiera
     # config files inside the directories the configuration names (for facts
     # that cannot be trusted; a file outside raises {FileError}). Relative
     # paths are taken from the working directory.
+    #
+    # `host`: an object that runs the hierarchy functions libhiera does not
+    # have and receives Puppet's warnings (see {Host}); its calls run on the
+    # thread that looks up, during the lookup, and may look up again.
     def initialize(hiera_config: 'hiera.yaml', environmentpath: 'environments', environment: 'production', strict: nil,
-                   limits: nil, confine: false)
+                   limits: nil, confine: false, host: nil)
       options = { 'hiera_config' => hiera_config.to_s, 'environmentpath' => environmentpath.to_s,
                   'environment' => environment.to_s }
       options['strict'] = strict.to_s unless strict.nil?
       options['limits'] = limits.to_h { |k, v| [k.to_s, v] } unless limits.nil?
       options['confine'] = true if confine
       json = Native.cstr(JSON.generate(options))
-      @handle = Native.make(Native::FREE_HIERA) { |out, err| Native.hiera_open(json, out, err) }
+      @host = !host.nil?
+      @handle = if host.nil?
+                  Native.make(Native::FREE_HIERA) { |out, err| Native.hiera_open(json, out, err) }
+                else
+                  Native.make(Native::FREE_HIERA) { |out, err| Native.hiera_open_with_host(json, Host.struct(host), out, err) }
+                end
+    end
+
+    # Whether lookups may call back into Ruby (a `host` was given).
+    def host?
+      @host
     end
 
     # A session: a scope (the node's variables: facts, trusted, top-scope
@@ -77,6 +92,7 @@ module Libhiera
 
       json = Native.cstr(Wire.dump(scope, strict: strict))
       @handle = Native.make(Native::FREE_SESSION) { |out, err| hiera.use { |h| Native.hiera_session_new(h, json, out, err) } }
+      @host = hiera.host?
     end
 
     # Looks a key up, as Puppet's `lookup(key, merge, default)`:
@@ -94,21 +110,23 @@ module Libhiera
       status = if merge.nil? && default_values_hash.nil? && override.nil? && key.instance_of?(String)
                  if UTF8_COMPATIBLE[key.encoding] && key.valid_encoding?
                    # the common case: the key alone, passed as it is
-                   @handle.use { |s| Native.hiera_lookup_key(s, key, key.bytesize, out) }
+                   if @host
+                     @handle.use { |s| Native.hiera_lookup_key_host(s, key, key.bytesize, out) }
+                   else
+                     @handle.use { |s| Native.hiera_lookup_key(s, key, key.bytesize, out) }
+                   end
                  else
-                   text = Session.key_request(key)
-                   @handle.use { |s| Native.hiera_lookup_text(s, text, out) }
+                   lookup_text(Session.key_request(key), out)
                  end
                else
-                 text = request(key, merge, default_values_hash, override)
-                 @handle.use { |s| Native.hiera_lookup_text(s, text, out) }
+                 lookup_text(request(key, merge, default_values_hash, override), out)
                end
       case status
       when Native::OK then Wire.load(Native.take(out))
       when Native::NOT_FOUND # most automatic parameter lookups
         Native.take(out) # NULL: no explanation was asked for
         default
-      else raise Native.error(status, Native.take_written(status, out))
+      else raise failure(status, Native.take_written(status, out))
       end
     end
 
@@ -141,9 +159,9 @@ module Libhiera
       text = "[#{reqs.join(',')}]"
       out = FFI::MemoryPointer.new(:pointer)
       buf = FFI::MemoryPointer.from_string(text)
-      status = @handle.use { |s| Native.hiera_lookup_many(s, buf, out) }
+      status = @handle.use { |s| @host ? Native.hiera_lookup_many_host(s, buf, out) : Native.hiera_lookup_many(s, buf, out) }
       json = Native.take(out)
-      raise Native.error(status, json) unless status == Native::OK
+      raise failure(status, json) unless status == Native::OK
 
       responses = Wire.load(json)
       responses.each_with_index.map do |resp, i|
@@ -206,6 +224,21 @@ module Libhiera
 
     private
 
+    def lookup_text(text, out)
+      if @host
+        @handle.use { |s| Native.hiera_lookup_text_host(s, text, out) }
+      else
+        @handle.use { |s| Native.hiera_lookup_text(s, text, out) }
+      end
+    end
+
+    # The exception for a failed lookup: the host's own, when a host
+    # function raised it.
+    def failure(status, text)
+      error = Native.error(status, text)
+      @host && Host.raised_for(error) || error
+    end
+
     def request(key, merge, default_values_hash, override)
       if merge.nil? && default_values_hash.nil? && override.nil? && key.is_a?(String)
         # the common case, without building a Hash
@@ -222,7 +255,7 @@ module Libhiera
     def call(text)
       out = FFI::MemoryPointer.new(:pointer)
       buf = FFI::MemoryPointer.from_string(text)
-      status = @handle.use { |s| Native.hiera_lookup(s, buf, out) }
+      status = @handle.use { |s| @host ? Native.hiera_lookup_host(s, buf, out) : Native.hiera_lookup(s, buf, out) }
       [status, Native.take(out)]
     end
   end

@@ -88,6 +88,29 @@ module Libhiera
     attach_function :hiera_lookup_many, %i[pointer pointer pointer], :int, blocking: true
     attach_function :hiera_parse_data, %i[string string buffer_in size_t pointer], :int
 
+    # A configuration whose lookups call back into Ruby (`hiera_host`):
+    # its lookups keep the GVL (ffi would otherwise have to take it back in
+    # each callback).
+    callback :hiera_call_fn, %i[pointer string pointer], :void
+    callback :hiera_warn_fn, %i[pointer string], :void
+    callback :hiera_release_fn, %i[pointer], :void
+
+    # `hiera_host`.
+    class HieraHost < FFI::Struct
+      layout :user_data, :pointer,
+             :call, :hiera_call_fn,
+             :warn, :hiera_warn_fn,
+             :release, :hiera_release_fn
+    end
+
+    attach_function :hiera_open_with_host, %i[string pointer pointer pointer], :int
+    attach_function :hiera_answer_value, %i[pointer string], :int
+    attach_function :hiera_answer_error, %i[pointer string], :int
+    attach_function :hiera_lookup_text_host, :hiera_lookup, %i[pointer string pointer], :int
+    attach_function :hiera_lookup_key_host, :hiera_lookup_key, %i[pointer buffer_in size_t pointer], :int
+    attach_function :hiera_lookup_host, :hiera_lookup, %i[pointer pointer pointer], :int
+    attach_function :hiera_lookup_many_host, :hiera_lookup_many, %i[pointer pointer pointer], :int
+
     # Hiera 3. These call back into Ruby: they keep the GVL.
     callback :hiera3_lookup_fn, %i[pointer string string pointer], :void
     callback :hiera3_scope_fn, %i[pointer string pointer], :void

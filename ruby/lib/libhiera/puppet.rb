@@ -1,5 +1,6 @@
 # frozen_string_literal: true
 
+require 'set'
 require 'tmpdir'
 require_relative '../libhiera'
 
@@ -41,18 +42,32 @@ module Libhiera
     @engines = {}
     @lock = Mutex.new
     @stats = Hash.new(0)
+    @declines_logged = Set.new
 
     class << self
       # Counts of handed-off and declined lookups (for tests and tuning).
       attr_reader :stats
 
-      # Installs the hand-off (idempotent).
+      # Installs the hand-off (idempotent), and logs that it is on.
       def accelerate!
         require 'puppet'
         adapter = ::Puppet::Pops::Lookup::LookupAdapter
         adapter.prepend(Handoff) unless adapter < Handoff
+        ::Puppet.info("libhiera hand-off: on (libhiera #{Native.hiera_version} from #{Native.path})") unless @enabled
         @enabled = true
         self
+      end
+
+      # Logs why lookups go to Puppet, once per environment and reason.
+      # @api private
+      def log_decline(environment, why, detail)
+        key = [environment.name, why]
+        first = @lock.synchronize { @declines_logged.add?(key) }
+        return unless first
+
+        text = DECLINE_REASONS[why] || why.to_s
+        ::Puppet.info("libhiera hand-off: some lookups in environment #{environment.name} go to Puppet: #{text}" \
+                      "#{detail ? " (#{detail})" : ''}")
       end
 
       # Turns the hand-off off (Puppet's code runs again).
@@ -71,7 +86,7 @@ module Libhiera
         key = [hiera_config, environmentpath, environment, strict]
         @lock.synchronize do
           @engines[key] ||= Libhiera::Hiera.new(hiera_config: hiera_config, environmentpath: environmentpath,
-                                                environment: environment, strict: strict)
+                                                environment: environment, strict: strict, host: Host.new)
         end
       end
 
@@ -80,6 +95,7 @@ module Libhiera
         @lock.synchronize do
           @engines.each_value(&:close)
           @engines.clear
+          @declines_logged.clear
         end
         @stats.clear
       end
@@ -139,20 +155,97 @@ module Libhiera
     # The state of one compile (kept on its LookupAdapter).
     # @api private
     class CompileState
-      attr_accessor :declined, :stamp, :top, :sessions, :engine
+      attr_accessor :stamp, :top, :sessions, :engine, :unusable
 
       def initialize
-        @declined = nil
         @stamp = nil
         @top = nil
         @sessions = {}
         @engine = nil
+        @unusable = nil
+      end
+    end
+
+    # The invocations of the lookups running on this thread (the innermost
+    # last): a host call reaches Puppet's providers through them.
+    CURRENT = :__libhiera_puppet_invocations
+
+    # What libhiera asks of Puppet during a handed-off lookup (the
+    # `hiera_host` of every configuration the hand-off opens): the
+    # hierarchy functions it does not run itself, run by Puppet's own
+    # providers for that level, with the lookup's invocation; and Puppet's
+    # warnings, logged through Puppet's logger.
+    # @api private
+    class Host
+      def call(call)
+        invocation = Thread.current[CURRENT]&.last
+        raise ::Puppet::DataBinding::LookupError, 'libhiera: a host call outside of a handed-off lookup' if invocation.nil?
+
+        provider = entry_provider(invocation, call)
+        location = location_of(provider, call['location'])
+        key = call['key']
+        case call['kind']
+        when 'data_hash'
+          provider.send(:data_hash, invocation, location)
+        when 'lookup_key'
+          catch(:no_such_key) { return provider.send(:lookup_key, key, invocation, location, call['merge']) }
+          NOT_FOUND
+        when 'data_dig'
+          lookup_key = ::Puppet::Pops::Lookup::LookupKey.new(key)
+          catch(:no_such_key) { return provider.validated_data_dig(lookup_key, invocation, location, call['merge']) }
+          NOT_FOUND
+        else # hiera3_backend: the whole level, as Puppet searches it
+          lookup_key = ::Puppet::Pops::Lookup::LookupKey.new(key)
+          catch(:no_such_key) do
+            return lookup_key.dig(invocation, provider.unchecked_key_lookup(lookup_key, invocation, call['merge']))
+          end
+          NOT_FOUND
+        end
+      end
+
+      def warn(message)
+        ::Puppet.warning(message)
+      end
+
+      private
+
+      # Puppet's provider of the hierarchy entry the call names.
+      def entry_provider(invocation, call)
+        adapter = invocation.lookup_adapter
+        layer = case call['layer']
+                when 'global' then adapter.send(:global_provider, invocation)
+                when 'environment' then adapter.send(:env_provider, invocation)
+                else adapter.send(:module_provider, invocation, call['module'])
+                end
+        entries = layer&.config(invocation)&.configured_data_providers(invocation, layer, call['default_hierarchy'])
+        provider = entries && entries[call['index']]
+        if provider.nil? || provider.instance_variable_get(:@name) != call['entry']
+          raise ::Puppet::DataBinding::LookupError,
+                "libhiera: Puppet has no hierarchy entry '#{call['entry']}' at #{call['index']} in the #{call['layer']} layer"
+        end
+        provider
+      end
+
+      def location_of(provider, location)
+        return nil if location.nil?
+
+        provider.locations.find { |l| l && l.location.to_s == location } ||
+          raise(::Puppet::DataBinding::LookupError, "libhiera: Puppet has no location '#{location}' for #{provider.name}")
       end
     end
 
     # Raised inside the hand-off for a lookup Puppet must answer.
     # @api private
     class Decline < StandardError; end
+
+    # Why a lookup may still go to Puppet: the closed list (README).
+    DECLINE_REASONS = {
+      explain: 'explanations (puppet lookup --explain) are Puppet\'s own',
+      global_only: 'hiera_*() calls and global-only lookups are answered by Puppet',
+      terminus: 'the data_binding_terminus is not hiera',
+      scope: 'the lookup is not made from a catalog compile\'s scope',
+      unusable: 'the environment is not one libhiera reads as Puppet does',
+    }.freeze
 
     # Prepended to Puppet::Pops::Lookup::LookupAdapter by {Puppet.accelerate!}.
     # @api private
@@ -165,18 +258,17 @@ module Libhiera
         session = libhiera_session(key, lookup_invocation)
         return super if session.nil?
 
+        stack = (Thread.current[CURRENT] ||= [])
+        stack.push(lookup_invocation)
         begin
-          value = session.lookup(key, merge: Handoff.merge_option(merge))
-        rescue Libhiera::ConfigError => e
-          raise unless e.message.include?(' function named ')
-
-          # A function libhiera does not run: Puppet's code from now on.
-          libhiera_state.declined = e.message
-          Libhiera::Puppet.stats[:declined] += 1
-          return super
+          value = session.lookup(key, merge: Handoff.merge_option(merge),
+                                      override: Handoff.presence(lookup_invocation.override_values),
+                                      default_values_hash: Handoff.presence(lookup_invocation.default_values))
         rescue Libhiera::Error => e
           Libhiera::Puppet.stats[:errors] += 1
-          raise ::Puppet::Error, e.message
+          raise ::Puppet::DataBinding::LookupError, e.message
+        ensure
+          stack.pop
         end
         Libhiera::Puppet.stats[:handed_off] += 1
         @key_recorder&.record(key)
@@ -194,6 +286,10 @@ module Libhiera
         end
       end
 
+      def self.presence(hash)
+        hash.nil? || hash.empty? ? nil : hash
+      end
+
       private
 
       def libhiera_state
@@ -202,8 +298,6 @@ module Libhiera
 
       # The session for this lookup, or nil when Puppet must answer.
       def libhiera_session(key, invocation)
-        state = libhiera_state
-        return decline(:declined) if state.declined
         return decline(:explain) unless invocation.explainer.nil?
         return decline(:global_only) if invocation.global_only? || invocation.hiera_xxx_call?
         return decline(:lookup_options) if key == LOOKUP_OPTIONS || key.start_with?("#{LOOKUP_OPTIONS}.")
@@ -212,8 +306,9 @@ module Libhiera
         scope = invocation.scope
         return decline(:scope) unless scope.is_a?(::Puppet::Parser::Scope)
 
+        state = libhiera_state
         state.engine ||= libhiera_engine(state)
-        return decline(:declined) if state.declined
+        return decline(:unusable, state.unusable) if state.unusable
 
         top = scope.compiler.topscope
         stamp = Handoff.top_stamp(top)
@@ -228,18 +323,18 @@ module Libhiera
         overlay = Handoff.overlay(scope, top)
         state.sessions[overlay] ||= state.engine.session(overlay.empty? ? state.top : state.top.merge(overlay), strict: true)
       rescue Libhiera::Wire::Unrepresentable, Libhiera::InvalidArgumentError => e
-        state.declined = e.message
-        decline(:scope)
+        decline(:scope, e.message)
       end
 
-      def decline(why)
+      def decline(why, detail = nil)
         Libhiera::Puppet.stats[:"declined_#{why}"] += 1
+        Libhiera::Puppet.log_decline(environment, why, detail)
         nil
       end
 
       # The libhiera configuration for this compile's environment, or nil
-      # (with the state declined) when the environment is not one libhiera
-      # reads exactly as Puppet.
+      # (with the state's `unusable` set) when the environment is not one
+      # libhiera reads exactly as Puppet.
       def libhiera_engine(state)
         env = environment
         conf = env.configuration
@@ -248,7 +343,7 @@ module Libhiera
           env_dir = File.expand_path(env_dir)
           environmentpath = File.dirname(env_dir)
           name = File.basename(env_dir)
-          return state.declined = 'environment.conf sets environment_data_provider' if conf.environment_data_provider
+          return unusable(state, 'environment.conf sets environment_data_provider') if conf.environment_data_provider
         else
           # an environment without a directory: no environment layer
           environmentpath = File.join(Dir.tmpdir, 'libhiera-no-environments')
@@ -257,15 +352,20 @@ module Libhiera
         modules_dir = env_dir && File.join(env_dir, 'modules')
         env.modules.each do |mod|
           provider = mod.metadata && mod.metadata['data_provider']
-          return state.declined = "module #{mod.name} sets data_provider" if provider
+          return unusable(state, "module #{mod.name} sets data_provider") if provider
           next unless mod.has_hiera_conf?
           next if modules_dir && File.expand_path(File.dirname(mod.path)) == modules_dir
 
-          return state.declined = "module #{mod.name} (with data) is outside #{modules_dir}"
+          return unusable(state, "module #{mod.name} (with data) is outside #{modules_dir}")
         end
         strict = ::Puppet[:strict].to_s
         strict = 'warning' unless %w[off warning error].include?(strict)
         Libhiera::Puppet.engine(global_hiera_config_path.to_s, environmentpath, name, strict)
+      end
+
+      def unusable(state, why)
+        state.unusable = why
+        nil
       end
 
       # What changes when a top-scope variable is set (Puppet variables

@@ -1,0 +1,100 @@
+# frozen_string_literal: true
+
+require 'json'
+require_relative 'native'
+require_relative 'wire'
+
+module Libhiera
+  # Ruby hosts of `hiera_host` (see {Hiera#initialize}'s `host:`): the
+  # object answering a configuration's calls of hierarchy functions
+  # libhiera does not have, and receiving its warnings.
+  #
+  # A host object responds to `call(call)` and `warn(message)`:
+  # - `call` gets the call as a Hash (`'kind'` (`'data_hash'`,
+  #   `'lookup_key'`, `'data_dig'` or `'hiera3_backend'`), `'function'`,
+  #   `'layer'`, `'module'`, `'entry'`, `'index'`, `'default_hierarchy'`,
+  #   `'location'`, `'options'`, `'key'`, `'segments'`, `'merge'`; see
+  #   include/hiera.h) and returns the value, or {NOT_FOUND}. What it raises
+  #   fails the lookup, and {Session#lookup} raises that same exception.
+  # - `warn` gets a warning Puppet would log.
+  #
+  # Hosts are kept here, by number, until libhiera releases them (when the
+  # configuration and its sessions are gone): the native side holds the
+  # number, never a Ruby object.
+  module Host
+    @hosts = {}
+    @next = 0
+    @lock = Mutex.new
+
+    # The exception a host raised, kept for the lookup that called it.
+    RAISED = :__libhiera_host_raised
+
+    class << self
+      # A `hiera_host` struct for `host`, registered until released.
+      # @api private
+      def struct(host)
+        id = @lock.synchronize do
+          @next += 1
+          @hosts[@next] = host
+          @next
+        end
+        s = Native::HieraHost.new
+        s[:user_data] = FFI::Pointer.new(id)
+        s[:call] = CALL
+        s[:warn] = WARN
+        s[:release] = RELEASE
+        s
+      end
+
+      # @api private
+      def [](id)
+        @lock.synchronize { @hosts[id] }
+      end
+
+      # @api private
+      def release(id)
+        @lock.synchronize { @hosts.delete(id) }
+      end
+
+      # The exception a host raised during the lookup that failed with
+      # `error`, or nil.
+      # @api private
+      def raised_for(error)
+        raised = Thread.current[RAISED]
+        Thread.current[RAISED] = nil
+        raised if raised && error.message.include?(raised.message.to_s)
+      end
+    end
+
+    CALL = FFI::Function.new(:void, %i[pointer string pointer]) do |user_data, call_json, answer|
+      begin
+        host = Host[user_data.address]
+        call = Wire.load(call_json.force_encoding(Encoding::UTF_8))
+        value = host.call(call)
+        Native.hiera_answer_value(answer, Wire.dump(value)) unless value.equal?(NOT_FOUND)
+      rescue Exception => e # rubocop:disable Lint/RescueException -- nothing may unwind into libhiera
+        Thread.current[RAISED] = e
+        Native.hiera_answer_error(answer, e.message.to_s.delete("\0"))
+      end
+      nil
+    end
+
+    WARN = FFI::Function.new(:void, %i[pointer string]) do |user_data, message|
+      begin
+        Host[user_data.address]&.warn(message.force_encoding(Encoding::UTF_8))
+      rescue Exception # rubocop:disable Lint/RescueException -- nothing may unwind into libhiera
+        nil
+      end
+      nil
+    end
+
+    RELEASE = FFI::Function.new(:void, %i[pointer]) do |user_data|
+      begin
+        Host.release(user_data.address)
+      rescue Exception # rubocop:disable Lint/RescueException -- nothing may unwind into libhiera
+        nil
+      end
+      nil
+    end
+  end
+end

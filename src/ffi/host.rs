@@ -1,0 +1,244 @@
+//! `hiera_host`: what the host runs for a `hiera` (hierarchy functions
+//! libhiera does not have, and Puppet's warnings), `hiera_answer` (a call's
+//! answer), and `hiera_open_with_host`.
+
+use super::hiera::{hiera, open_json_with};
+use super::{guard, hiera_status, input_json, input_str, write_made};
+use crate::error::{Error, ErrorKind, Result};
+use crate::host::{Host, HostCall, HostRef};
+use crate::value::Value;
+use std::ffi::{c_char, c_void, CString};
+use std::sync::Arc;
+
+/// The answer to one `call` of a `hiera_host`, set through
+/// `hiera_answer_value` and `hiera_answer_error`. A call that sets nothing
+/// answers "not found".
+///
+/// Made by libhiera for one call; valid only until the callback returns.
+/// Never free it.
+#[allow(non_camel_case_types)]
+pub struct hiera_answer {
+    outcome: Result<Option<Value>>,
+}
+
+/// Runs a hierarchy function libhiera does not have (a custom `data_hash`,
+/// `lookup_key` or `data_dig` function, or a Hiera 3 backend).
+///
+/// `call_json` is the call, a JSON object (wire JSON):
+/// `{"kind": "data_hash" | "lookup_key" | "data_dig" | "hiera3_backend",
+///   "function": NAME, "layer": "global" | "environment" | "module",
+///   "module": NAME?, "entry": HIERARCHY_ENTRY_NAME, "index": N,
+///   "default_hierarchy": BOOL, "location": PATH_OR_URI?, "options": {...}?,
+///   "key": KEY?, "segments": [ROOT, SUBKEY...]?, "merge": MERGE?}`.
+/// - `data_hash`: once per location and session; answer the location's
+///   whole hash (an object), or nothing.
+/// - `lookup_key`: `key` is the root key; answer its value, or nothing for
+///   not found (Puppet's `context.not_found`).
+/// - `data_dig`: `key` is the whole dotted key and `segments` its parts;
+///   answer the value of the whole key, or nothing.
+/// - `hiera3_backend`: once per key for the whole level (the backend
+///   searches its own hierarchy), with `merge` (absent: first found);
+///   answer the value of the whole key, or nothing.
+///
+/// The string is borrowed for the call. The callback answers through
+/// `answer`; it may look up again (any session, any `hiera`) before it
+/// returns. It must not unwind (no C++ exception, no longjmp) out of the
+/// call.
+#[allow(non_camel_case_types)]
+pub type hiera_call_fn = Option<unsafe extern "C" fn(user_data: *mut c_void, call_json: *const c_char, answer: *mut hiera_answer)>;
+
+/// Logs a warning Puppet would log during a lookup (an undefined variable
+/// under `strict: warning`, a data file that is not a hash, a hiera.yaml
+/// that is ignored). `message` is borrowed for the call. It must not
+/// unwind.
+#[allow(non_camel_case_types)]
+pub type hiera_warn_fn = Option<unsafe extern "C" fn(user_data: *mut c_void, message: *const c_char)>;
+
+/// Called once, when the `hiera` and every session made from it are freed:
+/// the host may then release `user_data`.
+#[allow(non_camel_case_types)]
+pub type hiera_release_fn = Option<unsafe extern "C" fn(user_data: *mut c_void)>;
+
+/// What the host provides to a `hiera` (`hiera_open_with_host`). Every
+/// callback may be NULL.
+///
+/// - `call`: runs hierarchy functions. NULL: such a function is an error,
+///   as without a host ("Unable to find 'lookup_key' function named ...").
+/// - `warn`: receives warnings. NULL: warnings are dropped.
+/// - `release`: called once when the configuration is gone.
+/// - `user_data`: passed to each, untouched.
+///
+/// Threads: the callbacks run on the thread that looks up, during its
+/// lookup, on any thread that uses the `hiera` or its sessions, possibly
+/// on several threads at once, and nested (a `call` that looks up again
+/// sees further calls before it returns). `user_data` must stay valid until
+/// `release`.
+#[allow(non_camel_case_types)]
+#[repr(C)]
+pub struct hiera_host {
+    /// Passed to the callbacks as their first argument.
+    pub user_data: *mut c_void,
+    /// Runs hierarchy functions, or NULL.
+    pub call: hiera_call_fn,
+    /// Receives warnings, or NULL.
+    pub warn: hiera_warn_fn,
+    /// Releases `user_data`, or NULL.
+    pub release: hiera_release_fn,
+}
+
+/// The [`Host`] made of a `hiera_host`.
+struct CHost {
+    host: hiera_host,
+}
+
+// SAFETY: the contract of `hiera_host` (and of `hiera_open_with_host`) is
+// that its callbacks and `user_data` may be used from any thread, at once.
+unsafe impl Send for CHost {}
+// SAFETY: as above; the struct is never written after it is made.
+unsafe impl Sync for CHost {}
+
+impl Host for CHost {
+    fn call(&self, call: &HostCall<'_>) -> Result<Option<Value>> {
+        let Some(f) = self.host.call else {
+            return Err(Error::new(ErrorKind::Config, format!("Unable to find '{}' function named '{}'", call.kind.key(), call.function)));
+        };
+        let text = CString::new(call.to_json())
+            .map_err(|_| Error::new(ErrorKind::Lookup, "host call: the call contains a NUL byte".to_string()))?;
+        let mut answer = hiera_answer { outcome: Ok(None) };
+        // SAFETY: `f` is the host's callback, called as its contract says:
+        // `text` is a NUL-terminated string alive for the call, and `answer`
+        // a live answer it may set through the setters until it returns.
+        unsafe { f(self.host.user_data, text.as_ptr(), &mut answer) };
+        answer.outcome
+    }
+
+    fn warn(&self, message: &str) {
+        let Some(f) = self.host.warn else { return };
+        let Ok(text) = CString::new(message.replace('\0', "\\0")) else { return };
+        // SAFETY: `f` is the host's callback; `text` is NUL-terminated and
+        // alive for the call.
+        unsafe { f(self.host.user_data, text.as_ptr()) };
+    }
+}
+
+impl Drop for CHost {
+    fn drop(&mut self) {
+        if let Some(f) = self.host.release {
+            // SAFETY: called once, when the last reference to the
+            // configuration goes, as the contract of `release` says.
+            unsafe { f(self.host.user_data) };
+        }
+    }
+}
+
+/// Opens a configuration, as `hiera_open`, whose lookups call `host` for
+/// hierarchy functions libhiera does not have and for warnings.
+///
+/// `host` is copied (the struct; its `user_data` must stay valid until its
+/// `release` is called). Returns what `hiera_open` returns; when the
+/// configuration cannot be made, `release` is called before this returns.
+///
+/// Ownership: as `hiera_open`.
+/// Threads: any thread; the callbacks run as `hiera_host` says.
+///
+/// # Safety
+/// `options_json` is NULL or a NUL-terminated string; `host` is NULL or a
+/// valid `hiera_host` whose callbacks keep their contract; `out` and
+/// `error_json` are NULL or valid for a write of a pointer.
+#[no_mangle]
+pub unsafe extern "C" fn hiera_open_with_host(
+    options_json: *const c_char,
+    host: *const hiera_host,
+    out: *mut *mut hiera,
+    error_json: *mut *mut c_char,
+) -> hiera_status {
+    guard(hiera_status::HIERA_PANIC, || {
+        if options_json.is_null() || host.is_null() || out.is_null() || error_json.is_null() {
+            return hiera_status::HIERA_NULL_ARGUMENT;
+        }
+        // SAFETY: checked non-NULL; the caller guarantees a valid host.
+        let host = unsafe { host.read() };
+        let host = HostRef(Arc::new(CHost { host }));
+        // SAFETY: checked non-NULL; the caller guarantees a NUL-terminated
+        // string valid for the duration of the call.
+        let opened = unsafe { input_str(options_json, "options_json") }.and_then(|text| open_json_with(text, Some(host)));
+        let made = opened.map(|h| hiera { inner: Arc::new(h) });
+        // SAFETY: `out` and `error_json` are non-NULL and, per the contract, writable.
+        unsafe { write_made(made, out, error_json) }
+    })
+}
+
+/// The body of an answer setter: NULL checks, then `set` with the answer
+/// and the argument's bytes.
+///
+/// # Safety
+/// `answer` is NULL or the answer passed to the running callback; `text` is
+/// NULL or a NUL-terminated string.
+unsafe fn set_answer(answer: *mut hiera_answer, text: *const c_char, set: impl FnOnce(&mut hiera_answer, &[u8]) -> hiera_status) -> hiera_status {
+    guard(hiera_status::HIERA_PANIC, || {
+        if answer.is_null() || text.is_null() {
+            return hiera_status::HIERA_NULL_ARGUMENT;
+        }
+        // SAFETY: non-NULL and, per the contract, the live answer of the
+        // running callback, used by this thread only; `text` is non-NULL and
+        // NUL-terminated per the contract.
+        let (answer, bytes) = unsafe { (&mut *answer, std::ffi::CStr::from_ptr(text).to_bytes()) };
+        set(answer, bytes)
+    })
+}
+
+/// Hands a call's value back: `value_json` is the value as wire JSON
+/// (`null` for a found nil). Copied; borrowed for the call only.
+///
+/// Returns `HIERA_OK`; `HIERA_INVALID_ARGUMENT` when `value_json` is not
+/// UTF-8 or not JSON (the lookup then fails with that message);
+/// `HIERA_NULL_ARGUMENT` (nothing recorded); `HIERA_PANIC`.
+/// Threads: only inside the callback that received `answer`.
+///
+/// # Safety
+/// `answer` is NULL or the answer passed to the running callback;
+/// `value_json` is NULL or a NUL-terminated string.
+#[no_mangle]
+pub unsafe extern "C" fn hiera_answer_value(answer: *mut hiera_answer, value_json: *const c_char) -> hiera_status {
+    // SAFETY: the contract of this function is the one of `set_answer`.
+    unsafe {
+        set_answer(answer, value_json, |answer, bytes| {
+            let value = std::str::from_utf8(bytes)
+                .map_err(|e| Error::new(ErrorKind::InvalidArgument, format!("value_json is not valid UTF-8 (invalid byte at offset {})", e.valid_up_to())))
+                .and_then(|text| input_json(text, "value_json"));
+            match value {
+                Ok(v) => {
+                    answer.outcome = Ok(Some(v));
+                    hiera_status::HIERA_OK
+                }
+                Err(e) => {
+                    answer.outcome = Err(Error::new(ErrorKind::Lookup, format!("the host function's answer: {}", e.message)));
+                    hiera_status::HIERA_INVALID_ARGUMENT
+                }
+            }
+        })
+    }
+}
+
+/// Hands a call's failure back: the lookup fails with `message` (an error
+/// of kind `lookup`), as the function's exception fails Puppet's lookup.
+/// Copied; borrowed for the call only. A message that is not UTF-8 is taken
+/// with its invalid bytes replaced.
+///
+/// Returns `HIERA_OK`, `HIERA_NULL_ARGUMENT` (nothing recorded) or
+/// `HIERA_PANIC`.
+/// Threads: only inside the callback that received `answer`.
+///
+/// # Safety
+/// `answer` is NULL or the answer passed to the running callback; `message`
+/// is NULL or a NUL-terminated string.
+#[no_mangle]
+pub unsafe extern "C" fn hiera_answer_error(answer: *mut hiera_answer, message: *const c_char) -> hiera_status {
+    // SAFETY: the contract of this function is the one of `set_answer`.
+    unsafe {
+        set_answer(answer, message, |answer, bytes| {
+            answer.outcome = Err(Error::new(ErrorKind::Lookup, String::from_utf8_lossy(bytes).into_owned()));
+            hiera_status::HIERA_OK
+        })
+    }
+}

@@ -1,0 +1,183 @@
+//! What the host runs for the engine: the hierarchy levels whose data
+//! provider function libhiera does not have (a custom `data_hash`,
+//! `lookup_key` or `data_dig` function, a Hiera 3 backend), and the
+//! warnings Puppet would log.
+//!
+//! The engine calls the host on the thread that looks up, during the
+//! lookup, with no lock held and never on a grown stack segment (see
+//! [`crate::stack`]): the host may look up again from inside a call (a
+//! function that interpolates). Each call is one of Puppet's own function
+//! calls, with what Puppet's function API gives the function:
+//!
+//! | kind | called | with | answers |
+//! |---|---|---|---|
+//! | `data_hash` | once per location and session | the location | the location's whole hash |
+//! | `lookup_key` | per key and location | the root key, the location | the key's value |
+//! | `data_dig` | per key and location | the key's segments, the location | the value of the whole dotted key |
+//! | `hiera3_backend` | per key, once for the level | the whole key, the merge | the level's value of the whole key |
+//!
+//! The engine then treats the answer as Puppet's provider treats the
+//! function's result: a `data_hash` value is checked and interpolated, the
+//! others are taken as they are; a dug value is put back under its key
+//! (Puppet's `LookupKey#undig`) so that the lookup digs it out again.
+
+use crate::config::{FunctionKind, LayerKind};
+use crate::error::{Error, ErrorKind, Result};
+use crate::key::Segment;
+use crate::render::to_json;
+use crate::value::{Map, Value};
+use std::fmt;
+use std::sync::Arc;
+
+/// One call of a hierarchy function the engine does not have.
+#[derive(Debug)]
+pub struct HostCall<'a> {
+    /// Which function API: `data_hash`, `lookup_key`, `data_dig` or
+    /// `hiera3_backend`.
+    pub kind: FunctionKind,
+    /// The function's name as hiera.yaml gives it (the backend's name for
+    /// `hiera3_backend`).
+    pub function: &'a str,
+    /// The layer of the configuration.
+    pub layer: LayerKind,
+    /// The module, in the module layer.
+    pub module: Option<&'a str>,
+    /// The hierarchy entry's name.
+    pub entry: &'a str,
+    /// The entry's position in its hierarchy (from 0).
+    pub index: usize,
+    /// Whether the entry is in a module's `default_hierarchy`.
+    pub default_hierarchy: bool,
+    /// The location (a path or a URI), or `None` for an entry without one.
+    pub location: Option<&'a str>,
+    /// The entry's interpolated `options` (without the location).
+    pub options: Option<&'a Value>,
+    /// The key: the root key (`lookup_key`), the whole dotted key
+    /// (`data_dig`, `hiera3_backend`); `None` for `data_hash`.
+    pub key: Option<&'a str>,
+    /// The key's segments (`data_dig`): the root key then each subkey
+    /// (Integers for indexes).
+    pub segments: Option<Vec<Value>>,
+    /// The merge (`hiera3_backend`): the request's merge value, or `None`
+    /// for the first found.
+    pub merge: Option<&'a Value>,
+}
+
+impl HostCall<'_> {
+    /// The call as the JSON object the C ABI hands the host:
+    /// `{"kind", "function", "layer", "module"?, "entry", "index",
+    /// "default_hierarchy", "location"?, "options"?, "key"?, "segments"?,
+    /// "merge"?}` (wire JSON).
+    pub fn to_json(&self) -> String {
+        let mut m = Map::default();
+        let mut put = |k: &str, v: Value| {
+            m.insert(Value::from(k), v);
+        };
+        put("kind", Value::from(self.kind.key()));
+        put("function", Value::from(self.function));
+        put(
+            "layer",
+            Value::from(match self.layer {
+                LayerKind::Global => "global",
+                LayerKind::Environment => "environment",
+                LayerKind::Module => "module",
+            }),
+        );
+        if let Some(module) = self.module {
+            put("module", Value::from(module));
+        }
+        put("entry", Value::from(self.entry));
+        put("index", Value::Int(self.index as i64));
+        put("default_hierarchy", Value::Bool(self.default_hierarchy));
+        if let Some(location) = self.location {
+            put("location", Value::from(location));
+        }
+        if let Some(options) = self.options {
+            put("options", options.clone());
+        }
+        if let Some(key) = self.key {
+            put("key", Value::from(key));
+        }
+        if let Some(segments) = &self.segments {
+            put("segments", Value::array(segments.clone()));
+        }
+        if let Some(merge) = self.merge {
+            put("merge", merge.clone());
+        }
+        to_json(&Value::hash(m))
+    }
+}
+
+/// What the host provides. Implementations must be callable from any
+/// thread that looks up, and re-entrantly.
+pub trait Host: Send + Sync {
+    /// Runs the function: `Ok(Some(value))`, `Ok(None)` for not found
+    /// (Puppet's `context.not_found`, or a `data_hash` location that gives
+    /// nothing), or an error that fails the lookup.
+    fn call(&self, call: &HostCall<'_>) -> Result<Option<Value>>;
+
+    /// A warning Puppet would log (an undefined variable, a data file that
+    /// is not a hash, an ignored hiera.yaml).
+    fn warn(&self, message: &str);
+}
+
+/// A host, as [`crate::Options`] holds it.
+#[derive(Clone)]
+pub struct HostRef(pub Arc<dyn Host>);
+
+impl fmt::Debug for HostRef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("HostRef(..)")
+    }
+}
+
+/// Puts a value found for a dotted key back under its subkeys, as Puppet's
+/// `LookupKey#undig` does: for `a.b.1`, `v` gives `{"b" => [nil, v]}` (the
+/// root's value; the lookup digs `v` out again). A negative index fails as
+/// Ruby's `Array#[]=` does.
+pub fn undig(subkeys: &[Segment], value: Value) -> Result<Value> {
+    let mut v = value;
+    for segment in subkeys.iter().rev() {
+        v = match segment {
+            Segment::Name(name) => {
+                let mut m = Map::default();
+                m.insert(Value::string(name.as_str()), v);
+                Value::hash(m)
+            }
+            Segment::Index(i) if *i >= 0 => {
+                let mut list = vec![Value::Nil; *i as usize];
+                list.push(v);
+                Value::array(list)
+            }
+            Segment::Index(i) => {
+                return Err(Error::new(ErrorKind::Lookup, format!("index {i} too small for array; minimum: 0")));
+            }
+        };
+    }
+    Ok(v)
+}
+
+thread_local! {
+    /// How many host calls are running on this thread (one inside another
+    /// when a function looks up again).
+    static DEPTH: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// A running host call, counted on its thread: the calls that look up
+/// again are bounded by `lookup_depth` as nested lookups are.
+pub(crate) struct Depth(());
+
+impl Depth {
+    pub(crate) fn enter(limits: &crate::limits::Limits, key: &str) -> Result<Depth> {
+        let depth = DEPTH.with(|d| d.get());
+        limits.check_lookup_depth(depth, format_args!("the host function call for '{key}'"))?;
+        DEPTH.with(|d| d.set(depth + 1));
+        Ok(Depth(()))
+    }
+}
+
+impl Drop for Depth {
+    fn drop(&mut self) {
+        DEPTH.with(|d| d.set(d.get().saturating_sub(1)));
+    }
+}
