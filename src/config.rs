@@ -796,7 +796,7 @@ fn parse_v3(map: &Map, ctx: &Ctx, root: &Path) -> Result<HieraConfig> {
             .get(&Value::from("datadir"))
             .and_then(Value::as_str)
             .map(str::to_string)
-            .unwrap_or_else(|| "/etc/puppet/code/environments/%{::environment}/hieradata".to_string());
+            .unwrap_or_else(|| "%{::settings::codedir}/environments/%{::environment}/hieradata".to_string());
         // As Puppet's HieraConfigV3: yaml, json and hocon read by their
         // data_hash functions, eyaml by its lookup_key function (with the
         // backend's settings as options), any other backend by its Hiera 3

@@ -65,6 +65,12 @@ pub struct Options {
     /// to find ... function") and warnings are only returned by
     /// [`Session::lookup_with_warnings`].
     pub host: Option<crate::host::HostRef>,
+    /// Puppet's `codedir` setting: where a Hiera 3 global configuration
+    /// without a `datadir` reads its data
+    /// (`<codedir>/environments/<environment>/hieradata`). Default
+    /// `/etc/puppet/code` (Debian's Puppet; `/etc/puppetlabs/code` for
+    /// Puppet's own packages).
+    pub codedir: PathBuf,
 }
 
 impl Default for Options {
@@ -78,6 +84,7 @@ impl Default for Options {
             limits: crate::limits::Limits::default(),
             confine: false,
             host: None,
+            codedir: PathBuf::from("/etc/puppet/code"),
         }
     }
 }
@@ -1581,6 +1588,7 @@ impl<'s> Invocation<'s> {
                 "hiera_config" => return Some(Value::from(abs(&o.hiera_config))),
                 "environmentpath" => return Some(Value::from(abs(&o.environmentpath))),
                 "environment" => return Some(Value::from(o.environment.as_str())),
+                "codedir" => return Some(Value::from(abs(&o.codedir))),
                 _ => {}
             }
         }

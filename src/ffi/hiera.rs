@@ -34,7 +34,7 @@ pub(crate) fn options_from_json(text: &str) -> Result<Options, Error> {
     let mut options = Options::default();
     for (k, v) in fields.iter() {
         let name = k.as_str().unwrap_or_default();
-        if !matches!(name, "hiera_config" | "environmentpath" | "environment" | "strict" | "limits" | "confine") {
+        if !matches!(name, "hiera_config" | "environmentpath" | "environment" | "strict" | "limits" | "confine" | "codedir") {
             return Err(invalid(format!("options_json: unknown field '{name}'")));
         }
         if name == "limits" {
@@ -58,6 +58,7 @@ pub(crate) fn options_from_json(text: &str) -> Result<Options, Error> {
             "hiera_config" => options.hiera_config = PathBuf::from(value),
             "environmentpath" => options.environmentpath = PathBuf::from(value),
             "environment" => options.environment = value,
+            "codedir" => options.codedir = PathBuf::from(value),
             "strict" => {
                 options.strict = match value.as_str() {
                     "off" => Strict::Off,
@@ -115,14 +116,16 @@ pub(crate) fn open_json_with(text: &str, host: Option<crate::host::HostRef>) -> 
 ///   "limits": {"lookup_depth": 32, "nested_lookups": 100000,
 ///              "string_bytes": 16777216, "interpolated_bytes": 268435456,
 ///              "merge_entries": 1000000, "nested_values": 10000000},
-///   "confine": false}`
+///   "confine": false, "codedir": "/etc/puppet/code"}`
 /// (the values shown are the defaults). `limits` may name any of its
 /// fields: a lookup that reaches one fails with an error of kind `limit`.
 /// `confine: true` reads only data and config files inside the directories
 /// the configuration names (`..` and symbolic links resolved; a file outside
 /// is an `io` error): for facts that cannot be trusted. Relative paths are
 /// taken relative to the process's working directory at the time of the
-/// call. Nothing is read yet: configuration and data errors surface at
+/// call. `codedir` is Puppet's setting: where a Hiera 3 global hiera.yaml
+/// without a `datadir` reads data (`<codedir>/environments/<env>/hieradata`).
+/// Nothing is read yet: configuration and data errors surface at
 /// lookup time, as in Puppet.
 ///
 /// Returns:

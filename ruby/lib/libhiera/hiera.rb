@@ -43,16 +43,20 @@ module Libhiera
     # that cannot be trusted; a file outside raises {FileError}). Relative
     # paths are taken from the working directory.
     #
+    # `codedir`: Puppet's setting, where a Hiera 3 global hiera.yaml without
+    # a `datadir` reads data (default `/etc/puppet/code`).
+    #
     # `host`: an object that runs the hierarchy functions libhiera does not
     # have and receives Puppet's warnings (see {Host}); its calls run on the
     # thread that looks up, during the lookup, and may look up again.
     def initialize(hiera_config: 'hiera.yaml', environmentpath: 'environments', environment: 'production', strict: nil,
-                   limits: nil, confine: false, host: nil)
+                   limits: nil, confine: false, host: nil, codedir: nil)
       options = { 'hiera_config' => hiera_config.to_s, 'environmentpath' => environmentpath.to_s,
                   'environment' => environment.to_s }
       options['strict'] = strict.to_s unless strict.nil?
       options['limits'] = limits.to_h { |k, v| [k.to_s, v] } unless limits.nil?
       options['confine'] = true if confine
+      options['codedir'] = codedir.to_s unless codedir.nil?
       json = Native.cstr(JSON.generate(options))
       @host = !host.nil?
       @handle = if host.nil?

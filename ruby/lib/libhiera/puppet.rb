@@ -83,10 +83,12 @@ module Libhiera
       # The libhiera configuration for these options, shared by compiles.
       # @api private
       def engine(hiera_config, environmentpath, environment, strict)
-        key = [hiera_config, environmentpath, environment, strict]
+        codedir = ::Puppet[:codedir].to_s
+        key = [hiera_config, environmentpath, environment, strict, codedir]
         @lock.synchronize do
           @engines[key] ||= Libhiera::Hiera.new(hiera_config: hiera_config, environmentpath: environmentpath,
-                                                environment: environment, strict: strict, host: Host.new)
+                                                environment: environment, strict: strict, codedir: codedir,
+                                                host: Host.new)
         end
       end
 
@@ -267,6 +269,13 @@ module Libhiera
         rescue Libhiera::Error => e
           Libhiera::Puppet.stats[:errors] += 1
           raise ::Puppet::DataBinding::LookupError, e.message
+        rescue ::Puppet::DataBinding::LookupError
+          Libhiera::Puppet.stats[:errors] += 1
+          raise
+        rescue ::Puppet::Error => e
+          # A host function's error, as Puppet's Invocation#check passes it on.
+          Libhiera::Puppet.stats[:errors] += 1
+          raise ::Puppet::DataBinding::LookupError.new(e.message, nil, nil, nil, e)
         ensure
           stack.pop
         end
