@@ -95,6 +95,9 @@ pub struct HieraConfig {
     pub hierarchy: Vec<Entry>,
     /// A module's `default_hierarchy`.
     pub default_hierarchy: Option<Vec<Entry>>,
+    /// `plan_hierarchy`: the hierarchy of lookups made by plans (Puppet's
+    /// script compiler; [`crate::lookup::SessionOptions::plan`]).
+    pub plan_hierarchy: Option<Vec<Entry>>,
     /// v3 `merge_behavior` (`native`, `deep`, `deeper`).
     pub merge_behavior: String,
     /// v3 `deep_merge_options`.
@@ -126,6 +129,7 @@ impl HieraConfig {
                 options: Map::default(),
             }],
             default_hierarchy: None,
+            plan_hierarchy: None,
             merge_behavior: "native".into(),
             deep_merge_options: Map::default(),
         }
@@ -429,9 +433,10 @@ fn parse_v5(map: &Map, ctx: &Ctx, root: &Path, layer: LayerKind) -> Result<Hiera
         }
         Some(v) => parse_entries(ctx, "hierarchy", v, &defaults, layer)?,
     };
-    if let Some(v) = map.get(&Value::from("plan_hierarchy")) {
-        parse_entries(ctx, "plan_hierarchy", v, &defaults, layer)?;
-    }
+    let plan_hierarchy = match map.get(&Value::from("plan_hierarchy")) {
+        Some(v) => Some(parse_entries(ctx, "plan_hierarchy", v, &defaults, layer)?),
+        None => None,
+    };
     let default_hierarchy = match map.get(&Value::from("default_hierarchy")) {
         None => None,
         Some(v) => {
@@ -459,6 +464,7 @@ fn parse_v5(map: &Map, ctx: &Ctx, root: &Path, layer: LayerKind) -> Result<Hiera
         version: 5,
         hierarchy,
         default_hierarchy,
+        plan_hierarchy,
         merge_behavior: "native".into(),
         deep_merge_options: Map::default(),
     })
@@ -705,6 +711,7 @@ fn parse_v4(map: &Map, ctx: &Ctx, root: &Path) -> Result<HieraConfig> {
         version: 4,
         hierarchy: entries,
         default_hierarchy: None,
+        plan_hierarchy: None,
         merge_behavior: "native".into(),
         deep_merge_options: Map::default(),
     })
@@ -833,6 +840,7 @@ fn parse_v3(map: &Map, ctx: &Ctx, root: &Path) -> Result<HieraConfig> {
         version: 3,
         hierarchy: entries,
         default_hierarchy: None,
+        plan_hierarchy: None,
         merge_behavior: map.get(&Value::from("merge_behavior")).and_then(Value::as_str).unwrap_or("native").to_string(),
         deep_merge_options: map.get(&Value::from("deep_merge_options")).and_then(Value::as_hash).cloned().unwrap_or_default(),
     })

@@ -45,5 +45,5 @@ pub mod yaml;
 
 pub use error::{Error, ErrorKind, Result};
 pub use limits::Limits;
-pub use lookup::{Hiera, LookupRequest, Options, Session, Strict};
+pub use lookup::{Hiera, LookupRequest, Options, Session, SessionOptions, Strict};
 pub use value::{Key, Map, Str, Value};

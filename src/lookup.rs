@@ -294,6 +294,7 @@ impl CompiledOptions {
 pub struct Session {
     hiera: Arc<Hiera>,
     scope: Map,
+    options: SessionOptions,
     /// Compiled lookup_options by module name ("" for keys outside modules).
     options_cache: Mutex<FastMap<String, Option<Arc<CompiledOptions>>>>,
     hierarchy_cache: Mutex<FastMap<(usize, bool), Arc<ResolvedHierarchy>>>,
@@ -311,6 +312,22 @@ pub struct Session {
     /// needs, once ready; `None` inside: never ready (always the general path).
     quick_modules: Mutex<FastMap<Box<str>, Option<Arc<QuickModule>>>>,
 }
+
+/// How a session sees its configuration beyond its variables.
+#[derive(Clone, Debug, Default)]
+pub struct SessionOptions {
+    /// Lookups made by a plan (Puppet's script compiler): hierarchies
+    /// with a `plan_hierarchy` use it instead of `hierarchy`.
+    pub plan: bool,
+    /// Variables only a Hiera 3 global layer sees, as Puppet's
+    /// `Hiera::Scope` gives them: `calling_class`, `calling_class_path`,
+    /// `calling_module` (each defined there even when absent here, and an
+    /// empty String is undefined).
+    pub hiera3_variables: Map,
+}
+
+/// The variables `Hiera::Scope` always defines.
+const HIERA3_CALLING_KEYS: [&str; 3] = ["calling_class", "calling_class_path", "calling_module"];
 
 /// The global and environment layers as the quick path searches them.
 struct QuickBase {
@@ -341,9 +358,15 @@ enum QuickLayer {
 impl Session {
     /// A session for `scope`, the map of variables (facts, trusted, ...).
     pub fn new(hiera: Arc<Hiera>, scope: Map) -> Session {
+        Session::with_options(hiera, scope, SessionOptions::default())
+    }
+
+    /// A session for `scope` with [`SessionOptions`].
+    pub fn with_options(hiera: Arc<Hiera>, scope: Map, options: SessionOptions) -> Session {
         Session {
             hiera,
             scope,
+            options,
             options_cache: Mutex::new(FastMap::default()),
             hierarchy_cache: Mutex::new(FastMap::default()),
             base_options: OnceLock::new(),
@@ -353,6 +376,18 @@ impl Session {
             results: Mutex::new(FastMap::default()),
             quick_base: OnceLock::new(),
             quick_modules: Mutex::new(FastMap::default()),
+        }
+    }
+
+    /// The hierarchy of `config` this session searches: the default
+    /// hierarchy, the plan hierarchy for plans, else the hierarchy.
+    fn entries<'c>(&self, config: &'c HieraConfig, default_hierarchy: bool) -> &'c [Entry] {
+        if default_hierarchy {
+            return config.default_hierarchy.as_deref().unwrap_or(&[]);
+        }
+        match &config.plan_hierarchy {
+            Some(plan) if self.options.plan => plan,
+            _ => &config.hierarchy,
         }
     }
 
@@ -464,7 +499,7 @@ impl Session {
         let parsed = if root.len() < name.len() { Some(LookupKey::parse(name).ok().filter(|lk| &*lk.root == root)?) } else { None };
         let mut found = None;
         let mut interpolated = false;
-        for layer in [&base.global, &base.env, &quick.layer] {
+        for (site, layer) in [(Layer::Global, &base.global), (Layer::Environment, &base.env), (Layer::Module, &quick.layer)] {
             let Some(resolved) = layer else { continue };
             let Some(Some(index)) = resolved.index.get() else { return None };
             let Some(hit) = index.get(root).and_then(|hits| hits.first()) else { continue };
@@ -485,6 +520,7 @@ impl Session {
             // Interpolated as the general path does: inside the layer's
             // search, with the key on the recursion guard.
             let mut inv = Invocation::new(self, req);
+            inv.site = (site, if site == Layer::Module { module.map(Arc::from) } else { None });
             inv.stack.push(parsed.as_ref().map_or_else(|| Arc::from(name), |lk| Arc::clone(&lk.key)));
             found = Some(interpolate::interpolate(value, &mut inv, true).ok()?);
             for w in inv.warnings {
@@ -1030,11 +1066,7 @@ impl<'s> Invocation<'s> {
                 return Ok(Arc::clone(r));
             }
         }
-        let entries = if default_hierarchy {
-            config.default_hierarchy.as_deref().unwrap_or(&[])
-        } else {
-            &config.hierarchy
-        };
+        let entries = self.session.entries(config, default_hierarchy);
         // Puppet does not explain the interpolation of hiera.yaml strings.
         let explain = self.explain.take();
         let entries = self.resolve_entries(config, entries);
@@ -1059,7 +1091,7 @@ impl<'s> Invocation<'s> {
             return Ok(None);
         }
         let resolved = self.resolved_hierarchy(config, default_hierarchy)?;
-        let entries = if default_hierarchy { config.default_hierarchy.as_deref().unwrap_or(&[]) } else { &config.hierarchy };
+        let entries = self.session.entries(config, default_hierarchy);
         if resolved.entries.is_empty() {
             return Ok(None);
         }
@@ -1575,6 +1607,13 @@ impl<'s> Invocation<'s> {
         if let Some(v) = self.req.override_values.get(&Key(name)) {
             return Some(v.clone());
         }
+        if HIERA3_CALLING_KEYS.contains(&name) && self.in_hiera3_layer() {
+            return match self.session.options.hiera3_variables.get(&Key(name)) {
+                Some(Value::String(s)) if s.is_empty() => Some(Value::Nil),
+                Some(v) => Some(v.clone()),
+                None => Some(Value::Nil),
+            };
+        }
         if let Some((_, v)) = self.locals.iter().rev().find(|(n, _)| n == name) {
             return Some(v.clone());
         }
@@ -1593,6 +1632,12 @@ impl<'s> Invocation<'s> {
             }
         }
         self.req.default_values_hash.get(&Key(name)).cloned()
+    }
+
+    /// Whether the hierarchy being searched is a Hiera 3 global one (its
+    /// scope is Puppet's `Hiera::Scope`).
+    fn in_hiera3_layer(&self) -> bool {
+        self.site.0 == Layer::Global && self.session.global_config.get().is_some_and(|c| c.version == 3)
     }
 
     /// Evaluates a scope expression (`facts.os.family`); undefined is nil.

@@ -6,7 +6,7 @@ use super::hiera::hiera;
 use super::string::into_c_string;
 use super::{drop_made, guard, hiera_status, input_json, input_str, write_made, write_out};
 use crate::error::{Error, ErrorKind};
-use crate::lookup::{LookupRequest, Session};
+use crate::lookup::{LookupRequest, Session, SessionOptions};
 use crate::render::to_json;
 use crate::request::{error_json as error_object, parse_request, request_from_value, respond, response_json, Request};
 use crate::value::{Map, Value};
@@ -177,7 +177,78 @@ pub unsafe extern "C" fn hiera_session_new(
     })
 }
 
-/// Frees a session made by `hiera_session_new`. NULL is allowed and does
+/// Decodes `options_json` of `hiera_session_new_with`: `{"plan": BOOL,
+/// "hiera3_variables": {...}}`, every field optional (null: its default);
+/// unknown fields are an error.
+pub(crate) fn session_options_from_json(text: &str) -> Result<SessionOptions, Error> {
+    let invalid = |m: String| Error::new(ErrorKind::InvalidArgument, m);
+    let Value::Hash(fields) = input_json(text, "options_json")? else {
+        return Err(invalid("options_json must be a JSON object".into()));
+    };
+    let mut options = SessionOptions::default();
+    for (k, v) in fields.iter() {
+        match (k.as_str().unwrap_or_default(), v) {
+            (_, Value::Nil) => {}
+            ("plan", Value::Bool(b)) => options.plan = *b,
+            ("plan", _) => return Err(invalid("options_json: 'plan' must be true or false".into())),
+            ("hiera3_variables", Value::Hash(h)) => options.hiera3_variables = (**h).clone(),
+            ("hiera3_variables", _) => return Err(invalid("options_json: 'hiera3_variables' must be an object".into())),
+            (name, _) => return Err(invalid(format!("options_json: unknown field '{name}'"))),
+        }
+    }
+    Ok(options)
+}
+
+/// Makes a session, as `hiera_session_new`, with options:
+///
+/// `options_json` is a JSON object, every field optional:
+/// `{"plan": false, "hiera3_variables": {}}`.
+/// - `plan: true`: the lookups of a plan (Puppet's script compiler): a
+///   hiera.yaml's `plan_hierarchy`, when it has one, replaces its
+///   `hierarchy`.
+/// - `hiera3_variables`: variables only a Hiera 3 global hiera.yaml and
+///   its data see, as Puppet's `Hiera::Scope` gives them
+///   (`calling_class`, `calling_class_path`, `calling_module`: always
+///   defined there, an empty string being undefined).
+///
+/// Returns what `hiera_session_new` returns (`HIERA_INVALID_ARGUMENT` also
+/// for a bad `options_json`).
+///
+/// Ownership: as `hiera_session_new`; `options_json` is borrowed for the
+/// call.
+/// Threads: as `hiera_session_new`.
+///
+/// # Safety
+/// As `hiera_session_new`; `options_json` is NULL or a NUL-terminated
+/// string.
+#[no_mangle]
+pub unsafe extern "C" fn hiera_session_new_with(
+    h: *const hiera,
+    scope_json: *const c_char,
+    options_json: *const c_char,
+    out: *mut *mut hiera_session,
+    error_json: *mut *mut c_char,
+) -> hiera_status {
+    guard(hiera_status::HIERA_PANIC, || {
+        if h.is_null() || scope_json.is_null() || options_json.is_null() || out.is_null() || error_json.is_null() {
+            return hiera_status::HIERA_NULL_ARGUMENT;
+        }
+        // SAFETY: `h` is non-NULL and, per the contract, a live handle from
+        // `hiera_open`; only shared access is taken.
+        let config = unsafe { &*h };
+        // SAFETY: both checked non-NULL; the caller guarantees NUL-terminated
+        // strings valid for the duration of the call.
+        let made = unsafe { input_str(scope_json, "scope_json") }.and_then(scope_from_json).and_then(|scope| {
+            // SAFETY: as above.
+            let options = unsafe { input_str(options_json, "options_json") }.and_then(session_options_from_json)?;
+            Ok(hiera_session { inner: Session::with_options(config.inner.clone(), scope, options) })
+        });
+        // SAFETY: `out` and `error_json` are non-NULL and, per the contract, writable.
+        unsafe { write_made(made, out, error_json) }
+    })
+}
+
+/// Frees a session made by `hiera_session_new` or `hiera_session_new_with`. NULL is allowed and does
 /// nothing.
 ///
 /// Ownership: takes back `s`, which must not be used afterwards and must be

@@ -79,8 +79,13 @@ module Libhiera
     # object other than plain data, Symbols, Sensitive and SemVer) raises
     # {Wire::Unrepresentable}; by default it is passed as
     # `{"__type__": "<class>", "value": "<to_s>"}`.
-    def session(scope = {}, strict: false)
-      Session.new(self, scope, strict: strict)
+    #
+    # `plan: true`: the lookups of a plan (a hiera.yaml's `plan_hierarchy`
+    # replaces its `hierarchy`). `hiera3_variables`: variables only a Hiera 3
+    # global hiera.yaml and its data see (`calling_class`,
+    # `calling_class_path`, `calling_module`, as Puppet's `Hiera::Scope`).
+    def session(scope = {}, strict: false, plan: false, hiera3_variables: nil)
+      Session.new(self, scope, strict: strict, plan: plan, hiera3_variables: hiera3_variables)
     end
 
     # #close frees the configuration (sessions made from it stay usable).
@@ -91,11 +96,21 @@ module Libhiera
   # {Hiera#session}. Thread-safe.
   class Session
 
-    def initialize(hiera, scope, strict: false)
+    def initialize(hiera, scope, strict: false, plan: false, hiera3_variables: nil)
       raise InvalidArgumentError.new('libhiera: the scope must be a Hash', kind: 'invalid_argument') unless scope.is_a?(Hash)
 
       json = Native.cstr(Wire.dump(scope, strict: strict))
-      @handle = Native.make(Native::FREE_SESSION) { |out, err| hiera.use { |h| Native.hiera_session_new(h, json, out, err) } }
+      options = {}
+      options['plan'] = true if plan
+      options['hiera3_variables'] = hiera3_variables unless hiera3_variables.nil? || hiera3_variables.empty?
+      @handle = if options.empty?
+                  Native.make(Native::FREE_SESSION) { |out, err| hiera.use { |h| Native.hiera_session_new(h, json, out, err) } }
+                else
+                  text = Native.cstr(Wire.dump(options, strict: strict))
+                  Native.make(Native::FREE_SESSION) do |out, err|
+                    hiera.use { |h| Native.hiera_session_new_with(h, json, text, out, err) }
+                  end
+                end
       @host = hiera.host?
     end
 

@@ -72,6 +72,7 @@ module Libhiera
     attach_function :hiera_open, %i[string pointer pointer], :int
     attach_function :hiera_free, [:pointer], :void
     attach_function :hiera_session_new, %i[pointer string pointer pointer], :int
+    attach_function :hiera_session_new_with, %i[pointer string string pointer pointer], :int
     attach_function :hiera_session_free, [:pointer], :void
     # No callbacks into Ruby can happen in these: they run without the GVL
     # (MRI), so Ruby threads look up in parallel.

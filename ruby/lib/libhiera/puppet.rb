@@ -330,7 +330,11 @@ module Libhiera
           state.stamp = stamp
         end
         overlay = Handoff.overlay(scope, top)
-        state.sessions[overlay] ||= state.engine.session(overlay.empty? ? state.top : state.top.merge(overlay), strict: true)
+        plan = Handoff.plan?
+        calling = Handoff.calling(scope)
+        state.sessions[[overlay, calling, plan]] ||=
+          state.engine.session(overlay.empty? ? state.top : state.top.merge(overlay), strict: true, plan: plan,
+                                                                                      hiera3_variables: calling)
       rescue Libhiera::Wire::Unrepresentable, Libhiera::InvalidArgumentError => e
         decline(:scope, e.message)
       end
@@ -374,6 +378,39 @@ module Libhiera
 
       def unusable(state, why)
         state.unusable = why
+        nil
+      end
+
+      # Whether the compile is a plan's (Puppet's script compiler).
+      def self.plan?
+        defined?(::Puppet::Pal::ScriptCompiler) && ::Puppet.lookup(:pal_compiler) { nil }.is_a?(::Puppet::Pal::ScriptCompiler)
+      end
+
+      # The variables Puppet's Hiera::Scope adds for a Hiera 3 global layer
+      # (`calling_class`, `calling_class_path`, `calling_module`), as
+      # Hiera::Scope#[] computes them; kept on the scope (they never change).
+      def self.calling(scope)
+        cached = scope.instance_variable_get(:@libhiera_calling)
+        return cached if cached
+
+        h = {}
+        klass = hostclass(scope)
+        if klass
+          h['calling_class'] = klass
+          h['calling_class_path'] = klass.gsub('::', '/')
+        end
+        mod = scope.exist?('module_name') ? scope['module_name'] : nil
+        h['calling_module'] = mod if mod.is_a?(String) && !mod.empty?
+        scope.instance_variable_set(:@libhiera_calling, h.freeze)
+      end
+
+      # Hiera::Scope#find_hostclass.
+      def self.hostclass(scope)
+        while scope
+          return scope.source.name.downcase if scope.source && scope.source.type == :hostclass
+
+          scope = scope.parent
+        end
         nil
       end
 
