@@ -759,6 +759,10 @@ struct Invocation<'s> {
     /// The layer (and module) whose hierarchy is being searched, for the
     /// host's calls.
     site: (Layer, Option<Arc<str>>),
+    /// Only the global layer answers (Puppet's `global_only`): the lookups
+    /// a Hiera 3 global layer's data makes when the environment has no
+    /// data provider of its own, and the lookups they make.
+    global_only: bool,
 }
 
 type Found = Option<Value>;
@@ -785,6 +789,7 @@ impl<'s> Invocation<'s> {
             nested_values: 0,
             interpolated: 0,
             site: (Layer::Global, None),
+            global_only: false,
         }
     }
 
@@ -885,6 +890,7 @@ impl<'s> Invocation<'s> {
     /// being gathered).
     fn lookup_key(&mut self, key: &str, merge: Option<&Value>) -> Result<Found> {
         let cacheable = self.explain.is_none()
+            && !self.global_only
             && self.options_busy.is_empty()
             && self.locals.is_empty()
             && self.req.override_values.is_empty()
@@ -927,6 +933,7 @@ impl<'s> Invocation<'s> {
         };
         let found = match self.do_lookup(lk, merge_value.as_ref())? {
             Some(v) => Some(v),
+            None if self.global_only => None,
             None => match self.lookup_default_in_module(lk)? {
                 Some(v) => lk.dig(v)?,
                 None => None,
@@ -944,7 +951,8 @@ impl<'s> Invocation<'s> {
             None => Strategy::default(),
         };
         const LAYERS: [Layer; 3] = [Layer::Global, Layer::Environment, Layer::Module];
-        let found = self.merged(&strategy, 3, |inv, i| inv.layer_lookup(LAYERS[i], lk, &lk.key, lk.module(), &strategy, false))?;
+        let layers = if self.global_only { 1 } else { 3 };
+        let found = self.merged(&strategy, layers, |inv, i| inv.layer_lookup(LAYERS[i], lk, &lk.key, lk.module(), &strategy, false))?;
         match found {
             Some(v) if !lk.segments.is_empty() && self.explain.is_some() => self.explained_dig(&lk.key, &lk.segments, v),
             Some(v) => lk.dig(v),
@@ -1929,7 +1937,15 @@ impl Resolver for Invocation<'_> {
         self.nested += 1;
         self.depth += 1;
         let names = [key.to_string()];
+        // A Hiera 3 global layer confines its lookups to the global layer
+        // unless the environment has a data provider (Puppet's
+        // GlobalDataProvider).
+        let global_only = self.global_only;
+        if !global_only && self.in_hiera3_layer() {
+            self.global_only = self.layer_config(Layer::Environment, None)?.is_none_or(|c| c.version < 5);
+        }
         let r = self.lookup_names(&names, None, Some(&Value::from("")));
+        self.global_only = global_only;
         self.depth -= 1;
         let v = r?.unwrap_or_default();
         if matches!(v, Value::Array(_) | Value::Hash(_)) {
