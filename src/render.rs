@@ -488,7 +488,7 @@ fn decode_wire(v: Value) -> Result<Value> {
                         ("Sensitive", Some(inner), _) => {
                             return Ok(Value::Sensitive(Arc::new(decode_wire(inner)?)));
                         }
-                        ("SemVer" | "Timestamp" | "Timespan" | "Type" | "Regexp", Some(Value::String(s)), _) => {
+                        ("SemVer" | "Timestamp" | "Timespan" | "Type" | "Regexp" | "Object", Some(Value::String(s)), _) => {
                             return Ok(Value::Rich(Arc::new((tag.to_string(), s.to_string()))));
                         }
                         ("Hash", _, Some(Value::Array(entries))) => {

@@ -95,6 +95,9 @@ module Libhiera
   # One scope bound to a {Hiera}, and the caches that depend on it. Made by
   # {Hiera#session}. Thread-safe.
   class Session
+    # The objects a host passed by reference (see {Host}), which lookups
+    # give back as they are.
+    attr_accessor :objects
 
     def initialize(hiera, scope, strict: false, plan: false, hiera3_variables: nil)
       raise InvalidArgumentError.new('libhiera: the scope must be a Hash', kind: 'invalid_argument') unless scope.is_a?(Hash)
@@ -141,7 +144,7 @@ module Libhiera
                  lookup_text(request(key, merge, default_values_hash, override), out)
                end
       case status
-      when Native::OK then Wire.load(Native.take(out))
+      when Native::OK then Wire.load(Native.take(out), @objects)
       when Native::NOT_FOUND # most automatic parameter lookups
         Native.take(out) # NULL: no explanation was asked for
         default

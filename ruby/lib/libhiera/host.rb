@@ -17,6 +17,10 @@ module Libhiera
   #   include/hiera.h) and returns the value, or {NOT_FOUND}. What it raises
   #   fails the lookup, and {Session#lookup} raises that same exception.
   # - `warn` gets a warning Puppet would log.
+  # - optionally `objects`: an Array where values the wire cannot carry
+  #   (objects other than plain data, Sensitive and Puppet's rich data) are
+  #   kept and passed by reference; give the same Array to the sessions
+  #   ({Session#objects=}) whose lookups return them.
   #
   # Hosts are kept here, by number, until libhiera releases them (when the
   # configuration and its sessions are gone): the native side holds the
@@ -71,7 +75,10 @@ module Libhiera
         host = Host[user_data.address]
         call = Wire.load(call_json.force_encoding(Encoding::UTF_8))
         value = host.call(call)
-        Native.hiera_answer_value(answer, Wire.dump(value)) unless value.equal?(NOT_FOUND)
+        unless value.equal?(NOT_FOUND)
+          objects = host.respond_to?(:objects) ? host.objects : nil
+          Native.hiera_answer_value(answer, Wire.dump(value, objects: objects))
+        end
       rescue Exception => e # rubocop:disable Lint/RescueException -- nothing may unwind into libhiera
         Thread.current[RAISED] = e
         Native.hiera_answer_error(answer, e.message.to_s.delete("\0"))

@@ -158,8 +158,12 @@ module Libhiera
     # @api private
     class CompileState
       attr_accessor :stamp, :top, :sessions, :engine, :unusable
+      # The objects host functions returned that the wire cannot carry,
+      # passed by reference.
+      attr_reader :objects
 
       def initialize
+        @objects = []
         @stamp = nil
         @top = nil
         @sessions = {}
@@ -207,6 +211,11 @@ module Libhiera
 
       def warn(message)
         ::Puppet.warning(message)
+      end
+
+      # The compile's table of objects passed by reference.
+      def objects
+        Thread.current[CURRENT]&.last&.lookup_adapter&.send(:libhiera_state)&.objects
       end
 
       private
@@ -332,9 +341,12 @@ module Libhiera
         overlay = Handoff.overlay(scope, top)
         plan = Handoff.plan?
         calling = Handoff.calling(scope)
-        state.sessions[[overlay, calling, plan]] ||=
-          state.engine.session(overlay.empty? ? state.top : state.top.merge(overlay), strict: true, plan: plan,
-                                                                                      hiera3_variables: calling)
+        state.sessions[[overlay, calling, plan]] ||= begin
+          session = state.engine.session(overlay.empty? ? state.top : state.top.merge(overlay), strict: true, plan: plan,
+                                                                                                hiera3_variables: calling)
+          session.objects = state.objects
+          session
+        end
       rescue Libhiera::Wire::Unrepresentable, Libhiera::InvalidArgumentError => e
         decline(:scope, e.message)
       end

@@ -63,8 +63,9 @@ module Libhiera
 
     INTEGER = /\A-?[0-9]+\z/.freeze
 
-    # Wire JSON text to a Ruby value.
-    def load(text)
+    # Wire JSON text to a Ruby value. `objects`: the table of the objects
+    # {dump} sent as references (`{"__type__": "Object", "value": "<index>"}`).
+    def load(text, objects = nil)
       text = text.dup.force_encoding(UTF_8) unless text.encoding == UTF_8
       # Scalars, most lookups' answers, without the JSON parser: a literal, a
       # String with no escape (the bytes between its two quotes, the only
@@ -81,7 +82,7 @@ module Libhiera
         return text.to_i if INTEGER.match?(text)
       end
       value = parse(text)
-      text.include?(MARK) ? decode(value) : value
+      text.include?(MARK) ? decode(value, objects) : value
     end
 
     # JSON.parse without options (passing any costs more than parsing a
@@ -93,21 +94,21 @@ module Libhiera
     end
 
     # Decodes the `__type__` objects of a parsed wire value (in place).
-    def decode(v)
+    def decode(v, objects = nil)
       case v
       when Array
-        v.map! { |e| decode(e) }
+        v.map! { |e| decode(e, objects) }
       when Hash
         tag = v[TYPE]
-        return tagged(tag, v) if tag.is_a?(String) && v.size == 2
-        v.each_pair { |k, e| v[k] = decode(e) if e.is_a?(Array) || e.is_a?(Hash) }
+        return tagged(tag, v, objects) if tag.is_a?(String) && v.size == 2
+        v.each_pair { |k, e| v[k] = decode(e, objects) if e.is_a?(Array) || e.is_a?(Hash) }
         v
       else
         v
       end
     end
 
-    def tagged(tag, v)
+    def tagged(tag, v, objects = nil)
       value = v['value']
       case tag
       when 'Float'
@@ -119,24 +120,29 @@ module Libhiera
         end
       when 'Symbol' then value.to_sym
       when 'Binary' then value.unpack1('m0')
-      when 'Sensitive' then Libhiera.sensitive(decode(value))
+      when 'Sensitive' then Libhiera.sensitive(decode(value, objects))
       when 'Hash'
         h = {}
-        v['entries'].each { |k, e| h[decode(k)] = decode(e) }
+        v['entries'].each { |k, e| h[decode(k, objects)] = decode(e, objects) }
         h
       when 'SemVer', 'Timestamp', 'Timespan', 'Type', 'Regexp' then Libhiera.rich(tag, value)
+      when 'Object'
+        objects && /\A[0-9]+\z/.match?(value) && Integer(value) < objects.size ? objects[Integer(value)] : Libhiera.rich(tag, value)
       else
-        v.each_pair { |k, e| v[k] = decode(e) }
+        v.each_pair { |k, e| v[k] = decode(e, objects) }
         v
       end
     end
 
     # A Ruby value to wire JSON text. With `strict: true` an object the wire
     # cannot carry exactly raises {Unrepresentable}; otherwise it is sent as
-    # `{"__type__": "<class>", "value": "<to_s>"}`.
-    def dump(value, strict: false)
+    # `{"__type__": "<class>", "value": "<to_s>"}`. With `objects` (an
+    # Array) such an object is added to it and sent as a reference,
+    # `{"__type__": "Object", "value": "<index>"}`, which libhiera carries as
+    # it is and {load} with the same table gives back.
+    def dump(value, strict: false, objects: nil)
       # Plain data (the common case) goes to the JSON generator as it is.
-      JSON.generate(plain?(value) ? value : prepare(value, strict), max_nesting: false)
+      JSON.generate(plain?(value) ? value : prepare(value, objects || strict), max_nesting: false)
     end
 
     # Whether JSON.generate says everything about `v` by itself: no Symbol,
@@ -214,6 +220,10 @@ module Libhiera
       end
       return { TYPE => 'Type', 'value' => v.to_s } if defined?(::Puppet::Pops::Types::PAnyType) && v.is_a?(::Puppet::Pops::Types::PAnyType)
       return { TYPE => 'Regexp', 'value' => v.source } if v.is_a?(Regexp)
+      if strict.is_a?(Array)
+        strict << v
+        return { TYPE => 'Object', 'value' => (strict.size - 1).to_s }
+      end
       raise Unrepresentable, "libhiera cannot pass a #{v.class} exactly" if strict
 
       { TYPE => v.class.name.to_s, 'value' => v.to_s }
