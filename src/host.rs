@@ -108,6 +108,50 @@ impl HostCall<'_> {
     }
 }
 
+/// A warning Puppet would log during a lookup, as Puppet logs it: with
+/// `Puppet.warning(message)`, or, when it has a `kind`, once per `key`
+/// with `Puppet.warn_once(kind, key, message, file, line)`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Warning {
+    /// The message.
+    pub message: String,
+    /// Puppet's `warn_once` kind (`undefined_variables`, `deprecations`,
+    /// `hiera_v3_at_env_root`, `hiera_v3_at_module_root`), or `None` for a
+    /// warning logged each time.
+    pub kind: Option<&'static str>,
+    /// What makes a `warn_once` warning unique.
+    pub key: String,
+    /// The file the warning is about.
+    pub file: Option<std::path::PathBuf>,
+    /// Its line.
+    pub line: Option<usize>,
+}
+
+impl Warning {
+    /// A warning logged each time.
+    pub fn plain(message: String) -> Warning {
+        Warning { key: message.clone(), message, kind: None, file: None, line: None }
+    }
+
+    /// The warning as the JSON object the C ABI hands the host:
+    /// `{"message", "kind"?, "key"?, "file"?, "line"?}`.
+    pub fn to_json(&self) -> String {
+        let mut m = Map::default();
+        m.insert(Value::from("message"), Value::from(self.message.as_str()));
+        if let Some(kind) = self.kind {
+            m.insert(Value::from("kind"), Value::from(kind));
+            m.insert(Value::from("key"), Value::from(self.key.as_str()));
+        }
+        if let Some(file) = &self.file {
+            m.insert(Value::from("file"), Value::from(file.to_string_lossy().as_ref()));
+        }
+        if let Some(line) = self.line {
+            m.insert(Value::from("line"), Value::Int(line as i64));
+        }
+        to_json(&Value::hash(m))
+    }
+}
+
 /// What the host provides. Implementations must be callable from any
 /// thread that looks up, and re-entrantly.
 pub trait Host: Send + Sync {
@@ -116,9 +160,15 @@ pub trait Host: Send + Sync {
     /// nothing), or an error that fails the lookup.
     fn call(&self, call: &HostCall<'_>) -> Result<Option<Value>>;
 
+    /// Whether [`Host::call`] runs functions at all (a host may only take
+    /// warnings; functions are then "not found" errors, as without one).
+    fn runs_functions(&self) -> bool {
+        true
+    }
+
     /// A warning Puppet would log (an undefined variable, a data file that
     /// is not a hash, an ignored hiera.yaml).
-    fn warn(&self, message: &str);
+    fn warn(&self, warning: &Warning);
 }
 
 /// A host, as [`crate::Options`] holds it.

@@ -408,7 +408,7 @@ impl Session {
         let (r, warnings) = self.lookup_with_warnings(req);
         if let Some(host) = &self.hiera.options.host {
             for w in &warnings {
-                host.0.warn(w);
+                host.0.warn(&undefined_variable_warning(w));
             }
         }
         r
@@ -1125,7 +1125,7 @@ impl<'s> Invocation<'s> {
                 this.ex_pop();
                 return Ok(None);
             }
-            if entry.function_kind == FunctionKind::Hiera3Backend && this.hiera().options.host.is_some() {
+            if entry.function_kind == FunctionKind::Hiera3Backend && this.hiera().options.host.as_ref().is_some_and(|h| h.0.runs_functions()) {
                 // A Hiera 3 backend searches its hierarchy itself.
                 let r = this.host_backend_lookup(config, entry, re, lk, strategy, default_hierarchy);
                 this.ex_pop();
@@ -1315,7 +1315,7 @@ impl<'s> Invocation<'s> {
         lk: &LookupKey,
         default_hierarchy: bool,
     ) -> Result<LocationOutcome> {
-        let Some(host) = self.hiera().options.host.clone().filter(|_| !takes_only_a_path(&entry.function_name)) else {
+        let Some(host) = self.hiera().options.host.clone().filter(|h| h.0.runs_functions() && !takes_only_a_path(&entry.function_name)) else {
             return Err(self.unsupported_function(config, entry));
         };
         let location = match &resolved.locations[j] {
@@ -1403,7 +1403,7 @@ impl<'s> Invocation<'s> {
         strategy: &Strategy,
         default_hierarchy: bool,
     ) -> Result<Found> {
-        let Some(host) = self.hiera().options.host.clone() else {
+        let Some(host) = self.hiera().options.host.clone().filter(|h| h.0.runs_functions()) else {
             return Err(self.unsupported_function(config, entry));
         };
         let merge = strategy.to_value();
@@ -2053,6 +2053,19 @@ fn builtin_format(kind: FunctionKind, name: &str, options: Option<&Value>, path:
             }
         }
         _ => None,
+    }
+}
+
+/// An undefined variable warning as Puppet's scope logs it:
+/// `warn_once(:undefined_variables, "Variable: <name>", message)`.
+fn undefined_variable_warning(message: &str) -> crate::host::Warning {
+    let name = message.strip_prefix("Undefined variable '").and_then(|m| m.split('\'').next()).unwrap_or(message);
+    crate::host::Warning {
+        message: message.to_string(),
+        kind: Some("undefined_variables"),
+        key: format!("Variable: {name}"),
+        file: None,
+        line: None,
     }
 }
 

@@ -5,7 +5,7 @@
 use super::hiera::{hiera, open_json_with};
 use super::{guard, hiera_status, input_json, input_str, write_made};
 use crate::error::{Error, ErrorKind, Result};
-use crate::host::{Host, HostCall, HostRef};
+use crate::host::{Host, HostCall, HostRef, Warning};
 use crate::value::Value;
 use std::ffi::{c_char, c_void, CString};
 use std::sync::Arc;
@@ -49,10 +49,13 @@ pub type hiera_call_fn = Option<unsafe extern "C" fn(user_data: *mut c_void, cal
 
 /// Logs a warning Puppet would log during a lookup (an undefined variable
 /// under `strict: warning`, a data file that is not a hash, a hiera.yaml
-/// that is ignored). `message` is borrowed for the call. It must not
-/// unwind.
+/// that is ignored). `warning_json` is a JSON object `{"message": TEXT,
+/// "kind": K?, "key": KEY?, "file": PATH?, "line": N?}`: without `kind`,
+/// Puppet logs it each time (`Puppet.warning`); with one, once per `key`
+/// (`Puppet.warn_once(kind, key, message, file, line)`). Borrowed for the
+/// call. It must not unwind.
 #[allow(non_camel_case_types)]
-pub type hiera_warn_fn = Option<unsafe extern "C" fn(user_data: *mut c_void, message: *const c_char)>;
+pub type hiera_warn_fn = Option<unsafe extern "C" fn(user_data: *mut c_void, warning_json: *const c_char)>;
 
 /// Called once, when the `hiera` and every session made from it are freed:
 /// the host may then release `user_data`.
@@ -112,9 +115,14 @@ impl Host for CHost {
         answer.outcome
     }
 
-    fn warn(&self, message: &str) {
+    fn runs_functions(&self) -> bool {
+        self.host.call.is_some()
+    }
+
+    fn warn(&self, warning: &Warning) {
         let Some(f) = self.host.warn else { return };
-        let Ok(text) = CString::new(message.replace('\0', "\\0")) else { return };
+        // JSON escapes a NUL: never refused.
+        let Ok(text) = CString::new(warning.to_json()) else { return };
         // SAFETY: `f` is the host's callback; `text` is NUL-terminated and
         // alive for the call.
         unsafe { f(self.host.user_data, text.as_ptr()) };

@@ -16,7 +16,9 @@ module Libhiera
   #   `'location'`, `'options'`, `'key'`, `'segments'`, `'merge'`; see
   #   include/hiera.h) and returns the value, or {NOT_FOUND}. What it raises
   #   fails the lookup, and {Session#lookup} raises that same exception.
-  # - `warn` gets a warning Puppet would log.
+  # - `warn` gets a warning Puppet would log, a Hash: `'message'`, and for
+  #   a warning Puppet logs once per key, `'kind'`, `'key'`, and maybe
+  #   `'file'` and `'line'` (Puppet's `warn_once` arguments).
   # - optionally `objects`: an Array where values the wire cannot carry
   #   (objects other than plain data, Sensitive and Puppet's rich data) are
   #   kept and passed by reference; give the same Array to the sessions
@@ -86,9 +88,9 @@ module Libhiera
       nil
     end
 
-    WARN = FFI::Function.new(:void, %i[pointer string]) do |user_data, message|
+    WARN = FFI::Function.new(:void, %i[pointer string]) do |user_data, warning_json|
       begin
-        Host[user_data.address]&.warn(message.force_encoding(Encoding::UTF_8))
+        Host[user_data.address]&.warn(JSON.parse(warning_json.force_encoding(Encoding::UTF_8)))
       rescue Exception # rubocop:disable Lint/RescueException -- nothing may unwind into libhiera
         nil
       end

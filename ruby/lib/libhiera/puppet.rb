@@ -209,8 +209,12 @@ module Libhiera
         end
       end
 
-      def warn(message)
-        ::Puppet.warning(message)
+      def warn(warning)
+        if warning['kind']
+          ::Puppet.warn_once(warning['kind'], warning['key'], warning['message'], warning['file'], warning['line'])
+        else
+          ::Puppet.warning(warning['message'])
+        end
       end
 
       # The compile's table of objects passed by reference.
