@@ -32,6 +32,7 @@ pub mod list;
 pub mod map;
 pub mod lookup;
 pub mod merge;
+pub mod modulepath;
 pub mod ptype;
 pub mod render;
 pub mod request;
