@@ -28,7 +28,7 @@
  *
  * Error kinds (the "kind" of an error object; bindings check theirs
  * against this list)
- *   config            a hiera.yaml is invalid
+ *   config            a hiera.yaml or an environment.conf is invalid
  *   parse             a data file cannot be parsed
  *   type              a value has the wrong type
  *   interpolation     an interpolation expression is invalid
