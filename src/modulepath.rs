@@ -376,13 +376,25 @@ fn setting_value(value: &str) -> std::result::Result<Option<String>, String> {
         "" => &inner[inner.len() - 1..],
         p => p,
     };
-    let mut items: Vec<&str> = params
-        .split(',')
-        .map(|s| s.trim_matches(is_space))
-        .collect();
+    // `params.split(/\s*,\s*/)`: the blanks around each comma go with it;
+    // trailing empty pieces are dropped.
+    let mut items = Vec::new();
+    let mut from = 0;
+    for (comma, _) in params.match_indices(',') {
+        let piece = params[from..comma].trim_end_matches(is_space);
+        items.push(piece);
+        from = comma
+            + 1
+            + (params[comma + 1..].len() - params[comma + 1..].trim_start_matches(is_space).len());
+    }
+    items.push(&params[from.min(params.len())..]);
     while items.last().is_some_and(|s| s.is_empty()) {
         items.pop();
     }
+    let items: Vec<&str> = items
+        .into_iter()
+        .map(|s| s.trim_matches(is_space))
+        .collect();
     for item in items {
         let (param, val) = item
             .split_once('=')
@@ -504,6 +516,10 @@ mod tests {
         );
         assert_eq!(conf("modulepath = a{}:b\n"), Ok(Some("a{}:b".into())));
         assert_eq!(conf("modulepath = a{mode=1,}\n"), Ok(Some("a".into())));
+        assert_eq!(conf("modulepath = a{ , }\n"), Ok(Some("a".into())));
+        assert_eq!(conf("modulepath = a{ owner=x ,}b\n"), Ok(Some("ab".into())));
+        assert_eq!(conf("modulepath = a{mode=1}{x}\n"), Ok(Some("a{x}".into())));
+        assert!(conf("modulepath = a{owner=x , , group=y}\n").is_err());
         assert_eq!(
             conf("modulepath = a,{ }b\n"),
             Err("Could not parse 'a,{ }b' (file: /e/environment.conf, line: 1)".into())
