@@ -28,7 +28,7 @@
  *
  * Error kinds (the "kind" of an error object; bindings check theirs
  * against this list)
- *   config            a hiera.yaml is invalid
+ *   config            a hiera.yaml or an environment.conf is invalid
  *   parse             a data file cannot be parsed
  *   type              a value has the wrong type
  *   interpolation     an interpolation expression is invalid
@@ -309,18 +309,27 @@ enum hiera_status hiera_parse_data(const char *format,
  * every field is optional:
  * `{"hiera_config": "hiera.yaml", "environmentpath": "environments",
  *   "environment": "production", "strict": "off" | "warning" | "error",
+ *   "basemodulepath": [], "modulepath": null,
  *   "limits": {"lookup_depth": 32, "nested_lookups": 100000,
  *              "string_bytes": 16777216, "interpolated_bytes": 268435456,
  *              "merge_entries": 1000000, "nested_values": 10000000},
  *   "confine": false}`
- * (the values shown are the defaults). `limits` may name any of its
- * fields: a lookup that reaches one fails with an error of kind `limit`.
+ * (the values shown are the defaults). `basemodulepath` lists the
+ * directories of modules shared by all environments (Puppet's
+ * `basemodulepath`; by default none), searched after the environment's
+ * `modules`, or where its `environment.conf` puts `$basemodulepath`.
+ * `modulepath`, when given, is the environment's whole modulepath (as
+ * Puppet's `--modulepath`): `environment.conf` is then not read. A module
+ * is in the first modulepath directory holding a directory of its name.
+ * `limits` may name any of its fields: a lookup that reaches one fails
+ * with an error of kind `limit`.
  * `confine: true` reads only data and config files inside the directories
  * the configuration names (`..` and symbolic links resolved; a file outside
  * is an `io` error): for facts that cannot be trusted. Relative paths are
  * taken relative to the process's working directory at the time of the
- * call. Nothing is read yet: configuration and data errors surface at
- * lookup time, as in Puppet.
+ * call. Only the environment's `environment.conf` is read now (for its
+ * `modulepath`; an error there fails the call): configuration and data
+ * errors surface at lookup time, as in Puppet.
  *
  * Returns:
  * - `HIERA_OK`: `*out` is the new handle (free it with `hiera_free`);
@@ -328,8 +337,9 @@ enum hiera_status hiera_parse_data(const char *format,
  * - `HIERA_INVALID_ARGUMENT`: `options_json` is not UTF-8, not a JSON object,
  *   has an unknown field or a bad value (e.g. an invalid environment name);
  *   `*error_json` is an error object; `*out` is not written.
- * - `HIERA_ERROR`: the configuration cannot be opened; `*error_json` is an
- *   error object; `*out` is not written.
+ * - `HIERA_ERROR`: the configuration cannot be opened (the environment's
+ *   `environment.conf` cannot be read or used: kind `config` or `io`);
+ *   `*error_json` is an error object; `*out` is not written.
  * - `HIERA_NULL_ARGUMENT`, `HIERA_PANIC`: nothing is written.
  *
  * Ownership: `options_json` is borrowed for the call. `*error_json` belongs

@@ -6,8 +6,9 @@
 //! followed, as `realpath` does) inside the directories the configuration
 //! names:
 //!
-//! - the environment's directory, its `modules` directory, and each module
-//!   directory whose hiera.yaml is read (the directory of the global
+//! - the environment's directory, each directory of the modulepath (see
+//!   [`crate::modulepath`]), and each module directory whose hiera.yaml is
+//!   read (the directory of the global
 //!   hiera.yaml is not one: in a Puppet install it is the confdir, which
 //!   holds `ssl/`; only the global hiera.yaml itself and its datadirs are);
 //! - each datadir a hiera.yaml names (of every version of it read), as the
@@ -119,7 +120,7 @@ impl Confinement {
         }
     }
 
-    /// Adds a module's directory (`<environment>/modules/<name>`), before
+    /// Adds a module's directory (`<modulepath directory>/<name>`), before
     /// its hiera.yaml is read.
     pub fn add_module_dir(&self, dir: &Path) {
         self.add_root(dir.to_path_buf());

@@ -9,7 +9,7 @@ use crate::lookup::Options;
 use crate::error::{Error, ErrorKind, Result};
 use crate::value::{List, Map, Value};
 use std::collections::{HashMap, HashSet};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime};
@@ -635,16 +635,18 @@ impl FileCache {
     }
 
     /// The cache of a [`crate::Hiera`] opened with `options` (absolute
-    /// paths): its check interval and, with `confine`, confined to the
-    /// directory of the global hiera.yaml, the environment's directory and
-    /// its `modules` directory, and what the configurations read name (see
-    /// [`crate::confine`]).
-    pub fn for_options(options: &Options) -> FileCache {
+    /// paths) and `modulepath`: its check interval and, with `confine`,
+    /// confined to the global hiera.yaml, the environment's directory and
+    /// each modulepath directory, and what the configurations read name
+    /// (see [`crate::confine`]).
+    pub fn for_options(options: &Options, modulepath: &[PathBuf]) -> FileCache {
         let mut cache = FileCache::with_check_interval(options.file_check_interval);
         if options.confine {
             let env = options.environmentpath.join(&options.environment);
             let global_dir = options.hiera_config.parent().map(Path::to_path_buf).unwrap_or_default();
-            let confinement = Confinement::new(options.hiera_config.clone(), vec![env.join("modules"), env]);
+            let mut roots = modulepath.to_vec();
+            roots.push(env);
+            let confinement = Confinement::new(options.hiera_config.clone(), roots);
             // The datadir of the default global config, used when there is no
             // global hiera.yaml.
             confinement.add_config(&HieraConfig::implicit_default(&global_dir), false);

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ErrorKind {
-    /// A hiera.yaml is invalid.
+    /// A hiera.yaml (or an environment.conf) is invalid.
     Config,
     /// A data file (YAML or JSON) cannot be parsed.
     Parse,

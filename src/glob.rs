@@ -109,6 +109,16 @@ pub fn expand(pattern: &str) -> Result<Vec<PathBuf>, GlobError> {
         .collect())
 }
 
+/// Ruby 3.1 `Dir.glob(pattern)` itself: every match, directories included,
+/// in Ruby's order (what Puppet's environment.conf does with a modulepath
+/// entry holding a wildcard).
+pub fn expand_all(pattern: &str) -> Result<Vec<PathBuf>, GlobError> {
+    Ok(dir_glob(pattern)?
+        .into_iter()
+        .map(|m| PathBuf::from(OsString::from_vec(m)))
+        .collect())
+}
+
 /// Ruby 3.1 `Dir.glob(pattern)` (no flags, sorted), as raw byte strings, in
 /// Ruby's order; matches of a pattern ending in `/` (always directories) are
 /// left out.

@@ -33,6 +33,7 @@ pub mod list;
 pub mod map;
 pub mod lookup;
 pub mod merge;
+pub mod modulepath;
 pub mod ptype;
 pub mod render;
 pub mod request;

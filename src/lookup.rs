@@ -13,6 +13,7 @@ use crate::explain::Explainer;
 use crate::interpolate::{self, Resolver};
 use crate::key::{dig, split_key, LookupKey, Segment};
 use crate::limits::{self, Limits};
+use crate::modulepath::is_module_name;
 use crate::merge::{Strategy, StrategyKind};
 use crate::value::{Key, Map, Value};
 use crate::rubyre::Pattern;
@@ -52,9 +53,26 @@ pub struct Options {
     pub file_check_interval: std::time::Duration,
     /// Bounds on the work and memory of one lookup (see [`crate::limits`]).
     pub limits: crate::limits::Limits,
+    /// Puppet's `basemodulepath`: the directories of modules shared by all
+    /// environments, searched after the environment's own `modules` (or
+    /// where the environment's `environment.conf` puts `$basemodulepath` in
+    /// its `modulepath`). Empty by default: no base directories. Puppet's
+    /// own default is `$codedir/modules:/usr/share/puppet/modules` on
+    /// Debian (`puppet config print basemodulepath`), and
+    /// `/etc/puppetlabs/code/modules:/opt/puppetlabs/puppet/modules` in the
+    /// Puppet packages (AIO). Relative directories are taken from the working
+    /// directory when the configuration is opened.
+    pub basemodulepath: Vec<PathBuf>,
+    /// The whole modulepath, when given (as Puppet's `--modulepath`, or the
+    /// list a Puppet environment reports): the environment's
+    /// `environment.conf` is then not read and `basemodulepath` not used.
+    /// `None` (the default): the environment's modulepath as Puppet makes
+    /// it (see [`crate::modulepath`]). Relative directories are taken from
+    /// the working directory when the configuration is opened.
+    pub modulepath: Option<Vec<PathBuf>>,
     /// Read only data and config files inside the directories the
-    /// configuration names (the environment's directory and its modules',
-    /// the global hiera.yaml itself, each datadir a hiera.yaml names),
+    /// configuration names (the environment's directory, each modulepath
+    /// directory, the global hiera.yaml itself, each datadir a hiera.yaml names),
     /// `..` and symbolic links resolved: for facts that cannot be trusted
     /// not to hold `../../etc`. A file outside is an error (kind `io`), not
     /// skipped. Off by default, as in Puppet. See [`crate::confine`].
@@ -82,6 +100,8 @@ impl Default for Options {
             strict: Strict::Warning,
             file_check_interval: std::time::Duration::ZERO,
             limits: crate::limits::Limits::default(),
+            basemodulepath: Vec::new(),
+            modulepath: None,
             confine: false,
             host: None,
             codedir: PathBuf::from("/etc/puppet/code"),
@@ -93,6 +113,8 @@ impl Default for Options {
 pub struct Hiera {
     options: Options,
     env_dir: Option<PathBuf>,
+    /// The effective modulepath (absolute directories, in order).
+    modulepath: Vec<PathBuf>,
     cache: FileCache,
     /// Key indexes of resolved hierarchies, shared by sessions.
     indexes: IndexCache,
@@ -149,7 +171,9 @@ fn memoized<T: Clone>(
 }
 
 impl Hiera {
-    /// Opens a configuration. Nothing is read yet: configuration and data
+    /// Opens a configuration. Only the environment's `environment.conf` is
+    /// read now (for its `modulepath`, as Puppet reads it when it makes the
+    /// environment; an error there fails the open): configuration and data
     /// errors surface at lookup time, as in Puppet, and only for the
     /// lookups they affect.
     pub fn open(mut options: Options) -> Result<Hiera> {
@@ -159,12 +183,20 @@ impl Hiera {
         if options.environment.is_empty() || options.environment.contains('/') {
             return Err(Error::new(ErrorKind::InvalidArgument, format!("Invalid environment name '{}'", options.environment)));
         }
+        let cwd = crate::modulepath::working_directory()?;
+        let expand = |dirs: &mut Vec<PathBuf>| dirs.iter_mut().for_each(|d| *d = crate::modulepath::expand_path(d, &cwd));
+        expand(&mut options.basemodulepath);
+        if let Some(dirs) = &mut options.modulepath {
+            expand(dirs);
+        }
         let env_dir = options.environmentpath.join(&options.environment);
         let env_dir = if env_dir.is_dir() { Some(env_dir) } else { None };
-        let cache = FileCache::for_options(&options);
+        let modulepath = crate::modulepath::resolve(options.modulepath.as_deref(), &options.basemodulepath, env_dir.as_deref(), &cwd)?;
+        let cache = FileCache::for_options(&options, &modulepath);
         Ok(Hiera {
             options,
             env_dir,
+            modulepath,
             cache,
             indexes: IndexCache::default(),
             regexes: Mutex::new(FastMap::default()),
@@ -215,28 +247,36 @@ impl Hiera {
         self.cache.config(&path, LayerKind::Environment)
     }
 
-    /// The module directory, if the module exists in the environment.
+    /// The effective modulepath: the directories searched for modules, in
+    /// order (absolute; see [`crate::modulepath`]).
+    pub fn modulepath(&self) -> &[PathBuf] {
+        &self.modulepath
+    }
+
+    /// The module's directory: in the first modulepath directory that has
+    /// a directory of that name (through the file cache's `stat`s).
     fn module_dir(&self, name: &str) -> Option<PathBuf> {
-        let dir = self.env_dir.as_ref()?.join("modules").join(name);
-        if is_module_name(name) && self.cache.is_dir(&dir) {
-            Some(dir)
-        } else {
-            None
+        if !is_module_name(name) {
+            return None;
         }
+        self.modulepath.iter().map(|d| d.join(name)).find(|d| self.cache.is_dir(d))
     }
 
-    /// The module's hiera.yaml, if the module exists and has one: one
-    /// `stat` of the file answers both (a missing module directory is a
-    /// missing file).
+    /// The module's hiera.yaml, if the module exists and has one. The
+    /// module is the first one in the modulepath, with or without a
+    /// hiera.yaml: a later one of the same name is never consulted. In the
+    /// last directory one `stat` of the file answers both questions (a
+    /// missing module directory is a missing file): with the default
+    /// modulepath of one directory, that is the only `stat`. Sessions keep
+    /// the answer, so this runs once per module and session.
     fn module_config(&self, name: &str) -> Result<Option<Arc<HieraConfig>>> {
-        let Some(env_dir) = self.env_dir.as_ref().filter(|_| is_module_name(name)) else { return Ok(None) };
-        self.cache.config(&env_dir.join("modules").join(name).join("hiera.yaml"), LayerKind::Module)
+        if !is_module_name(name) {
+            return Ok(None);
+        }
+        let Some((last, earlier)) = self.modulepath.split_last() else { return Ok(None) };
+        let dir = earlier.iter().map(|d| d.join(name)).find(|d| self.cache.is_dir(d)).unwrap_or_else(|| last.join(name));
+        self.cache.config(&dir.join("hiera.yaml"), LayerKind::Module)
     }
-}
-
-fn is_module_name(name: &str) -> bool {
-    let mut chars = name.chars();
-    matches!(chars.next(), Some('a'..='z')) && chars.all(|c| matches!(c, 'a'..='z' | '0'..='9' | '_'))
 }
 
 /// One lookup call, as `lookup()` takes it.

@@ -141,3 +141,40 @@ fn strict_modes_for_undefined_variables() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("Undefined variable 'nope'"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn basemodulepath_and_modulepath_flags() {
+    let case = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conformance/modulepath/two_base_directories");
+    let run = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_hiera-lookup")).current_dir(&case).args(args).output().unwrap();
+        (out.status.code(), String::from_utf8(out.stdout).unwrap().trim_end().to_string(), String::from_utf8(out.stderr).unwrap())
+    };
+    // No base directories by default.
+    assert_eq!(run(&["--render-as", "s", "alpha::where"]).0, Some(1));
+    // Relative directories from the working directory, in order: the first wins.
+    assert_eq!(run(&["--basemodulepath", "base1:base2", "--render-as", "s", "beta::where"]).1, "base2");
+    assert_eq!(run(&["--basemodulepath=base1:base2", "--render-as", "s", "gamma::where"]).1, "base1");
+    assert_eq!(run(&["--basemodulepath", "base2:base1", "--render-as", "s", "gamma::where"]).1, "base2");
+    // --modulepath is the whole list (the environment's modules are not in it).
+    assert_eq!(run(&["--modulepath", "base2", "--render-as", "s", "gamma::where"]).1, "base2");
+    assert_eq!(run(&["--modulepath", "base2", "--basemodulepath", "base1", "alpha::where"]).0, Some(1));
+    // Explain names the module's configuration where it was found.
+    let (code, text, _) = run(&["--basemodulepath", "base1:base2", "--explain", "gamma::where"]);
+    assert_eq!(code, Some(0));
+    let config = case.join("base1/gamma/hiera.yaml");
+    assert!(text.contains(&format!("Using configuration \"{}\"", config.display())), "{text}");
+    assert!(!text.contains("base2"), "{text}");
+    let (_, text, _) = run(&["--basemodulepath", "base1", "--explain", "beta::where"]);
+    assert!(text.contains("Module \"beta\" not found"), "{text}");
+}
+
+#[test]
+fn an_environment_conf_puppet_cannot_read_fails() {
+    let dir = std::env::temp_dir().join(format!("libhiera-cli-envconf-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("environments/production")).unwrap();
+    std::fs::write(dir.join("environments/production/environment.conf"), "modulepath = modules:${basemodulepath}\n").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_hiera-lookup")).current_dir(&dir).args(["k"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("Could not parse 'modules:${basemodulepath}'"), "{}", String::from_utf8_lossy(&out.stderr));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

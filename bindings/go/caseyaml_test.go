@@ -1,13 +1,14 @@
 package hiera
 
 // A reader for the few parts of a conformance case.yaml that the Go tests
-// need (engine, environment and the queries), so that they need nothing
-// outside the standard library. It knows the YAML these files use: a
-// top-level block mapping; `queries:` is a block sequence of block
-// mappings whose values are single-line scalars or flow collections,
-// resolved as Psych (YAML 1.1) resolves them. Anything else under queries
-// is an error, never a guess. TestCaseReaderAgreesWithRuby checks it
-// against Ruby's YAML on every case when ruby is installed.
+// need (engine, environment, settings and the queries), so that they need
+// nothing outside the standard library. It knows the YAML these files use:
+// a top-level block mapping; `queries:` is a block sequence of block
+// mappings and `settings:` a block mapping, whose values are single-line
+// scalars or flow collections, resolved as Psych (YAML 1.1) resolves them.
+// Anything else under queries or settings is an error, never a guess.
+// TestCaseReaderAgreesWithRuby checks it against Ruby's YAML on every case
+// when ruby is installed.
 
 import (
 	"fmt"
@@ -20,11 +21,42 @@ import (
 type caseFile struct {
 	engine, environment string
 	queries             []*OrderedMap
+	// settings as read (for the comparison with Ruby's reading), and the
+	// ones the harness uses.
+	settingsRead *OrderedMap
+	settings     caseSettings
+}
+
+// caseSettings are a case's `settings:` (the Puppet settings the oracle
+// set for it).
+type caseSettings struct {
+	basemodulepath []string // directories relative to the case root
+}
+
+// set takes one `settings:` entry; an unknown setting is an error.
+func (cs *caseSettings) set(name string, v any) error {
+	switch name {
+	case "basemodulepath":
+		dirs, ok := v.([]any)
+		if !ok {
+			return fmt.Errorf("settings.basemodulepath must be a list")
+		}
+		for _, d := range dirs {
+			s, ok := d.(string)
+			if !ok {
+				return fmt.Errorf("settings.basemodulepath must hold strings")
+			}
+			cs.basemodulepath = append(cs.basemodulepath, s)
+		}
+	default:
+		return fmt.Errorf("unknown setting %q", name)
+	}
+	return nil
 }
 
 func readCaseYAML(text string) (*caseFile, error) {
-	cf := &caseFile{}
-	inQueries := false
+	cf := &caseFile{settingsRead: NewOrderedMap()}
+	inQueries, inSettings := false, false
 	var cur *OrderedMap
 	curIndent := 0
 	for n, line := range strings.Split(text, "\n") {
@@ -42,9 +74,12 @@ func readCaseYAML(text string) (*caseFile, error) {
 				return nil, where("expected a top-level key")
 			}
 			rest = strings.TrimSpace(rest)
-			inQueries = name == "queries"
+			inQueries, inSettings = name == "queries", name == "settings"
 			if inQueries && rest != "" {
 				return nil, where("queries must be a block sequence")
+			}
+			if inSettings && rest != "" {
+				return nil, where("settings must be a block mapping")
 			}
 			if name == "engine" || name == "environment" {
 				v, err := parseFlow(rest)
@@ -61,6 +96,24 @@ func readCaseYAML(text string) (*caseFile, error) {
 					cf.environment = s
 				}
 			}
+			continue
+		}
+		if inSettings {
+			if indent != 2 {
+				return nil, where("unexpected indentation under settings")
+			}
+			name, rest, ok := strings.Cut(trimmed, ": ")
+			if !ok {
+				return nil, where("expected `setting: value` (block values are not supported)")
+			}
+			v, err := parseFlow(rest)
+			if err != nil {
+				return nil, where("%v", err)
+			}
+			if err := cf.settings.set(name, v); err != nil {
+				return nil, where("%v", err)
+			}
+			cf.settingsRead.Set(name, v)
 			continue
 		}
 		if !inQueries {

@@ -84,10 +84,15 @@ func (c *conformanceCase) open(t *testing.T) *Hiera {
 	if env == "" {
 		env = "production"
 	}
+	var base []string
+	for _, d := range c.file.settings.basemodulepath {
+		base = append(base, filepath.Join(c.dir, d))
+	}
 	h, err := Open(Options{
 		HieraConfig:     filepath.Join(c.dir, "hiera.yaml"),
 		EnvironmentPath: filepath.Join(c.dir, "environments"),
 		Environment:     env,
+		BaseModulePath:  base,
 	})
 	if err != nil {
 		t.Fatalf("%s: Open: %v", c.name, err)
@@ -252,7 +257,7 @@ func TestCaseReaderAgreesWithRuby(t *testing.T) {
 	}
 	cases, _ := loadCases(t)
 	args := []string{"-ryaml", "-rjson", "-e",
-		`ARGV.each { |f| y = YAML.respond_to?(:unsafe_load_file) ? YAML.unsafe_load_file(f) : YAML.load_file(f); puts JSON.generate(y["queries"]) }`}
+		`ARGV.each { |f| y = YAML.respond_to?(:unsafe_load_file) ? YAML.unsafe_load_file(f) : YAML.load_file(f); puts JSON.generate([y["queries"], y["settings"] || {}]) }`}
 	for _, c := range cases {
 		args = append(args, filepath.Join(c.dir, "case.yaml"))
 	}
@@ -270,11 +275,11 @@ func TestCaseReaderAgreesWithRuby(t *testing.T) {
 			t.Fatalf("%s: %v", c.name, err)
 		}
 		want, err1 := Marshal(fromRuby)
-		ours := make([]any, len(c.file.queries))
+		queries := make([]any, len(c.file.queries))
 		for j, q := range c.file.queries {
-			ours[j] = q
+			queries[j] = q
 		}
-		got, err2 := Marshal(ours)
+		got, err2 := Marshal([]any{queries, c.file.settingsRead})
 		if err1 != nil || err2 != nil || string(want) != string(got) {
 			t.Errorf("%s: Ruby reads %s, the Go reader %s (%v %v)", c.name, want, got, err1, err2)
 		}

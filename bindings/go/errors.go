@@ -44,7 +44,7 @@ type ErrorKind string
 
 // Error kinds.
 const (
-	KindConfig          ErrorKind = "config"           // a hiera.yaml is invalid
+	KindConfig          ErrorKind = "config"           // a hiera.yaml or an environment.conf is invalid
 	KindParse           ErrorKind = "parse"            // a data file cannot be parsed
 	KindType            ErrorKind = "type"             // a value has the wrong type (e.g. a merge of a String and a Hash)
 	KindInterpolation   ErrorKind = "interpolation"    // a %{...} cannot be resolved

@@ -83,6 +83,19 @@ type Options struct {
 	// a KindIO error): for facts that cannot be trusted. Off by default, as
 	// in Puppet.
 	Confine bool
+	// BaseModulePath is Puppet's basemodulepath: directories of modules
+	// shared by all environments, searched after the environment's own
+	// modules (or where its environment.conf puts $basemodulepath). Empty
+	// by default: no base directories (Puppet's own default is
+	// /etc/puppet/code/modules:/usr/share/puppet/modules on Debian,
+	// /etc/puppetlabs/code/modules:/opt/puppetlabs/puppet/modules with the
+	// AIO packages).
+	BaseModulePath []string
+	// ModulePath, when not nil, is the environment's whole modulepath (as
+	// Puppet's --modulepath): environment.conf is then not read. A module is
+	// in the first directory holding a directory of its name. An empty,
+	// non-nil slice is a modulepath without directories.
+	ModulePath []string
 }
 
 // Limits are libhiera's bounds on one lookup (hiera_open's "limits"). A
@@ -125,7 +138,21 @@ func (o Options) wire() *OrderedMap {
 	if o.Confine {
 		om.Set("confine", true)
 	}
+	if len(o.BaseModulePath) > 0 {
+		om.Set("basemodulepath", stringsToAny(o.BaseModulePath))
+	}
+	if o.ModulePath != nil {
+		om.Set("modulepath", stringsToAny(o.ModulePath))
+	}
 	return om
+}
+
+func stringsToAny(ss []string) []any {
+	out := make([]any, len(ss))
+	for i, s := range ss {
+		out[i] = s
+	}
+	return out
 }
 
 // liveHandles counts the C handles this package holds (tests check that

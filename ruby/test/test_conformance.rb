@@ -61,7 +61,8 @@ class TestConformance < Minitest::Test
       # isolation.
       hiera = Libhiera::Hiera.new(hiera_config: File.join(dir, 'hiera.yaml'),
                                   environmentpath: File.join(dir, 'environments'),
-                                  environment: kase['environment'] || 'production')
+                                  environment: kase['environment'] || 'production',
+                                  **settings(dir, kase))
       options = {}
       options[:merge] = q['merge'] if q.key?('merge')
       options[:default] = q['default'] if q.key?('default')

@@ -30,6 +30,17 @@ module TestSupport
     found.compact
   end
 
+  # A case's `settings:` as Libhiera::Hiera.new options (directories
+  # relative to the case root made absolute); an unknown setting raises.
+  def settings(dir, kase)
+    (kase['settings'] || {}).each_with_object({}) do |(name, value), options|
+      case name
+      when 'basemodulepath' then options[:basemodulepath] = value.map { |d| File.join(dir, d) }
+      else raise ArgumentError, "#{dir}: unknown setting #{name}"
+      end
+    end
+  end
+
   # The strict form of a value: its wire JSON, which tells Integers from
   # Floats, Strings from Symbols, and keeps the key order.
   def wire(value)

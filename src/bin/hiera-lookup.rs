@@ -11,6 +11,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 const USAGE: &str = "usage: hiera-lookup [--hiera_config FILE] [--environmentpath DIR] [--environment NAME]
+                    [--basemodulepath DIR[:DIR...]] [--modulepath DIR[:DIR...]]
                     [--scope FILE | --facts FILE [--node CERTNAME]]
                     [--merge first|unique|hash|deep|JSON] [--knock-out-prefix P]
                     [--sort-merged-arrays] [--merge-hash-arrays] [--default JSON]
@@ -73,6 +74,8 @@ fn parse_args() -> Result<Args, String> {
             "--hiera_config" | "--hiera-config" => a.options.hiera_config = PathBuf::from(value(&flag)?),
             "--environmentpath" => a.options.environmentpath = PathBuf::from(value(&flag)?),
             "--environment" => a.options.environment = value(&flag)?,
+            "--basemodulepath" => a.options.basemodulepath = split_path(&value(&flag)?),
+            "--modulepath" => a.options.modulepath = Some(split_path(&value(&flag)?)),
             "--scope" => a.scope_file = Some(PathBuf::from(value(&flag)?)),
             "--facts" => a.facts_file = Some(PathBuf::from(value(&flag)?)),
             "--node" => a.node = Some(value(&flag)?),
@@ -117,6 +120,18 @@ fn parse_args() -> Result<Args, String> {
         return Err(format!("No keys were given to lookup.\n{USAGE}"));
     }
     Ok(a)
+}
+
+/// A `:`-separated list of directories, split as Puppet splits its path
+/// settings (Ruby's `split(':')`: trailing empty entries dropped; an empty
+/// entry inside is the working directory). Relative directories are taken
+/// from the working directory.
+fn split_path(list: &str) -> Vec<PathBuf> {
+    let mut dirs: Vec<PathBuf> = list.split(':').map(PathBuf::from).collect();
+    while dirs.last().is_some_and(|d| d.as_os_str().is_empty()) {
+        dirs.pop();
+    }
+    dirs
 }
 
 /// `--flag=value` is the flag and its value; any other word stands alone.

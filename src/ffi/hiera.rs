@@ -23,9 +23,10 @@ pub struct hiera {
 }
 
 /// Decodes `options_json`: an object with the optional string fields
-/// `hiera_config`, `environmentpath`, `environment` and `strict`, and the
-/// optional boolean `confine`; a `null` field means its default. Unknown
-/// fields are an error.
+/// `hiera_config`, `environmentpath`, `environment` and `strict`, the
+/// optional arrays of strings `basemodulepath` and `modulepath`, the
+/// optional object `limits` and the optional boolean `confine`; a `null`
+/// field means its default. Unknown fields are an error.
 pub(crate) fn options_from_json(text: &str) -> Result<Options, Error> {
     let invalid = |m: String| Error::new(ErrorKind::InvalidArgument, m);
     let Value::Hash(fields) = input_json(text, "options_json")? else {
@@ -34,8 +35,25 @@ pub(crate) fn options_from_json(text: &str) -> Result<Options, Error> {
     let mut options = Options::default();
     for (k, v) in fields.iter() {
         let name = k.as_str().unwrap_or_default();
-        if !matches!(name, "hiera_config" | "environmentpath" | "environment" | "strict" | "limits" | "confine" | "codedir") {
+        if !matches!(name, "hiera_config" | "environmentpath" | "environment" | "strict" | "limits" | "confine" | "codedir" | "basemodulepath" | "modulepath") {
             return Err(invalid(format!("options_json: unknown field '{name}'")));
+        }
+        if name == "basemodulepath" || name == "modulepath" {
+            let dirs = match v {
+                Value::Nil => continue,
+                Value::Array(items) => items
+                    .iter()
+                    .map(|d| d.as_str().map(PathBuf::from))
+                    .collect::<Option<Vec<_>>>()
+                    .ok_or_else(|| invalid(format!("options_json: '{name}' must be an array of strings")))?,
+                _ => return Err(invalid(format!("options_json: '{name}' must be an array of strings"))),
+            };
+            if name == "basemodulepath" {
+                options.basemodulepath = dirs;
+            } else {
+                options.modulepath = Some(dirs);
+            }
+            continue;
         }
         if name == "limits" {
             limits_from_json(v, &mut options.limits)?;
@@ -113,20 +131,29 @@ pub(crate) fn open_json_with(text: &str, host: Option<crate::host::HostRef>) -> 
 /// every field is optional:
 /// `{"hiera_config": "hiera.yaml", "environmentpath": "environments",
 ///   "environment": "production", "strict": "off" | "warning" | "error",
+///   "basemodulepath": [], "modulepath": null,
 ///   "limits": {"lookup_depth": 32, "nested_lookups": 100000,
 ///              "string_bytes": 16777216, "interpolated_bytes": 268435456,
 ///              "merge_entries": 1000000, "nested_values": 10000000},
 ///   "confine": false, "codedir": "/etc/puppet/code"}`
-/// (the values shown are the defaults). `limits` may name any of its
-/// fields: a lookup that reaches one fails with an error of kind `limit`.
+/// (the values shown are the defaults). `basemodulepath` lists the
+/// directories of modules shared by all environments (Puppet's
+/// `basemodulepath`; by default none), searched after the environment's
+/// `modules`, or where its `environment.conf` puts `$basemodulepath`.
+/// `modulepath`, when given, is the environment's whole modulepath (as
+/// Puppet's `--modulepath`): `environment.conf` is then not read. A module
+/// is in the first modulepath directory holding a directory of its name.
+/// `limits` may name any of its fields: a lookup that reaches one fails
+/// with an error of kind `limit`.
 /// `confine: true` reads only data and config files inside the directories
 /// the configuration names (`..` and symbolic links resolved; a file outside
 /// is an `io` error): for facts that cannot be trusted. Relative paths are
 /// taken relative to the process's working directory at the time of the
 /// call. `codedir` is Puppet's setting: where a Hiera 3 global hiera.yaml
 /// without a `datadir` reads data (`<codedir>/environments/<env>/hieradata`).
-/// Nothing is read yet: configuration and data errors surface at
-/// lookup time, as in Puppet.
+/// Only the environment's `environment.conf` is read now (for its
+/// `modulepath`; an error there fails the call): configuration and data
+/// errors surface at lookup time, as in Puppet.
 ///
 /// Returns:
 /// - `HIERA_OK`: `*out` is the new handle (free it with `hiera_free`);
@@ -134,8 +161,9 @@ pub(crate) fn open_json_with(text: &str, host: Option<crate::host::HostRef>) -> 
 /// - `HIERA_INVALID_ARGUMENT`: `options_json` is not UTF-8, not a JSON object,
 ///   has an unknown field or a bad value (e.g. an invalid environment name);
 ///   `*error_json` is an error object; `*out` is not written.
-/// - `HIERA_ERROR`: the configuration cannot be opened; `*error_json` is an
-///   error object; `*out` is not written.
+/// - `HIERA_ERROR`: the configuration cannot be opened (the environment's
+///   `environment.conf` cannot be read or used: kind `config` or `io`);
+///   `*error_json` is an error object; `*out` is not written.
 /// - `HIERA_NULL_ARGUMENT`, `HIERA_PANIC`: nothing is written.
 ///
 /// Ownership: `options_json` is borrowed for the call. `*error_json` belongs
@@ -200,9 +228,18 @@ mod tests {
         assert_eq!(o.environment, "dev");
         assert_eq!(o.strict, Strict::Error);
         assert!(!o.confine);
-        let d = options_from_json(r#"{"environment":null,"confine":null}"#).unwrap();
+        assert!(o.basemodulepath.is_empty());
+        assert_eq!(o.modulepath, None);
+        let d = options_from_json(r#"{"environment":null,"confine":null,"basemodulepath":null,"modulepath":null}"#).unwrap();
         assert_eq!(d.environment, "production");
         assert!(!d.confine);
+        assert!(d.basemodulepath.is_empty());
+        assert_eq!(d.modulepath, None);
+        let m = options_from_json(r#"{"basemodulepath":["/b1","b2"],"modulepath":[]}"#).unwrap();
+        assert_eq!(m.basemodulepath, vec![PathBuf::from("/b1"), PathBuf::from("b2")]);
+        assert_eq!(m.modulepath, Some(vec![]));
+        let m = options_from_json(r#"{"modulepath":["/m"]}"#).unwrap();
+        assert_eq!(m.modulepath, Some(vec![PathBuf::from("/m")]));
         assert!(options_from_json(r#"{"confine":true}"#).unwrap().confine);
         assert!(!options_from_json(r#"{"confine":false}"#).unwrap().confine);
         let bad = |t: &str| options_from_json(t).unwrap_err().message;
@@ -210,6 +247,8 @@ mod tests {
         assert_eq!(bad(r#"{"strict":"loud"}"#), "options_json: 'strict' must be off, warning or error, not 'loud'");
         assert_eq!(bad(r#"{"environment":1}"#), "options_json: 'environment' must be a string");
         assert_eq!(bad(r#"{"confine":"yes"}"#), "options_json: 'confine' must be true or false");
+        assert_eq!(bad(r#"{"basemodulepath":"/a:/b"}"#), "options_json: 'basemodulepath' must be an array of strings");
+        assert_eq!(bad(r#"{"modulepath":["/a",1]}"#), "options_json: 'modulepath' must be an array of strings");
         assert_eq!(bad("[]"), "options_json must be a JSON object");
         assert!(bad("{").starts_with("options_json is not valid JSON"));
         // Hiera::open's own checks are invalid arguments too.

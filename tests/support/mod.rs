@@ -32,8 +32,35 @@ pub struct Case {
     pub dir: PathBuf,
     pub engine: String,
     pub environment: String,
+    pub settings: CaseSettings,
     pub scope: Map,
     pub queries: Vec<CaseQuery>,
+}
+
+/// A case's `settings:` (the Puppet settings the oracle set for it).
+#[derive(Debug, Default)]
+pub struct CaseSettings {
+    /// `basemodulepath`: directories relative to the case root (here joined to it).
+    pub basemodulepath: Vec<PathBuf>,
+}
+
+/// Reads a case's `settings:` mapping; an unknown setting is an error.
+fn case_settings(case: &Value, dir: &Path) -> Result<CaseSettings, String> {
+    let mut settings = CaseSettings::default();
+    let Some(fields) = case.get("settings") else { return Ok(settings) };
+    let fields = fields.as_hash().ok_or("settings is not a mapping")?;
+    for (name, v) in fields.iter() {
+        match name.as_str() {
+            Some("basemodulepath") => {
+                let dirs = v.as_array().ok_or("settings.basemodulepath is not a list")?;
+                for d in dirs.iter() {
+                    settings.basemodulepath.push(dir.join(d.as_str().ok_or("settings.basemodulepath holds a non-string")?));
+                }
+            }
+            other => return Err(format!("unknown setting {other:?}")),
+        }
+    }
+    Ok(settings)
 }
 
 pub fn find_cases(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -62,6 +89,7 @@ pub fn load_case(dir: &Path) -> Result<Case, String> {
             .map_err(|e| e.to_string())?;
     let engine = case.get("engine").and_then(Value::as_str).unwrap_or("hiera5").to_string();
     let environment = case.get("environment").and_then(Value::as_str).unwrap_or("production").to_string();
+    let settings = case_settings(&case, dir)?;
     let scope = match json_value(&expected["scope"]) {
         Value::Hash(h) => (*h).clone(),
         _ => Map::default(),
@@ -91,7 +119,7 @@ pub fn load_case(dir: &Path) -> Result<Case, String> {
             expected,
         });
     }
-    Ok(Case { dir: dir.to_path_buf(), engine, environment, scope, queries })
+    Ok(Case { dir: dir.to_path_buf(), engine, environment, settings, scope, queries })
 }
 
 pub fn engine_supported(engine: &str) -> bool {
@@ -112,6 +140,7 @@ pub fn run_query_with(case: &Case, q: &CaseQuery, confine: bool) -> Outcome {
         hiera_config: case.dir.join("hiera.yaml"),
         environmentpath: case.dir.join("environments"),
         environment: case.environment.clone(),
+        basemodulepath: case.settings.basemodulepath.clone(),
         confine,
         ..Default::default()
     };

@@ -18,7 +18,7 @@ module Libhiera
     end
   end
 
-  # A hiera.yaml is invalid.
+  # A hiera.yaml (or an environment.conf) is invalid.
   class ConfigError < Error; end
   # A data file cannot be parsed.
   class ParseError < Error; end

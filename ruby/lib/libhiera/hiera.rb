@@ -40,8 +40,14 @@ module Libhiera
     # `interpolated_bytes:`, `merge_entries:`, `nested_values:`; see the README), a lookup that
     # reaches one raises {LimitError}. `confine: true` reads only data and
     # config files inside the directories the configuration names (for facts
-    # that cannot be trusted; a file outside raises {FileError}). Relative
-    # paths are taken from the working directory.
+    # that cannot be trusted; a file outside raises {FileError}).
+    # `basemodulepath`: an Array of directories of modules shared by all
+    # environments (Puppet's `basemodulepath`; none by default), searched
+    # after the environment's `modules` or where its `environment.conf` puts
+    # `$basemodulepath`. `modulepath`: an Array, the environment's whole
+    # modulepath (as Puppet's `--modulepath` or `environment.full_modulepath`):
+    # `environment.conf` is then not read. Relative paths are taken from the
+    # working directory.
     #
     # `codedir`: Puppet's setting, where a Hiera 3 global hiera.yaml without
     # a `datadir` reads data (default `/etc/puppet/code`).
@@ -50,10 +56,12 @@ module Libhiera
     # have and receives Puppet's warnings (see {Host}); its calls run on the
     # thread that looks up, during the lookup, and may look up again.
     def initialize(hiera_config: 'hiera.yaml', environmentpath: 'environments', environment: 'production', strict: nil,
-                   limits: nil, confine: false, host: nil, codedir: nil)
+                   limits: nil, confine: false, basemodulepath: nil, modulepath: nil, host: nil, codedir: nil)
       options = { 'hiera_config' => hiera_config.to_s, 'environmentpath' => environmentpath.to_s,
                   'environment' => environment.to_s }
       options['strict'] = strict.to_s unless strict.nil?
+      options['basemodulepath'] = Hiera.directories(basemodulepath, 'basemodulepath') unless basemodulepath.nil?
+      options['modulepath'] = Hiera.directories(modulepath, 'modulepath') unless modulepath.nil?
       options['limits'] = limits.to_h { |k, v| [k.to_s, v] } unless limits.nil?
       options['confine'] = true if confine
       options['codedir'] = codedir.to_s unless codedir.nil?
@@ -90,6 +98,16 @@ module Libhiera
 
     # #close frees the configuration (sessions made from it stay usable).
     include HandleOwner
+
+    # A list of directories as hiera_open takes it (Strings or Pathnames).
+    # @api private
+    def self.directories(list, name)
+      unless list.is_a?(Array)
+        raise InvalidArgumentError.new("libhiera: #{name} must be an Array of directories", kind: 'invalid_argument')
+      end
+
+      list.map(&:to_s)
+    end
   end
 
   # One scope bound to a {Hiera}, and the caches that depend on it. Made by

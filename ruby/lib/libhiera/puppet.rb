@@ -16,15 +16,16 @@ module Libhiera
   #    `hiera_*()` call of a catalog compile goes through, hands the whole
   #    key to libhiera: the search of the global, environment and module
   #    layers, lookup_options, merges, interpolation and dotted keys. One
-  #    libhiera configuration per (hiera.yaml, environment) lives for the
-  #    process (its file cache), one session per compile and scope.
+  #    libhiera configuration per (hiera.yaml, environment, modulepath)
+  #    lives for the process (its file cache), one session per compile and
+  #    scope. libhiera is given the environment's modulepath as Puppet made
+  #    it (`full_modulepath`: environment.conf, basemodulepath, PUPPETLIB).
   #
   # The hand-off answers only what it answers exactly as Puppet; everything
   # else goes to Puppet's own code, per lookup:
   # - explanations (`puppet lookup --explain`), `hiera_*()` and
   #   global-only lookups, a data_binding_terminus other than hiera;
-  # - environments whose modules with data live outside `<env>/modules`,
-  #   modules or environments with the deprecated `data_provider` setting;
+  # - modules or environments with the deprecated `data_provider` setting;
   # - hierarchies with functions libhiera does not run itself (anything but
   #   yaml_data, json_data and this gem's functions): the first lookup that
   #   meets one makes the rest of the compile use Puppet's code;
@@ -82,13 +83,13 @@ module Libhiera
 
       # The libhiera configuration for these options, shared by compiles.
       # @api private
-      def engine(hiera_config, environmentpath, environment, strict)
+      def engine(hiera_config, environmentpath, environment, strict, modulepath = nil)
         codedir = ::Puppet[:codedir].to_s
-        key = [hiera_config, environmentpath, environment, strict, codedir]
+        key = [hiera_config, environmentpath, environment, strict, codedir, modulepath]
         @lock.synchronize do
           @engines[key] ||= Libhiera::Hiera.new(hiera_config: hiera_config, environmentpath: environmentpath,
                                                 environment: environment, strict: strict, codedir: codedir,
-                                                host: Host.new)
+                                                modulepath: modulepath, host: Host.new)
         end
       end
 
@@ -378,18 +379,16 @@ module Libhiera
           environmentpath = File.join(Dir.tmpdir, 'libhiera-no-environments')
           name = env.name.to_s
         end
-        modules_dir = env_dir && File.join(env_dir, 'modules')
         env.modules.each do |mod|
           provider = mod.metadata && mod.metadata['data_provider']
           return unusable(state, "module #{mod.name} sets data_provider") if provider
-          next unless mod.has_hiera_conf?
-          next if modules_dir && File.expand_path(File.dirname(mod.path)) == modules_dir
-
-          return unusable(state, "module #{mod.name} (with data) is outside #{modules_dir}")
         end
         strict = ::Puppet[:strict].to_s
         strict = 'warning' unless %w[off warning error].include?(strict)
-        Libhiera::Puppet.engine(global_hiera_config_path.to_s, environmentpath, name, strict)
+        # The modulepath Puppet searches (libhiera finds the same first module
+        # of each name in it).
+        modulepath = env.full_modulepath.map(&:to_s)
+        Libhiera::Puppet.engine(global_hiera_config_path.to_s, environmentpath, name, strict, modulepath)
       end
 
       def unusable(state, why)

@@ -41,13 +41,18 @@ module PuppetRunner
   end
 
   # Yields inside a compile of `kase` in `dir`: (compiler, topscope).
-  # `modules`: module directories besides the environment's.
+  # `modules`: module directories besides the environment's, after the
+  # case's `settings.basemodulepath` (which is also Puppet's basemodulepath,
+  # for `$basemodulepath` in environment.conf), as the recorder sets them.
   def compile(dir, kase, code: 'undef', modules: [])
     env_name = (kase['environment'] || 'production').to_s
     node_spec = kase['node'] || {}
     certname = node_spec['certname']
     facts = Marshal.load(Marshal.dump(kase['facts'] || {}))
     envdir = File.join(dir, 'environments')
+    base = ((kase['settings'] || {})['basemodulepath'] || []).map { |d| File.join(dir, d) }
+    Puppet[:basemodulepath] = base.empty? ? File.join(@tmp, 'empty_modules') : base.join(File::PATH_SEPARATOR)
+    modules = base + modules
     Puppet[:hiera_config] = File.join(dir, 'hiera.yaml')
     Puppet[:environment] = env_name
     Puppet[:code] = code
