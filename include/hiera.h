@@ -67,6 +67,14 @@
  *   hiera3_answer_* setters, which copy what they are given: the host keeps
  *   its strings, libhiera its own. Callbacks must not unwind into libhiera.
  *
+ * Host functions (hiera_open_with_host)
+ *   A hiera opened with a hiera_host runs the hierarchy functions libhiera
+ *   does not have (custom data_hash, lookup_key and data_dig functions, Hiera
+ *   3 backends) through the host's `call`, and hands Puppet's warnings to its
+ *   `warn`, on the thread that looks up, during the lookup. A call may look
+ *   up again. It answers with hiera_answer_value / hiera_answer_error (or
+ *   nothing: not found); callbacks must not unwind into libhiera.
+ *
  * Data files
  *   hiera_parse_data reads a data file's content as yaml_data or json_data
  *   does, for hosts that cache files themselves.
@@ -182,6 +190,16 @@ typedef struct hiera3 hiera3;
 typedef struct hiera3_answer hiera3_answer;
 
 /**
+ * The answer to one `call` of a `hiera_host`, set through
+ * `hiera_answer_value` and `hiera_answer_error`. A call that sets nothing
+ * answers "not found".
+ *
+ * Made by libhiera for one call; valid only until the callback returns.
+ * Never free it.
+ */
+typedef struct hiera_answer hiera_answer;
+
+/**
  * A scope (the node's variables: facts, trusted, top-scope variables) bound
  * to a `hiera`, and the caches that depend on it.
  *
@@ -243,6 +261,85 @@ typedef struct hiera3_host {
    */
   hiera3_scope_fn scope;
 } hiera3_host;
+
+/**
+ * Runs a hierarchy function libhiera does not have (a custom `data_hash`,
+ * `lookup_key` or `data_dig` function, or a Hiera 3 backend).
+ *
+ * `call_json` is the call, a JSON object (wire JSON):
+ * `{"kind": "data_hash" | "lookup_key" | "data_dig" | "hiera3_backend",
+ *   "function": NAME, "layer": "global" | "environment" | "module",
+ *   "module": NAME?, "entry": HIERARCHY_ENTRY_NAME, "index": N,
+ *   "default_hierarchy": BOOL, "location": PATH_OR_URI?, "options": {...}?,
+ *   "key": KEY?, "segments": [ROOT, SUBKEY...]?, "merge": MERGE?}`.
+ * - `data_hash`: once per location and session; answer the location's
+ *   whole hash (an object), or nothing.
+ * - `lookup_key`: `key` is the root key; answer its value, or nothing for
+ *   not found (Puppet's `context.not_found`).
+ * - `data_dig`: `key` is the whole dotted key and `segments` its parts;
+ *   answer the value of the whole key, or nothing.
+ * - `hiera3_backend`: once per key for the whole level (the backend
+ *   searches its own hierarchy), with `merge` (absent: first found);
+ *   answer the value of the whole key, or nothing.
+ *
+ * The string is borrowed for the call. The callback answers through
+ * `answer`; it may look up again (any session, any `hiera`) before it
+ * returns. It must not unwind (no C++ exception, no longjmp) out of the
+ * call.
+ */
+typedef void (*hiera_call_fn)(void *user_data, const char *call_json, struct hiera_answer *answer);
+
+/**
+ * Logs a warning Puppet would log during a lookup (an undefined variable
+ * under `strict: warning`, a data file that is not a hash, a hiera.yaml
+ * that is ignored). `warning_json` is a JSON object `{"message": TEXT,
+ * "kind": K?, "key": KEY?, "file": PATH?, "line": N?}`: without `kind`,
+ * Puppet logs it each time (`Puppet.warning`); with one, once per `key`
+ * (`Puppet.warn_once(kind, key, message, file, line)`). Borrowed for the
+ * call. It must not unwind.
+ */
+typedef void (*hiera_warn_fn)(void *user_data, const char *warning_json);
+
+/**
+ * Called once, when the `hiera` and every session made from it are freed:
+ * the host may then release `user_data`.
+ */
+typedef void (*hiera_release_fn)(void *user_data);
+
+/**
+ * What the host provides to a `hiera` (`hiera_open_with_host`). Every
+ * callback may be NULL.
+ *
+ * - `call`: runs hierarchy functions. NULL: such a function is an error,
+ *   as without a host ("Unable to find 'lookup_key' function named ...").
+ * - `warn`: receives warnings. NULL: warnings are dropped.
+ * - `release`: called once when the configuration is gone.
+ * - `user_data`: passed to each, untouched.
+ *
+ * Threads: the callbacks run on the thread that looks up, during its
+ * lookup, on any thread that uses the `hiera` or its sessions, possibly
+ * on several threads at once, and nested (a `call` that looks up again
+ * sees further calls before it returns). `user_data` must stay valid until
+ * `release`.
+ */
+typedef struct hiera_host {
+  /**
+   * Passed to the callbacks as their first argument.
+   */
+  void *user_data;
+  /**
+   * Runs hierarchy functions, or NULL.
+   */
+  hiera_call_fn call;
+  /**
+   * Receives warnings, or NULL.
+   */
+  hiera_warn_fn warn;
+  /**
+   * Releases `user_data`, or NULL.
+   */
+  hiera_release_fn release;
+} hiera_host;
 
 #ifdef __cplusplus
 extern "C" {
@@ -313,7 +410,7 @@ enum hiera_status hiera_parse_data(const char *format,
  *   "limits": {"lookup_depth": 32, "nested_lookups": 100000,
  *              "string_bytes": 16777216, "interpolated_bytes": 268435456,
  *              "merge_entries": 1000000, "nested_values": 10000000},
- *   "confine": false}`
+ *   "confine": false, "codedir": "/etc/puppet/code"}`
  * (the values shown are the defaults). `basemodulepath` lists the
  * directories of modules shared by all environments (Puppet's
  * `basemodulepath`; by default none), searched after the environment's
@@ -327,7 +424,9 @@ enum hiera_status hiera_parse_data(const char *format,
  * the configuration names (`..` and symbolic links resolved; a file outside
  * is an `io` error): for facts that cannot be trusted. Relative paths are
  * taken relative to the process's working directory at the time of the
- * call. Only the environment's `environment.conf` is read now (for its
+ * call. `codedir` is Puppet's setting: where a Hiera 3 global hiera.yaml
+ * without a `datadir` reads data (`<codedir>/environments/<env>/hieradata`).
+ * Only the environment's `environment.conf` is read now (for its
  * `modulepath`; an error there fails the call): configuration and data
  * errors surface at lookup time, as in Puppet.
  *
@@ -655,6 +754,58 @@ enum hiera_status hiera3_lookup(const struct hiera3 *h,
                                 char **guard_json);
 
 /**
+ * Opens a configuration, as `hiera_open`, whose lookups call `host` for
+ * hierarchy functions libhiera does not have and for warnings.
+ *
+ * `host` is copied (the struct; its `user_data` must stay valid until its
+ * `release` is called). Returns what `hiera_open` returns; when the
+ * configuration cannot be made, `release` is called before this returns.
+ *
+ * Ownership: as `hiera_open`.
+ * Threads: any thread; the callbacks run as `hiera_host` says.
+ *
+ * # Safety
+ * `options_json` is NULL or a NUL-terminated string; `host` is NULL or a
+ * valid `hiera_host` whose callbacks keep their contract; `out` and
+ * `error_json` are NULL or valid for a write of a pointer.
+ */
+enum hiera_status hiera_open_with_host(const char *options_json,
+                                       const struct hiera_host *host,
+                                       struct hiera **out,
+                                       char **error_json);
+
+/**
+ * Hands a call's value back: `value_json` is the value as wire JSON
+ * (`null` for a found nil). Copied; borrowed for the call only.
+ *
+ * Returns `HIERA_OK`; `HIERA_INVALID_ARGUMENT` when `value_json` is not
+ * UTF-8 or not JSON (the lookup then fails with that message);
+ * `HIERA_NULL_ARGUMENT` (nothing recorded); `HIERA_PANIC`.
+ * Threads: only inside the callback that received `answer`.
+ *
+ * # Safety
+ * `answer` is NULL or the answer passed to the running callback;
+ * `value_json` is NULL or a NUL-terminated string.
+ */
+enum hiera_status hiera_answer_value(struct hiera_answer *answer, const char *value_json);
+
+/**
+ * Hands a call's failure back: the lookup fails with `message` (an error
+ * of kind `lookup`), as the function's exception fails Puppet's lookup.
+ * Copied; borrowed for the call only. A message that is not UTF-8 is taken
+ * with its invalid bytes replaced.
+ *
+ * Returns `HIERA_OK`, `HIERA_NULL_ARGUMENT` (nothing recorded) or
+ * `HIERA_PANIC`.
+ * Threads: only inside the callback that received `answer`.
+ *
+ * # Safety
+ * `answer` is NULL or the answer passed to the running callback; `message`
+ * is NULL or a NUL-terminated string.
+ */
+enum hiera_status hiera_answer_error(struct hiera_answer *answer, const char *message);
+
+/**
  * Makes a session: binds a configuration to one scope.
  *
  * `scope_json` is a JSON object, the variable map, as the CLI's `--scope`
@@ -684,7 +835,37 @@ enum hiera_status hiera_session_new(const struct hiera *h,
                                     char **error_json);
 
 /**
- * Frees a session made by `hiera_session_new`. NULL is allowed and does
+ * Makes a session, as `hiera_session_new`, with options:
+ *
+ * `options_json` is a JSON object, every field optional:
+ * `{"plan": false, "hiera3_variables": {}}`.
+ * - `plan: true`: the lookups of a plan (Puppet's script compiler): a
+ *   hiera.yaml's `plan_hierarchy`, when it has one, replaces its
+ *   `hierarchy`.
+ * - `hiera3_variables`: variables only a Hiera 3 global hiera.yaml and
+ *   its data see, as Puppet's `Hiera::Scope` gives them
+ *   (`calling_class`, `calling_class_path`, `calling_module`: always
+ *   defined there, an empty string being undefined).
+ *
+ * Returns what `hiera_session_new` returns (`HIERA_INVALID_ARGUMENT` also
+ * for a bad `options_json`).
+ *
+ * Ownership: as `hiera_session_new`; `options_json` is borrowed for the
+ * call.
+ * Threads: as `hiera_session_new`.
+ *
+ * # Safety
+ * As `hiera_session_new`; `options_json` is NULL or a NUL-terminated
+ * string.
+ */
+enum hiera_status hiera_session_new_with(const struct hiera *h,
+                                         const char *scope_json,
+                                         const char *options_json,
+                                         struct hiera_session **out,
+                                         char **error_json);
+
+/**
+ * Frees a session made by `hiera_session_new` or `hiera_session_new_with`. NULL is allowed and does
  * nothing.
  *
  * Ownership: takes back `s`, which must not be used afterwards and must be

@@ -561,6 +561,130 @@ static void test_lifetimes(void) {
   free(opts);
 }
 
+/* ---- host functions ---------------------------------------------------------- */
+
+typedef struct host_state {
+  hiera_session *session; /* for lookups made from inside a call */
+  int calls, warnings, released, nested;
+  char last_warning[512];
+} host_state;
+
+/* A custom lookup_key function `my::fn` and data_hash function `my::hash`. */
+static void host_call(void *user_data, const char *call_json, hiera_answer *answer) {
+  host_state *st = (host_state *)user_data;
+  st->calls++;
+  if (contains(call_json, "\"kind\":\"data_hash\"")) {
+    CHECK(contains(call_json, "\"function\":\"my::hash\"") && contains(call_json, "common.yaml"), "data_hash call: %s", call_json ? call_json : "(null)");
+    hiera_answer_value(answer, "{\"from_hash\":\"v %{facts.x}\",\"alias\":\"%{alias('from_fn')}\"}");
+    return;
+  }
+  CHECK(contains(call_json, "\"kind\":\"lookup_key\"") && contains(call_json, "\"options\":{\"o\":1}"), "lookup_key call: %s", call_json ? call_json : "(null)");
+  if (contains(call_json, "\"key\":\"from_fn\"")) {
+    hiera_answer_value(answer, "[1,2]");
+  } else if (contains(call_json, "\"key\":\"nested\"")) {
+    /* A function that looks up again, through the same session. */
+    char *out = NULL;
+    st->nested++;
+    hiera_status s = hiera_lookup(st->session, "{\"key\":\"from_hash\"}", &out);
+    CHECK(s == HIERA_OK && out && strcmp(out, "\"v 5\"") == 0, "nested lookup inside a call: %s %s", status_name(s), out ? out : "(null)");
+    hiera_answer_value(answer, out ? out : "null");
+    hiera_string_free(out);
+  } else if (contains(call_json, "\"key\":\"failing\"")) {
+    CHECK(hiera_answer_error(answer, "the vault is sealed") == HIERA_OK, "hiera_answer_error");
+  } else if (contains(call_json, "\"key\":\"bad_json\"")) {
+    CHECK(hiera_answer_value(answer, "{nope") == HIERA_INVALID_ARGUMENT, "hiera_answer_value refuses bad JSON");
+  } else {
+    CHECK(hiera_answer_value(NULL, "1") == HIERA_NULL_ARGUMENT, "hiera_answer_value(NULL)");
+    CHECK(hiera_answer_value(answer, NULL) == HIERA_NULL_ARGUMENT, "hiera_answer_value(.., NULL)");
+    /* nothing set: not found */
+  }
+}
+
+static void host_warn(void *user_data, const char *warning_json) {
+  host_state *st = (host_state *)user_data;
+  st->warnings++;
+  snprintf(st->last_warning, sizeof st->last_warning, "%s", warning_json);
+}
+
+static void host_release(void *user_data) { ((host_state *)user_data)->released++; }
+
+static void test_host(void) {
+  char dir[] = "/tmp/libhiera-c-host-XXXXXX";
+  if (!mkdtemp(dir)) exit(2);
+  write_file(dir, "hiera.yaml",
+             "version: 5\nhierarchy:\n  - name: fn\n    lookup_key: my::fn\n    options: {o: 1}\n"
+             "  - name: hash\n    data_hash: my::hash\n    path: common.yaml\n  - name: yaml\n    path: plain.yaml\n");
+  make_dir(dir, "data");
+  write_file(dir, "data/common.yaml", "");
+  write_file(dir, "data/plain.yaml", "undef: \"%{nosuch}\"\n");
+  host_state st;
+  memset(&st, 0, sizeof st);
+  hiera_host host = {&st, host_call, host_warn, host_release};
+  char *opts = xasprintf("{\"hiera_config\":\"%s/hiera.yaml\"}", dir);
+  hiera *h = UNSET_HIERA;
+  char *err = UNSET_STR;
+  CHECK(hiera_open_with_host(opts, NULL, &h, &err) == HIERA_NULL_ARGUMENT, "hiera_open_with_host(host NULL)");
+  hiera_status s = hiera_open_with_host(opts, &host, &h, &err);
+  CHECK(s == HIERA_OK && err == UNSET_STR, "hiera_open_with_host = %s", status_name(s));
+  if (s != HIERA_OK) exit(1);
+  hiera_session *sess = UNSET_SESSION;
+  s = hiera_session_new_with(h, "{\"facts\":{\"x\":5}}", "{\"plan\":false}", &sess, &err);
+  CHECK(s == HIERA_OK, "hiera_session_new_with = %s", status_name(s));
+  if (s != HIERA_OK) exit(1);
+  st.session = sess;
+  hiera_session *bad = UNSET_SESSION;
+  CHECK(hiera_session_new_with(h, "{}", "{\"plann\":true}", &bad, &err) == HIERA_INVALID_ARGUMENT && bad == UNSET_SESSION,
+        "hiera_session_new_with refuses an unknown option");
+  if (err != UNSET_STR) hiera_string_free(err);
+
+  struct { const char *req; hiera_status want; const char *value; } cases[] = {
+      {"{\"key\":\"from_fn\"}", HIERA_OK, "[1,2]"},
+      {"{\"key\":\"from_hash\"}", HIERA_OK, "\"v 5\""},     /* a data_hash value is interpolated */
+      {"{\"key\":\"alias\"}", HIERA_OK, "[1,2]"},             /* and may look up again */
+      {"{\"key\":\"nested\"}", HIERA_OK, "\"v 5\""},        /* a call that looks up from inside */
+      {"{\"key\":\"missing\"}", HIERA_NOT_FOUND, NULL},
+      {"{\"key\":\"failing\"}", HIERA_ERROR, "the vault is sealed"},
+      {"{\"key\":\"bad_json\"}", HIERA_ERROR, "value_json is not valid JSON"},
+      {"{\"key\":\"undef\"}", HIERA_OK, "\"\""},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    char *out = NULL;
+    s = lookup(sess, cases[i].req, &out);
+    CHECK(s == cases[i].want && (cases[i].value ? contains(out, cases[i].value) : out == NULL), "host: %s: %s %s",
+          cases[i].req, status_name(s), out ? out : "(null)");
+    hiera_string_free(out);
+  }
+  CHECK(st.nested == 1, "one nested lookup from inside a call (%d)", st.nested);
+  CHECK(st.warnings == 1 && contains(st.last_warning, "\"kind\":\"undefined_variables\"") &&
+            contains(st.last_warning, "Undefined variable 'nosuch'"),
+        "the undefined variable reached warn: %d %s", st.warnings, st.last_warning);
+  hiera_free(h);
+  CHECK(st.released == 0, "release waits for the sessions");
+  hiera_session_free(sess);
+  CHECK(st.released == 1, "release once the hiera and its sessions are gone (%d)", st.released);
+
+  /* A host without `call`: functions are errors, as without a host. */
+  hiera_host warn_only = {&st, NULL, host_warn, NULL};
+  s = hiera_open_with_host(opts, &warn_only, &h, &err);
+  CHECK(s == HIERA_OK, "hiera_open_with_host (warn only)");
+  if (s == HIERA_OK) {
+    hiera_session *s2 = session_ok(h, "{}");
+    char *out = NULL;
+    CHECK(lookup(s2, "{\"key\":\"from_fn\"}", &out) == HIERA_ERROR && contains(out, "Unable to find 'lookup_key' function named 'my::fn'"),
+          "no call: %s", out ? out : "(null)");
+    hiera_string_free(out);
+    hiera_session_free(s2);
+    hiera_free(h);
+  }
+  /* A configuration that cannot be opened releases the host at once. */
+  memset(&st, 0, sizeof st);
+  s = hiera_open_with_host("{\"environment\":\"../bad\"}", &host, &h, &err);
+  CHECK(s == HIERA_INVALID_ARGUMENT && st.released == 1, "a failed open releases: %s %d", status_name(s), st.released);
+  if (s != HIERA_OK && err != UNSET_STR) hiera_string_free(err);
+  free(opts);
+  remove_tree(dir);
+}
+
 /* ---- threads --------------------------------------------------------------- */
 
 typedef struct worker {
@@ -692,6 +816,7 @@ int main(int argc, char **argv) {
   test_explain(s);
   test_lookup_many(s);
   test_lifetimes();
+  test_host();
   test_threads(h, s);
   hiera_session_free(s);
   hiera_free(h);
