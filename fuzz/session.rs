@@ -32,14 +32,17 @@ pub fn run(input: &Input, dir: &Path) {
         return run_hiera3(input, dir);
     }
     let strict = match input.text("strict").trim() {
-        "error" => Strict::Error,
-        "off" => Strict::Off,
-        _ => Strict::Warning,
+        "error" => Some(Strict::Error),
+        "off" => Some(Strict::Off),
+        "warning" => Some(Strict::Warning),
+        _ => None,
     };
+    let puppet = if input.text("puppet").trim() == "8" { 8 } else { 7 };
     let options = Options {
         hiera_config: dir.join("hiera.yaml"),
         environmentpath: dir.join("environments"),
         strict,
+        puppet,
         ..Options::default()
     };
     let Ok(hiera) = Hiera::open(options) else {

@@ -406,12 +406,17 @@ enum hiera_status hiera_parse_data(const char *format,
  * every field is optional:
  * `{"hiera_config": "hiera.yaml", "environmentpath": "environments",
  *   "environment": "production", "strict": "off" | "warning" | "error",
- *   "basemodulepath": [], "modulepath": null,
+ *   "puppet": 7 | 8, "basemodulepath": [], "modulepath": null,
  *   "limits": {"lookup_depth": 32, "nested_lookups": 100000,
  *              "string_bytes": 16777216, "interpolated_bytes": 268435456,
  *              "merge_entries": 1000000, "nested_values": 10000000},
  *   "confine": false, "codedir": "/etc/puppet/code"}`
- * (the values shown are the defaults). `basemodulepath` lists the
+ * (the values shown are the defaults, but for `strict`: without it, the
+ * default of the Puppet version, `warning` for 7 and `error` for 8).
+ * `puppet` picks the Puppet the engine answers as: 7 (Puppet 7.23, the
+ * default) or 8 (OpenVox/Puppet 8: `strict` defaults to `error`, and an
+ * undefined variable in a v5 hierarchy's paths, globs, uris or
+ * mapped_paths only warns). `basemodulepath` lists the
  * directories of modules shared by all environments (Puppet's
  * `basemodulepath`; by default none), searched after the environment's
  * `modules`, or where its `environment.conf` puts `$basemodulepath`.

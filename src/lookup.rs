@@ -43,8 +43,16 @@ pub struct Options {
     pub environmentpath: PathBuf,
     /// The environment name.
     pub environment: String,
-    /// Undefined variable handling.
-    pub strict: Strict,
+    /// Puppet's `strict` setting; `None` (the default): the default of the
+    /// [`Options::puppet`] version (`warning` for 7, `error` for 8). See
+    /// [`Options::strict`].
+    pub strict: Option<Strict>,
+    /// Which Puppet to answer as: 7 (the default: Puppet 7.23) or 8
+    /// (OpenVox/Puppet 8: `strict` defaults to `error`, and an undefined
+    /// variable in a v5 hierarchy's paths, globs, uris or mapped_paths only
+    /// warns, as does one with an entry in `default_values_hash`). Any
+    /// other number is refused by [`Hiera::open`].
+    pub puppet: u8,
     /// How long a `stat` of a configuration or data file is trusted before
     /// the file is checked for changes again. Zero (the default): every
     /// new session checks every file it uses, as every Puppet compilation
@@ -97,7 +105,8 @@ impl Default for Options {
             hiera_config: PathBuf::from("hiera.yaml"),
             environmentpath: PathBuf::from("environments"),
             environment: "production".into(),
-            strict: Strict::Warning,
+            strict: None,
+            puppet: 7,
             file_check_interval: std::time::Duration::ZERO,
             limits: crate::limits::Limits::default(),
             basemodulepath: Vec::new(),
@@ -106,6 +115,14 @@ impl Default for Options {
             host: None,
             codedir: PathBuf::from("/etc/puppet/code"),
         }
+    }
+}
+
+impl Options {
+    /// The `strict` in effect: the one given, else the default of the Puppet
+    /// version (`warning` for Puppet 7, `error` for Puppet 8).
+    pub fn strict(&self) -> Strict {
+        self.strict.unwrap_or(if self.puppet >= 8 { Strict::Error } else { Strict::Warning })
     }
 }
 
@@ -180,6 +197,9 @@ impl Hiera {
         let absolute = |p: &Path| std::path::absolute(p).map_err(|e| Error::new(ErrorKind::InvalidArgument, format!("{}: {e}", p.display())));
         options.hiera_config = absolute(&options.hiera_config)?;
         options.environmentpath = absolute(&options.environmentpath)?;
+        if !matches!(options.puppet, 7 | 8) {
+            return Err(Error::new(ErrorKind::InvalidArgument, format!("puppet must be 7 or 8, not {}", options.puppet)));
+        }
         if options.environment.is_empty() || options.environment.contains('/') {
             return Err(Error::new(ErrorKind::InvalidArgument, format!("Invalid environment name '{}'", options.environment)));
         }
@@ -1707,7 +1727,7 @@ impl<'s> Invocation<'s> {
         let value = match found {
             Some(v) => v,
             None => {
-                match self.session.hiera.options.strict {
+                match self.session.hiera.options.strict() {
                     Strict::Error => return Err(Error::new(ErrorKind::Lookup, format!("Undefined variable '{root}'"))),
                     Strict::Warning => self.warn(format!("Undefined variable '{root}'; ")),
                     Strict::Off => {}

@@ -16,7 +16,7 @@ const USAGE: &str = "usage: hiera-lookup [--hiera_config FILE] [--environmentpat
                     [--merge first|unique|hash|deep|JSON] [--knock-out-prefix P]
                     [--sort-merged-arrays] [--merge-hash-arrays] [--default JSON]
                     [--explain] [--render-as s|json|yaml] [--strict off|warning|error]
-                    [--limit NAME=N]... [--confine]
+                    [--puppet 7|8] [--limit NAME=N]... [--confine]
                     (KEY... | --batch)
        hiera-lookup --hiera3 [--hiera_config FILE] [--scope FILE]
                     [--resolution-type priority|array|hash|JSON] [--order-override NAME]...
@@ -87,11 +87,18 @@ fn parse_args() -> Result<Args, String> {
             "--explain" => a.explain = true,
             "--render-as" | "--render_as" => a.render_as = value(&flag)?.to_lowercase(),
             "--strict" => {
-                a.options.strict = match value(&flag)?.as_str() {
+                a.options.strict = Some(match value(&flag)?.as_str() {
                     "off" => hiera::Strict::Off,
                     "warning" => hiera::Strict::Warning,
                     "error" => hiera::Strict::Error,
                     other => return Err(format!("--strict takes off, warning or error, not '{other}'")),
+                })
+            }
+            "--puppet" => {
+                a.options.puppet = match value(&flag)?.as_str() {
+                    "7" => 7,
+                    "8" => 8,
+                    other => return Err(format!("--puppet takes 7 or 8, not '{other}'")),
                 }
             }
             "--limit" => {

@@ -25,8 +25,9 @@ pub struct hiera {
 /// Decodes `options_json`: an object with the optional string fields
 /// `hiera_config`, `environmentpath`, `environment` and `strict`, the
 /// optional arrays of strings `basemodulepath` and `modulepath`, the
-/// optional object `limits` and the optional boolean `confine`; a `null`
-/// field means its default. Unknown fields are an error.
+/// optional number `puppet` (7 or 8), the optional object `limits` and the
+/// optional boolean `confine`; a `null` field means its default. Unknown
+/// fields are an error.
 pub(crate) fn options_from_json(text: &str) -> Result<Options, Error> {
     let invalid = |m: String| Error::new(ErrorKind::InvalidArgument, m);
     let Value::Hash(fields) = input_json(text, "options_json")? else {
@@ -35,7 +36,7 @@ pub(crate) fn options_from_json(text: &str) -> Result<Options, Error> {
     let mut options = Options::default();
     for (k, v) in fields.iter() {
         let name = k.as_str().unwrap_or_default();
-        if !matches!(name, "hiera_config" | "environmentpath" | "environment" | "strict" | "limits" | "confine" | "codedir" | "basemodulepath" | "modulepath") {
+        if !matches!(name, "hiera_config" | "environmentpath" | "environment" | "strict" | "puppet" | "limits" | "confine" | "codedir" | "basemodulepath" | "modulepath") {
             return Err(invalid(format!("options_json: unknown field '{name}'")));
         }
         if name == "basemodulepath" || name == "modulepath" {
@@ -59,6 +60,14 @@ pub(crate) fn options_from_json(text: &str) -> Result<Options, Error> {
             limits_from_json(v, &mut options.limits)?;
             continue;
         }
+        if name == "puppet" {
+            match v {
+                Value::Nil => {}
+                Value::Int(n @ (7 | 8)) => options.puppet = *n as u8,
+                _ => return Err(invalid("options_json: 'puppet' must be 7 or 8".into())),
+            }
+            continue;
+        }
         if name == "confine" {
             match v {
                 Value::Nil => {}
@@ -78,12 +87,12 @@ pub(crate) fn options_from_json(text: &str) -> Result<Options, Error> {
             "environment" => options.environment = value,
             "codedir" => options.codedir = PathBuf::from(value),
             "strict" => {
-                options.strict = match value.as_str() {
+                options.strict = Some(match value.as_str() {
                     "off" => Strict::Off,
                     "warning" => Strict::Warning,
                     "error" => Strict::Error,
                     other => return Err(invalid(format!("options_json: 'strict' must be off, warning or error, not '{other}'"))),
-                }
+                })
             }
             _ => unreachable!("field names are checked above"),
         }
@@ -131,12 +140,17 @@ pub(crate) fn open_json_with(text: &str, host: Option<crate::host::HostRef>) -> 
 /// every field is optional:
 /// `{"hiera_config": "hiera.yaml", "environmentpath": "environments",
 ///   "environment": "production", "strict": "off" | "warning" | "error",
-///   "basemodulepath": [], "modulepath": null,
+///   "puppet": 7 | 8, "basemodulepath": [], "modulepath": null,
 ///   "limits": {"lookup_depth": 32, "nested_lookups": 100000,
 ///              "string_bytes": 16777216, "interpolated_bytes": 268435456,
 ///              "merge_entries": 1000000, "nested_values": 10000000},
 ///   "confine": false, "codedir": "/etc/puppet/code"}`
-/// (the values shown are the defaults). `basemodulepath` lists the
+/// (the values shown are the defaults, but for `strict`: without it, the
+/// default of the Puppet version, `warning` for 7 and `error` for 8).
+/// `puppet` picks the Puppet the engine answers as: 7 (Puppet 7.23, the
+/// default) or 8 (OpenVox/Puppet 8: `strict` defaults to `error`, and an
+/// undefined variable in a v5 hierarchy's paths, globs, uris or
+/// mapped_paths only warns). `basemodulepath` lists the
 /// directories of modules shared by all environments (Puppet's
 /// `basemodulepath`; by default none), searched after the environment's
 /// `modules`, or where its `environment.conf` puts `$basemodulepath`.
@@ -226,10 +240,16 @@ mod tests {
         assert_eq!(o.hiera_config, PathBuf::from("/a/h.yaml"));
         assert_eq!(o.environmentpath, PathBuf::from("/e"));
         assert_eq!(o.environment, "dev");
-        assert_eq!(o.strict, Strict::Error);
+        assert_eq!(o.strict, Some(Strict::Error));
+        assert_eq!((o.puppet, o.strict()), (7, Strict::Error));
         assert!(!o.confine);
         assert!(o.basemodulepath.is_empty());
         assert_eq!(o.modulepath, None);
+        let p8 = options_from_json(r#"{"puppet":8}"#).unwrap();
+        assert_eq!((p8.puppet, p8.strict, p8.strict()), (8, None, Strict::Error));
+        let p8 = options_from_json(r#"{"puppet":8,"strict":"warning"}"#).unwrap();
+        assert_eq!(p8.strict(), Strict::Warning);
+        assert_eq!(options_from_json(r#"{"puppet":null}"#).unwrap().strict(), Strict::Warning);
         let d = options_from_json(r#"{"environment":null,"confine":null,"basemodulepath":null,"modulepath":null}"#).unwrap();
         assert_eq!(d.environment, "production");
         assert!(!d.confine);
@@ -245,6 +265,8 @@ mod tests {
         let bad = |t: &str| options_from_json(t).unwrap_err().message;
         assert_eq!(bad(r#"{"hiera-config":"x"}"#), "options_json: unknown field 'hiera-config'");
         assert_eq!(bad(r#"{"strict":"loud"}"#), "options_json: 'strict' must be off, warning or error, not 'loud'");
+        assert_eq!(bad(r#"{"puppet":6}"#), "options_json: 'puppet' must be 7 or 8");
+        assert_eq!(bad(r#"{"puppet":"8"}"#), "options_json: 'puppet' must be 7 or 8");
         assert_eq!(bad(r#"{"environment":1}"#), "options_json: 'environment' must be a string");
         assert_eq!(bad(r#"{"confine":"yes"}"#), "options_json: 'confine' must be true or false");
         assert_eq!(bad(r#"{"basemodulepath":"/a:/b"}"#), "options_json: 'basemodulepath' must be an array of strings");
