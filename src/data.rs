@@ -5,7 +5,7 @@
 use crate::value::Str;
 use crate::config::{symkeys_to_string, HieraConfig, LayerKind};
 use crate::confine::Confinement;
-use crate::lookup::Options;
+use crate::lookup::{Options, Strict};
 use crate::error::{Error, ErrorKind, Result};
 use crate::value::{List, Map, Value};
 use std::collections::{HashMap, HashSet};
@@ -252,18 +252,30 @@ pub fn load_yaml_text(text: &str, path: &Path) -> Result<Option<Value>> {
 
 /// A `yaml_data` file's document: its root Hash (Symbol keys not yet made
 /// Strings), or an empty Hash for a document that is not one.
-fn yaml_data_root(text: &str, path: &Path) -> Result<Value> {
+///
+/// A document that is not a Hash is "file does not contain a valid yaml
+/// hash": a warning, and the file counts as empty; under `strict=error` an
+/// error, unless the document is empty or null or `false` (Puppet's
+/// `safe_load` turns nil into false, and `yaml_data` only refuses `data !=
+/// false`).
+fn yaml_data_root(text: &str, path: &Path, strict: Strict) -> Result<Value> {
     match load_yaml_text(text, path)? {
         Some(v @ Value::Hash(_)) => Ok(v),
-        // nil, or not a hash: "file does not contain a valid yaml hash" (a
-        // warning under strict=warning); the file counts as empty.
-        _ => Ok(Value::empty_hash()),
+        None | Some(Value::Nil | Value::Bool(false)) => Ok(Value::empty_hash()),
+        Some(_) if strict == Strict::Error => Err(Error {
+            kind: ErrorKind::Parse,
+            message: format!("{}: file does not contain a valid yaml hash", path.display()),
+            file: Some(path.to_path_buf()),
+            line: None,
+        }),
+        Some(_) => Ok(Value::empty_hash()),
     }
 }
 
-/// Parses a `yaml_data` file's text into its data hash.
+/// Parses a `yaml_data` file's text into its data hash (as under
+/// `strict=warning`: a document that is not a Hash is an empty hash).
 pub fn parse_yaml_data(text: &str, path: &Path) -> Result<Arc<Map>> {
-    let mut root = yaml_data_root(text, path)?;
+    let mut root = yaml_data_root(text, path, Strict::Warning)?;
     Compactor::new(None).value(&mut root, true);
     Ok(into_map(root))
 }
@@ -525,6 +537,8 @@ pub enum DataFormat {
 enum Parsed {
     Data(Arc<Map>),
     Config(Option<Arc<HieraConfig>>),
+    /// A module's metadata.json: whether Puppet keeps the module.
+    Metadata(bool),
     Failed(Box<Error>),
 }
 
@@ -550,11 +564,12 @@ struct CacheEntry {
 }
 
 /// The cached parses of one path, by tag (0 `yaml_data`, 1 `json_data`,
-/// 2-4 hiera.yaml for each layer). A path is nearly always read one way, so
-/// one slot is kept inline and the others only exist when needed.
+/// 2-4 hiera.yaml for each layer, 5 a module's metadata.json). A path is
+/// nearly always read one way, so one slot is kept inline and the others
+/// only exist when needed.
 enum Slots {
     One(u8, CacheEntry),
-    Many(Box<[Option<CacheEntry>; 5]>),
+    Many(Box<[Option<CacheEntry>; 6]>),
 }
 
 impl Slots {
@@ -607,6 +622,13 @@ pub struct FileCache {
     generation: AtomicU64,
     /// Where reads are confined to, when they are ([`crate::Options::confine`]).
     confinement: Option<Confinement>,
+    /// Puppet's `strict` in effect ([`crate::Options::strict`]): under
+    /// `error` a data file that is not a hash, and a v3 hiera.yaml outside
+    /// the global layer, are errors.
+    strict: Strict,
+    /// The Puppet answered as ([`crate::Options::puppet`]; 0 in a cache
+    /// made without options: as 7).
+    puppet: u8,
 }
 
 /// What a `stat` said about a path.
@@ -641,6 +663,8 @@ impl FileCache {
     /// (see [`crate::confine`]).
     pub fn for_options(options: &Options, modulepath: &[PathBuf]) -> FileCache {
         let mut cache = FileCache::with_check_interval(options.file_check_interval);
+        cache.strict = options.strict();
+        cache.puppet = options.puppet;
         if options.confine {
             let env = options.environmentpath.join(&options.environment);
             let global_dir = options.hiera_config.parent().map(Path::to_path_buf).unwrap_or_default();
@@ -756,7 +780,7 @@ impl FileCache {
         match self.get(path, tag, |bytes| {
             let root = match format {
                 DataFormat::Yaml => match yaml_utf8(bytes) {
-                    Ok(text) => yaml_data_root(text, path),
+                    Ok(text) => yaml_data_root(text, path, self.strict),
                     Err(problem) => Err(Error::parse(path, problem, Some(1))),
                 },
                 DataFormat::Json => json_data_root(bytes, path),
@@ -771,7 +795,7 @@ impl FileCache {
             None => Ok(None),
             Some(Parsed::Data(d)) => Ok(Some(d)),
             Some(Parsed::Failed(e)) => Err(*e),
-            Some(Parsed::Config(_)) => unreachable!(),
+            Some(_) => unreachable!(),
         }
     }
 
@@ -787,7 +811,16 @@ impl FileCache {
             c.add_module_dir(path.parent().unwrap_or(path));
         }
         let parse = |bytes: &[u8]| match yaml_utf8(bytes) {
-            Ok(text) => HieraConfig::parse(text, path, layer).map(|o| {
+            // A v3 file outside the global layer: ignored (with a warning),
+            // an error under strict=error.
+            Ok(text) => match HieraConfig::parse(text, path, layer) {
+                Ok(None) if self.strict == Strict::Error => {
+                    let place = if layer == LayerKind::Module { "a module" } else { "an environment" };
+                    Err(Error::config(format!("hiera.yaml version 3 cannot be used in {place}"), path, None))
+                }
+                other => other,
+            }
+            .map(|o| {
                 if let (Some(c), Some(config)) = (&self.confinement, &o) {
                     c.add_config(config, layer != LayerKind::Global);
                 }
@@ -799,7 +832,58 @@ impl FileCache {
             None => Ok(None),
             Some(Parsed::Config(c)) => Ok(c),
             Some(Parsed::Failed(e)) => Err(*e),
-            Some(Parsed::Data(_)) => unreachable!(),
+            Some(_) => unreachable!(),
+        }
+    }
+
+    /// Whether Puppet keeps the module in `dir` for its `metadata.json`
+    /// (`Puppet::Module#load_metadata`; the environment drops a module that
+    /// raises a `Puppet::Module::Error`): without the file, yes; a file that
+    /// is not JSON (in Puppet 7 also an empty one) is dropped under
+    /// strict=error only; a non-empty JSON object is dropped if `source`,
+    /// `author`, `version`, `license` or `dependencies` is missing or null,
+    /// or `dependencies` is not an array. Documents Puppet trips over are
+    /// errors with Ruby's words (Puppet fails the whole compilation there).
+    pub fn module_metadata(&self, dir: &Path) -> Result<bool> {
+        if let Some(c) = &self.confinement {
+            c.add_module_dir(dir);
+        }
+        let path = dir.join("metadata.json");
+        let verdict = |bytes: &[u8]| -> Result<bool> {
+            if bytes.is_empty() && self.puppet >= 8 {
+                return Ok(true);
+            }
+            let doc = match crate::json::load_bytes(bytes) {
+                Ok(doc) => doc,
+                Err(_) => return Ok(self.strict != Strict::Error),
+            };
+            let crash = |m: String| Err(Error::new(ErrorKind::Type, m));
+            let no_empty = |what: &str| crash(format!("undefined method `empty?' for {what}"));
+            match &doc {
+                Value::Hash(h) if h.is_empty() => Ok(true),
+                Value::Hash(h) => {
+                    let field = |k: &str| h.get(&Value::from(k)).filter(|v| !v.is_nil());
+                    let complete = ["source", "author", "version", "license", "dependencies"].iter().all(|k| field(k).is_some());
+                    Ok(complete && matches!(field("dependencies"), Some(Value::Array(_))))
+                }
+                // `""['data_provider']` is nil; `"x"['source']` is nil too.
+                Value::String(s) => Ok(s.is_empty()),
+                Value::Array(_) => crash("no implicit conversion of String into Integer".into()),
+                Value::Nil => no_empty("nil:NilClass"),
+                Value::Bool(b) => no_empty(&format!("{b}:{}", if *b { "TrueClass" } else { "FalseClass" })),
+                Value::Int(_) | Value::BigInt(_) => no_empty(&format!("{}:Integer", crate::render::to_json(&doc))),
+                _ => {
+                    let mut text = String::new();
+                    crate::render::ruby_to_s(&doc, &mut text);
+                    no_empty(&format!("{text}:Float"))
+                }
+            }
+        };
+        match self.get(&path, 5, |bytes| verdict(bytes).map_or_else(|e| Parsed::Failed(Box::new(e)), Parsed::Metadata))? {
+            None => Ok(true),
+            Some(Parsed::Metadata(keep)) => Ok(keep),
+            Some(Parsed::Failed(e)) => Err(*e),
+            Some(_) => unreachable!(),
         }
     }
 
@@ -1063,6 +1147,52 @@ mod tests {
             _ => unreachable!(),
         }
         assert_eq!(interner.arrays.len(), 3);
+    }
+
+    #[test]
+    fn yaml_documents_that_are_not_hashes_fail_under_strict_error_unless_empty() {
+        let path = Path::new("/d/x.yaml");
+        for text in ["--- a string\n", "- a\n", "42\n", "--- true\n"] {
+            assert!(yaml_data_root(text, path, Strict::Warning).unwrap().as_hash().unwrap().is_empty());
+            let e = yaml_data_root(text, path, Strict::Error).unwrap_err();
+            assert_eq!(e.message, "/d/x.yaml: file does not contain a valid yaml hash", "{text:?}");
+        }
+        // Puppet's safe_load gives false for nil; yaml_data only refuses `data != false`.
+        for text in ["", "---\n", "# c\n", "--- ~\n", "null\n", "--- false\n"] {
+            assert!(yaml_data_root(text, path, Strict::Error).unwrap().as_hash().unwrap().is_empty(), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn module_metadata_verdicts() {
+        let dir = scratch_dir("metadata");
+        let n = std::cell::Cell::new(0);
+        let verdict = |text: Option<&str>, strict: Strict, puppet: u8| {
+            n.set(n.get() + 1);
+            let m = dir.join(format!("m{}", n.get()));
+            std::fs::create_dir_all(&m).unwrap();
+            if let Some(t) = text {
+                std::fs::write(m.join("metadata.json"), t).unwrap();
+            }
+            let cache = FileCache { strict, puppet, ..FileCache::default() };
+            cache.module_metadata(&m).map_err(|e| e.message)
+        };
+        let full = r#"{"name":"a-b","version":"1.0.0","author":"a","license":"MIT","source":"s","dependencies":[]}"#;
+        assert_eq!(verdict(None, Strict::Error, 7), Ok(true));
+        assert_eq!(verdict(Some(full), Strict::Error, 7), Ok(true));
+        assert_eq!(verdict(Some("{}"), Strict::Error, 7), Ok(true));
+        assert_eq!(verdict(Some(r#"{"name":"a-b"}"#), Strict::Off, 7), Ok(false));
+        assert_eq!(verdict(Some(&full.replace("[]", "{}")), Strict::Off, 7), Ok(false));
+        assert_eq!(verdict(Some(&full.replace("\"MIT\"", "null")), Strict::Off, 7), Ok(false));
+        for (text, p8) in [("{ not json", false), ("", true)] {
+            assert_eq!(verdict(Some(text), Strict::Warning, 7), Ok(true));
+            assert_eq!(verdict(Some(text), Strict::Error, 7), Ok(false));
+            assert_eq!(verdict(Some(text), Strict::Error, 8), Ok(p8));
+        }
+        assert_eq!(verdict(Some("[]"), Strict::Off, 7), Err("no implicit conversion of String into Integer".into()));
+        assert_eq!(verdict(Some("null"), Strict::Off, 7), Err("undefined method `empty?' for nil:NilClass".into()));
+        assert_eq!(verdict(Some("5"), Strict::Off, 7), Err("undefined method `empty?' for 5:Integer".into()));
+        assert_eq!(verdict(Some("\"x\""), Strict::Off, 7), Ok(false));
     }
 
     #[test]

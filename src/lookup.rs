@@ -274,12 +274,17 @@ impl Hiera {
     }
 
     /// The module's directory: in the first modulepath directory that has
-    /// a directory of that name (through the file cache's `stat`s).
+    /// a directory of that name (through the file cache's `stat`s), if its
+    /// metadata.json does not make Puppet drop the module.
     fn module_dir(&self, name: &str) -> Option<PathBuf> {
         if !is_module_name(name) {
             return None;
         }
-        self.modulepath.iter().map(|d| d.join(name)).find(|d| self.cache.is_dir(d))
+        self.modulepath
+            .iter()
+            .map(|d| d.join(name))
+            .find(|d| self.cache.is_dir(d))
+            .filter(|d| self.cache.module_metadata(d).unwrap_or(true))
     }
 
     /// The module's hiera.yaml, if the module exists and has one. The
@@ -295,6 +300,9 @@ impl Hiera {
         }
         let Some((last, earlier)) = self.modulepath.split_last() else { return Ok(None) };
         let dir = earlier.iter().map(|d| d.join(name)).find(|d| self.cache.is_dir(d)).unwrap_or_else(|| last.join(name));
+        if !self.cache.module_metadata(&dir)? {
+            return Ok(None);
+        }
         self.cache.config(&dir.join("hiera.yaml"), LayerKind::Module)
     }
 }
@@ -806,6 +814,8 @@ struct Invocation<'s> {
     options_busy: Vec<(Layer, Option<String>)>,
     /// Warnings (Puppet's `strict = warning` messages), each once.
     warnings: Vec<String>,
+    /// What the scope expressions being evaluated belong to.
+    config_part: ConfigPart,
     /// How deep the nested lookup being made is (the top-level lookup is 0).
     depth: usize,
     /// The nested lookups made so far.
@@ -830,6 +840,71 @@ type Found = Option<Value>;
 /// A `HashMap` hashed with foldhash, for the engine's internal caches.
 type FastMap<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
 
+/// What the scope expressions being evaluated belong to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ConfigPart {
+    /// Data, not a hiera.yaml.
+    None,
+    /// A hiera.yaml string: a datadir, options, a v3 or v4 hierarchy.
+    Config,
+    /// A v5 hierarchy's paths, globs, uris or mapped_paths (where Puppet 8
+    /// resolves variables with `avoid_hiera_interpolation_errors`).
+    Locations,
+}
+
+/// Puppet's wording of an undefined variable (`Scope#lookupvar`, then
+/// `variable_not_found`): the name and the reason, or `None` for the
+/// variables that always exist (`module_name`, `caller_module_name`, and
+/// numeric match variables), which are silently undef.
+fn undefined_variable_words(root: &str) -> Option<(String, String)> {
+    let Some(idx) = root.find("::") else {
+        let numeric = root == "0" || (root.starts_with(|c: char| matches!(c, '1'..='9')) && root.bytes().all(|b| b.is_ascii_digit()));
+        if numeric || root == "module_name" || root == "caller_module_name" {
+            return None;
+        }
+        return Some((root.to_string(), String::new()));
+    };
+    // A qualified name; a leading `::` only says "top scope".
+    let fqn = if idx == 0 { &root[2..] } else { root };
+    match fqn.rfind("::") {
+        // The class `settings` always exists: its missing variables are
+        // reported as top-scope names.
+        Some(leaf) if &fqn[..leaf] != "settings" => {
+            let class = &fqn[..leaf];
+            Some((fqn.to_string(), format!("class {class} could not be found")))
+        }
+        _ => Some((format!("::{fqn}"), String::new())),
+    }
+}
+
+/// Puppet's `configured_data_providers`: an undefined variable met while a
+/// hiera.yaml is resolved is reported against that file, with the line of
+/// the first `%{name}` in it (`HIERA_UNDEFINED_VARIABLE`). Other errors
+/// pass.
+fn config_undefined_variable(e: Error, config: &HieraConfig) -> Error {
+    let (Some(path), Some(rest)) = (&config.path, e.message.strip_prefix("Undefined variable '")) else { return e };
+    match rest.find('\'') {
+        Some(end) if end > 0 => {
+            let name = &rest[..end];
+            Error::config(format!("Undefined variable '{name}'"), path, find_line_matching(path, name))
+        }
+        _ => e,
+    }
+}
+
+/// Puppet's `HieraConfig#find_line_matching` for `%\{['"]?NAME['"]?}` (NAME
+/// as a regexp, as Puppet builds it): the 1-based number of the first line
+/// of the file that matches up to its first `#` (Puppet tracks quotes
+/// there but cuts at any `#`, quoted or not).
+fn find_line_matching(path: &Path, name: &str) -> Option<usize> {
+    let re = Pattern::new(&format!(r#"%\{{['"]?{name}['"]?}}"#)).ok()?;
+    let text = std::fs::read(path).ok()?;
+    let text = String::from_utf8_lossy(&text);
+    text.split_inclusive('\n')
+        .position(|line| re.is_match(line.split('#').next().unwrap_or_default()).unwrap_or(false))
+        .map(|i| i + 1)
+}
+
 /// A finished lookup kept by a session: the merge it was asked with, and its result.
 type CachedResult = (Option<Value>, Found);
 
@@ -843,6 +918,7 @@ impl<'s> Invocation<'s> {
             explain: None,
             options_busy: Vec::new(),
             warnings: Vec::new(),
+            config_part: ConfigPart::None,
             depth: 0,
             nested: 0,
             checks: 0,
@@ -1137,7 +1213,9 @@ impl<'s> Invocation<'s> {
         let entries = self.session.entries(config, default_hierarchy);
         // Puppet does not explain the interpolation of hiera.yaml strings.
         let explain = self.explain.take();
-        let entries = self.resolve_entries(config, entries);
+        let part = std::mem::replace(&mut self.config_part, ConfigPart::Config);
+        let entries = self.resolve_entries(config, entries).map_err(|e| config_undefined_variable(e, config));
+        self.config_part = part;
         self.explain = explain;
         let resolved = Arc::new(ResolvedHierarchy { _config: Arc::clone(config), entries: entries?, index: OnceLock::new() });
         if cacheable {
@@ -1555,6 +1633,9 @@ impl<'s> Invocation<'s> {
                     joined
                 }
             };
+            if config.version == 5 {
+                self.config_part = ConfigPart::Locations;
+            }
             let locations = match &entry.locations {
                 LocationSpec::None => vec![Location::Nowhere],
                 LocationSpec::Paths(paths) => {
@@ -1617,6 +1698,7 @@ impl<'s> Invocation<'s> {
                     v
                 }
             };
+            self.config_part = ConfigPart::Config;
             if implicit && locations.is_empty() {
                 continue;
             }
@@ -1669,7 +1751,8 @@ impl<'s> Invocation<'s> {
         r
     }
 
-    /// A scope variable: overrides, local bindings, scope, default values.
+    /// A scope variable: overrides, local bindings, scope (and the
+    /// `settings::` the engine knows); not the default values.
     fn variable(&self, name: &str) -> Option<Value> {
         let name = name.strip_prefix("::").unwrap_or(name);
         if let Some(v) = self.req.override_values.get(&Key(name)) {
@@ -1699,7 +1782,27 @@ impl<'s> Invocation<'s> {
                 _ => {}
             }
         }
-        self.req.default_values_hash.get(&Key(name)).cloned()
+        None
+    }
+
+    /// Puppet's `Scope#variable_not_found` for the scope expression root
+    /// `root` (as written: `::x`, `a::b`): nothing for the variables that
+    /// always exist, else a warning or (strict=error) an error, worded as
+    /// Puppet words them. Puppet 8 only warns while it resolves a v5
+    /// hierarchy's locations.
+    fn undefined_variable(&mut self, root: &str) -> Result<()> {
+        let Some((name, reason)) = undefined_variable_words(root) else { return Ok(()) };
+        let hiera = self.hiera();
+        match hiera.options.strict() {
+            Strict::Error if hiera.options.puppet >= 8 && self.config_part == ConfigPart::Locations => {
+                self.warn(format!("Interpolation failed with '{name}', but compilation continuing; {reason}"));
+            }
+            // An ArgumentError in Puppet: no `Lookup of key` prefix.
+            Strict::Error => return Err(Error::new(ErrorKind::Interpolation, format!("Undefined variable '{name}'; {reason}"))),
+            Strict::Warning => self.warn(format!("Undefined variable '{name}'; {reason}")),
+            Strict::Off => {}
+        }
+        Ok(())
     }
 
     /// Whether the hierarchy being searched is a Hiera 3 global one (its
@@ -1719,22 +1822,25 @@ impl<'s> Invocation<'s> {
             .map_err(|_| Error::new(ErrorKind::Lookup, format!("Syntax error in string: {subject}")))?;
         let root = segments[0].to_string();
         self.ex_push(|| "Global Scope".to_string());
-        let found = self.variable(&root);
+        let mut found = self.variable(&root);
+        if found.is_none() {
+            // default_values_hash, by the root as written (`::x` is not `x`).
+            let default = self.req.default_values_hash.get(&Key(&root)).cloned();
+            // Puppet 7 asks the scope first (and complains) even when
+            // default_values_hash has the variable; Puppet 8 does not.
+            if default.is_none() || self.hiera().options.puppet < 8 {
+                if let Err(e) = self.undefined_variable(&root) {
+                    self.ex_pop();
+                    return Err(e);
+                }
+            }
+            found = default;
+        }
         if let Some(v) = &found {
             self.ex_value(|| format!("Found key: \"{root}\" value: "), v);
         }
         self.ex_pop();
-        let value = match found {
-            Some(v) => v,
-            None => {
-                match self.session.hiera.options.strict() {
-                    Strict::Error => return Err(Error::new(ErrorKind::Lookup, format!("Undefined variable '{root}'"))),
-                    Strict::Warning => self.warn(format!("Undefined variable '{root}'; ")),
-                    Strict::Off => {}
-                }
-                Value::Nil
-            }
-        };
+        let value = found.unwrap_or(Value::Nil);
         if value.is_nil() || segments.len() == 1 {
             return Ok(value);
         }
@@ -2117,9 +2223,15 @@ fn builtin_format(kind: FunctionKind, name: &str, options: Option<&Value>, path:
 }
 
 /// An undefined variable warning as Puppet's scope logs it:
-/// `warn_once(:undefined_variables, "Variable: <name>", message)`.
+/// `warn_once(:undefined_variables, "Variable: <name>", message)` (also
+/// Puppet 8's `Interpolation failed with '<name>', but compilation
+/// continuing; `).
 fn undefined_variable_warning(message: &str) -> crate::host::Warning {
-    let name = message.strip_prefix("Undefined variable '").and_then(|m| m.split('\'').next()).unwrap_or(message);
+    let name = message
+        .strip_prefix("Undefined variable '")
+        .or_else(|| message.strip_prefix("Interpolation failed with '"))
+        .and_then(|m| m.split('\'').next())
+        .unwrap_or(message);
     crate::host::Warning {
         message: message.to_string(),
         kind: Some("undefined_variables"),
@@ -2162,5 +2274,59 @@ impl Session {
             Ok(Some(_)) => {}
         }
         (r, ex.render())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strict_defaults_to_the_puppet_versions() {
+        let o = |strict, puppet| Options { strict, puppet, ..Options::default() }.strict();
+        assert_eq!(o(None, 7), Strict::Warning);
+        assert_eq!(o(None, 8), Strict::Error);
+        assert_eq!(o(Some(Strict::Off), 8), Strict::Off);
+        assert_eq!(o(Some(Strict::Error), 7), Strict::Error);
+        let e = Hiera::open(Options { puppet: 6, ..Options::default() }).err().unwrap();
+        assert_eq!((e.kind, e.message.as_str()), (ErrorKind::InvalidArgument, "puppet must be 7 or 8, not 6"));
+    }
+
+    #[test]
+    fn undefined_variables_are_worded_as_puppet_words_them() {
+        let w = |root: &str| undefined_variable_words(root).map(|(n, r)| format!("{n}|{r}"));
+        assert_eq!(w("x").as_deref(), Some("x|"));
+        assert_eq!(w("::x").as_deref(), Some("::x|"));
+        assert_eq!(w("a::x").as_deref(), Some("a::x|class a could not be found"));
+        assert_eq!(w("::a::b::x").as_deref(), Some("a::b::x|class a::b could not be found"));
+        assert_eq!(w("settings::x").as_deref(), Some("::settings::x|"));
+        assert_eq!(w("::caller_module_name").as_deref(), Some("::caller_module_name|"));
+        assert_eq!(w("01").as_deref(), Some("01|"));
+        for always in ["module_name", "caller_module_name", "0", "7", "12"] {
+            assert_eq!(w(always), None, "{always}");
+        }
+    }
+
+    #[test]
+    fn config_lines_are_found_as_puppet_finds_them() {
+        let dir = std::env::temp_dir().join(format!("libhiera-find-line-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("hiera.yaml");
+        let text = "version: 5\n# path: \"%{x}\"\npath: \"a#%{x}\"\npath: \"%{'x'}/%{y.z}\"\nglob: \"%{::x}\"\n";
+        std::fs::write(&path, text).unwrap();
+        // A comment, then text after any `#` (quoted or not), are cut off.
+        assert_eq!(find_line_matching(&path, "x"), Some(4));
+        assert_eq!(find_line_matching(&path, "::x"), Some(5));
+        // A dotted expression's root does not match `%{y.z}`.
+        assert_eq!(find_line_matching(&path, "y"), None);
+        // The name is a regexp, as Puppet interpolates it into one.
+        assert_eq!(find_line_matching(&path, "."), Some(4));
+        let e = config_undefined_variable(
+            Error::new(ErrorKind::Interpolation, "Undefined variable '::x'; "),
+            &HieraConfig { path: Some(path.clone()), ..HieraConfig::implicit_default(&dir) },
+        );
+        assert_eq!(e.message, format!("Undefined variable '::x' (file: {}, line: 5)", path.display()));
+        assert_eq!(e.kind, ErrorKind::Config);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

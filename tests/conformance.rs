@@ -15,28 +15,36 @@ use support::{load_case, relativize, run_query, CaseQuery, Outcome};
 #[test]
 fn conformance_cases() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conformance");
+    // The README's example is a recorded case too.
+    run_tree(&root, &[Path::new(env!("CARGO_MANIFEST_DIR")).join("examples")], 7);
+}
+
+/// Runs the cases under `root` (and `more`) as Puppet `puppet` answered them.
+fn run_tree(root: &Path, more: &[std::path::PathBuf], puppet: u8) {
     let filter = std::env::var("CASE").unwrap_or_default();
     let strict_messages = std::env::var("LIBHIERA_STRICT_MESSAGES").as_deref() == Ok("1");
     let mut cases = Vec::new();
-    support::find_cases(&root, &mut cases);
-    // The README's example is a recorded case too.
-    support::find_cases(&Path::new(env!("CARGO_MANIFEST_DIR")).join("examples"), &mut cases);
+    support::find_cases(root, &mut cases);
+    for dir in more {
+        support::find_cases(dir, &mut cases);
+    }
     cases.sort();
     assert!(!cases.is_empty(), "no cases found under {}", root.display());
 
     let (mut queries, mut failures, mut message_diffs, mut skipped) = (0, Vec::new(), Vec::new(), 0);
     for dir in &cases {
-        let name = dir.strip_prefix(&root).unwrap_or(dir).display().to_string();
+        let name = dir.strip_prefix(root).unwrap_or(dir).display().to_string();
         if !name.contains(&filter) {
             continue;
         }
-        let case = match load_case(dir) {
+        let mut case = match load_case(dir) {
             Ok(c) => c,
             Err(e) => {
                 failures.push(format!("{name}: cannot load case: {e}"));
                 continue;
             }
         };
+        case.puppet = puppet;
         if !support::engine_supported(&case.engine) {
             skipped += case.queries.len();
             continue;
@@ -55,7 +63,7 @@ fn conformance_cases() {
         eprintln!("FAIL {f}");
     }
     eprintln!(
-        "conformance: {} queries, {} failed, {} message differences, {} skipped (engine not supported yet)",
+        "conformance (Puppet {puppet}): {} queries, {} failed, {} message differences, {} skipped (engine not supported yet)",
         queries,
         failures.len(),
         message_diffs.len(),

@@ -5,7 +5,7 @@
 pub mod deep_merge_oracle;
 pub mod wire;
 
-use hiera::{LookupRequest, Map, Options, Value};
+use hiera::{LookupRequest, Map, Options, Strict, Value};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -33,6 +33,8 @@ pub struct Case {
     pub engine: String,
     pub environment: String,
     pub settings: CaseSettings,
+    /// The Puppet the case was recorded from (7; the Puppet 8 tree sets 8).
+    pub puppet: u8,
     pub scope: Map,
     pub queries: Vec<CaseQuery>,
 }
@@ -42,6 +44,8 @@ pub struct Case {
 pub struct CaseSettings {
     /// `basemodulepath`: directories relative to the case root (here joined to it).
     pub basemodulepath: Vec<PathBuf>,
+    /// `strict` (`None`: the Puppet version's default).
+    pub strict: Option<Strict>,
 }
 
 /// Reads a case's `settings:` mapping; an unknown setting is an error.
@@ -56,6 +60,14 @@ fn case_settings(case: &Value, dir: &Path) -> Result<CaseSettings, String> {
                 for d in dirs.iter() {
                     settings.basemodulepath.push(dir.join(d.as_str().ok_or("settings.basemodulepath holds a non-string")?));
                 }
+            }
+            Some("strict") => {
+                settings.strict = Some(match v.as_str() {
+                    Some("off") => Strict::Off,
+                    Some("warning") => Strict::Warning,
+                    Some("error") => Strict::Error,
+                    _ => return Err(format!("settings.strict must be off, warning or error, not {v:?}")),
+                })
             }
             other => return Err(format!("unknown setting {other:?}")),
         }
@@ -119,7 +131,7 @@ pub fn load_case(dir: &Path) -> Result<Case, String> {
             expected,
         });
     }
-    Ok(Case { dir: dir.to_path_buf(), engine, environment, settings, scope, queries })
+    Ok(Case { dir: dir.to_path_buf(), engine, environment, settings, puppet: 7, scope, queries })
 }
 
 pub fn engine_supported(engine: &str) -> bool {
@@ -141,6 +153,8 @@ pub fn run_query_with(case: &Case, q: &CaseQuery, confine: bool) -> Outcome {
         environmentpath: case.dir.join("environments"),
         environment: case.environment.clone(),
         basemodulepath: case.settings.basemodulepath.clone(),
+        strict: case.settings.strict,
+        puppet: case.puppet,
         confine,
         ..Default::default()
     };
