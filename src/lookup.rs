@@ -1753,12 +1753,14 @@ impl<'s> Invocation<'s> {
 
     /// A scope variable: overrides, local bindings, scope (and the
     /// `settings::` the engine knows); not the default values.
-    fn variable(&self, name: &str) -> Option<Value> {
-        let name = name.strip_prefix("::").unwrap_or(name);
+    fn variable(&self, written: &str) -> Option<Value> {
+        let name = written.strip_prefix("::").unwrap_or(written);
         if let Some(v) = self.req.override_values.get(&Key(name)) {
             return Some(v.clone());
         }
-        if HIERA3_CALLING_KEYS.contains(&name) && self.in_hiera3_layer() {
+        // Hiera::Scope#[] knows them by their bare names (`::calling_module`
+        // is an ordinary, undefined, variable).
+        if HIERA3_CALLING_KEYS.contains(&written) && self.in_hiera3_layer() {
             return match self.session.options.hiera3_variables.get(&Key(name)) {
                 Some(Value::String(s)) if s.is_empty() => Some(Value::Nil),
                 Some(v) => Some(v.clone()),
@@ -1791,7 +1793,11 @@ impl<'s> Invocation<'s> {
     /// Puppet words them. Puppet 8 only warns while it resolves a v5
     /// hierarchy's locations.
     fn undefined_variable(&mut self, root: &str) -> Result<()> {
-        let Some((name, reason)) = undefined_variable_words(root) else { return Ok(()) };
+        let Some((mut name, reason)) = undefined_variable_words(root) else { return Ok(()) };
+        if self.in_hiera3_layer() {
+            // Hiera::Scope#safe_lookupvar names a variable as it was written.
+            name = root.to_string();
+        }
         let hiera = self.hiera();
         match hiera.options.strict() {
             Strict::Error if hiera.options.puppet >= 8 && self.config_part == ConfigPart::Locations => {
