@@ -3,6 +3,9 @@
 //! Hiera 3.10 by `../shared/oracle/record`): values with types and key
 //! order, not-found versus error. Error texts are compared too; a differing
 //! text is reported, and fails the test when `LIBHIERA_STRICT_MESSAGES=1`.
+//! The cases under `tests/conformance-p8/` (recorded from OpenVox 8.28.1 by
+//! `../shared/oracle/record-p8`: Puppet 8's defaults, strict=error unless a
+//! case sets it) run the same way with `puppet: 8`.
 //!
 //! `CASE=substring cargo test --test conformance` runs a subset.
 
@@ -17,6 +20,11 @@ fn conformance_cases() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conformance");
     // The README's example is a recorded case too.
     run_tree(&root, &[Path::new(env!("CARGO_MANIFEST_DIR")).join("examples")], 7);
+}
+
+#[test]
+fn conformance_cases_puppet8() {
+    run_tree(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conformance-p8"), &[], 8);
 }
 
 /// Runs the cases under `root` (and `more`) as Puppet `puppet` answered them.
