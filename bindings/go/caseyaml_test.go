@@ -31,6 +31,7 @@ type caseFile struct {
 // set for it).
 type caseSettings struct {
 	basemodulepath []string // directories relative to the case root
+	strict         Strict   // "": the Puppet version's default
 }
 
 // set takes one `settings:` entry; an unknown setting is an error.
@@ -48,6 +49,12 @@ func (cs *caseSettings) set(name string, v any) error {
 			}
 			cs.basemodulepath = append(cs.basemodulepath, s)
 		}
+	case "strict":
+		s, _ := v.(string)
+		if s != "off" && s != "warning" && s != "error" {
+			return fmt.Errorf("settings.strict must be off, warning or error")
+		}
+		cs.strict = Strict(s)
 	default:
 		return fmt.Errorf("unknown setting %q", name)
 	}

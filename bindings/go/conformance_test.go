@@ -3,6 +3,8 @@ package hiera
 // The public conformance cases (tests/conformance/**, and examples/) through
 // the Go package, compared strictly with Puppet's recorded answers: the
 // value's JSON with its key order and number forms, not found, or an error.
+// The cases of tests/conformance-p8/** (recorded from OpenVox 8) run the
+// same way with Options.Puppet 8.
 // As in the Rust conformance test, a differing error text is reported and
 // fails only with LIBHIERA_STRICT_MESSAGES=1. CASE=substring runs a subset.
 
@@ -22,13 +24,21 @@ type conformanceCase struct {
 	dir, name string
 	file      *caseFile
 	rec       recorded
+	puppet    int // the Puppet the case was recorded from (0: 7)
 }
 
-// loadCases finds every recorded hiera5 case.
+// loadCases finds every recorded hiera5 case of tests/conformance and
+// examples/.
 func loadCases(t *testing.T) (cases []conformanceCase, skipped int) {
+	return loadCasesFrom(t, 0, conformanceDir, examplesDir)
+}
+
+// loadCasesFrom finds every recorded hiera5 case under roots, recorded from
+// Puppet puppet (0: 7).
+func loadCasesFrom(t *testing.T, puppet int, roots ...string) (cases []conformanceCase, skipped int) {
 	t.Helper()
 	var dirs []string
-	for _, root := range []string{conformanceDir, examplesDir} {
+	for _, root := range roots {
 		err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
 			if err != nil {
 				return err
@@ -71,10 +81,10 @@ func loadCases(t *testing.T) (cases []conformanceCase, skipped int) {
 		if len(rec.Results) != len(cf.queries) {
 			t.Fatalf("%s: %d queries but %d results", name, len(cf.queries), len(rec.Results))
 		}
-		cases = append(cases, conformanceCase{dir: abs, name: name, file: cf, rec: rec})
+		cases = append(cases, conformanceCase{dir: abs, name: name, file: cf, rec: rec, puppet: puppet})
 	}
-	if len(cases) == 0 {
-		t.Fatalf("no conformance cases under %s", conformanceDir)
+	if len(cases) == 0 && filter == "" {
+		t.Fatalf("no conformance cases under %s", roots[0])
 	}
 	return cases, skipped
 }
@@ -93,6 +103,8 @@ func (c *conformanceCase) open(t *testing.T) *Hiera {
 		EnvironmentPath: filepath.Join(c.dir, "environments"),
 		Environment:     env,
 		BaseModulePath:  base,
+		Strict:          c.file.settings.strict,
+		Puppet:          c.puppet,
 	})
 	if err != nil {
 		t.Fatalf("%s: Open: %v", c.name, err)
@@ -187,16 +199,26 @@ func (r *conformanceReport) finish(what string, skipped int) {
 	}
 }
 
-// runConformance opens every case and hands it to run.
+// runConformance opens every case (those recorded from Puppet 7, then
+// those recorded from Puppet 8) and hands it to run.
 func runConformance(t *testing.T, what string, run func(c *conformanceCase, h *Hiera, rep *conformanceReport)) {
-	cases, skipped := loadCases(t)
-	rep := &conformanceReport{t: t}
-	for i := range cases {
-		h := cases[i].open(t)
-		run(&cases[i], h, rep)
-		h.Close()
+	for _, tree := range []struct {
+		puppet int
+		roots  []string
+	}{{0, []string{conformanceDir, examplesDir}}, {8, []string{conformanceP8Dir}}} {
+		cases, skipped := loadCasesFrom(t, tree.puppet, tree.roots...)
+		rep := &conformanceReport{t: t}
+		for i := range cases {
+			h := cases[i].open(t)
+			run(&cases[i], h, rep)
+			h.Close()
+		}
+		if tree.puppet != 0 {
+			rep.finish(fmt.Sprintf("%s, Puppet %d", what, tree.puppet), skipped)
+		} else {
+			rep.finish(what, skipped)
+		}
 	}
-	rep.finish(what, skipped)
 }
 
 // TestConformance runs each query as the recorder did: its own session,
@@ -256,6 +278,8 @@ func TestCaseReaderAgreesWithRuby(t *testing.T) {
 		t.Skip("ruby is not installed")
 	}
 	cases, _ := loadCases(t)
+	p8, _ := loadCasesFrom(t, 8, conformanceP8Dir)
+	cases = append(cases, p8...)
 	args := []string{"-ryaml", "-rjson", "-e",
 		`ARGV.each { |f| y = YAML.respond_to?(:unsafe_load_file) ? YAML.unsafe_load_file(f) : YAML.load_file(f); puts JSON.generate([y["queries"], y["settings"] || {}]) }`}
 	for _, c := range cases {

@@ -13,6 +13,8 @@ import (
 var (
 	examplesDir    = filepath.Join("..", "..", "examples")
 	conformanceDir = filepath.Join("..", "..", "tests", "conformance")
+	// Cases recorded from OpenVox 8 (run with Options.Puppet 8).
+	conformanceP8Dir = filepath.Join("..", "..", "tests", "conformance-p8")
 )
 
 // recorded is an expected.json: the scope and Puppet's answers.

@@ -55,25 +55,33 @@ func ABIVersion() uint32 { return uint32(C.hiera_abi_version()) }
 // compiled with.
 const HeaderABIVersion = uint32(C.HIERA_ABI_VERSION)
 
-// Strict says what an undefined variable in an interpolation does.
+// Strict says what an undefined variable in an interpolation does, and
+// whether a v3 hiera.yaml outside the global layer or a YAML data file that
+// is not a hash is an error (Puppet's strict setting).
 type Strict string
 
 // The values of Options.Strict.
 const (
 	StrictOff     Strict = "off"
-	StrictWarning Strict = "warning" // the default: Puppet's warning, on stderr
-	StrictError   Strict = "error"
+	StrictWarning Strict = "warning" // Puppet 7's default: Puppet's warning, on stderr
+	StrictError   Strict = "error"   // Puppet 8's default
 )
 
 // Options are the settings of Open, with the meaning of hiera-lookup's
 // flags. Empty fields take the library's defaults: "hiera.yaml",
-// "environments", "production", StrictWarning. Relative paths are taken
-// from the working directory at the time of Open.
+// "environments", "production", Puppet 7, and the Puppet version's Strict
+// (StrictWarning for 7, StrictError for 8). Relative paths are taken from
+// the working directory at the time of Open.
 type Options struct {
 	HieraConfig     string // the global hiera.yaml
 	EnvironmentPath string // the directory of the environments
 	Environment     string // the environment's name
 	Strict          Strict
+	// Puppet is the Puppet the engine answers as: 7 (Puppet 7.23; 0 means
+	// 7) or 8 (OpenVox/Puppet 8: Strict defaults to StrictError, and an
+	// undefined variable in a v5 hierarchy's paths, globs, uris or
+	// mapped_paths only warns). Open refuses other numbers.
+	Puppet int
 	// Limits bound the work, memory and stack of one lookup; a lookup that
 	// reaches one fails with an *Error of Kind KindLimit. Nil keeps every
 	// default.
@@ -118,6 +126,9 @@ func (o Options) wire() *OrderedMap {
 		if f.value != "" {
 			om.Set(f.name, f.value)
 		}
+	}
+	if o.Puppet != 0 {
+		om.Set("puppet", int64(o.Puppet))
 	}
 	if o.Limits != nil {
 		limits := NewOrderedMap()

@@ -355,6 +355,10 @@ func TestErrors(t *testing.T) {
 	if !errors.As(err, &e) || e.Kind != KindInvalidArgument || e.Status != StatusInvalidArgument || !strings.Contains(e.Message, "strict") {
 		t.Errorf("Open with a bad option: %#v", err)
 	}
+	_, err = Open(Options{Puppet: 6})
+	if !errors.As(err, &e) || e.Kind != KindInvalidArgument || e.Message != "options_json: 'puppet' must be 7 or 8" {
+		t.Errorf("Open with Puppet 6: %#v", err)
+	}
 	h, err := Open(Options{HieraConfig: filepath.Join(dir, "hiera.yaml")})
 	if err != nil {
 		t.Fatal(err)
