@@ -131,9 +131,21 @@ class TestApi < Minitest::Test
     e = assert_raises(Libhiera::InvalidArgumentError) { Libhiera::Hiera.new(environment: 'a/b') }
     assert_equal 'invalid_argument', e.kind
     assert_raises(Libhiera::InvalidArgumentError) { Libhiera::Hiera.new(strict: 'loud') }
+    assert_raises(Libhiera::InvalidArgumentError) { Libhiera::Hiera.new(puppet: 6) }
     assert_raises(Libhiera::InvalidArgumentError) { Libhiera::Hiera.new.session([]) }
     assert_raises(Libhiera::ConfigError) { Libhiera::Hiera3.new(config: '/nonexistent/hiera.yaml') }
     assert_raises(Libhiera::ParseError) { Libhiera.parse_data('yaml', '/x.yaml', "a: [\n") }
+  end
+
+  def test_puppet_8_defaults_to_strict_error
+    fixture('hiera.yaml' => "version: 5\n", 'data/common.yaml' => "a: \"<%{nonesuch}>\"\n") do |dir|
+      open = ->(**o) { Libhiera::Hiera.new(hiera_config: File.join(dir, 'hiera.yaml'), environmentpath: dir, **o).session({}) }
+      assert_equal '<>', open.call.lookup('a')
+      e = assert_raises(Libhiera::InterpolationError) { open.call(puppet: 8).lookup('a') }
+      assert_equal "Undefined variable 'nonesuch'; ", e.message
+      assert_equal '<>', open.call(puppet: 8, strict: 'warning').lookup('a')
+      assert_raises(Libhiera::InterpolationError) { open.call(strict: :error).lookup('a') }
+    end
   end
 
   def test_wire_round_trips_what_json_cannot_say

@@ -4,7 +4,8 @@ require_relative 'test_helper'
 require 'libhiera/hiera3'
 
 # The public conformance cases (tests/conformance/**, recorded from Puppet
-# 7.23 and hiera 3.10) and the example control repo, through the Ruby API,
+# 7.23 and hiera 3.10; tests/conformance-p8/**, recorded from OpenVox 8 and
+# run with `puppet: 8`) and the example control repo, through the Ruby API,
 # compared strictly with the recorded answers: values as wire JSON (types,
 # key order), not found versus error. Error messages are compared too; a
 # differing message is reported, and fails with LIBHIERA_STRICT_MESSAGES=1.
@@ -55,18 +56,28 @@ class TestConformance < Minitest::Test
     report(what, queries, failures, diffs)
   end
 
+  # A query of a hiera5 case, with a fresh configuration and session: the
+  # recorder's query isolation. `puppet`: the Puppet it was recorded from.
+  def hiera5_lookup(dir, kase, q, scope, puppet: nil)
+    hiera = Libhiera::Hiera.new(hiera_config: File.join(dir, 'hiera.yaml'),
+                                environmentpath: File.join(dir, 'environments'),
+                                environment: kase['environment'] || 'production',
+                                puppet: puppet, **settings(dir, kase))
+    options = {}
+    options[:merge] = q['merge'] if q.key?('merge')
+    options[:default] = q['default'] if q.key?('default')
+    hiera.session(scope).lookup(q['key'], **options)
+  end
+
   def test_hiera5_cases_through_libhiera_hiera
     run_cases('hiera5 through Libhiera::Hiera', 'hiera5', [CONFORMANCE, EXAMPLES], 80) do |dir, kase, q, scope|
-      # A fresh configuration and session per query: the recorder's query
-      # isolation.
-      hiera = Libhiera::Hiera.new(hiera_config: File.join(dir, 'hiera.yaml'),
-                                  environmentpath: File.join(dir, 'environments'),
-                                  environment: kase['environment'] || 'production',
-                                  **settings(dir, kase))
-      options = {}
-      options[:merge] = q['merge'] if q.key?('merge')
-      options[:default] = q['default'] if q.key?('default')
-      hiera.session(scope).lookup(q['key'], **options)
+      hiera5_lookup(dir, kase, q, scope)
+    end
+  end
+
+  def test_puppet8_cases_through_libhiera_hiera
+    run_cases('hiera5 through Libhiera::Hiera, Puppet 8', 'hiera5', [CONFORMANCE_P8], 80) do |dir, kase, q, scope|
+      hiera5_lookup(dir, kase, q, scope, puppet: 8)
     end
   end
 

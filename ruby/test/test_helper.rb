@@ -14,6 +14,7 @@ require 'libhiera'
 module TestSupport
   ROOT = File.expand_path('../..', __dir__)
   CONFORMANCE = File.join(ROOT, 'tests', 'conformance')
+  CONFORMANCE_P8 = File.join(ROOT, 'tests', 'conformance-p8')
   EXAMPLES = File.join(ROOT, 'examples')
 
   module_function
@@ -36,6 +37,7 @@ module TestSupport
     (kase['settings'] || {}).each_with_object({}) do |(name, value), options|
       case name
       when 'basemodulepath' then options[:basemodulepath] = value.map { |d| File.join(dir, d) }
+      when 'strict' then options[:strict] = value
       else raise ArgumentError, "#{dir}: unknown setting #{name}"
       end
     end

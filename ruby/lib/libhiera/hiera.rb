@@ -19,7 +19,8 @@ module Libhiera
   end
   NOT_FOUND.freeze
 
-  # An opened Hiera 5 configuration, as Puppet 7's `lookup()` sees it: the
+  # An opened Hiera 5 configuration, as Puppet 7's (or, with `puppet: 8`,
+  # Puppet 8's) `lookup()` sees it: the
   # global hiera.yaml, the environments directory and the environment. Its
   # file cache is shared by every session made from it.
   #
@@ -34,8 +35,12 @@ module Libhiera
   # Thread-safe: one Hiera and its sessions may be used by many threads.
   # Freed by the garbage collector, or by {#close}.
   class Hiera
-    # `strict`: `"off"`, `"warning"` (the default) or `"error"`, as Puppet's
-    # `strict` setting. `limits`: a Hash of the bounds on one lookup to change
+    # `strict`: `"off"`, `"warning"` or `"error"`, as Puppet's `strict`
+    # setting; without it, the default of the Puppet version (`"warning"`
+    # for 7, `"error"` for 8). `puppet`: the Puppet the engine answers as,
+    # 7 (Puppet 7.23, the default) or 8 (OpenVox/Puppet 8: `strict`
+    # defaults to `"error"`, and an undefined variable in a v5 hierarchy's
+    # paths, globs, uris or mapped_paths only warns). `limits`: a Hash of the bounds on one lookup to change
     # (`lookup_depth:`, `nested_lookups:`, `string_bytes:`,
     # `interpolated_bytes:`, `merge_entries:`, `nested_values:`; see the README), a lookup that
     # reaches one raises {LimitError}. `confine: true` reads only data and
@@ -56,10 +61,11 @@ module Libhiera
     # have and receives Puppet's warnings (see {Host}); its calls run on the
     # thread that looks up, during the lookup, and may look up again.
     def initialize(hiera_config: 'hiera.yaml', environmentpath: 'environments', environment: 'production', strict: nil,
-                   limits: nil, confine: false, basemodulepath: nil, modulepath: nil, host: nil, codedir: nil)
+                   limits: nil, confine: false, basemodulepath: nil, modulepath: nil, host: nil, codedir: nil, puppet: nil)
       options = { 'hiera_config' => hiera_config.to_s, 'environmentpath' => environmentpath.to_s,
                   'environment' => environment.to_s }
       options['strict'] = strict.to_s unless strict.nil?
+      options['puppet'] = puppet unless puppet.nil?
       options['basemodulepath'] = Hiera.directories(basemodulepath, 'basemodulepath') unless basemodulepath.nil?
       options['modulepath'] = Hiera.directories(modulepath, 'modulepath') unless modulepath.nil?
       options['limits'] = limits.to_h { |k, v| [k.to_s, v] } unless limits.nil?

@@ -40,7 +40,8 @@ module PuppetRunner
     dir
   end
 
-  # Yields inside a compile of `kase` in `dir`: (compiler, topscope).
+  # Yields inside a compile of `kase` in `dir`: (compiler, topscope), with
+  # the case's `settings.strict` (else Puppet 7's warning).
   # `modules`: module directories besides the environment's, after the
   # case's `settings.basemodulepath` (which is also Puppet's basemodulepath,
   # for `$basemodulepath` in environment.conf), as the recorder sets them.
@@ -50,6 +51,7 @@ module PuppetRunner
     certname = node_spec['certname']
     facts = Marshal.load(Marshal.dump(kase['facts'] || {}))
     envdir = File.join(dir, 'environments')
+    Puppet[:strict] = ((kase['settings'] || {})['strict'] || 'warning').to_sym
     base = ((kase['settings'] || {})['basemodulepath'] || []).map { |d| File.join(dir, d) }
     Puppet[:basemodulepath] = base.empty? ? File.join(@tmp, 'empty_modules') : base.join(File::PATH_SEPARATOR)
     modules = base + modules
