@@ -123,13 +123,24 @@ fn strict_modes_for_undefined_variables() {
     std::fs::create_dir_all(dir.join("data")).unwrap();
     std::fs::write(dir.join("hiera.yaml"), "version: 5\n").unwrap();
     std::fs::write(dir.join("data/common.yaml"), "k: \"[%{nope}]\"\n").unwrap();
-    let run = |strict: &str| {
+    let run_with = |args: &[&str]| {
         Command::new(env!("CARGO_BIN_EXE_hiera-lookup"))
             .current_dir(&dir)
-            .args(["--strict", strict, "--render-as", "s", "k"])
+            .args(args)
+            .args(["--render-as", "s", "k"])
             .output()
             .unwrap()
     };
+    let run = |strict: &str| run_with(&["--strict", strict]);
+    // Puppet 7's default is warning, Puppet 8's error; a given --strict wins.
+    assert_eq!(String::from_utf8_lossy(&run_with(&[]).stdout).trim_end(), "[]");
+    let out = run_with(&["--puppet", "8"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("Undefined variable 'nope'; "));
+    assert_eq!(String::from_utf8_lossy(&run_with(&["--puppet", "8", "--strict", "off"]).stdout).trim_end(), "[]");
+    let out = run_with(&["--puppet", "9"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--puppet takes 7 or 8, not '9'"));
     let out = run("warning");
     assert_eq!(String::from_utf8_lossy(&out.stdout).trim_end(), "[]");
     assert!(String::from_utf8_lossy(&out.stderr).contains("Warning: Undefined variable 'nope'"));
