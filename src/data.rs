@@ -259,8 +259,14 @@ pub fn load_yaml_text(text: &str, path: &Path) -> Result<Option<Value>> {
 /// `safe_load` turns nil into false, and `yaml_data` only refuses `data !=
 /// false`).
 fn yaml_data_root(text: &str, path: &Path, strict: Strict) -> Result<Value> {
-    match load_yaml_text(text, path)? {
-        Some(v @ Value::Hash(_)) => Ok(v),
+    yaml_data_document(text, path, strict).map(|(root, _)| root)
+}
+
+/// [`yaml_data_root`], and whether the document was not a Hash (Puppet
+/// then warns).
+fn yaml_data_document(text: &str, path: &Path, strict: Strict) -> Result<(Value, bool)> {
+    let root = match load_yaml_text(text, path)? {
+        Some(v @ Value::Hash(_)) => return Ok((v, false)),
         None | Some(Value::Nil | Value::Bool(false)) => Ok(Value::empty_hash()),
         Some(_) if strict == Strict::Error => Err(Error {
             kind: ErrorKind::Parse,
@@ -269,7 +275,8 @@ fn yaml_data_root(text: &str, path: &Path, strict: Strict) -> Result<Value> {
             line: None,
         }),
         Some(_) => Ok(Value::empty_hash()),
-    }
+    };
+    root.map(|r| (r, true))
 }
 
 /// Parses a `yaml_data` file's text into its data hash (as under
@@ -629,6 +636,9 @@ pub struct FileCache {
     /// The Puppet answered as ([`crate::Options::puppet`]; 0 in a cache
     /// made without options: as 7).
     puppet: u8,
+    /// Where the warnings Puppet logs when it reads a file go (the host's
+    /// `warn`; [`crate::Options::host`]).
+    warnings: Option<crate::host::HostRef>,
 }
 
 /// What a `stat` said about a path.
@@ -665,6 +675,7 @@ impl FileCache {
         let mut cache = FileCache::with_check_interval(options.file_check_interval);
         cache.strict = options.strict();
         cache.puppet = options.puppet;
+        cache.warnings = options.host.clone();
         if options.confine {
             let env = options.environmentpath.join(&options.environment);
             let global_dir = options.hiera_config.parent().map(Path::to_path_buf).unwrap_or_default();
@@ -771,6 +782,13 @@ impl FileCache {
         Ok(Some(parsed))
     }
 
+    /// Hands a warning Puppet logs when it reads a file to the host.
+    fn warn(&self, warning: crate::host::Warning) {
+        if let Some(host) = &self.warnings {
+            host.0.warn(&warning);
+        }
+    }
+
     /// The data hash of a data file; `Ok(None)` when the file does not exist.
     pub fn data(&self, path: &Path, format: DataFormat) -> Result<Option<Arc<Map>>> {
         let tag = match format {
@@ -780,7 +798,13 @@ impl FileCache {
         match self.get(path, tag, |bytes| {
             let root = match format {
                 DataFormat::Yaml => match yaml_utf8(bytes) {
-                    Ok(text) => yaml_data_root(text, path, self.strict),
+                    Ok(text) => yaml_data_document(text, path, self.strict).map(|(root, not_a_hash)| {
+                        if not_a_hash {
+                            // Puppet's yaml_data warns each time it reads one.
+                            self.warn(crate::host::Warning::plain(format!("{}: file does not contain a valid yaml hash", path.display())));
+                        }
+                        root
+                    }),
                     Err(problem) => Err(Error::parse(path, problem, Some(1))),
                 },
                 DataFormat::Json => json_data_root(bytes, path),
@@ -817,6 +841,35 @@ impl FileCache {
                 Ok(None) if self.strict == Strict::Error => {
                     let place = if layer == LayerKind::Module { "a module" } else { "an environment" };
                     Err(Error::config(format!("hiera.yaml version 3 cannot be used in {place}"), path, None))
+                }
+                Ok(None) => {
+                    let (kind, message) = if layer == LayerKind::Module {
+                        ("hiera_v3_at_module_root", "hiera.yaml version 3 found at module root was ignored")
+                    } else {
+                        ("hiera_v3_at_env_root", "hiera.yaml version 3 found at the environment root was ignored")
+                    };
+                    self.warn(crate::host::Warning {
+                        message: message.to_string(),
+                        kind: Some(kind),
+                        key: path.display().to_string(),
+                        file: Some(path.to_path_buf()),
+                        line: None,
+                    });
+                    Ok(None)
+                }
+                Ok(Some(c)) if matches!(c.version, 3 | 4) && self.strict != Strict::Off => {
+                    self.warn(crate::host::Warning {
+                        message: format!(
+                            "{}: Use of 'hiera.yaml' version {} is deprecated. It should be converted to version 5",
+                            path.display(),
+                            c.version
+                        ),
+                        kind: Some("deprecations"),
+                        key: "hiera.yaml".to_string(),
+                        file: Some(path.to_path_buf()),
+                        line: None,
+                    });
+                    Ok(Some(c))
                 }
                 other => other,
             }
