@@ -10,8 +10,8 @@ require 'libhiera/puppet'
 # repo, each query through Puppet's `lookup()` as the recorder ran it, must
 # give Puppet's recorded answer, and nearly all of them must have been
 # answered by libhiera. Then automatic parameter lookup from a module class
-# (whose scope adds variables), a hierarchy with a function libhiera does
-# not run (Puppet takes over), and explanations (Puppet's own).
+# (whose scope adds variables), a hierarchy with a custom function (run by
+# Puppet from inside libhiera's lookup), and explanations (Puppet's own).
 class TestPuppetHandoff < Minitest::Test
   include TestSupport
 
@@ -30,7 +30,9 @@ class TestPuppetHandoff < Minitest::Test
   end
 
   def test_every_hiera5_case_is_answered_as_puppet_answers_it
-    list = cases('hiera5', [CONFORMANCE, EXAMPLES])
+    # Under Puppet 8 (OpenVox 8), the answers OpenVox 8 gave (record-p8).
+    list = PuppetRunner.puppet8? ? cases('hiera5', [CONFORMANCE_P8]) : cases('hiera5', [CONFORMANCE, EXAMPLES])
+    warn "hand-off under Puppet #{Puppet.version}: #{list.size} cases"
     failures = []
     diffs = 0
     stats = Hash.new(0)
@@ -102,7 +104,7 @@ class TestPuppetHandoff < Minitest::Test
     end
   end
 
-  def test_a_function_libhiera_does_not_run_goes_to_puppet
+  def test_a_custom_function_runs_inside_the_handed_off_lookup
     Dir.mktmpdir do |dir|
       write(dir, MODULE_CASE.merge(
         'environments/production/hiera.yaml' =>
@@ -116,7 +118,8 @@ class TestPuppetHandoff < Minitest::Test
       ours, st = in_child { notices(dir, kase, 'include foo') }
       assert_equal puppet, ours
       assert_includes ours.first, 'x=from custom'
-      assert_equal 1, st[:declined], st.inspect
+      assert_empty st.select { |k, _| k.to_s.start_with?('declined') }, st.inspect
+      assert_operator st[:handed_off], :>=, 4, st.inspect
     end
   end
 

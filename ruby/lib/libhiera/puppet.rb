@@ -54,7 +54,10 @@ module Libhiera
         require 'puppet'
         adapter = ::Puppet::Pops::Lookup::LookupAdapter
         adapter.prepend(Handoff) unless adapter < Handoff
-        ::Puppet.info("libhiera hand-off: on (libhiera #{Native.hiera_version} from #{Native.path})") unless @enabled
+        unless @enabled
+          ::Puppet.info("libhiera hand-off: on (libhiera #{Native.hiera_version} from #{Native.path}, " \
+                        "answering as Puppet #{puppet_version})")
+        end
         @enabled = true
         self
       end
@@ -85,12 +88,19 @@ module Libhiera
       # @api private
       def engine(hiera_config, environmentpath, environment, strict, modulepath = nil)
         codedir = ::Puppet[:codedir].to_s
-        key = [hiera_config, environmentpath, environment, strict, codedir, modulepath]
+        puppet = puppet_version
+        key = [hiera_config, environmentpath, environment, strict, codedir, modulepath, puppet]
         @lock.synchronize do
           @engines[key] ||= Libhiera::Hiera.new(hiera_config: hiera_config, environmentpath: environmentpath,
                                                 environment: environment, strict: strict, codedir: codedir,
-                                                modulepath: modulepath, host: Host.new)
+                                                modulepath: modulepath, puppet: puppet, host: Host.new)
         end
+      end
+
+      # The Puppet the hand-off runs in, as libhiera's `puppet` option: 8 for
+      # Puppet 8 and OpenVox 8 (and later), else 7.
+      def puppet_version
+        ::Puppet.version.to_i >= 8 ? 8 : 7
       end
 
       # Forgets the configurations (and their file caches).
@@ -380,7 +390,8 @@ module Libhiera
           name = env.name.to_s
         end
         env.modules.each do |mod|
-          provider = mod.metadata && mod.metadata['data_provider']
+          metadata = mod.metadata
+          provider = metadata.is_a?(Hash) ? metadata['data_provider'] : nil
           return unusable(state, "module #{mod.name} sets data_provider") if provider
         end
         strict = ::Puppet[:strict].to_s

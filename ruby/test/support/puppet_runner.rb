@@ -23,10 +23,20 @@ module PuppetRunner
                                 '--rundir', File.join(@tmp, 'run'), '--publicdir', File.join(@tmp, 'public'),
                                 '--basemodulepath', File.join(@tmp, 'empty_modules'),
                                 '--environmentpath', File.join(@tmp, 'code')])
-    Puppet[:strict] = :warning
-    Puppet[:strict_variables] = false
+    # Puppet 7's defaults, stated; under Puppet 8 (OpenVox 8, ruby/test/run
+    # puts it first on the load path) Puppet 8's own, as record-p8 does.
+    unless puppet8?
+      Puppet[:strict] = :warning
+      Puppet[:strict_variables] = false
+    end
+    @default_strict = Puppet[:strict]
     Puppet[:data_binding_terminus] = 'hiera'
     Puppet::Util::Log.level = :err
+  end
+
+  # Whether this is Puppet 8 (OpenVox 8).
+  def puppet8?
+    Puppet.version.to_i >= 8
   end
 
   # A module directory holding the gem as the Puppet module `libhiera`
@@ -41,7 +51,7 @@ module PuppetRunner
   end
 
   # Yields inside a compile of `kase` in `dir`: (compiler, topscope), with
-  # the case's `settings.strict` (else Puppet 7's warning).
+  # the case's `settings.strict` (else the Puppet's default).
   # `modules`: module directories besides the environment's, after the
   # case's `settings.basemodulepath` (which is also Puppet's basemodulepath,
   # for `$basemodulepath` in environment.conf), as the recorder sets them.
@@ -51,7 +61,7 @@ module PuppetRunner
     certname = node_spec['certname']
     facts = Marshal.load(Marshal.dump(kase['facts'] || {}))
     envdir = File.join(dir, 'environments')
-    Puppet[:strict] = ((kase['settings'] || {})['strict'] || 'warning').to_sym
+    Puppet[:strict] = ((kase['settings'] || {})['strict'] || @default_strict).to_sym
     base = ((kase['settings'] || {})['basemodulepath'] || []).map { |d| File.join(dir, d) }
     Puppet[:basemodulepath] = base.empty? ? File.join(@tmp, 'empty_modules') : base.join(File::PATH_SEPARATOR)
     modules = base + modules
