@@ -2299,6 +2299,29 @@ mod tests {
     }
 
     #[test]
+    fn a_default_values_hash_entry_excuses_an_undefined_variable_in_puppet_8_only() {
+        let dir = std::env::temp_dir().join(format!("libhiera-dvh-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("data")).unwrap();
+        std::fs::write(dir.join("hiera.yaml"), "version: 5\n").unwrap();
+        std::fs::write(dir.join("data/common.yaml"), "k: \"<%{x}>\"\n").unwrap();
+        let run = |strict, puppet| {
+            let options = Options { hiera_config: dir.join("hiera.yaml"), environmentpath: dir.clone(), strict, puppet, ..Options::default() };
+            let session = Session::new(Arc::new(Hiera::open(options).unwrap()), Map::default());
+            let mut defaults = Map::default();
+            defaults.insert("x".into(), "d".into());
+            let req = LookupRequest { keys: vec!["k".into()], default_values_hash: defaults, ..Default::default() };
+            let (r, warnings) = session.lookup_with_warnings(&req);
+            (r.map(|v| v.and_then(|v| v.as_str().map(str::to_string))).map_err(|e| e.message), warnings)
+        };
+        // Puppet 7 asks the scope first: an error, or a warning and then the default.
+        assert_eq!(run(Some(Strict::Error), 7), (Err("Undefined variable 'x'; ".into()), vec![]));
+        assert_eq!(run(None, 7), (Ok(Some("<d>".into())), vec!["Undefined variable 'x'; ".into()]));
+        // Puppet 8 catches the undefined variable when there is a default.
+        assert_eq!(run(None, 8), (Ok(Some("<d>".into())), vec![]));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
     fn undefined_variables_are_worded_as_puppet_words_them() {
         let w = |root: &str| undefined_variable_words(root).map(|(n, r)| format!("{n}|{r}"));
         assert_eq!(w("x").as_deref(), Some("x|"));
