@@ -49,6 +49,8 @@ pub struct Confinement {
     /// The roots known so far: the fixed ones first, then those named by
     /// the configurations read (each once).
     roots: Mutex<Vec<PathBuf>>,
+    /// Puppet's codedir ([`crate::Options::codedir`]).
+    codedir: PathBuf,
 }
 
 impl Confinement {
@@ -56,9 +58,16 @@ impl Confinement {
     /// configurations read, see [`Confinement::add_config`]); `global_config`
     /// is the global hiera.yaml.
     pub fn new(global_config: PathBuf, roots: Vec<PathBuf>) -> Confinement {
+        Confinement::with_codedir(global_config, roots, PathBuf::from("/etc/puppet/code"))
+    }
+
+    /// [`Confinement::new`], with Puppet's `codedir` (what a Hiera 3 global
+    /// configuration's default datadir starts with).
+    pub fn with_codedir(global_config: PathBuf, roots: Vec<PathBuf>, codedir: PathBuf) -> Confinement {
         let c = Confinement {
             global_config,
             roots: Mutex::new(Vec::new()),
+            codedir,
         };
         for r in roots {
             c.add_root(r);
@@ -86,13 +95,20 @@ impl Confinement {
             .iter()
             .chain(config.default_hierarchy.iter().flatten())
         {
-            let literal = !entry.interpolate_datadir || !entry.datadir.contains("%{");
+            // The default datadir of a Hiera 3 global configuration starts
+            // with the codedir setting.
+            let datadir_text = entry
+                .datadir
+                .strip_prefix("%{::settings::codedir}")
+                .map(|rest| format!("{}{rest}", self.codedir.display()))
+                .unwrap_or_else(|| entry.datadir.clone());
+            let literal = !entry.interpolate_datadir || !datadir_text.contains("%{");
             let datadir = if entry.datadir_from_cwd {
-                let fixed = fixed_part(&entry.datadir);
+                let fixed = fixed_part(&datadir_text);
                 std::path::absolute(if fixed.is_empty() { "." } else { fixed })
                     .unwrap_or_else(|_| PathBuf::from(fixed))
             } else {
-                let joined = pathname_join(&config.root, &entry.datadir);
+                let joined = pathname_join(&config.root, &datadir_text);
                 if entry.interpolate_datadir {
                     PathBuf::from(fixed_part(&joined.to_string_lossy()))
                 } else {

@@ -681,7 +681,7 @@ impl FileCache {
             let global_dir = options.hiera_config.parent().map(Path::to_path_buf).unwrap_or_default();
             let mut roots = modulepath.to_vec();
             roots.push(env);
-            let confinement = Confinement::new(options.hiera_config.clone(), roots);
+            let confinement = Confinement::with_codedir(options.hiera_config.clone(), roots, options.codedir.clone());
             // The datadir of the default global config, used when there is no
             // global hiera.yaml.
             confinement.add_config(&HieraConfig::implicit_default(&global_dir), false);
