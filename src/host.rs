@@ -130,7 +130,13 @@ pub struct Warning {
 impl Warning {
     /// A warning logged each time.
     pub fn plain(message: String) -> Warning {
-        Warning { key: message.clone(), message, kind: None, file: None, line: None }
+        Warning {
+            key: message.clone(),
+            message,
+            kind: None,
+            file: None,
+            line: None,
+        }
     }
 
     /// The warning as the JSON object the C ABI hands the host:
@@ -143,7 +149,10 @@ impl Warning {
             m.insert(Value::from("key"), Value::from(self.key.as_str()));
         }
         if let Some(file) = &self.file {
-            m.insert(Value::from("file"), Value::from(file.to_string_lossy().as_ref()));
+            m.insert(
+                Value::from("file"),
+                Value::from(file.to_string_lossy().as_ref()),
+            );
         }
         if let Some(line) = self.line {
             m.insert(Value::from("line"), Value::Int(line as i64));
@@ -200,7 +209,10 @@ pub fn undig(subkeys: &[Segment], value: Value) -> Result<Value> {
                 Value::array(list)
             }
             Segment::Index(i) => {
-                return Err(Error::new(ErrorKind::Lookup, format!("index {i} too small for array; minimum: 0")));
+                return Err(Error::new(
+                    ErrorKind::Lookup,
+                    format!("index {i} too small for array; minimum: 0"),
+                ));
             }
         };
     }

@@ -45,7 +45,13 @@ pub struct hiera_answer {
 /// returns. It must not unwind (no C++ exception, no longjmp) out of the
 /// call.
 #[allow(non_camel_case_types)]
-pub type hiera_call_fn = Option<unsafe extern "C" fn(user_data: *mut c_void, call_json: *const c_char, answer: *mut hiera_answer)>;
+pub type hiera_call_fn = Option<
+    unsafe extern "C" fn(
+        user_data: *mut c_void,
+        call_json: *const c_char,
+        answer: *mut hiera_answer,
+    ),
+>;
 
 /// Logs a warning Puppet would log during a lookup (an undefined variable
 /// under `strict: warning`, a data file that is not a hash, a hiera.yaml
@@ -55,7 +61,8 @@ pub type hiera_call_fn = Option<unsafe extern "C" fn(user_data: *mut c_void, cal
 /// (`Puppet.warn_once(kind, key, message, file, line)`). Borrowed for the
 /// call. It must not unwind.
 #[allow(non_camel_case_types)]
-pub type hiera_warn_fn = Option<unsafe extern "C" fn(user_data: *mut c_void, warning_json: *const c_char)>;
+pub type hiera_warn_fn =
+    Option<unsafe extern "C" fn(user_data: *mut c_void, warning_json: *const c_char)>;
 
 /// Called once, when the `hiera` and every session made from it are freed:
 /// the host may then release `user_data`.
@@ -103,10 +110,21 @@ unsafe impl Sync for CHost {}
 impl Host for CHost {
     fn call(&self, call: &HostCall<'_>) -> Result<Option<Value>> {
         let Some(f) = self.host.call else {
-            return Err(Error::new(ErrorKind::Config, format!("Unable to find '{}' function named '{}'", call.kind.key(), call.function)));
+            return Err(Error::new(
+                ErrorKind::Config,
+                format!(
+                    "Unable to find '{}' function named '{}'",
+                    call.kind.key(),
+                    call.function
+                ),
+            ));
         };
-        let text = CString::new(call.to_json())
-            .map_err(|_| Error::new(ErrorKind::Lookup, "host call: the call contains a NUL byte".to_string()))?;
+        let text = CString::new(call.to_json()).map_err(|_| {
+            Error::new(
+                ErrorKind::Lookup,
+                "host call: the call contains a NUL byte".to_string(),
+            )
+        })?;
         let mut answer = hiera_answer { outcome: Ok(None) };
         // SAFETY: `f` is the host's callback, called as its contract says:
         // `text` is a NUL-terminated string alive for the call, and `answer`
@@ -122,7 +140,9 @@ impl Host for CHost {
     fn warn(&self, warning: &Warning) {
         let Some(f) = self.host.warn else { return };
         // JSON escapes a NUL: never refused.
-        let Ok(text) = CString::new(warning.to_json()) else { return };
+        let Ok(text) = CString::new(warning.to_json()) else {
+            return;
+        };
         // SAFETY: `f` is the host's callback; `text` is NUL-terminated and
         // alive for the call.
         unsafe { f(self.host.user_data, text.as_ptr()) };
@@ -169,7 +189,8 @@ pub unsafe extern "C" fn hiera_open_with_host(
         let host = HostRef(Arc::new(CHost { host }));
         // SAFETY: checked non-NULL; the caller guarantees a NUL-terminated
         // string valid for the duration of the call.
-        let opened = unsafe { input_str(options_json, "options_json") }.and_then(|text| open_json_with(text, Some(host)));
+        let opened = unsafe { input_str(options_json, "options_json") }
+            .and_then(|text| open_json_with(text, Some(host)));
         let made = opened.map(|h| hiera { inner: Arc::new(h) });
         // SAFETY: `out` and `error_json` are non-NULL and, per the contract, writable.
         unsafe { write_made(made, out, error_json) }
@@ -182,7 +203,11 @@ pub unsafe extern "C" fn hiera_open_with_host(
 /// # Safety
 /// `answer` is NULL or the answer passed to the running callback; `text` is
 /// NULL or a NUL-terminated string.
-unsafe fn set_answer(answer: *mut hiera_answer, text: *const c_char, set: impl FnOnce(&mut hiera_answer, &[u8]) -> hiera_status) -> hiera_status {
+unsafe fn set_answer(
+    answer: *mut hiera_answer,
+    text: *const c_char,
+    set: impl FnOnce(&mut hiera_answer, &[u8]) -> hiera_status,
+) -> hiera_status {
     guard(hiera_status::HIERA_PANIC, || {
         if answer.is_null() || text.is_null() {
             return hiera_status::HIERA_NULL_ARGUMENT;
@@ -207,12 +232,23 @@ unsafe fn set_answer(answer: *mut hiera_answer, text: *const c_char, set: impl F
 /// `answer` is NULL or the answer passed to the running callback;
 /// `value_json` is NULL or a NUL-terminated string.
 #[no_mangle]
-pub unsafe extern "C" fn hiera_answer_value(answer: *mut hiera_answer, value_json: *const c_char) -> hiera_status {
+pub unsafe extern "C" fn hiera_answer_value(
+    answer: *mut hiera_answer,
+    value_json: *const c_char,
+) -> hiera_status {
     // SAFETY: the contract of this function is the one of `set_answer`.
     unsafe {
         set_answer(answer, value_json, |answer, bytes| {
             let value = std::str::from_utf8(bytes)
-                .map_err(|e| Error::new(ErrorKind::InvalidArgument, format!("value_json is not valid UTF-8 (invalid byte at offset {})", e.valid_up_to())))
+                .map_err(|e| {
+                    Error::new(
+                        ErrorKind::InvalidArgument,
+                        format!(
+                            "value_json is not valid UTF-8 (invalid byte at offset {})",
+                            e.valid_up_to()
+                        ),
+                    )
+                })
                 .and_then(|text| input_json(text, "value_json"));
             match value {
                 Ok(v) => {
@@ -220,7 +256,10 @@ pub unsafe extern "C" fn hiera_answer_value(answer: *mut hiera_answer, value_jso
                     hiera_status::HIERA_OK
                 }
                 Err(e) => {
-                    answer.outcome = Err(Error::new(ErrorKind::Lookup, format!("the host function's answer: {}", e.message)));
+                    answer.outcome = Err(Error::new(
+                        ErrorKind::Lookup,
+                        format!("the host function's answer: {}", e.message),
+                    ));
                     hiera_status::HIERA_INVALID_ARGUMENT
                 }
             }
@@ -241,11 +280,17 @@ pub unsafe extern "C" fn hiera_answer_value(answer: *mut hiera_answer, value_jso
 /// `answer` is NULL or the answer passed to the running callback; `message`
 /// is NULL or a NUL-terminated string.
 #[no_mangle]
-pub unsafe extern "C" fn hiera_answer_error(answer: *mut hiera_answer, message: *const c_char) -> hiera_status {
+pub unsafe extern "C" fn hiera_answer_error(
+    answer: *mut hiera_answer,
+    message: *const c_char,
+) -> hiera_status {
     // SAFETY: the contract of this function is the one of `set_answer`.
     unsafe {
         set_answer(answer, message, |answer, bytes| {
-            answer.outcome = Err(Error::new(ErrorKind::Lookup, String::from_utf8_lossy(bytes).into_owned()));
+            answer.outcome = Err(Error::new(
+                ErrorKind::Lookup,
+                String::from_utf8_lossy(bytes).into_owned(),
+            ));
             hiera_status::HIERA_OK
         })
     }
