@@ -275,3 +275,48 @@ fn limit_hiera3(name: &str, data: &str, key: &str, limit: &str) {
     assert_eq!(e.kind, hiera::ErrorKind::Limit, "{name}: {}", e.message);
     assert!(e.message.contains(&format!("(limit {limit} = ")), "{name}: {}", e.message);
 }
+
+/// A host function that looks the same key up again, from inside its call:
+/// the re-entries are bounded (lookup_depth, counted per thread across host
+/// calls) and end in a limit error, on a 512 KiB thread too.
+#[test]
+fn a_host_function_that_recurses_into_the_engine_reaches_a_limit() {
+    use hiera::host::{Host, HostCall, HostRef, Warning};
+    use std::sync::{Mutex, OnceLock};
+
+    struct Recurse {
+        session: OnceLock<Arc<Session>>,
+        calls: Mutex<usize>,
+    }
+    impl Host for Recurse {
+        fn call(&self, call: &HostCall<'_>) -> hiera::Result<Option<Value>> {
+            *self.calls.lock().unwrap() += 1;
+            let s = self.session.get().expect("session set");
+            // The host's own lookup of the same key: the error comes back as the call's error.
+            s.lookup(&LookupRequest::key(call.key.unwrap_or("x")))
+        }
+        fn warn(&self, _: &Warning) {}
+    }
+
+    let dir = repo("host_recursion", &[]);
+    std::fs::write(dir.join("hiera.yaml"), "version: 5\nhierarchy:\n  - name: fn\n    lookup_key: my::fn\n").unwrap();
+    let host = Arc::new(Recurse { session: OnceLock::new(), calls: Mutex::new(0) });
+    let opts = Options {
+        hiera_config: dir.join("hiera.yaml"),
+        environmentpath: dir.join("environments"),
+        host: Some(HostRef(host.clone())),
+        ..Default::default()
+    };
+    let s = Arc::new(Session::new(Arc::new(Hiera::open(opts).unwrap()), Map::default()));
+    host.session.set(Arc::clone(&s)).ok().unwrap();
+    let err = std::thread::Builder::new()
+        .stack_size(512 * 1024)
+        .spawn(move || s.lookup(&LookupRequest::key("k")).unwrap_err())
+        .unwrap()
+        .join()
+        .expect("no stack overflow on a 512 KiB thread");
+    assert_eq!(err.kind, hiera::ErrorKind::Limit, "{}", err.message);
+    assert!(err.message.contains("the host function call for 'k'"), "{}", err.message);
+    let calls = *host.calls.lock().unwrap();
+    assert!((2..=64).contains(&calls), "{calls} calls");
+}
