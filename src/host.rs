@@ -63,7 +63,40 @@ pub struct HostCall<'a> {
     pub merge: Option<&'a Value>,
 }
 
-impl HostCall<'_> {
+impl<'a> HostCall<'a> {
+    /// A call of hierarchy entry `entry` (at `index`, of `layer` and
+    /// `module`), with its interpolated `options`; the location, key,
+    /// segments and merge are set by the caller.
+    pub fn of_entry(
+        entry: &'a crate::config::Entry,
+        index: usize,
+        layer: LayerKind,
+        module: Option<&'a str>,
+        default_hierarchy: bool,
+        options: Option<&'a Value>,
+    ) -> HostCall<'a> {
+        HostCall {
+            kind: entry.function_kind,
+            function: &entry.function_name,
+            layer,
+            module,
+            entry: &entry.name,
+            index,
+            default_hierarchy,
+            location: None,
+            options,
+            key: None,
+            segments: None,
+            merge: None,
+        }
+    }
+
+    /// The segments of a key as a call gives them: the root, then each
+    /// subkey (Integers for indexes).
+    pub fn segments_of(key: &crate::key::LookupKey) -> Vec<Value> {
+        std::iter::once(Value::string(&*key.root)).chain(key.segments.iter().map(Segment::to_value)).collect()
+    }
+
     /// The call as the JSON object the C ABI hands the host:
     /// `{"kind", "function", "layer", "module"?, "entry", "index",
     /// "default_hierarchy", "location"?, "options"?, "key"?, "segments"?,

@@ -10,6 +10,7 @@ use crate::config::{pathname_join, Entry, FunctionKind, HieraConfig, LayerKind, 
 use crate::data::{DataFormat, FileCache};
 use crate::error::{Error, ErrorKind, Result};
 use crate::explain::Explainer;
+use crate::host::HostCall;
 use crate::interpolate::{self, Resolver};
 use crate::key::{dig, split_key, LookupKey, Segment};
 use crate::limits::{self, Limits};
@@ -1462,20 +1463,8 @@ impl<'s> Invocation<'s> {
             Location::Nowhere => None,
         };
         let (layer, module) = self.site.clone();
-        let mut call = crate::host::HostCall {
-            kind: entry.function_kind,
-            function: &entry.function_name,
-            layer: layer.kind(),
-            module: module.as_deref(),
-            entry: &entry.name,
-            index: resolved.index,
-            default_hierarchy,
-            location: location.as_deref(),
-            options: resolved.options.as_ref(),
-            key: None,
-            segments: None,
-            merge: None,
-        };
+        let mut call = HostCall::of_entry(entry, resolved.index, layer.kind(), module.as_deref(), default_hierarchy, resolved.options.as_ref());
+        call.location = location.as_deref();
         match entry.function_kind {
             FunctionKind::DataHash => {
                 let slot = &resolved.data[j];
@@ -1517,7 +1506,7 @@ impl<'s> Invocation<'s> {
             }
             FunctionKind::DataDig | FunctionKind::Hiera3Backend => {
                 call.key = Some(&lk.key);
-                call.segments = Some(std::iter::once(Value::string(&*lk.root)).chain(lk.segments.iter().map(Segment::to_value)).collect());
+                call.segments = Some(HostCall::segments_of(lk));
                 match self.call_host(&*host.0, &call, &lk.key)? {
                     Some(v) => {
                         let v = self.checked_host_value(entry, &lk.key, location.as_deref(), v)?;
@@ -1546,21 +1535,10 @@ impl<'s> Invocation<'s> {
         };
         let merge = strategy.to_value();
         let (layer, module) = self.site.clone();
-        let segments: Vec<Value> = std::iter::once(Value::string(&*lk.root)).chain(lk.segments.iter().map(Segment::to_value)).collect();
-        let call = crate::host::HostCall {
-            kind: entry.function_kind,
-            function: &entry.function_name,
-            layer: layer.kind(),
-            module: module.as_deref(),
-            entry: &entry.name,
-            index: resolved.index,
-            default_hierarchy,
-            location: None,
-            options: resolved.options.as_ref(),
-            key: Some(&lk.key),
-            segments: Some(segments),
-            merge: merge.as_ref(),
-        };
+        let mut call = HostCall::of_entry(entry, resolved.index, layer.kind(), module.as_deref(), default_hierarchy, resolved.options.as_ref());
+        call.key = Some(&lk.key);
+        call.segments = Some(HostCall::segments_of(lk));
+        call.merge = merge.as_ref();
         match self.call_host(&*host.0, &call, &lk.key)? {
             Some(v) => {
                 let v = self.checked_host_value(entry, &lk.key, None, v)?;
@@ -1574,7 +1552,7 @@ impl<'s> Invocation<'s> {
     /// Calls the host, outside any grown stack segment and with the
     /// thread's own stack checked, as nested lookups are: the host may look
     /// up again.
-    fn call_host(&mut self, host: &dyn crate::host::Host, call: &crate::host::HostCall<'_>, key: &str) -> Result<Option<Value>> {
+    fn call_host(&mut self, host: &dyn crate::host::Host, call: &HostCall<'_>, key: &str) -> Result<Option<Value>> {
         crate::stack::check_lookup(key)?;
         let _depth = crate::host::Depth::enter(self.limits(), key)?;
         host.call(call)
