@@ -401,8 +401,8 @@ static void test_error_objects(void) {
        "Syntax error in string: %%{lookup('x'}"},
       /* strict: warning (the default) renders an undefined variable empty, */
       {"good", "warning", "{\"key\":\"undef_var\"}", HIERA_OK, "\"xy\"", ""},
-      /* strict: error makes it an error. */
-      {"good", "error", "{\"key\":\"undef_var\"}", HIERA_ERROR, "{\"kind\":\"lookup\",",
+      /* strict: error makes it an error (Puppet's ArgumentError from the scope). */
+      {"good", "error", "{\"key\":\"undef_var\"}", HIERA_ERROR, "{\"kind\":\"interpolation\",",
        "Undefined variable 'nosuchvar'"},
       /* An explanation of a failed lookup is attached to the error object. */
       {"good", "warning", "{\"key\":\"recursive\",\"explain\":true}", HIERA_ERROR,
