@@ -112,7 +112,9 @@ module Libhiera
         raise InvalidArgumentError.new("libhiera: #{name} must be an Array of directories", kind: 'invalid_argument')
       end
 
-      list.map(&:to_s)
+      # Relative directories are taken from Ruby's working directory (under
+      # JRuby, Dir.chdir changes Ruby's, not the process's).
+      list.map { |d| File.expand_path(d.to_s) }
     end
   end
 
