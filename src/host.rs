@@ -172,6 +172,12 @@ impl Warning {
         }
     }
 
+    /// A warning logged once per `key` (Puppet's `warn_once(kind, key,
+    /// message)`).
+    pub fn once(kind: &'static str, key: String, message: String) -> Warning {
+        Warning { message, kind: Some(kind), key, file: None, line: None }
+    }
+
     /// The warning as the JSON object the C ABI hands the host:
     /// `{"message", "kind"?, "key"?, "file"?, "line"?}`.
     pub fn to_json(&self) -> String {

@@ -10,7 +10,7 @@ use crate::config::{pathname_join, Entry, FunctionKind, HieraConfig, LayerKind, 
 use crate::data::{DataFormat, FileCache};
 use crate::error::{Error, ErrorKind, Result};
 use crate::explain::Explainer;
-use crate::host::HostCall;
+use crate::host::{HostCall, HostRef, Warning};
 use crate::interpolate::{self, Resolver};
 use crate::key::{dig, split_key, LookupKey, Segment};
 use crate::limits::{self, Limits};
@@ -474,10 +474,10 @@ impl Session {
     /// The warnings Puppet would log go to the host's `warn`, when there is
     /// a host (see [`Options::host`]).
     pub fn lookup(&self, req: &LookupRequest) -> Result<Option<Value>> {
-        let (r, warnings) = self.lookup_with_warnings(req);
+        let (r, warnings) = self.lookup_warned(req);
         if let Some(host) = &self.hiera.options.host {
             for w in &warnings {
-                host.0.warn(&undefined_variable_warning(w));
+                host.0.warn(w);
             }
         }
         r
@@ -486,6 +486,12 @@ impl Session {
     /// Like [`Session::lookup`], also returning the warnings Puppet would log
     /// (undefined variables under `strict = warning`).
     pub fn lookup_with_warnings(&self, req: &LookupRequest) -> (Result<Option<Value>>, Vec<String>) {
+        let (r, warnings) = self.lookup_warned(req);
+        (r, warnings.into_iter().map(|w| w.message).collect())
+    }
+
+    /// The lookup and the warnings Puppet would log, as Puppet logs them.
+    fn lookup_warned(&self, req: &LookupRequest) -> (Result<Option<Value>>, Vec<Warning>) {
         if let Some((found, warnings)) = self.quick_lookup(req) {
             return (Ok(found.or_else(|| req.default.clone())), warnings);
         }
@@ -513,7 +519,7 @@ impl Session {
     /// resolved hierarchies, their key indexes and data slots), searched in
     /// the same order, first found wins, values interpolated by the same
     /// resolver with the same recursion guard. Also returns the warnings.
-    fn quick_lookup(&self, req: &LookupRequest) -> Option<(Found, Vec<String>)> {
+    fn quick_lookup(&self, req: &LookupRequest) -> Option<(Found, Vec<Warning>)> {
         if req.keys.is_empty() || req.merge.is_some() || !req.override_values.is_empty() || !req.default_values_hash.is_empty() {
             return None;
         }
@@ -528,7 +534,7 @@ impl Session {
 
     /// One name of [`Session::quick_lookup`]: `Some(found)`, or `None` when
     /// the general path must answer.
-    fn quick_key(&self, req: &LookupRequest, name: &str, warnings: &mut Vec<String>) -> Option<Found> {
+    fn quick_key(&self, req: &LookupRequest, name: &str, warnings: &mut Vec<Warning>) -> Option<Found> {
         let bytes = name.as_bytes();
         if memchr::memchr2(b'\'', b'"', bytes).is_some() {
             return None;
@@ -814,7 +820,7 @@ struct Invocation<'s> {
     /// they are gathered sees them as absent, as in Puppet.
     options_busy: Vec<(Layer, Option<String>)>,
     /// Warnings (Puppet's `strict = warning` messages), each once.
-    warnings: Vec<String>,
+    warnings: Vec<Warning>,
     /// What the scope expressions being evaluated belong to.
     config_part: ConfigPart,
     /// How deep the nested lookup being made is (the top-level lookup is 0).
@@ -938,9 +944,9 @@ impl<'s> Invocation<'s> {
         &self.session.hiera
     }
 
-    fn warn(&mut self, msg: String) {
-        if !self.warnings.contains(&msg) {
-            self.warnings.push(msg);
+    fn warn(&mut self, warning: Warning) {
+        if !self.warnings.contains(&warning) {
+            self.warnings.push(warning);
         }
     }
 
@@ -1264,7 +1270,7 @@ impl<'s> Invocation<'s> {
                 this.ex_pop();
                 return Ok(None);
             }
-            if entry.function_kind == FunctionKind::Hiera3Backend && this.hiera().options.host.as_ref().is_some_and(|h| h.0.runs_functions()) {
+            if entry.function_kind == FunctionKind::Hiera3Backend && this.function_host().is_some() {
                 // A Hiera 3 backend searches its hierarchy itself.
                 let r = this.host_backend_lookup(config, entry, re, lk, strategy, default_hierarchy);
                 this.ex_pop();
@@ -1454,7 +1460,7 @@ impl<'s> Invocation<'s> {
         lk: &LookupKey,
         default_hierarchy: bool,
     ) -> Result<LocationOutcome> {
-        let Some(host) = self.hiera().options.host.clone().filter(|h| h.0.runs_functions() && !takes_only_a_path(&entry.function_name)) else {
+        let Some(host) = self.function_host().filter(|_| !takes_only_a_path(&entry.function_name)) else {
             return Err(self.unsupported_function(config, entry));
         };
         let location = match &resolved.locations[j] {
@@ -1530,7 +1536,7 @@ impl<'s> Invocation<'s> {
         strategy: &Strategy,
         default_hierarchy: bool,
     ) -> Result<Found> {
-        let Some(host) = self.hiera().options.host.clone().filter(|h| h.0.runs_functions()) else {
+        let Some(host) = self.function_host() else {
             return Err(self.unsupported_function(config, entry));
         };
         let merge = strategy.to_value();
@@ -1547,6 +1553,11 @@ impl<'s> Invocation<'s> {
             }
             None => Ok(None),
         }
+    }
+
+    /// The host, when it runs the functions libhiera does not have.
+    fn function_host(&self) -> Option<HostRef> {
+        self.hiera().options.host.clone().filter(|h| h.0.runs_functions())
     }
 
     /// Calls the host, outside any grown stack segment and with the
@@ -1777,13 +1788,15 @@ impl<'s> Invocation<'s> {
             name = root.to_string();
         }
         let hiera = self.hiera();
+        // Puppet's warn_once(UNDEFINED_VARIABLES_KIND, "Variable: <name>", message).
+        let once = |message: String| Warning::once("undefined_variables", format!("Variable: {name}"), message);
         match hiera.options.strict() {
             Strict::Error if hiera.options.puppet >= 8 && self.config_part == ConfigPart::Locations => {
-                self.warn(format!("Interpolation failed with '{name}', but compilation continuing; {reason}"));
+                self.warn(once(format!("Interpolation failed with '{name}', but compilation continuing; {reason}")));
             }
             // An ArgumentError in Puppet: no `Lookup of key` prefix.
             Strict::Error => return Err(Error::new(ErrorKind::Interpolation, format!("Undefined variable '{name}'; {reason}"))),
-            Strict::Warning => self.warn(format!("Undefined variable '{name}'; {reason}")),
+            Strict::Warning => self.warn(once(format!("Undefined variable '{name}'; {reason}"))),
             Strict::Off => {}
         }
         Ok(())
@@ -2206,25 +2219,6 @@ fn builtin_format(kind: FunctionKind, name: &str, options: Option<&Value>, path:
     }
 }
 
-/// An undefined variable warning as Puppet's scope logs it:
-/// `warn_once(:undefined_variables, "Variable: <name>", message)` (also
-/// Puppet 8's `Interpolation failed with '<name>', but compilation
-/// continuing; `).
-fn undefined_variable_warning(message: &str) -> crate::host::Warning {
-    let name = message
-        .strip_prefix("Undefined variable '")
-        .or_else(|| message.strip_prefix("Interpolation failed with '"))
-        .and_then(|m| m.split('\'').next())
-        .unwrap_or(message);
-    crate::host::Warning {
-        message: message.to_string(),
-        kind: Some("undefined_variables"),
-        key: format!("Variable: {name}"),
-        file: None,
-        line: None,
-    }
-}
-
 /// Puppet's message when `lookup()` finds nothing and has no default.
 pub fn not_found_message(names: &[String]) -> String {
     if names.len() == 1 {
@@ -2296,6 +2290,30 @@ mod tests {
         assert_eq!(run(None, 7), (Ok(Some("<d>".into())), vec!["Undefined variable 'x'; ".into()]));
         // Puppet 8 catches the undefined variable when there is a default.
         assert_eq!(run(None, 8), (Ok(Some("<d>".into())), vec![]));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn undefined_variable_warnings_are_puppets_warn_once() {
+        let dir = std::env::temp_dir().join(format!("libhiera-warn-once-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("data")).unwrap();
+        std::fs::write(dir.join("hiera.yaml"), "version: 5\nhierarchy:\n  - name: n\n    path: \"n/%{nope}.yaml\"\n  - name: c\n    path: common.yaml\n").unwrap();
+        std::fs::write(dir.join("data/common.yaml"), "k: \"<%{::x}>\"\n").unwrap();
+        let warned = |puppet: u8, strict: Strict| {
+            let options = Options { hiera_config: dir.join("hiera.yaml"), environmentpath: dir.clone(), strict: Some(strict), puppet, ..Options::default() };
+            let session = Session::new(Arc::new(Hiera::open(options).unwrap()), Map::default());
+            session.lookup_warned(&LookupRequest::key("k")).1
+        };
+        // Each kind of warning keyed by the variable's name, as Puppet's scope keys it.
+        let w = warned(7, Strict::Warning);
+        assert_eq!(w.iter().map(|w| (w.kind, w.key.as_str())).collect::<Vec<_>>(), [
+            (Some("undefined_variables"), "Variable: nope"),
+            (Some("undefined_variables"), "Variable: ::x")
+        ]);
+        let w = warned(8, Strict::Error);
+        assert_eq!(w.len(), 1, "{w:?}");
+        assert_eq!((w[0].kind, w[0].key.as_str()), (Some("undefined_variables"), "Variable: nope"));
+        assert!(w[0].message.starts_with("Interpolation failed with 'nope', but compilation continuing"), "{w:?}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -168,7 +168,7 @@ module Libhiera
     # The state of one compile (kept on its LookupAdapter).
     # @api private
     class CompileState
-      attr_accessor :stamp, :top, :sessions, :engine, :unusable
+      attr_accessor :stamp, :top, :sessions, :engine, :unusable, :plan
       # The objects host functions returned that the wire cannot carry,
       # passed by reference.
       attr_reader :objects
@@ -354,10 +354,12 @@ module Libhiera
           state.stamp = stamp
         end
         overlay = Handoff.overlay(scope, top)
-        plan = Handoff.plan?
+        # A compile is a plan's or not for its whole life.
+        state.plan = Handoff.plan? if state.plan.nil?
         calling = Handoff.calling(scope)
-        state.sessions[[overlay, calling, plan]] ||= begin
-          session = state.engine.session(overlay.empty? ? state.top : state.top.merge(overlay), strict: true, plan: plan,
+        state.sessions[[overlay, calling]] ||= begin
+          session = state.engine.session(overlay.empty? ? state.top : state.top.merge(overlay), strict: true,
+                                                                                                plan: state.plan,
                                                                                                 hiera3_variables: calling)
           session.objects = state.objects
           session
@@ -409,7 +411,7 @@ module Libhiera
 
       # Whether the compile is a plan's (Puppet's script compiler).
       def self.plan?
-        defined?(::Puppet::Pal::ScriptCompiler) && ::Puppet.lookup(:pal_compiler) { nil }.is_a?(::Puppet::Pal::ScriptCompiler)
+        (defined?(::Puppet::Pal::ScriptCompiler) && ::Puppet.lookup(:pal_compiler) { nil }.is_a?(::Puppet::Pal::ScriptCompiler)) || false
       end
 
       # The variables Puppet's Hiera::Scope adds for a Hiera 3 global layer
