@@ -8,8 +8,14 @@ fn main() {
     println!("cargo:rerun-if-changed={}", map.display());
     let os = std::env::var("CARGO_CFG_TARGET_OS").unwrap_or_default();
     // ELF platforms with a GNU-compatible linker.
-    if matches!(os.as_str(), "linux" | "android" | "freebsd" | "netbsd" | "openbsd" | "dragonfly") {
-        println!("cargo:rustc-cdylib-link-arg=-Wl,--version-script={}", map.display());
+    if matches!(
+        os.as_str(),
+        "linux" | "android" | "freebsd" | "netbsd" | "openbsd" | "dragonfly"
+    ) {
+        println!(
+            "cargo:rustc-cdylib-link-arg=-Wl,--version-script={}",
+            map.display()
+        );
         println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,libhiera.so.0");
     }
 }

@@ -59,7 +59,10 @@ unsafe impl GlobalAlloc for Counting {
     }
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         if COUNTING.load(Ordering::Relaxed) {
-            LIVE.fetch_add(new_size as isize - layout.size() as isize, Ordering::Relaxed);
+            LIVE.fetch_add(
+                new_size as isize - layout.size() as isize,
+                Ordering::Relaxed,
+            );
         }
         System.realloc(ptr, layout, new_size)
     }
@@ -102,7 +105,10 @@ fn parse_args() -> Result<Args, String> {
             other => return Err(format!("unknown argument '{other}'")),
         }
     }
-    if a.corpus.as_os_str().is_empty() || a.results.as_os_str().is_empty() || a.timings.as_os_str().is_empty() {
+    if a.corpus.as_os_str().is_empty()
+        || a.results.as_os_str().is_empty()
+        || a.timings.as_os_str().is_empty()
+    {
         return Err("usage: compare_rust --corpus DIR [--nodes N] [--rounds R] --results FILE --timings FILE [--no-memory]".into());
     }
     Ok(a)
@@ -154,8 +160,10 @@ fn main() {
     let workload: Vec<LookupRequest> = corpus_dir::workload(&dir);
     let nodes = corpus_dir::nodes(&dir, a.nodes);
     let scopes: Vec<Map> = nodes.iter().map(corpus_dir::scope).collect();
-    let mut timings = std::io::BufWriter::new(std::fs::File::create(&a.timings).expect("timings file"));
-    let mut results = std::io::BufWriter::new(std::fs::File::create(&a.results).expect("results file"));
+    let mut timings =
+        std::io::BufWriter::new(std::fs::File::create(&a.timings).expect("timings file"));
+    let mut results =
+        std::io::BufWriter::new(std::fs::File::create(&a.results).expect("results file"));
     writeln!(
         timings,
         "{{\"type\":\"meta\",\"engine\":\"libhiera {} (Rust API)\",\"nodes\":{},\"requests\":{},\"rounds\":{}}}",
@@ -170,7 +178,10 @@ fn main() {
     let mut memory_line = None;
     if a.memory {
         let files = data_files(&dir);
-        let yaml_bytes: u64 = files.iter().map(|p| std::fs::metadata(p).map(|m| m.len()).unwrap_or(0)).sum();
+        let yaml_bytes: u64 = files
+            .iter()
+            .map(|p| std::fs::metadata(p).map(|m| m.len()).unwrap_or(0))
+            .sum();
         let rss0 = rss_bytes();
         COUNTING.store(true, Ordering::SeqCst);
         let before = LIVE.load(Ordering::SeqCst);

@@ -30,7 +30,8 @@ pub fn nodes(dir: &Path, n: usize) -> Vec<(String, Map)> {
         .take(n)
         .map(|p| {
             let cert = p.file_stem().unwrap().to_string_lossy().into_owned();
-            let facts = match from_json(&std::fs::read_to_string(&p).unwrap()).expect("facts JSON") {
+            let facts = match from_json(&std::fs::read_to_string(&p).unwrap()).expect("facts JSON")
+            {
                 Value::Hash(h) => (*h).clone(),
                 _ => panic!("{}: facts must be an object", p.display()),
             };
@@ -48,7 +49,10 @@ pub fn scope((cert, facts): &(String, Map)) -> Map {
 pub fn options(dir: &Path) -> Options {
     // LIBHIERA_FILE_CHECK_INTERVAL_MS: trust file checks for that long (the
     // `rust-interval` driver sets it; the default, 0, checks every session).
-    let interval_ms: u64 = std::env::var("LIBHIERA_FILE_CHECK_INTERVAL_MS").ok().and_then(|v| v.parse().ok()).unwrap_or(0);
+    let interval_ms: u64 = std::env::var("LIBHIERA_FILE_CHECK_INTERVAL_MS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
     Options {
         hiera_config: dir.join("hiera.yaml"),
         environmentpath: dir.join("environments"),

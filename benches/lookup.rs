@@ -58,9 +58,19 @@ impl Fixture {
         let workload = corpus
             .workload
             .iter()
-            .map(|r| hiera::request::request_from_value(r).expect("workload request").lookup)
+            .map(|r| {
+                hiera::request::request_from_value(r)
+                    .expect("workload request")
+                    .lookup
+            })
             .collect();
-        Fixture { dir, corpus, hiera, scope, workload }
+        Fixture {
+            dir,
+            corpus,
+            hiera,
+            scope,
+            workload,
+        }
     }
 
     fn warm_session(&self) -> Session {
@@ -86,13 +96,22 @@ fn expect_found(s: &Session, r: &LookupRequest, what: &str) {
 fn warm(c: &mut Criterion, fx: &Fixture) {
     let s = fx.warm_session();
     let p = &fx.corpus.probes;
-    let cases = [("hit", key(&p.hit), true), ("miss", key(&p.miss), false), ("dotted", key(&p.dotted), true), ("interpolated", key(&p.interpolated), true)];
+    let cases = [
+        ("hit", key(&p.hit), true),
+        ("miss", key(&p.miss), false),
+        ("dotted", key(&p.dotted), true),
+        ("interpolated", key(&p.interpolated), true),
+    ];
     let mut g = c.benchmark_group("warm");
     for (name, req, found) in &cases {
         if *found {
             expect_found(&s, req, name);
         } else {
-            assert!(matches!(s.lookup(req), Ok(None)), "miss probe {:?} was found", req.keys);
+            assert!(
+                matches!(s.lookup(req), Ok(None)),
+                "miss probe {:?} was found",
+                req.keys
+            );
         }
         g.bench_function(*name, |b| b.iter(|| black_box(s.lookup(black_box(req)))));
     }
@@ -150,7 +169,9 @@ fn merges(c: &mut Criterion, fx: &Fixture) {
     let opts = DeepMergeOptions::puppet_deep();
     let mut g = c.benchmark_group("deep_merge");
     // levels[0] has the highest priority, as a lookup finds them.
-    g.bench_function("strategy", |b| b.iter(|| black_box(strategy.lookup(3, |i| Ok(Some(levels[i].clone()))).unwrap())));
+    g.bench_function("strategy", |b| {
+        b.iter(|| black_box(strategy.lookup(3, |i| Ok(Some(levels[i].clone()))).unwrap()))
+    });
     // What Strategy::merge does: the accumulated (higher priority) value is
     // the source, a copy of the next level the destination.
     g.bench_function("deep_merge", |b| {
@@ -160,9 +181,17 @@ fn merges(c: &mut Criterion, fx: &Fixture) {
         })
     });
     let s = fx.warm_session();
-    let req = LookupRequest { keys: vec![fx.corpus.probes.deep.clone()], merge: Some(Value::from("deep")), ..Default::default() };
+    let req = LookupRequest {
+        keys: vec![fx.corpus.probes.deep.clone()],
+        merge: Some(Value::from("deep")),
+        ..Default::default()
+    };
     match s.lookup(&req) {
-        Ok(Some(Value::Hash(h))) => assert!(h.len() > 100, "the deep merge probe merged only {} keys", h.len()),
+        Ok(Some(Value::Hash(h))) => assert!(
+            h.len() > 100,
+            "the deep merge probe merged only {} keys",
+            h.len()
+        ),
         other => panic!("deep merge probe: {other:?}"),
     }
     g.bench_function("lookup", |b| b.iter(|| black_box(s.lookup(&req).ok())));
@@ -172,7 +201,8 @@ fn merges(c: &mut Criterion, fx: &Fixture) {
 fn yaml(c: &mut Criterion, fx: &Fixture) {
     let texts = fx.corpus.data_texts();
     let total: usize = texts.iter().map(|t| t.len()).sum();
-    let common = fx.corpus.files[&format!("environments/{}/data/common.yaml", gen::ENVIRONMENT)].as_str();
+    let common =
+        fx.corpus.files[&format!("environments/{}/data/common.yaml", gen::ENVIRONMENT)].as_str();
     let opts = YamlOptions::default();
     let mut g = c.benchmark_group("yaml");
     g.throughput(Throughput::Bytes(total as u64));
@@ -185,7 +215,9 @@ fn yaml(c: &mut Criterion, fx: &Fixture) {
         })
     });
     g.throughput(Throughput::Bytes(common.len() as u64));
-    g.bench_function("common", |b| b.iter(|| black_box(load(common, &opts).unwrap())));
+    g.bench_function("common", |b| {
+        b.iter(|| black_box(load(common, &opts).unwrap()))
+    });
     g.finish();
 }
 

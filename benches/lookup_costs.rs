@@ -31,7 +31,9 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let usage = "usage: lookup_costs --corpus DIR (fresh [ROUNDS] | steady [ROUNDS] [KIND] | finished [ROUNDS] [KIND])";
     let (dir, mode, rest) = match args.as_slice() {
-        [flag, dir, mode, rest @ ..] if flag == "--corpus" => (PathBuf::from(dir), mode.as_str(), rest),
+        [flag, dir, mode, rest @ ..] if flag == "--corpus" => {
+            (PathBuf::from(dir), mode.as_str(), rest)
+        }
         _ => {
             eprintln!("{usage}");
             std::process::exit(2);
@@ -42,13 +44,17 @@ fn main() {
         .lines()
         .map(|l| l.split_whitespace().next().unwrap_or("").to_string())
         .collect();
-    let requests: Vec<(LookupRequest, String)> = corpus_dir::workload(&dir).into_iter().zip(kinds).collect();
+    let requests: Vec<(LookupRequest, String)> =
+        corpus_dir::workload(&dir).into_iter().zip(kinds).collect();
     let hiera = Arc::new(Hiera::open(corpus_dir::options(&dir)).expect("open"));
     let rounds = |default: usize| rest.first().and_then(|r| r.parse().ok()).unwrap_or(default);
     let (lookups, elapsed) = match mode {
         "fresh" => {
             let workload: Vec<&LookupRequest> = requests.iter().map(|(r, _)| r).collect();
-            let scopes = corpus_dir::nodes(&dir, 50).iter().map(corpus_dir::scope).collect::<Vec<_>>();
+            let scopes = corpus_dir::nodes(&dir, 50)
+                .iter()
+                .map(corpus_dir::scope)
+                .collect::<Vec<_>>();
             for scope in &scopes {
                 let s = Session::new(Arc::clone(&hiera), scope.clone());
                 workload.iter().for_each(|r| drop(s.lookup(r)));
@@ -67,8 +73,15 @@ fn main() {
             // is answered from them.
             let forget = mode == "steady";
             let kind = rest.get(1);
-            let workload: Vec<&LookupRequest> = requests.iter().filter(|(_, k)| kind.is_none_or(|want| want == k)).map(|(r, _)| r).collect();
-            let s = Session::new(Arc::clone(&hiera), corpus_dir::scope(&corpus_dir::nodes(&dir, 1)[0]));
+            let workload: Vec<&LookupRequest> = requests
+                .iter()
+                .filter(|(_, k)| kind.is_none_or(|want| want == k))
+                .map(|(r, _)| r)
+                .collect();
+            let s = Session::new(
+                Arc::clone(&hiera),
+                corpus_dir::scope(&corpus_dir::nodes(&dir, 1)[0]),
+            );
             workload.iter().for_each(|r| drop(s.lookup(r)));
             let rounds = rounds(if forget { 2000 } else { 5000 });
             let start = Instant::now();
@@ -85,5 +98,8 @@ fn main() {
             std::process::exit(2);
         }
     };
-    println!("{lookups} lookups: {:.3} µs/lookup", elapsed.as_secs_f64() * 1e6 / lookups.max(1) as f64);
+    println!(
+        "{lookups} lookups: {:.3} µs/lookup",
+        elapsed.as_secs_f64() * 1e6 / lookups.max(1) as f64
+    );
 }

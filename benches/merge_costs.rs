@@ -16,13 +16,20 @@ use std::hint::black_box;
 use std::time::Instant;
 
 fn main() {
-    let rounds: usize = std::env::args().nth(1).and_then(|r| r.parse().ok()).unwrap_or(20_000);
+    let rounds: usize = std::env::args()
+        .nth(1)
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(20_000);
     let mut rng = gen::Rng::new(7);
     let levels: Vec<Value> = (0..3).map(|l| gen::bench_tuning(&mut rng, l)).collect();
     let strategy = Strategy::from_value(&Value::from("deep")).expect("deep");
     let start = Instant::now();
     for _ in 0..rounds {
-        black_box(strategy.lookup(3, |i| Ok(Some(levels[i].clone()))).expect("merge"));
+        black_box(
+            strategy
+                .lookup(3, |i| Ok(Some(levels[i].clone())))
+                .expect("merge"),
+        );
     }
     let us = start.elapsed().as_secs_f64() * 1e6 / rounds as f64;
     println!("{rounds} merges, {us:.2} µs per merge");

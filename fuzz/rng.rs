@@ -18,7 +18,9 @@ impl Rng {
             h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
         }
         let a = splitmix::Rng::from_state(h ^ seed.rotate_left(17)).next_u64();
-        Rng(splitmix::Rng::from_state(a ^ index.wrapping_mul(0x9e37_79b9_7f4a_7c15)))
+        Rng(splitmix::Rng::from_state(
+            a ^ index.wrapping_mul(0x9e37_79b9_7f4a_7c15),
+        ))
     }
 
     /// The next 64 random bits.

@@ -37,7 +37,11 @@ pub fn run(input: &Input, dir: &Path) {
         "warning" => Some(Strict::Warning),
         _ => None,
     };
-    let puppet = if input.text("puppet").trim() == "8" { 8 } else { 7 };
+    let puppet = if input.text("puppet").trim() == "8" {
+        8
+    } else {
+        7
+    };
     let options = Options {
         hiera_config: dir.join("hiera.yaml"),
         environmentpath: dir.join("environments"),

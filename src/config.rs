@@ -1,8 +1,8 @@
 //! hiera.yaml: versions 5, 4 and 3 as Puppet 7.23 reads them, with Puppet's
 //! validation and error texts.
 
-use crate::value::Str;
 use crate::error::{Error, ErrorKind, Result};
+use crate::value::Str;
 use crate::value::{Map, Value};
 use regex::Regex;
 use std::path::{Path, PathBuf};
@@ -144,10 +144,20 @@ impl HieraConfig {
         // Puppet reads hiera.yaml as 'bom|utf-8': a leading BOM is dropped.
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         // A hiera.yaml syntax error reads `(<path>): <problem>` (Psych's own text).
-        let loaded = crate::yaml::load(text, &crate::yaml::YamlOptions::default()).map_err(|e| {
-            let message = if e.has_path() { format!("({}): {}", path.display(), e.message) } else { e.message.clone() };
-            Error { kind: ErrorKind::Parse, message, file: Some(path.to_path_buf()), line: e.line }
-        })?;
+        let loaded =
+            crate::yaml::load(text, &crate::yaml::YamlOptions::default()).map_err(|e| {
+                let message = if e.has_path() {
+                    format!("({}): {}", path.display(), e.message)
+                } else {
+                    e.message.clone()
+                };
+                Error {
+                    kind: ErrorKind::Parse,
+                    message,
+                    file: Some(path.to_path_buf()),
+                    line: e.line,
+                }
+            })?;
         let cfg = match loaded {
             Some(v @ Value::Hash(_)) => symkeys_to_string(&v),
             _ => {
@@ -156,7 +166,9 @@ impl HieraConfig {
                 v3_default()
             }
         };
-        let Value::Hash(map) = &cfg else { unreachable!() };
+        let Value::Hash(map) = &cfg else {
+            unreachable!()
+        };
         let version_value = map.get(&Value::from("version"));
         let version = match version_value {
             None | Some(Value::Nil) => 3,
@@ -170,7 +182,11 @@ impl HieraConfig {
             5 => Ok(Some(parse_v5(map, &ctx, &root, layer)?)),
             4 => {
                 if layer == LayerKind::Global {
-                    return Err(Error::config("hiera.yaml version 4 cannot be used in the global layer", path, None));
+                    return Err(Error::config(
+                        "hiera.yaml version 4 cannot be used in the global layer",
+                        path,
+                        None,
+                    ));
                 }
                 Ok(Some(parse_v4(map, &ctx, &root)?))
             }
@@ -182,7 +198,11 @@ impl HieraConfig {
                 }
                 Ok(Some(c))
             }
-            v => Err(Error::config(format!("This runtime does not support hiera.yaml version {v}"), path, None)),
+            v => Err(Error::config(
+                format!("This runtime does not support hiera.yaml version {v}"),
+                path,
+                None,
+            )),
         }
     }
 }
@@ -213,22 +233,20 @@ fn v3_default() -> Value {
 
 /// Converts Symbol keys to String keys recursively (Puppet's `symkeys_to_string`).
 pub fn symkeys_to_string(v: &Value) -> Value {
-    crate::stack::grow(|| {
-        match v {
-            Value::Hash(h) => {
-                let mut m = Map::with_capacity(h.len());
-                for (k, v) in h.iter() {
-                    let k = match k {
-                        Value::Symbol(s) => Value::String(Str::new(s)),
-                        other => other.clone(),
-                    };
-                    m.insert(k, symkeys_to_string(v));
-                }
-                Value::hash(m)
+    crate::stack::grow(|| match v {
+        Value::Hash(h) => {
+            let mut m = Map::with_capacity(h.len());
+            for (k, v) in h.iter() {
+                let k = match k {
+                    Value::Symbol(s) => Value::String(Str::new(s)),
+                    other => other.clone(),
+                };
+                m.insert(k, symkeys_to_string(v));
             }
-            Value::Array(a) => Value::array(a.iter().map(symkeys_to_string).collect()),
-            other => other.clone(),
+            Value::hash(m)
         }
+        Value::Array(a) => Value::array(a.iter().map(symkeys_to_string).collect()),
+        other => other.clone(),
     })
 }
 
@@ -241,7 +259,11 @@ impl Ctx<'_> {
     fn type_error(&self, detail: impl std::fmt::Display) -> Error {
         let mut e = Error::new(
             ErrorKind::Type,
-            format!("The Lookup Configuration at '{}' has wrong type, {}", self.path.display(), detail),
+            format!(
+                "The Lookup Configuration at '{}' has wrong type, {}",
+                self.path.display(),
+                detail
+            ),
         );
         e.file = Some(self.path.to_path_buf());
         e
@@ -288,7 +310,11 @@ impl Ctx<'_> {
             line = first;
             first_line = None;
         }
-        let verb = if what == "Backend" { "is defined" } else { "defined" };
+        let verb = if what == "Backend" {
+            "is defined"
+        } else {
+            "defined"
+        };
         let mut msg = format!("{what} '{msg_name}' {verb} more than once");
         if let Some(f) = first_line {
             msg.push_str(&format!(". First defined at (line: {f})"));
@@ -317,7 +343,8 @@ fn type_name(v: &Value) -> String {
 /// (the name is spliced in unescaped, as Puppet does; if that is not a
 /// valid pattern, no line is named).
 fn name_line_regex(name: &str) -> Regex {
-    Regex::new(&format!(r#"\s+name:\s+['"]?{name}(?:[^\w]|$)"#)).unwrap_or_else(|_| Regex::new("$^").expect("valid"))
+    Regex::new(&format!(r#"\s+name:\s+['"]?{name}(?:[^\w]|$)"#))
+        .unwrap_or_else(|_| Regex::new("$^").expect("valid"))
 }
 
 fn hiera3_backend_line() -> &'static Regex {
@@ -332,8 +359,22 @@ fn variant_type(v: &Value) -> String {
         other => type_name(other),
     }
 }
-const ALL_FUNCTION_KEYS: [&str; 5] = ["data_hash", "lookup_key", "data_dig", "hiera3_backend", "v4_data_hash"];
-const LOCATION_KEYS: [&str; 7] = ["path", "paths", "glob", "globs", "uri", "uris", "mapped_paths"];
+const ALL_FUNCTION_KEYS: [&str; 5] = [
+    "data_hash",
+    "lookup_key",
+    "data_dig",
+    "hiera3_backend",
+    "v4_data_hash",
+];
+const LOCATION_KEYS: [&str; 7] = [
+    "path",
+    "paths",
+    "glob",
+    "globs",
+    "uri",
+    "uris",
+    "mapped_paths",
+];
 
 fn option_key_re() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
@@ -342,7 +383,10 @@ fn option_key_re() -> &'static Regex {
 
 fn check_options(ctx: &Ctx, prefix: &str, v: &Value) -> Result<Map> {
     let Value::Hash(h) = v else {
-        return Err(ctx.type_error(format!("{prefix}entry 'options' expects a Hash value, got {}", type_name(v))));
+        return Err(ctx.type_error(format!(
+            "{prefix}entry 'options' expects a Hash value, got {}",
+            type_name(v)
+        )));
     };
     for (k, val) in h.iter() {
         let ok = matches!(k, Value::String(s) if option_key_re().is_match(s));
@@ -354,7 +398,11 @@ fn check_options(ctx: &Ctx, prefix: &str, v: &Value) -> Result<Map> {
             )));
         }
         if !crate::ptype::is_data(val) {
-            return Err(ctx.type_error(format!("{prefix}entry 'options' entry '{}' expects a Data value, got {}", k.as_str().unwrap_or(""), type_name(val))));
+            return Err(ctx.type_error(format!(
+                "{prefix}entry 'options' entry '{}' expects a Data value, got {}",
+                k.as_str().unwrap_or(""),
+                type_name(val)
+            )));
         }
     }
     Ok((**h).clone())
@@ -363,7 +411,8 @@ fn check_options(ctx: &Ctx, prefix: &str, v: &Value) -> Result<Map> {
 fn parse_v5(map: &Map, ctx: &Ctx, root: &Path, layer: LayerKind) -> Result<HieraConfig> {
     for k in map.keys() {
         match k.as_str() {
-            Some("version" | "defaults" | "hierarchy" | "plan_hierarchy" | "default_hierarchy") => {}
+            Some("version" | "defaults" | "hierarchy" | "plan_hierarchy" | "default_hierarchy") => {
+            }
             _ => {
                 let mut ks = String::new();
                 crate::render::ruby_to_s(k, &mut ks);
@@ -373,7 +422,12 @@ fn parse_v5(map: &Map, ctx: &Ctx, root: &Path, layer: LayerKind) -> Result<Hiera
     }
     match map.get(&Value::from("version")) {
         Some(Value::Int(5)) => {}
-        Some(v) => return Err(ctx.type_error(format!("entry 'version' expects an Integer value, got {}", type_name(v)))),
+        Some(v) => {
+            return Err(ctx.type_error(format!(
+                "entry 'version' expects an Integer value, got {}",
+                type_name(v)
+            )))
+        }
         None => unreachable!(),
     }
     // Defaults: absent -> {datadir: data, data_hash: yaml_data}.
@@ -381,7 +435,9 @@ fn parse_v5(map: &Map, ctx: &Ctx, root: &Path, layer: LayerKind) -> Result<Hiera
     let mut def_datadir = "data".to_string();
     let mut def_options: Option<Map> = None;
     match map.get(&Value::from("defaults")) {
-        None | Some(Value::Nil) => def_function = Some((FunctionKind::DataHash, "yaml_data".into())),
+        None | Some(Value::Nil) => {
+            def_function = Some((FunctionKind::DataHash, "yaml_data".into()))
+        }
         Some(Value::Hash(d)) => {
             let mut count = 0;
             for (k, v) in d.iter() {
@@ -389,7 +445,10 @@ fn parse_v5(map: &Map, ctx: &Ctx, root: &Path, layer: LayerKind) -> Result<Hiera
                 match key {
                     "data_hash" | "lookup_key" | "data_dig" => {
                         let name = nes(v).ok_or_else(|| {
-                            ctx.type_error(format!("entry 'defaults' entry '{key}' expects a String[1] value, got {}", type_name(v)))
+                            ctx.type_error(format!(
+                                "entry 'defaults' entry '{key}' expects a String[1] value, got {}",
+                                type_name(v)
+                            ))
                         })?;
                         count += 1;
                         def_function = Some((function_kind(key), name.to_string()));
@@ -403,7 +462,9 @@ fn parse_v5(map: &Map, ctx: &Ctx, root: &Path, layer: LayerKind) -> Result<Hiera
                     _ => {
                         let mut ks = String::new();
                         crate::render::ruby_to_s(k, &mut ks);
-                        return Err(ctx.type_error(format!("entry 'defaults' unrecognized key '{ks}'")));
+                        return Err(
+                            ctx.type_error(format!("entry 'defaults' unrecognized key '{ks}'"))
+                        );
                     }
                 }
             }
@@ -413,7 +474,10 @@ fn parse_v5(map: &Map, ctx: &Ctx, root: &Path, layer: LayerKind) -> Result<Hiera
             if let Some(o) = &def_options {
                 for r in ["path", "uri"] {
                     if o.contains_key(&Value::from(r)) {
-                        return Err(ctx.fail(format!("Option key '{r}' used in defaults is reserved by Puppet"), None));
+                        return Err(ctx.fail(
+                            format!("Option key '{r}' used in defaults is reserved by Puppet"),
+                            None,
+                        ));
                     }
                 }
             }
@@ -421,15 +485,30 @@ fn parse_v5(map: &Map, ctx: &Ctx, root: &Path, layer: LayerKind) -> Result<Hiera
                 def_function = None;
             }
         }
-        Some(v) => return Err(ctx.type_error(format!("entry 'defaults' expects a Struct value, got {}", type_name(v)))),
+        Some(v) => {
+            return Err(ctx.type_error(format!(
+                "entry 'defaults' expects a Struct value, got {}",
+                type_name(v)
+            )))
+        }
     }
-    let defaults = Defaults { function: def_function, datadir: def_datadir, options: def_options };
+    let defaults = Defaults {
+        function: def_function,
+        datadir: def_datadir,
+        options: def_options,
+    };
     let hierarchy = match map.get(&Value::from("hierarchy")) {
         None | Some(Value::Nil) => {
             let mut common = Map::default();
             common.insert("name".into(), "Common".into());
             common.insert("path".into(), "common.yaml".into());
-            parse_entries(ctx, "hierarchy", &Value::array(vec![Value::hash(common)]), &defaults, layer)?
+            parse_entries(
+                ctx,
+                "hierarchy",
+                &Value::array(vec![Value::hash(common)]),
+                &defaults,
+                layer,
+            )?
         }
         Some(v) => parse_entries(ctx, "hierarchy", v, &defaults, layer)?,
     };
@@ -443,9 +522,18 @@ fn parse_v5(map: &Map, ctx: &Ctx, root: &Path, layer: LayerKind) -> Result<Hiera
             if layer != LayerKind::Module {
                 static RE: OnceLock<Regex> = OnceLock::new();
                 let re = RE.get_or_init(|| Regex::new(r"(?:^|\s+)default_hierarchy:").unwrap());
-                return Err(ctx.fail("'default_hierarchy' is only allowed in the module layer", ctx.find_line(re, 1)));
+                return Err(ctx.fail(
+                    "'default_hierarchy' is only allowed in the module layer",
+                    ctx.find_line(re, 1),
+                ));
             }
-            Some(parse_entries(ctx, "default_hierarchy", v, &defaults, layer)?)
+            Some(parse_entries(
+                ctx,
+                "default_hierarchy",
+                v,
+                &defaults,
+                layer,
+            )?)
         }
     };
     // Duplicate names are detected when the providers are created.
@@ -485,36 +573,63 @@ fn function_kind(key: &str) -> FunctionKind {
     }
 }
 
-fn parse_entries(ctx: &Ctx, list_key: &str, v: &Value, defaults: &Defaults, layer: LayerKind) -> Result<Vec<Entry>> {
+fn parse_entries(
+    ctx: &Ctx,
+    list_key: &str,
+    v: &Value,
+    defaults: &Defaults,
+    layer: LayerKind,
+) -> Result<Vec<Entry>> {
     let Value::Array(items) = v else {
-        return Err(ctx.type_error(format!("entry '{list_key}' expects an Array value, got {}", type_name(v))));
+        return Err(ctx.type_error(format!(
+            "entry '{list_key}' expects an Array value, got {}",
+            type_name(v)
+        )));
     };
     // First the structural (type) checks of every entry, then the semantic ones.
     for (i, item) in items.iter().enumerate() {
         let p = format!("entry '{list_key}' index {i} ");
         let Value::Hash(h) = item else {
-            return Err(ctx.type_error(format!("{p}expects a Struct value, got {}", type_name(item))));
+            return Err(ctx.type_error(format!(
+                "{p}expects a Struct value, got {}",
+                type_name(item)
+            )));
         };
         for (k, val) in h.iter() {
             let key = k.as_str().unwrap_or("");
             match key {
-                "name" | "data_hash" | "lookup_key" | "data_dig" | "hiera3_backend" | "v4_data_hash" | "path" | "glob" | "uri" | "datadir" => {
+                "name" | "data_hash" | "lookup_key" | "data_dig" | "hiera3_backend"
+                | "v4_data_hash" | "path" | "glob" | "uri" | "datadir" => {
                     if nes(val).is_none() {
-                        return Err(ctx.type_error(format!("{p}entry '{key}' expects a String[1] value, got {}", type_name(val))));
+                        return Err(ctx.type_error(format!(
+                            "{p}entry '{key}' expects a String[1] value, got {}",
+                            type_name(val)
+                        )));
                     }
                 }
                 "paths" | "globs" | "uris" | "mapped_paths" => {
                     let Value::Array(a) = val else {
-                        return Err(ctx.type_error(format!("{p}entry '{key}' expects an Array value, got {}", type_name(val))));
+                        return Err(ctx.type_error(format!(
+                            "{p}entry '{key}' expects an Array value, got {}",
+                            type_name(val)
+                        )));
                     };
                     if key == "mapped_paths" && a.len() != 3 {
-                        return Err(ctx.type_error(format!("{p}entry '{key}' expects size to be 3, got {}", a.len())));
+                        return Err(ctx.type_error(format!(
+                            "{p}entry '{key}' expects size to be 3, got {}",
+                            a.len()
+                        )));
                     }
                     if a.is_empty() {
-                        return Err(ctx.type_error(format!("{p}entry '{key}' expects size to be at least 1, got 0")));
+                        return Err(ctx.type_error(format!(
+                            "{p}entry '{key}' expects size to be at least 1, got 0"
+                        )));
                     }
                     if let Some((j, bad)) = a.iter().enumerate().find(|(_, x)| nes(x).is_none()) {
-                        return Err(ctx.type_error(format!("{p}entry '{key}' index {j} expects a String[1] value, got {}", type_name(bad))));
+                        return Err(ctx.type_error(format!(
+                            "{p}entry '{key}' index {j} expects a String[1] value, got {}",
+                            type_name(bad)
+                        )));
                     }
                 }
                 "options" => {
@@ -535,8 +650,15 @@ fn parse_entries(ctx: &Ctx, list_key: &str, v: &Value, defaults: &Defaults, laye
     for item in items.iter() {
         let h = item.as_hash().unwrap();
         let get = |k: &str| h.get(&Value::from(k));
-        let name = get("name").and_then(Value::as_str).unwrap_or("").to_string();
-        let present: Vec<&str> = ALL_FUNCTION_KEYS.iter().copied().filter(|k| h.contains_key(&Value::from(*k))).collect();
+        let name = get("name")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string();
+        let present: Vec<&str> = ALL_FUNCTION_KEYS
+            .iter()
+            .copied()
+            .filter(|k| h.contains_key(&Value::from(*k)))
+            .collect();
         let (function_kind, function_name) = match present.len() {
             0 => match &defaults.function {
                 Some((k, n)) => (*k, n.clone()),
@@ -557,17 +679,27 @@ fn parse_entries(ctx: &Ctx, list_key: &str, v: &Value, defaults: &Defaults, laye
         };
         if function_kind == FunctionKind::Hiera3Backend {
             if layer != LayerKind::Global {
-                return Err(ctx.fail("'hiera3_backend' is only allowed in the global layer", ctx.find_line(hiera3_backend_line(), 1)));
+                return Err(ctx.fail(
+                    "'hiera3_backend' is only allowed in the global layer",
+                    ctx.find_line(hiera3_backend_line(), 1),
+                ));
             }
             if function_name == "json" || function_name == "yaml" {
-                let re = Regex::new(&format!(r#"\s+hiera3_backend:\s*['"]?{function_name}(?:[^\w]|$)"#)).unwrap();
+                let re = Regex::new(&format!(
+                    r#"\s+hiera3_backend:\s*['"]?{function_name}(?:[^\w]|$)"#
+                ))
+                .unwrap();
                 return Err(ctx.fail(
                     format!("Use \"data_hash: {function_name}_data\" instead of \"hiera3_backend: {function_name}\""),
                     ctx.find_line(&re, 1),
                 ));
             }
         }
-        let locs: Vec<&str> = LOCATION_KEYS.iter().copied().filter(|k| h.contains_key(&Value::from(*k))).collect();
+        let locs: Vec<&str> = LOCATION_KEYS
+            .iter()
+            .copied()
+            .filter(|k| h.contains_key(&Value::from(*k)))
+            .collect();
         if locs.len() > 1 {
             return Err(ctx.fail(
                 format!("Only one of path, paths, glob, globs, uri, uris, or mapped_paths can be defined in hierarchy '{name}'"),
@@ -576,7 +708,10 @@ fn parse_entries(ctx: &Ctx, list_key: &str, v: &Value, defaults: &Defaults, laye
         }
         let strings = |k: &str| -> Vec<String> {
             match get(k) {
-                Some(Value::Array(a)) => a.iter().filter_map(|x| x.as_str().map(str::to_string)).collect(),
+                Some(Value::Array(a)) => a
+                    .iter()
+                    .filter_map(|x| x.as_str().map(str::to_string))
+                    .collect(),
                 Some(Value::String(s)) => vec![s.to_string()],
                 _ => vec![],
             }
@@ -596,14 +731,22 @@ fn parse_entries(ctx: &Ctx, list_key: &str, v: &Value, defaults: &Defaults, laye
                 let o = check_options(ctx, "", o)?;
                 for r in ["path", "uri"] {
                     if o.contains_key(&Value::from(r)) {
-                        return Err(ctx.fail(format!("Option key '{r}' used in hierarchy '{name}' is reserved by Puppet"), None));
+                        return Err(ctx.fail(
+                            format!(
+                                "Option key '{r}' used in hierarchy '{name}' is reserved by Puppet"
+                            ),
+                            None,
+                        ));
                     }
                 }
                 o
             }
             None => defaults.options.clone().unwrap_or_default(),
         };
-        let datadir = get("datadir").and_then(Value::as_str).map(str::to_string).unwrap_or_else(|| defaults.datadir.clone());
+        let datadir = get("datadir")
+            .and_then(Value::as_str)
+            .map(str::to_string)
+            .unwrap_or_else(|| defaults.datadir.clone());
         out.push(Entry {
             name,
             function_kind,
@@ -632,7 +775,14 @@ fn parse_v4(map: &Map, ctx: &Ctx, root: &Path) -> Result<HieraConfig> {
     }
     let default_datadir = match map.get(&Value::from("datadir")) {
         None => "data".to_string(),
-        Some(v) => nes(v).ok_or_else(|| ctx.type_error(format!("entry 'datadir' expects a String[1] value, got {}", type_name(v))))?.to_string(),
+        Some(v) => nes(v)
+            .ok_or_else(|| {
+                ctx.type_error(format!(
+                    "entry 'datadir' expects a String[1] value, got {}",
+                    type_name(v)
+                ))
+            })?
+            .to_string(),
     };
     let mut entries = Vec::new();
     let items: Vec<Value> = match map.get(&Value::from("hierarchy")) {
@@ -643,23 +793,38 @@ fn parse_v4(map: &Map, ctx: &Ctx, root: &Path) -> Result<HieraConfig> {
             vec![Value::hash(m)]
         }
         Some(Value::Array(a)) => a.to_vec(),
-        Some(v) => return Err(ctx.type_error(format!("entry 'hierarchy' expects an Array value, got {}", type_name(v)))),
+        Some(v) => {
+            return Err(ctx.type_error(format!(
+                "entry 'hierarchy' expects an Array value, got {}",
+                type_name(v)
+            )))
+        }
     };
     for (i, item) in items.iter().enumerate() {
         let p = format!("entry 'hierarchy' index {i} ");
         let Value::Hash(h) = item else {
-            return Err(ctx.type_error(format!("{p}expects a Struct value, got {}", type_name(item))));
+            return Err(ctx.type_error(format!(
+                "{p}expects a Struct value, got {}",
+                type_name(item)
+            )));
         };
         for (k, v) in h.iter() {
             match k.as_str() {
                 Some("backend" | "name" | "datadir" | "path") => {
                     if nes(v).is_none() {
-                        return Err(ctx.type_error(format!("{p}entry '{}' expects a String[1] value, got {}", k.as_str().unwrap(), type_name(v))));
+                        return Err(ctx.type_error(format!(
+                            "{p}entry '{}' expects a String[1] value, got {}",
+                            k.as_str().unwrap(),
+                            type_name(v)
+                        )));
                     }
                 }
                 Some("paths") => {
                     if !matches!(v, Value::Array(a) if a.iter().all(|x| nes(x).is_some())) {
-                        return Err(ctx.type_error(format!("{p}entry 'paths' expects an Array value, got {}", type_name(v))));
+                        return Err(ctx.type_error(format!(
+                            "{p}entry 'paths' expects an Array value, got {}",
+                            type_name(v)
+                        )));
                     }
                 }
                 _ => {
@@ -678,7 +843,11 @@ fn parse_v4(map: &Map, ctx: &Ctx, root: &Path) -> Result<HieraConfig> {
     let mut seen = std::collections::HashSet::new();
     for item in &items {
         let h = item.as_hash().unwrap();
-        let get = |k: &str| h.get(&Value::from(k)).and_then(Value::as_str).map(str::to_string);
+        let get = |k: &str| {
+            h.get(&Value::from(k))
+                .and_then(Value::as_str)
+                .map(str::to_string)
+        };
         let name = get("name").unwrap();
         if !seen.insert(name.clone()) {
             let re = name_line_regex(&regex::escape(&name));
@@ -687,10 +856,16 @@ fn parse_v4(map: &Map, ctx: &Ctx, root: &Path) -> Result<HieraConfig> {
         let backend = get("backend").unwrap();
         if backend != "yaml" && backend != "json" {
             let re = Regex::new(&format!(r"[^\w]{}(?:[^\w]|$)", regex::escape(&backend))).unwrap();
-            return Err(ctx.fail(format!("No data provider is registered for backend '{backend}'"), ctx.find_line(&re, 1)));
+            return Err(ctx.fail(
+                format!("No data provider is registered for backend '{backend}'"),
+                ctx.find_line(&re, 1),
+            ));
         }
         let paths = match h.get(&Value::from("paths")) {
-            Some(Value::Array(a)) => a.iter().filter_map(|x| x.as_str().map(str::to_string)).collect(),
+            Some(Value::Array(a)) => a
+                .iter()
+                .filter_map(|x| x.as_str().map(str::to_string))
+                .collect(),
             _ => vec![get("path").unwrap_or_else(|| name.clone())],
         };
         entries.push(Entry {
@@ -722,18 +897,27 @@ fn parse_v3(map: &Map, ctx: &Ctx, root: &Path) -> Result<HieraConfig> {
         match v {
             None | Some(Value::Nil) => default.iter().map(|s| s.to_string()).collect(),
             Some(Value::String(s)) => vec![s.to_string()],
-            Some(Value::Array(a)) => a.iter().map(|x| x.as_str().unwrap_or("").to_string()).collect(),
+            Some(Value::Array(a)) => a
+                .iter()
+                .map(|x| x.as_str().unwrap_or("").to_string())
+                .collect(),
             Some(_) => vec![],
         }
     };
     let backends = list(map.get(&Value::from("backends")), &["yaml"]);
-    let hierarchy = list(map.get(&Value::from("hierarchy")), &["nodes/%{::trusted.certname}", "common"]);
+    let hierarchy = list(
+        map.get(&Value::from("hierarchy")),
+        &["nodes/%{::trusted.certname}", "common"],
+    );
     for (k, v) in map.iter() {
         let key = k.as_str().unwrap_or("");
         match key {
             "version" => {
                 if !matches!(v, Value::Int(3)) {
-                    return Err(ctx.type_error(format!("entry 'version' expects an Integer[3, 3] value, got {}", type_name(v))));
+                    return Err(ctx.type_error(format!(
+                        "entry 'version' expects an Integer[3, 3] value, got {}",
+                        type_name(v)
+                    )));
                 }
             }
             "backends" | "hierarchy" => {
@@ -743,11 +927,21 @@ fn parse_v3(map: &Map, ctx: &Ctx, root: &Path) -> Result<HieraConfig> {
                     _ => false,
                 };
                 if !ok {
-                    let head = format!("The Lookup Configuration at '{}' has wrong type, entry '{key}'", ctx.path.display());
+                    let head = format!(
+                        "The Lookup Configuration at '{}' has wrong type, entry '{key}'",
+                        ctx.path.display()
+                    );
                     let variant1 = match v {
                         Value::Array(a) => {
-                            let (i, bad) = a.iter().enumerate().find(|(_, x)| nes(x).is_none()).unwrap();
-                            format!("index {i} expects a String value, got {}", variant_type(bad))
+                            let (i, bad) = a
+                                .iter()
+                                .enumerate()
+                                .find(|(_, x)| nes(x).is_none())
+                                .unwrap();
+                            format!(
+                                "index {i} expects a String value, got {}",
+                                variant_type(bad)
+                            )
                         }
                         other => format!("expects an Array value, got {}", variant_type(other)),
                     };
@@ -771,12 +965,18 @@ fn parse_v3(map: &Map, ctx: &Ctx, root: &Path) -> Result<HieraConfig> {
             }
             "deep_merge_options" => {
                 if !matches!(v, Value::Hash(_)) {
-                    return Err(ctx.type_error(format!("entry 'deep_merge_options' expects a Hash value, got {}", type_name(v))));
+                    return Err(ctx.type_error(format!(
+                        "entry 'deep_merge_options' expects a Hash value, got {}",
+                        type_name(v)
+                    )));
                 }
             }
             other if backends.iter().any(|b| b == other) => {
                 if !matches!(v, Value::Hash(_)) {
-                    return Err(ctx.type_error(format!("entry '{other}' expects a Hash value, got {}", type_name(v))));
+                    return Err(ctx.type_error(format!(
+                        "entry '{other}' expects a Hash value, got {}",
+                        type_name(v)
+                    )));
                 }
             }
             _ => {
@@ -793,7 +993,11 @@ fn parse_v3(map: &Map, ctx: &Ctx, root: &Path) -> Result<HieraConfig> {
             let re = Regex::new(&format!(r"[^\w]{}(?:[^\w]|$)", regex::escape(backend))).unwrap();
             return Err(ctx.duplicate(&re, backend, "Backend"));
         }
-        let bconf = map.get(&Value::from(backend.as_str())).and_then(Value::as_hash).cloned().unwrap_or_default();
+        let bconf = map
+            .get(&Value::from(backend.as_str()))
+            .and_then(Value::as_hash)
+            .cloned()
+            .unwrap_or_default();
         let ext = match bconf.get(&Value::from("extension")).and_then(Value::as_str) {
             Some(e) => format!(".{e}"),
             None if backend == "hocon" => ".conf".to_string(),
@@ -803,7 +1007,9 @@ fn parse_v3(map: &Map, ctx: &Ctx, root: &Path) -> Result<HieraConfig> {
             .get(&Value::from("datadir"))
             .and_then(Value::as_str)
             .map(str::to_string)
-            .unwrap_or_else(|| "%{::settings::codedir}/environments/%{::environment}/hieradata".to_string());
+            .unwrap_or_else(|| {
+                "%{::settings::codedir}/environments/%{::environment}/hieradata".to_string()
+            });
         // As Puppet's HieraConfigV3: yaml, json and hocon read by their
         // data_hash functions, eyaml by its lookup_key function (with the
         // backend's settings as options), any other backend by its Hiera 3
@@ -841,8 +1047,16 @@ fn parse_v3(map: &Map, ctx: &Ctx, root: &Path) -> Result<HieraConfig> {
         hierarchy: entries,
         default_hierarchy: None,
         plan_hierarchy: None,
-        merge_behavior: map.get(&Value::from("merge_behavior")).and_then(Value::as_str).unwrap_or("native").to_string(),
-        deep_merge_options: map.get(&Value::from("deep_merge_options")).and_then(Value::as_hash).cloned().unwrap_or_default(),
+        merge_behavior: map
+            .get(&Value::from("merge_behavior"))
+            .and_then(Value::as_str)
+            .unwrap_or("native")
+            .to_string(),
+        deep_merge_options: map
+            .get(&Value::from("deep_merge_options"))
+            .and_then(Value::as_hash)
+            .cloned()
+            .unwrap_or_default(),
     })
 }
 
@@ -904,41 +1118,77 @@ mod tests {
 
     #[test]
     fn v5_defaults_are_filled_in_when_absent() {
-        let c = parse("version: 5\nhierarchy:\n  - name: a\n    path: a.yaml\n", LayerKind::Global).unwrap().unwrap();
+        let c = parse(
+            "version: 5\nhierarchy:\n  - name: a\n    path: a.yaml\n",
+            LayerKind::Global,
+        )
+        .unwrap()
+        .unwrap();
         assert_eq!(c.hierarchy[0].function_name, "yaml_data");
         assert_eq!(c.hierarchy[0].datadir, "data");
     }
 
     #[test]
     fn v5_errors() {
-        let e = parse("version: 5\ndefaults:\n  datadir: data\nhierarchy:\n  - name: x\n    path: a\n", LayerKind::Global).unwrap_err();
+        let e = parse(
+            "version: 5\ndefaults:\n  datadir: data\nhierarchy:\n  - name: x\n    path: a\n",
+            LayerKind::Global,
+        )
+        .unwrap_err();
         assert_eq!(
             e.message,
             "One of data_hash, lookup_key, data_dig, or hiera3_backend must be defined in hierarchy 'x' (file: /x/hiera.yaml)"
         );
-        let e = parse("version: 5\nhierarchy:\n  - name: c\n    path: a\n  - name: c\n    path: b\n", LayerKind::Global).unwrap_err();
+        let e = parse(
+            "version: 5\nhierarchy:\n  - name: c\n    path: a\n  - name: c\n    path: b\n",
+            LayerKind::Global,
+        )
+        .unwrap_err();
         assert_eq!(e.message, "Hierarchy name 'c' defined more than once. First defined at (line: 3) (file: /x/hiera.yaml, line: 5)");
         let e = parse("version: 6\n", LayerKind::Global).unwrap_err();
-        assert_eq!(e.message, "This runtime does not support hiera.yaml version 6 (file: /x/hiera.yaml)");
+        assert_eq!(
+            e.message,
+            "This runtime does not support hiera.yaml version 6 (file: /x/hiera.yaml)"
+        );
         let e = parse("version: 5\nfoo: 1\n", LayerKind::Global).unwrap_err();
-        assert_eq!(e.message, "The Lookup Configuration at '/x/hiera.yaml' has wrong type, unrecognized key 'foo'");
-        let e = parse("version: 5\nhierarchy:\n  - name: a\n    path: a\n    glob: b\n", LayerKind::Global).unwrap_err();
+        assert_eq!(
+            e.message,
+            "The Lookup Configuration at '/x/hiera.yaml' has wrong type, unrecognized key 'foo'"
+        );
+        let e = parse(
+            "version: 5\nhierarchy:\n  - name: a\n    path: a\n    glob: b\n",
+            LayerKind::Global,
+        )
+        .unwrap_err();
         assert!(e.message.starts_with("Only one of path, paths, glob"));
     }
 
     #[test]
     fn v3_is_ignored_outside_global() {
-        assert!(parse("backends: [yaml]\n", LayerKind::Environment).unwrap().is_none());
-        let c = parse(":backends: [yaml, json]\n:hierarchy: [common]\n", LayerKind::Global).unwrap().unwrap();
+        assert!(parse("backends: [yaml]\n", LayerKind::Environment)
+            .unwrap()
+            .is_none());
+        let c = parse(
+            ":backends: [yaml, json]\n:hierarchy: [common]\n",
+            LayerKind::Global,
+        )
+        .unwrap()
+        .unwrap();
         assert_eq!(c.hierarchy.len(), 2);
         assert_eq!(c.hierarchy[1].extension.as_deref(), Some(".json"));
     }
 
     #[test]
     fn pathname_join_rules() {
-        assert_eq!(pathname_join(Path::new("/a/b"), "c"), PathBuf::from("/a/b/c"));
+        assert_eq!(
+            pathname_join(Path::new("/a/b"), "c"),
+            PathBuf::from("/a/b/c")
+        );
         assert_eq!(pathname_join(Path::new("/a/b"), "/c"), PathBuf::from("/c"));
-        assert_eq!(pathname_join(Path::new("/a/b"), "../c"), PathBuf::from("/a/c"));
+        assert_eq!(
+            pathname_join(Path::new("/a/b"), "../c"),
+            PathBuf::from("/a/c")
+        );
         assert_eq!(pathname_join(Path::new("/a/b"), ""), PathBuf::from("/a/b"));
     }
 }

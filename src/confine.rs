@@ -63,7 +63,11 @@ impl Confinement {
 
     /// [`Confinement::new`], with Puppet's `codedir` (what a Hiera 3 global
     /// configuration's default datadir starts with).
-    pub fn with_codedir(global_config: PathBuf, roots: Vec<PathBuf>, codedir: PathBuf) -> Confinement {
+    pub fn with_codedir(
+        global_config: PathBuf,
+        roots: Vec<PathBuf>,
+        codedir: PathBuf,
+    ) -> Confinement {
         let c = Confinement {
             global_config,
             roots: Mutex::new(Vec::new()),

@@ -19,7 +19,10 @@ pub fn convert_to(key: &str, value: Value, spec: &Value) -> Result<Value> {
         )
     })?;
     new_instance(&ty, value, &args).map_err(|msg| {
-        Error::new(ErrorKind::Lookup, format!("The convert_to lookup_option for key '{key}' raised error: {msg}"))
+        Error::new(
+            ErrorKind::Lookup,
+            format!("The convert_to lookup_option for key '{key}' raised error: {msg}"),
+        )
     })
 }
 
@@ -41,7 +44,9 @@ fn parse_type(src: &str) -> std::result::Result<TypeRef, String> {
     if s.is_empty() {
         return Err("Syntax error at end of input".into());
     }
-    let name_end = s.find(|c: char| !(c.is_ascii_alphanumeric() || c == ':' || c == '_')).unwrap_or(s.len());
+    let name_end = s
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == ':' || c == '_'))
+        .unwrap_or(s.len());
     let name = &s[..name_end];
     if name.is_empty() || !name.starts_with(|c: char| c.is_ascii_alphabetic()) {
         return Err(format!("Syntax error at '{}'", &s[..s.len().min(1)]));
@@ -81,80 +86,104 @@ fn parse_type(src: &str) -> std::result::Result<TypeRef, String> {
     if !name.starts_with(|c: char| c.is_ascii_uppercase()) {
         return Err(format!("Syntax error at '{name}'"));
     }
-    Ok(TypeRef { name: name.to_string(), params })
+    Ok(TypeRef {
+        name: name.to_string(),
+        params,
+    })
 }
 
 fn new_instance(ty: &TypeRef, value: Value, args: &[Value]) -> std::result::Result<Value, String> {
-    crate::stack::grow(|| {
-        match ty.name.as_str() {
-            "Optional" | "NotUndef" if !ty.params.is_empty() => {
-                let inner = parse_type(&ty.params[0]).map_err(|e| format!("'new' {e}"))?;
-                if value.is_nil() {
-                    return Ok(Value::Nil);
-                }
-                new_instance(&inner, value, args)
+    crate::stack::grow(|| match ty.name.as_str() {
+        "Optional" | "NotUndef" if !ty.params.is_empty() => {
+            let inner = parse_type(&ty.params[0]).map_err(|e| format!("'new' {e}"))?;
+            if value.is_nil() {
+                return Ok(Value::Nil);
             }
-            "Sensitive" => Ok(Value::Sensitive(Arc::new(value))),
-            "SemVer" => match &value {
-                Value::String(s) if is_semver(s) => Ok(Value::Rich(Arc::new(("SemVer".into(), s.to_string())))),
-                other => Err(format!("'new' The string '{}' cannot be converted to SemVer", display(other))),
-            },
-            "Timestamp" => match &value {
-                Value::String(s) => match timestamp(s) {
-                    Some(t) => Ok(Value::Rich(Arc::new(("Timestamp".into(), t)))),
-                    None => Err(format!("'new' Unable to parse '{s}' using any of the formats")),
-                },
-                other => Err(format!("'new' Value of type {} cannot be converted to Timestamp", crate::ptype::infer_type(other))),
-            },
-            "Integer" => {
-                let radix = match args.first() {
-                    Some(Value::Int(r)) => Some(*r as u32),
-                    _ => None,
-                };
-                to_integer(&value, radix)
-            }
-            "Float" => to_float(&value),
-            "Numeric" => match &value {
-                Value::String(s) if s.contains(['.', 'e', 'E']) && !s.starts_with("0x") => to_float(&value),
-                _ => to_integer(&value, None),
-            },
-            "String" => Ok(Value::from(puppet_string(&value))),
-            "Boolean" => to_boolean(&value),
-            "Array" | "Tuple" => {
-                let wrap = matches!(args.first(), Some(Value::Bool(true)));
-                Ok(match value {
-                    Value::Array(_) => value,
-                    Value::Hash(h) if !wrap => Value::array(h.iter().map(|(k, v)| Value::array(vec![k.clone(), v.clone()])).collect()),
-                    Value::String(s) if !wrap => Value::array(s.chars().map(|c| Value::from(c.to_string())).collect()),
-                    other => Value::array(vec![other]),
-                })
-            }
-            "Hash" | "Struct" => match &value {
-                Value::Hash(_) => Ok(value),
-                Value::Array(a) => {
-                    let mut m = Map::default();
-                    if a.iter().all(|e| matches!(e, Value::Array(p) if p.len() == 2)) {
-                        for e in a.iter() {
-                            let p = e.as_array().unwrap();
-                            m.insert(p[0].clone(), p[1].clone());
-                        }
-                    } else if a.len() % 2 == 0 {
-                        for pair in a.chunks(2) {
-                            m.insert(pair[0].clone(), pair[1].clone());
-                        }
-                    } else {
-                        return Err("'new' odd number of arguments for Hash".into());
-                    }
-                    Ok(Value::hash(m))
-                }
-                Value::Nil => Ok(Value::empty_hash()),
-                other => Err(format!("'new' Converted value from {} has wrong structure", crate::ptype::infer_type(other))),
-            },
-            _ => Err(format!(
-                "Creation of new instance of type 'TypeReference['{}']' is not supported",
-                ty.name
-            )),
+            new_instance(&inner, value, args)
         }
+        "Sensitive" => Ok(Value::Sensitive(Arc::new(value))),
+        "SemVer" => match &value {
+            Value::String(s) if is_semver(s) => {
+                Ok(Value::Rich(Arc::new(("SemVer".into(), s.to_string()))))
+            }
+            other => Err(format!(
+                "'new' The string '{}' cannot be converted to SemVer",
+                display(other)
+            )),
+        },
+        "Timestamp" => match &value {
+            Value::String(s) => match timestamp(s) {
+                Some(t) => Ok(Value::Rich(Arc::new(("Timestamp".into(), t)))),
+                None => Err(format!(
+                    "'new' Unable to parse '{s}' using any of the formats"
+                )),
+            },
+            other => Err(format!(
+                "'new' Value of type {} cannot be converted to Timestamp",
+                crate::ptype::infer_type(other)
+            )),
+        },
+        "Integer" => {
+            let radix = match args.first() {
+                Some(Value::Int(r)) => Some(*r as u32),
+                _ => None,
+            };
+            to_integer(&value, radix)
+        }
+        "Float" => to_float(&value),
+        "Numeric" => match &value {
+            Value::String(s) if s.contains(['.', 'e', 'E']) && !s.starts_with("0x") => {
+                to_float(&value)
+            }
+            _ => to_integer(&value, None),
+        },
+        "String" => Ok(Value::from(puppet_string(&value))),
+        "Boolean" => to_boolean(&value),
+        "Array" | "Tuple" => {
+            let wrap = matches!(args.first(), Some(Value::Bool(true)));
+            Ok(match value {
+                Value::Array(_) => value,
+                Value::Hash(h) if !wrap => Value::array(
+                    h.iter()
+                        .map(|(k, v)| Value::array(vec![k.clone(), v.clone()]))
+                        .collect(),
+                ),
+                Value::String(s) if !wrap => {
+                    Value::array(s.chars().map(|c| Value::from(c.to_string())).collect())
+                }
+                other => Value::array(vec![other]),
+            })
+        }
+        "Hash" | "Struct" => match &value {
+            Value::Hash(_) => Ok(value),
+            Value::Array(a) => {
+                let mut m = Map::default();
+                if a.iter()
+                    .all(|e| matches!(e, Value::Array(p) if p.len() == 2))
+                {
+                    for e in a.iter() {
+                        let p = e.as_array().unwrap();
+                        m.insert(p[0].clone(), p[1].clone());
+                    }
+                } else if a.len() % 2 == 0 {
+                    for pair in a.chunks(2) {
+                        m.insert(pair[0].clone(), pair[1].clone());
+                    }
+                } else {
+                    return Err("'new' odd number of arguments for Hash".into());
+                }
+                Ok(Value::hash(m))
+            }
+            Value::Nil => Ok(Value::empty_hash()),
+            other => Err(format!(
+                "'new' Converted value from {} has wrong structure",
+                crate::ptype::infer_type(other)
+            )),
+        },
+        _ => Err(format!(
+            "Creation of new instance of type 'TypeReference['{}']' is not supported",
+            ty.name
+        )),
     })
 }
 
@@ -165,17 +194,34 @@ fn display(v: &Value) -> String {
 }
 
 fn is_semver(s: &str) -> bool {
-    let (core, _build) = s.split_once('+').map(|(a, b)| (a, Some(b))).unwrap_or((s, None));
-    let (core, _pre) = core.split_once('-').map(|(a, b)| (a, Some(b))).unwrap_or((core, None));
+    let (core, _build) = s
+        .split_once('+')
+        .map(|(a, b)| (a, Some(b)))
+        .unwrap_or((s, None));
+    let (core, _pre) = core
+        .split_once('-')
+        .map(|(a, b)| (a, Some(b)))
+        .unwrap_or((core, None));
     let parts: Vec<&str> = core.split('.').collect();
-    parts.len() == 3 && parts.iter().all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()) && (p.len() == 1 || !p.starts_with('0')))
+    parts.len() == 3
+        && parts.iter().all(|p| {
+            !p.is_empty()
+                && p.bytes().all(|b| b.is_ascii_digit())
+                && (p.len() == 1 || !p.starts_with('0'))
+        })
 }
 
 /// Puppet's Timestamp string form (`2020-01-02T03:04:05.000000000 UTC`) of
 /// an ISO 8601 date or date-time, converted to UTC.
 fn timestamp(s: &str) -> Option<String> {
     let s = s.trim();
-    let num = |t: &str| -> Option<i64> { if t.bytes().all(|b| b.is_ascii_digit()) && !t.is_empty() { t.parse().ok() } else { None } };
+    let num = |t: &str| -> Option<i64> {
+        if t.bytes().all(|b| b.is_ascii_digit()) && !t.is_empty() {
+            t.parse().ok()
+        } else {
+            None
+        }
+    };
     let (date, time) = match s.split_once(['T', ' ']) {
         Some((d, t)) => (d, Some(t)),
         None => (s, None),
@@ -190,14 +236,18 @@ fn timestamp(s: &str) -> Option<String> {
     }
     let (mut secs, mut nanos, mut offset) = (0i64, 0i64, 0i64);
     if let Some(t) = time {
-        let (clock, zone) = if let Some(c) = t.strip_suffix('Z').or_else(|| t.strip_suffix(" UTC")) {
+        let (clock, zone) = if let Some(c) = t.strip_suffix('Z').or_else(|| t.strip_suffix(" UTC"))
+        {
             (c, None)
         } else if let Some(i) = t.rfind(['+', '-']) {
             (&t[..i], Some(&t[i..]))
         } else {
             (t, None)
         };
-        let (hms, frac) = clock.split_once('.').map(|(a, b)| (a, Some(b))).unwrap_or((clock, None));
+        let (hms, frac) = clock
+            .split_once('.')
+            .map(|(a, b)| (a, Some(b)))
+            .unwrap_or((clock, None));
         let tp: Vec<&str> = hms.split(':').collect();
         if tp.len() < 2 || tp.len() > 3 {
             return None;
@@ -212,7 +262,10 @@ fn timestamp(s: &str) -> Option<String> {
         if let Some(z) = zone {
             let sign = if z.starts_with('-') { -1 } else { 1 };
             let z = z[1..].replace(':', "");
-            let (zh, zm) = (num(&z[..2.min(z.len())])?, if z.len() > 2 { num(&z[2..])? } else { 0 });
+            let (zh, zm) = (
+                num(&z[..2.min(z.len())])?,
+                if z.len() > 2 { num(&z[2..])? } else { 0 },
+            );
             offset = sign * (zh * 3600 + zm * 60);
         }
     }
@@ -220,7 +273,12 @@ fn timestamp(s: &str) -> Option<String> {
     let total = days * 86400 + secs - offset;
     let (days, rem) = (total.div_euclid(86400), total.rem_euclid(86400));
     let (y, mo, d) = civil_from_days(days);
-    Some(format!("{y:04}-{mo:02}-{d:02}T{:02}:{:02}:{:02}.{nanos:09} UTC", rem / 3600, rem % 3600 / 60, rem % 60))
+    Some(format!(
+        "{y:04}-{mo:02}-{d:02}T{:02}:{:02}:{:02}.{nanos:09} UTC",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    ))
 }
 
 fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
@@ -261,9 +319,16 @@ fn to_integer(v: &Value, radix: Option<u32>) -> std::result::Result<Value, Strin
                         // Puppet wants the 0x prefix even with an explicit radix 16.
                         16 => match body.strip_prefix("0x").or_else(|| body.strip_prefix("0X")) {
                             Some(d) => d,
-                            None => return Err(format!("'new' The string '{s}' cannot be converted to Integer")),
+                            None => {
+                                return Err(format!(
+                                    "'new' The string '{s}' cannot be converted to Integer"
+                                ))
+                            }
                         },
-                        2 => body.strip_prefix("0b").or_else(|| body.strip_prefix("0B")).unwrap_or(body),
+                        2 => body
+                            .strip_prefix("0b")
+                            .or_else(|| body.strip_prefix("0B"))
+                            .unwrap_or(body),
                         _ => body,
                     };
                     (r, d)
@@ -271,7 +336,9 @@ fn to_integer(v: &Value, radix: Option<u32>) -> std::result::Result<Value, Strin
                 None => {
                     if let Some(h) = body.strip_prefix("0x").or_else(|| body.strip_prefix("0X")) {
                         (16, h)
-                    } else if let Some(b) = body.strip_prefix("0b").or_else(|| body.strip_prefix("0B")) {
+                    } else if let Some(b) =
+                        body.strip_prefix("0b").or_else(|| body.strip_prefix("0B"))
+                    {
                         (2, b)
                     } else if body.len() > 1 && body.starts_with('0') {
                         (8, &body[1..])
@@ -281,11 +348,18 @@ fn to_integer(v: &Value, radix: Option<u32>) -> std::result::Result<Value, Strin
                 }
             };
             match i64::from_str_radix(digits, radix) {
-                Ok(n) if !digits.is_empty() && !digits.starts_with(['+', '-']) => Ok(Value::Int(if neg { -n } else { n })),
-                _ => Err(format!("'new' The string '{s}' cannot be converted to Integer")),
+                Ok(n) if !digits.is_empty() && !digits.starts_with(['+', '-']) => {
+                    Ok(Value::Int(if neg { -n } else { n }))
+                }
+                _ => Err(format!(
+                    "'new' The string '{s}' cannot be converted to Integer"
+                )),
             }
         }
-        other => Err(format!("'new' Value of type {} cannot be converted to Integer", crate::ptype::infer_type(other))),
+        other => Err(format!(
+            "'new' Value of type {} cannot be converted to Integer",
+            crate::ptype::infer_type(other)
+        )),
     }
 }
 
@@ -301,7 +375,10 @@ fn to_float(v: &Value) -> std::result::Result<Value, String> {
             .filter(|f| f.is_finite())
             .map(Value::Float)
             .ok_or_else(|| format!("'new' The string '{s}' cannot be converted to Float")),
-        other => Err(format!("'new' Value of type {} cannot be converted to Float", crate::ptype::infer_type(other))),
+        other => Err(format!(
+            "'new' Value of type {} cannot be converted to Float",
+            crate::ptype::infer_type(other)
+        )),
     }
 }
 
@@ -313,9 +390,14 @@ fn to_boolean(v: &Value) -> std::result::Result<Value, String> {
         Value::String(s) => match s.to_ascii_lowercase().as_str() {
             "true" | "yes" | "y" => Ok(Value::Bool(true)),
             "false" | "no" | "n" => Ok(Value::Bool(false)),
-            _ => Err(format!("'new' The string '{s}' cannot be converted to Boolean")),
+            _ => Err(format!(
+                "'new' The string '{s}' cannot be converted to Boolean"
+            )),
         },
-        other => Err(format!("'new' Value of type {} cannot be converted to Boolean", crate::ptype::infer_type(other))),
+        other => Err(format!(
+            "'new' Value of type {} cannot be converted to Boolean",
+            crate::ptype::infer_type(other)
+        )),
     }
 }
 
@@ -324,23 +406,23 @@ fn to_boolean(v: &Value) -> std::result::Result<Value, String> {
 pub fn puppet_string(v: &Value) -> String {
     let mut out = String::new();
     fn inner(v: &Value, top: bool, out: &mut String) {
-        crate::stack::grow(|| {
-            match v {
-                Value::String(s) if top => out.push_str(s),
-                Value::String(s) => {
-                    out.push('\'');
-                    out.push_str(&s.replace('\\', "\\\\").replace('\'', "\\'"));
-                    out.push('\'');
-                }
-                Value::Nil => {
-                    if !top {
-                        out.push_str("undef")
-                    }
-                }
-                Value::Array(a) => crate::render::write_array(a, out, |x, out| inner(x, false, out)),
-                Value::Hash(h) => crate::render::write_hash(h, " => ", out, |x, out| inner(x, false, out)),
-                other => crate::render::ruby_to_s(other, out),
+        crate::stack::grow(|| match v {
+            Value::String(s) if top => out.push_str(s),
+            Value::String(s) => {
+                out.push('\'');
+                out.push_str(&s.replace('\\', "\\\\").replace('\'', "\\'"));
+                out.push('\'');
             }
+            Value::Nil => {
+                if !top {
+                    out.push_str("undef")
+                }
+            }
+            Value::Array(a) => crate::render::write_array(a, out, |x, out| inner(x, false, out)),
+            Value::Hash(h) => {
+                crate::render::write_hash(h, " => ", out, |x, out| inner(x, false, out))
+            }
+            other => crate::render::ruby_to_s(other, out),
         })
     }
     inner(v, true, &mut out);
@@ -353,10 +435,16 @@ mod tests {
 
     #[test]
     fn integer_radix_rules() {
-        assert_eq!(convert_to("k", "042".into(), &"Integer".into()).unwrap(), Value::Int(34));
+        assert_eq!(
+            convert_to("k", "042".into(), &"Integer".into()).unwrap(),
+            Value::Int(34)
+        );
         let ten = Value::array(vec!["Integer".into(), Value::Int(10)]);
         assert_eq!(convert_to("k", "042".into(), &ten).unwrap(), Value::Int(42));
-        assert_eq!(convert_to("k", "0xff".into(), &"Integer".into()).unwrap(), Value::Int(255));
+        assert_eq!(
+            convert_to("k", "0xff".into(), &"Integer".into()).unwrap(),
+            Value::Int(255)
+        );
         let e = convert_to("k", "abc".into(), &"Integer".into()).unwrap_err();
         assert_eq!(e.message, "The convert_to lookup_option for key 'k' raised error: 'new' The string 'abc' cannot be converted to Integer");
     }
@@ -377,6 +465,9 @@ mod tests {
             Value::array(vec!["a".into(), "b".into()])
         );
         let wrap = Value::array(vec!["Array".into(), Value::Bool(true)]);
-        assert_eq!(convert_to("k", "ab".into(), &wrap).unwrap(), Value::array(vec!["ab".into()]));
+        assert_eq!(
+            convert_to("k", "ab".into(), &wrap).unwrap(),
+            Value::array(vec!["ab".into()])
+        );
     }
 }

@@ -2,11 +2,11 @@
 //! file cache that re-reads a file when its identity, size or times change
 //! (and makes sure each read is one version of the file).
 
-use crate::value::Str;
 use crate::config::{symkeys_to_string, HieraConfig, LayerKind};
 use crate::confine::Confinement;
-use crate::lookup::{Options, Strict};
 use crate::error::{Error, ErrorKind, Result};
+use crate::lookup::{Options, Strict};
+use crate::value::Str;
 use crate::value::{List, Map, Value};
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -35,20 +35,37 @@ impl Stamp {
         #[cfg(unix)]
         {
             use std::os::unix::fs::MetadataExt;
-            let ctime = u64::try_from(md.ctime())
-                .ok()
-                .and_then(|s| SystemTime::UNIX_EPOCH.checked_add(Duration::new(s, md.ctime_nsec().clamp(0, 999_999_999) as u32)));
-            Stamp { dev: md.dev(), ino: md.ino(), size: md.len(), mtime: md.modified().ok(), ctime }
+            let ctime = u64::try_from(md.ctime()).ok().and_then(|s| {
+                SystemTime::UNIX_EPOCH.checked_add(Duration::new(
+                    s,
+                    md.ctime_nsec().clamp(0, 999_999_999) as u32,
+                ))
+            });
+            Stamp {
+                dev: md.dev(),
+                ino: md.ino(),
+                size: md.len(),
+                mtime: md.modified().ok(),
+                ctime,
+            }
         }
         #[cfg(not(unix))]
-        Stamp { dev: 0, ino: 0, size: md.len(), mtime: md.modified().ok(), ctime: None }
+        Stamp {
+            dev: 0,
+            ino: 0,
+            size: md.len(),
+            mtime: md.modified().ok(),
+            ctime: None,
+        }
     }
 
     /// Whether the file changed so shortly before `now` that a change
     /// coming later may leave this stamp as it is: its times may still
     /// read the same (see [`RACY_WINDOW`]).
     fn racy(&self, now: SystemTime) -> bool {
-        self.mtime.max(self.ctime).is_none_or(|t| t.checked_add(RACY_WINDOW).is_none_or(|t| t > now))
+        self.mtime
+            .max(self.ctime)
+            .is_none_or(|t| t.checked_add(RACY_WINDOW).is_none_or(|t| t > now))
     }
 }
 
@@ -141,7 +158,11 @@ fn read_file(path: &Path) -> Result<FileRead> {
             // /dev/null reads as empty; read at most MAX_FILE_SIZE of any device.
             let mut bytes = Vec::new();
             let _ = file.take(MAX_FILE_SIZE).read_to_end(&mut bytes);
-            return Ok(FileRead { stamp: Stamp::of(&md), bytes, racy: false });
+            return Ok(FileRead {
+                stamp: Stamp::of(&md),
+                bytes,
+                racy: false,
+            });
         }
         if !md.is_file() {
             return Err(not_a_file(path));
@@ -152,7 +173,10 @@ fn read_file(path: &Path) -> Result<FileRead> {
         let before = Stamp::of(&md);
         let read = |file: &mut std::fs::File| -> Result<Vec<u8>> {
             let mut bytes = Vec::with_capacity(before.size as usize + 1);
-            (&mut *file).take(MAX_FILE_SIZE + 1).read_to_end(&mut bytes).map_err(|e| io_error(&e, path))?;
+            (&mut *file)
+                .take(MAX_FILE_SIZE + 1)
+                .read_to_end(&mut bytes)
+                .map_err(|e| io_error(&e, path))?;
             if bytes.len() as u64 > MAX_FILE_SIZE {
                 return Err(too_large(bytes.len() as u64, path));
             }
@@ -169,12 +193,19 @@ fn read_file(path: &Path) -> Result<FileRead> {
         }
         let after = Stamp::of(&file.metadata().map_err(|e| io_error(&e, path))?);
         if after == before {
-            return Ok(FileRead { stamp: before, bytes, racy });
+            return Ok(FileRead {
+                stamp: before,
+                bytes,
+                racy,
+            });
         }
     }
     Err(Error {
         kind: ErrorKind::Io,
-        message: format!("File changed while being read ({READ_ATTEMPTS} attempts): {}", path.display()),
+        message: format!(
+            "File changed while being read ({READ_ATTEMPTS} attempts): {}",
+            path.display()
+        ),
         file: Some(path.to_path_buf()),
         line: None,
     })
@@ -192,7 +223,10 @@ fn is_a_directory(path: &Path) -> Error {
 fn not_a_file(path: &Path) -> Error {
     Error {
         kind: ErrorKind::Io,
-        message: format!("Not a regular file (a FIFO, socket or device): {}", path.display()),
+        message: format!(
+            "Not a regular file (a FIFO, socket or device): {}",
+            path.display()
+        ),
         file: Some(path.to_path_buf()),
         line: None,
     }
@@ -235,7 +269,10 @@ pub fn yaml_utf8(bytes: &[u8]) -> std::result::Result<&str, String> {
                 "incomplete UTF-8 octet sequence"
             } else if bytes[i + 1..i + width].iter().any(|b| b & 0xC0 != 0x80) {
                 "invalid trailing UTF-8 octet"
-            } else if matches!((lead, bytes[i + 1]), (0xC0 | 0xC1, _) | (0xE0, 0x80..=0x9F) | (0xF0, 0x80..=0x8F)) {
+            } else if matches!(
+                (lead, bytes[i + 1]),
+                (0xC0 | 0xC1, _) | (0xE0, 0x80..=0x9F) | (0xF0, 0x80..=0x8F)
+            ) {
                 "invalid length of a UTF-8 sequence"
             } else {
                 "invalid Unicode character"
@@ -270,7 +307,10 @@ fn yaml_data_document(text: &str, path: &Path, strict: Strict) -> Result<(Value,
         None | Some(Value::Nil | Value::Bool(false)) => Ok(Value::empty_hash()),
         Some(_) if strict == Strict::Error => Err(Error {
             kind: ErrorKind::Parse,
-            message: format!("{}: file does not contain a valid yaml hash", path.display()),
+            message: format!(
+                "{}: file does not contain a valid yaml hash",
+                path.display()
+            ),
             file: Some(path.to_path_buf()),
             line: None,
         }),
@@ -371,7 +411,15 @@ impl Interner {
     /// ignores the key order.)
     fn intern_array(&mut self, a: &mut Arc<List>) {
         let flat = a.iter().all(|v| {
-            matches!(v, Value::Nil | Value::Bool(_) | Value::Int(_) | Value::BigInt(_) | Value::String(_) | Value::Symbol(_))
+            matches!(
+                v,
+                Value::Nil
+                    | Value::Bool(_)
+                    | Value::Int(_)
+                    | Value::BigInt(_)
+                    | Value::String(_)
+                    | Value::Symbol(_)
+            )
         });
         if !flat {
             return;
@@ -425,35 +473,36 @@ struct Compactor<'a> {
 
 impl<'a> Compactor<'a> {
     fn new(interner: Option<&'a mut Interner>) -> Compactor<'a> {
-        Compactor { interner, shared: HashMap::new() }
+        Compactor {
+            interner,
+            shared: HashMap::new(),
+        }
     }
 
     fn value(&mut self, v: &mut Value, symkeys: bool) {
-        crate::stack::grow(|| {
-            match v {
-                Value::String(s) => {
+        crate::stack::grow(|| match v {
+            Value::String(s) => {
+                if let Some(interner) = self.interner.as_deref_mut() {
+                    interner.intern(s);
+                }
+            }
+            Value::Array(a) => match Arc::get_mut(a) {
+                Some(items) => {
+                    for item in items.iter_mut() {
+                        self.value(item, symkeys);
+                    }
+                    items.shrink_to_fit();
                     if let Some(interner) = self.interner.as_deref_mut() {
-                        interner.intern(s);
+                        interner.intern_array(a);
                     }
                 }
-                Value::Array(a) => match Arc::get_mut(a) {
-                    Some(items) => {
-                        for item in items.iter_mut() {
-                            self.value(item, symkeys);
-                        }
-                        items.shrink_to_fit();
-                        if let Some(interner) = self.interner.as_deref_mut() {
-                            interner.intern_array(a);
-                        }
-                    }
-                    None => self.shared(v, symkeys),
-                },
-                Value::Hash(h) => match Arc::get_mut(h) {
-                    Some(map) => self.map(map, symkeys),
-                    None => self.shared(v, symkeys),
-                },
-                _ => {}
-            }
+                None => self.shared(v, symkeys),
+            },
+            Value::Hash(h) => match Arc::get_mut(h) {
+                Some(map) => self.map(map, symkeys),
+                None => self.shared(v, symkeys),
+            },
+            _ => {}
         })
     }
 
@@ -525,7 +574,9 @@ pub fn parse_document(bytes: &[u8], path: &Path, format: DataFormat) -> Result<V
                 None => Value::Nil,
             })
         }
-        DataFormat::Json => crate::json::load_bytes(bytes).map_err(|e| Error::parse(path, &e.message, e.line)),
+        DataFormat::Json => {
+            crate::json::load_bytes(bytes).map_err(|e| Error::parse(path, &e.message, e.line))
+        }
     }
 }
 
@@ -591,8 +642,12 @@ impl Slots {
         match self {
             Slots::One(t, e) if *t == tag => *e = entry,
             Slots::One(..) => {
-                let Slots::One(t, e) = std::mem::replace(self, Slots::Many(Box::default())) else { unreachable!() };
-                let Slots::Many(slots) = self else { unreachable!() };
+                let Slots::One(t, e) = std::mem::replace(self, Slots::Many(Box::default())) else {
+                    unreachable!()
+                };
+                let Slots::Many(slots) = self else {
+                    unreachable!()
+                };
                 slots[t as usize] = Some(e);
                 slots[tag as usize] = Some(entry);
             }
@@ -663,7 +718,10 @@ impl FileCache {
     /// `stat`, which is the default and what Puppet does within a compile's
     /// first access of each file).
     pub fn with_check_interval(interval: Duration) -> FileCache {
-        FileCache { check_interval: interval, ..FileCache::default() }
+        FileCache {
+            check_interval: interval,
+            ..FileCache::default()
+        }
     }
 
     /// The cache of a [`crate::Hiera`] opened with `options` (absolute
@@ -678,10 +736,18 @@ impl FileCache {
         cache.warnings = options.host.clone();
         if options.confine {
             let env = options.environmentpath.join(&options.environment);
-            let global_dir = options.hiera_config.parent().map(Path::to_path_buf).unwrap_or_default();
+            let global_dir = options
+                .hiera_config
+                .parent()
+                .map(Path::to_path_buf)
+                .unwrap_or_default();
             let mut roots = modulepath.to_vec();
             roots.push(env);
-            let confinement = Confinement::with_codedir(options.hiera_config.clone(), roots, options.codedir.clone());
+            let confinement = Confinement::with_codedir(
+                options.hiera_config.clone(),
+                roots,
+                options.codedir.clone(),
+            );
             // The datadir of the default global config, used when there is no
             // global hiera.yaml.
             confinement.add_config(&HieraConfig::implicit_default(&global_dir), false);
@@ -692,13 +758,17 @@ impl FileCache {
 
     /// Refuses a path outside the confinement, if there is one.
     fn confine(&self, path: &Path) -> Result<()> {
-        self.confinement.as_ref().map_or(Ok(()), |c| c.check_file(path))
+        self.confinement
+            .as_ref()
+            .map_or(Ok(()), |c| c.check_file(path))
     }
 
     /// Refuses a glob that reaches outside the confinement, if there is one
     /// (before the glob is expanded).
     pub fn check_glob(&self, pattern: &Path) -> Result<()> {
-        self.confinement.as_ref().map_or(Ok(()), |c| c.check_glob(pattern))
+        self.confinement
+            .as_ref()
+            .map_or(Ok(()), |c| c.check_glob(pattern))
     }
 
     /// A counter that changes whenever a cached file was (re)loaded.
@@ -717,8 +787,16 @@ impl FileCache {
             }
         }
         let probe = match stamp_of(path) {
-            Ok((stamp, md)) => Some(Probe { stamp, is_dir: md.is_dir() }),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound || e.kind() == std::io::ErrorKind::NotADirectory => None,
+            Ok((stamp, md)) => Some(Probe {
+                stamp,
+                is_dir: md.is_dir(),
+            }),
+            Err(e)
+                if e.kind() == std::io::ErrorKind::NotFound
+                    || e.kind() == std::io::ErrorKind::NotADirectory =>
+            {
+                None
+            }
             Err(e) => return Err(e),
         };
         if !self.check_interval.is_zero() {
@@ -738,7 +816,12 @@ impl FileCache {
         matches!(self.probe(path), Ok(Some(Probe { is_dir: true, .. })))
     }
 
-    fn get(&self, path: &Path, tag: u8, parse: impl FnOnce(&[u8]) -> Parsed) -> std::result::Result<Option<Parsed>, Error> {
+    fn get(
+        &self,
+        path: &Path,
+        tag: u8,
+        parse: impl FnOnce(&[u8]) -> Parsed,
+    ) -> std::result::Result<Option<Parsed>, Error> {
         let Some(probe) = self.probe(path).map_err(|e| io_error(&e, path))? else {
             // A missing file outside is refused, not missing.
             self.confine(path)?;
@@ -751,7 +834,9 @@ impl FileCache {
             if let Some(e) = map.get(path_key(path)).and_then(|slots| slots.get(tag)) {
                 if e.stamp == probe.stamp {
                     match e.racy {
-                        Some((hash, at)) if at.elapsed() >= self.check_interval => recheck = Some((hash, e.parsed.clone())),
+                        Some((hash, at)) if at.elapsed() >= self.check_interval => {
+                            recheck = Some((hash, e.parsed.clone()))
+                        }
                         _ => return Ok(Some(e.parsed.clone())),
                     }
                 }
@@ -761,15 +846,25 @@ impl FileCache {
         self.confine(path)?;
         // Read and parse outside the lock so slow files do not block other threads.
         let read = read_file(path)?;
-        let hash = (read.racy || recheck.is_some())
-            .then(|| std::hash::BuildHasher::hash_one(&foldhash::quality::FixedState::default(), read.bytes.as_slice()));
+        let hash = (read.racy || recheck.is_some()).then(|| {
+            std::hash::BuildHasher::hash_one(
+                &foldhash::quality::FixedState::default(),
+                read.bytes.as_slice(),
+            )
+        });
         let (parsed, reparsed) = match recheck {
-            Some((old, parsed)) if read.stamp == probe.stamp && hash == Some(old) => (parsed, false),
+            Some((old, parsed)) if read.stamp == probe.stamp && hash == Some(old) => {
+                (parsed, false)
+            }
             _ => (parse(&read.bytes), true),
         };
         let mut map = self.entries.lock().unwrap_or_else(|p| p.into_inner());
         let racy = hash.filter(|_| read.racy).map(|h| (h, Instant::now()));
-        let entry = CacheEntry { stamp: read.stamp, parsed: parsed.clone(), racy };
+        let entry = CacheEntry {
+            stamp: read.stamp,
+            parsed: parsed.clone(),
+            racy,
+        };
         match map.get_mut(path_key(path)) {
             Some(slots) => slots.set(tag, entry),
             None => {
@@ -798,13 +893,18 @@ impl FileCache {
         match self.get(path, tag, |bytes| {
             let root = match format {
                 DataFormat::Yaml => match yaml_utf8(bytes) {
-                    Ok(text) => yaml_data_document(text, path, self.strict).map(|(root, not_a_hash)| {
-                        if not_a_hash {
-                            // Puppet's yaml_data warns each time it reads one.
-                            self.warn(crate::host::Warning::plain(format!("{}: file does not contain a valid yaml hash", path.display())));
-                        }
-                        root
-                    }),
+                    Ok(text) => {
+                        yaml_data_document(text, path, self.strict).map(|(root, not_a_hash)| {
+                            if not_a_hash {
+                                // Puppet's yaml_data warns each time it reads one.
+                                self.warn(crate::host::Warning::plain(format!(
+                                    "{}: file does not contain a valid yaml hash",
+                                    path.display()
+                                )));
+                            }
+                            root
+                        })
+                    }
                     Err(problem) => Err(Error::parse(path, problem, Some(1))),
                 },
                 DataFormat::Json => json_data_root(bytes, path),
@@ -834,7 +934,8 @@ impl FileCache {
             // A module's directory is a root (its name is a plain word).
             c.add_module_dir(path.parent().unwrap_or(path));
         }
-        let parse = |bytes: &[u8]| match yaml_utf8(bytes) {
+        let parse = |bytes: &[u8]| {
+            match yaml_utf8(bytes) {
             // A v3 file outside the global layer: ignored (with a warning),
             // an error under strict=error.
             Ok(text) => match HieraConfig::parse(text, path, layer) {
@@ -880,6 +981,7 @@ impl FileCache {
                 o.map(Arc::new)
             }),
             Err(problem) => Err(Error { kind: ErrorKind::Parse, message: format!("({}): {problem}", path.display()), file: Some(path.to_path_buf()), line: Some(1) }),
+        }
         };
         match self.get(path, tag, |bytes| Parsed::config(parse(bytes)))? {
             None => Ok(None),
@@ -916,15 +1018,22 @@ impl FileCache {
                 Value::Hash(h) if h.is_empty() => Ok(true),
                 Value::Hash(h) => {
                     let field = |k: &str| h.get(&Value::from(k)).filter(|v| !v.is_nil());
-                    let complete = ["source", "author", "version", "license", "dependencies"].iter().all(|k| field(k).is_some());
+                    let complete = ["source", "author", "version", "license", "dependencies"]
+                        .iter()
+                        .all(|k| field(k).is_some());
                     Ok(complete && matches!(field("dependencies"), Some(Value::Array(_))))
                 }
                 // `""['data_provider']` is nil; `"x"['source']` is nil too.
                 Value::String(s) => Ok(s.is_empty()),
                 Value::Array(_) => crash("no implicit conversion of String into Integer".into()),
                 Value::Nil => no_empty("nil:NilClass"),
-                Value::Bool(b) => no_empty(&format!("{b}:{}", if *b { "TrueClass" } else { "FalseClass" })),
-                Value::Int(_) | Value::BigInt(_) => no_empty(&format!("{}:Integer", crate::render::to_json(&doc))),
+                Value::Bool(b) => no_empty(&format!(
+                    "{b}:{}",
+                    if *b { "TrueClass" } else { "FalseClass" }
+                )),
+                Value::Int(_) | Value::BigInt(_) => {
+                    no_empty(&format!("{}:Integer", crate::render::to_json(&doc)))
+                }
                 _ => {
                     let mut text = String::new();
                     crate::render::ruby_to_s(&doc, &mut text);
@@ -932,7 +1041,9 @@ impl FileCache {
                 }
             }
         };
-        match self.get(&path, 5, |bytes| verdict(bytes).map_or_else(|e| Parsed::Failed(Box::new(e)), Parsed::Metadata))? {
+        match self.get(&path, 5, |bytes| {
+            verdict(bytes).map_or_else(|e| Parsed::Failed(Box::new(e)), Parsed::Metadata)
+        })? {
             None => Ok(true),
             Some(Parsed::Metadata(keep)) => Ok(keep),
             Some(Parsed::Failed(e)) => Err(*e),
@@ -971,7 +1082,10 @@ mod tests {
         let cache = FileCache::default();
         let d = cache.data(&f, DataFormat::Yaml).unwrap().unwrap();
         assert_eq!(d.get(&Value::from("a")), Some(&Value::Int(1)));
-        assert!(cache.data(&dir.join("missing.yaml"), DataFormat::Yaml).unwrap().is_none());
+        assert!(cache
+            .data(&dir.join("missing.yaml"), DataFormat::Yaml)
+            .unwrap()
+            .is_none());
         std::fs::write(&f, "a: 22\nb: 2\n").unwrap();
         let d = cache.data(&f, DataFormat::Yaml).unwrap().unwrap();
         assert_eq!(d.get(&Value::from("a")), Some(&Value::Int(22)));
@@ -984,21 +1098,46 @@ mod tests {
     fn reads_refuse_what_is_not_a_file_without_hanging() {
         let dir = scratch_dir("kinds");
         let e = read_file(&dir).err().unwrap();
-        assert_eq!(e.message, format!("Is a directory @ io_fread - {}", dir.display()));
+        assert_eq!(
+            e.message,
+            format!("Is a directory @ io_fread - {}", dir.display())
+        );
         let e = read_file(&dir.join("missing")).err().unwrap();
-        assert_eq!(e.message, format!("No such file or directory @ rb_sysopen - {}", dir.join("missing").display()));
+        assert_eq!(
+            e.message,
+            format!(
+                "No such file or directory @ rb_sysopen - {}",
+                dir.join("missing").display()
+            )
+        );
         #[cfg(unix)]
         {
             // A FIFO nobody writes to: refused, not waited on.
             let fifo = dir.join("fifo");
-            if std::process::Command::new("mkfifo").arg(&fifo).status().is_ok_and(|s| s.success()) {
+            if std::process::Command::new("mkfifo")
+                .arg(&fifo)
+                .status()
+                .is_ok_and(|s| s.success())
+            {
                 let e = read_file(&fifo).err().unwrap();
-                assert_eq!(e.message, format!("Not a regular file (a FIFO, socket or device): {}", fifo.display()));
+                assert_eq!(
+                    e.message,
+                    format!(
+                        "Not a regular file (a FIFO, socket or device): {}",
+                        fifo.display()
+                    )
+                );
             }
             let socket = dir.join("socket");
             let _listener = std::os::unix::net::UnixListener::bind(&socket).unwrap();
             let e = read_file(&socket).err().unwrap();
-            assert_eq!(e.message, format!("Not a regular file (a FIFO, socket or device): {}", socket.display()));
+            assert_eq!(
+                e.message,
+                format!(
+                    "Not a regular file (a FIFO, socket or device): {}",
+                    socket.display()
+                )
+            );
             assert!(read_file(Path::new("/dev/null")).unwrap().bytes.is_empty());
         }
         std::fs::remove_dir_all(&dir).unwrap();
@@ -1009,14 +1148,29 @@ mod tests {
         let now = SystemTime::now();
         let stamp = |age: u64| {
             let t = Some(now - Duration::from_millis(age));
-            Stamp { dev: 1, ino: 2, size: 3, mtime: t, ctime: t }
+            Stamp {
+                dev: 1,
+                ino: 2,
+                size: 3,
+                mtime: t,
+                ctime: t,
+            }
         };
         assert!(stamp(0).racy(now));
         assert!(stamp(1900).racy(now));
         assert!(!stamp(2100).racy(now));
         // The later of the two times counts (a modification time put back).
-        assert!(Stamp { ctime: Some(now), ..stamp(5000) }.racy(now));
-        assert!(Stamp { mtime: None, ctime: None, ..stamp(5000) }.racy(now));
+        assert!(Stamp {
+            ctime: Some(now),
+            ..stamp(5000)
+        }
+        .racy(now));
+        assert!(Stamp {
+            mtime: None,
+            ctime: None,
+            ..stamp(5000)
+        }
+        .racy(now));
         let dir = scratch_dir("racy");
         let f = dir.join("x.yaml");
         std::fs::write(&f, "a: 1\n").unwrap();
@@ -1029,7 +1183,10 @@ mod tests {
     /// The racy state of the entry for `path` (YAML data).
     fn entry_racy(cache: &FileCache, path: &Path) -> Option<(u64, Instant)> {
         let map = cache.entries.lock().unwrap();
-        map.get(path_key(path)).and_then(|slots| slots.get(0)).unwrap().racy
+        map.get(path_key(path))
+            .and_then(|slots| slots.get(0))
+            .unwrap()
+            .racy
     }
 
     #[test]
@@ -1042,29 +1199,60 @@ mod tests {
         // Just written: racy. Read again, the same bytes: the same parse.
         assert!(entry_racy(&cache, &f).is_some());
         let g = cache.generation();
-        assert!(Arc::ptr_eq(&cache.data(&f, DataFormat::Yaml).unwrap().unwrap(), &d));
+        assert!(Arc::ptr_eq(
+            &cache.data(&f, DataFormat::Yaml).unwrap().unwrap(),
+            &d
+        ));
         assert_eq!(cache.generation(), g);
         // Bytes that differ from those the entry was parsed from (as a
         // rewrite within the filesystem's time granularity leaves them,
         // under the same stamp): parsed again.
         let (hash, at) = entry_racy(&cache, &f).unwrap();
-        let entry = CacheEntry { stamp: stamp_of(&f).unwrap().0, parsed: Parsed::Data(Arc::new(Map::default())), racy: Some((hash ^ 1, at)) };
-        cache.entries.lock().unwrap().get_mut(path_key(&f)).unwrap().set(0, entry);
+        let entry = CacheEntry {
+            stamp: stamp_of(&f).unwrap().0,
+            parsed: Parsed::Data(Arc::new(Map::default())),
+            racy: Some((hash ^ 1, at)),
+        };
+        cache
+            .entries
+            .lock()
+            .unwrap()
+            .get_mut(path_key(&f))
+            .unwrap()
+            .set(0, entry);
         let d2 = cache.data(&f, DataFormat::Yaml).unwrap().unwrap();
         assert_eq!(d2.get(&Value::from("a")), Some(&Value::Int(1)));
         assert!(cache.generation() > g);
         // An entry that is not racy is trusted while its stamp holds.
         let g = cache.generation();
-        let entry = CacheEntry { stamp: stamp_of(&f).unwrap().0, parsed: Parsed::Data(Arc::clone(&d)), racy: None };
-        cache.entries.lock().unwrap().get_mut(path_key(&f)).unwrap().set(0, entry);
-        assert!(Arc::ptr_eq(&cache.data(&f, DataFormat::Yaml).unwrap().unwrap(), &d));
+        let entry = CacheEntry {
+            stamp: stamp_of(&f).unwrap().0,
+            parsed: Parsed::Data(Arc::clone(&d)),
+            racy: None,
+        };
+        cache
+            .entries
+            .lock()
+            .unwrap()
+            .get_mut(path_key(&f))
+            .unwrap()
+            .set(0, entry);
+        assert!(Arc::ptr_eq(
+            &cache.data(&f, DataFormat::Yaml).unwrap().unwrap(),
+            &d
+        ));
         assert_eq!(cache.generation(), g);
         // A rewrite at the same size that puts the modification time back
         // still changes the stamp (its change time).
         let mtime = std::fs::metadata(&f).unwrap().modified().unwrap();
         std::thread::sleep(Duration::from_millis(20));
         std::fs::write(&f, "a: 2\n").unwrap();
-        std::fs::File::options().write(true).open(&f).unwrap().set_modified(mtime).unwrap();
+        std::fs::File::options()
+            .write(true)
+            .open(&f)
+            .unwrap()
+            .set_modified(mtime)
+            .unwrap();
         assert_eq!(std::fs::metadata(&f).unwrap().modified().unwrap(), mtime);
         let d3 = cache.data(&f, DataFormat::Yaml).unwrap().unwrap();
         assert_eq!(d3.get(&Value::from("a")), Some(&Value::Int(2)));
@@ -1086,11 +1274,20 @@ mod tests {
         assert!(cache.generation() > g);
         let g = cache.generation();
         // Both stay cached.
-        assert!(Arc::ptr_eq(&cache.data(&f, DataFormat::Yaml).unwrap().unwrap(), &y));
-        assert!(Arc::ptr_eq(&cache.data(&f, DataFormat::Json).unwrap().unwrap(), &j));
+        assert!(Arc::ptr_eq(
+            &cache.data(&f, DataFormat::Yaml).unwrap().unwrap(),
+            &y
+        ));
+        assert!(Arc::ptr_eq(
+            &cache.data(&f, DataFormat::Json).unwrap().unwrap(),
+            &j
+        ));
         assert_eq!(cache.generation(), g);
         assert!(cache.config(&f, LayerKind::Global).is_err());
-        assert!(Arc::ptr_eq(&cache.data(&f, DataFormat::Json).unwrap().unwrap(), &j));
+        assert!(Arc::ptr_eq(
+            &cache.data(&f, DataFormat::Json).unwrap().unwrap(),
+            &j
+        ));
         assert_eq!(cache.len(), 1);
         std::fs::write(&f, "{\"a\": [1,}").unwrap();
         // A parse error is cached as well, and reported again.
@@ -1139,13 +1336,21 @@ mod tests {
         let mut v = load_yaml_text(&text, Path::new("x.yaml")).unwrap().unwrap();
         let mut interner = Interner::default();
         Compactor::new(Some(&mut interner)).value(&mut v, true);
-        let (a, e, f) = (v.get("a").unwrap(), v.get("e").unwrap(), v.get("f").unwrap());
+        let (a, e, f) = (
+            v.get("a").unwrap(),
+            v.get("e").unwrap(),
+            v.get("f").unwrap(),
+        );
         // The alias stays one Hash; an equal Hash written out is another.
         assert!(matches!((a, e), (Value::Hash(x), Value::Hash(y)) if Arc::ptr_eq(x, y)));
         assert!(matches!((a, f), (Value::Hash(x), Value::Hash(y)) if !Arc::ptr_eq(x, y)));
         let cs: Vec<&Str> = [a, f]
             .iter()
-            .flat_map(|h| h.get("b").unwrap().as_array().unwrap()[..3].iter().chain([h.get("d").unwrap()]))
+            .flat_map(|h| {
+                h.get("b").unwrap().as_array().unwrap()[..3]
+                    .iter()
+                    .chain([h.get("d").unwrap()])
+            })
             .map(|c| match c {
                 Value::String(s) => s,
                 _ => unreachable!(),
@@ -1156,7 +1361,9 @@ mod tests {
         fn exact(v: &Value) -> bool {
             match v {
                 Value::Array(a) => a.capacity() == a.len() && a.iter().all(exact),
-                Value::Hash(h) => h.capacity() == h.len() && h.iter().all(|(k, v)| exact(k) && exact(v)),
+                Value::Hash(h) => {
+                    h.capacity() == h.len() && h.iter().all(|(k, v)| exact(k) && exact(v))
+                }
                 _ => true,
             }
         }
@@ -1166,11 +1373,25 @@ mod tests {
     #[test]
     fn cached_files_share_strings() {
         let dir = scratch_dir("strings");
-        std::fs::write(dir.join("a.yaml"), "profile::ntp::servers: [time1.long.example.com]\n").unwrap();
-        std::fs::write(dir.join("b.json"), "{\"profile::ntp::servers\": [\"time1.long.example.com\"]}").unwrap();
+        std::fs::write(
+            dir.join("a.yaml"),
+            "profile::ntp::servers: [time1.long.example.com]\n",
+        )
+        .unwrap();
+        std::fs::write(
+            dir.join("b.json"),
+            "{\"profile::ntp::servers\": [\"time1.long.example.com\"]}",
+        )
+        .unwrap();
         let cache = FileCache::default();
-        let a = cache.data(&dir.join("a.yaml"), DataFormat::Yaml).unwrap().unwrap();
-        let b = cache.data(&dir.join("b.json"), DataFormat::Json).unwrap().unwrap();
+        let a = cache
+            .data(&dir.join("a.yaml"), DataFormat::Yaml)
+            .unwrap()
+            .unwrap();
+        let b = cache
+            .data(&dir.join("b.json"), DataFormat::Json)
+            .unwrap()
+            .unwrap();
         let (ka, va) = a.get_index(0).unwrap();
         let (kb, vb) = b.get_index(0).unwrap();
         assert!(matches!((ka, kb), (Value::String(x), Value::String(y)) if Str::ptr_eq(x, y)));
@@ -1196,7 +1417,9 @@ mod tests {
         assert!(!same("e", "f"));
         assert!(!same("a", "g"));
         match (v.get("e").unwrap(), v.get("f").unwrap()) {
-            (Value::Array(p), Value::Array(q)) => assert!(matches!((&p[0], &q[0]), (Value::Array(p), Value::Array(q)) if Arc::ptr_eq(p, q))),
+            (Value::Array(p), Value::Array(q)) => assert!(
+                matches!((&p[0], &q[0]), (Value::Array(p), Value::Array(q)) if Arc::ptr_eq(p, q))
+            ),
             _ => unreachable!(),
         }
         assert_eq!(interner.arrays.len(), 3);
@@ -1206,13 +1429,27 @@ mod tests {
     fn yaml_documents_that_are_not_hashes_fail_under_strict_error_unless_empty() {
         let path = Path::new("/d/x.yaml");
         for text in ["--- a string\n", "- a\n", "42\n", "--- true\n"] {
-            assert!(yaml_data_root(text, path, Strict::Warning).unwrap().as_hash().unwrap().is_empty());
+            assert!(yaml_data_root(text, path, Strict::Warning)
+                .unwrap()
+                .as_hash()
+                .unwrap()
+                .is_empty());
             let e = yaml_data_root(text, path, Strict::Error).unwrap_err();
-            assert_eq!(e.message, "/d/x.yaml: file does not contain a valid yaml hash", "{text:?}");
+            assert_eq!(
+                e.message, "/d/x.yaml: file does not contain a valid yaml hash",
+                "{text:?}"
+            );
         }
         // Puppet's safe_load gives false for nil; yaml_data only refuses `data != false`.
         for text in ["", "---\n", "# c\n", "--- ~\n", "null\n", "--- false\n"] {
-            assert!(yaml_data_root(text, path, Strict::Error).unwrap().as_hash().unwrap().is_empty(), "{text:?}");
+            assert!(
+                yaml_data_root(text, path, Strict::Error)
+                    .unwrap()
+                    .as_hash()
+                    .unwrap()
+                    .is_empty(),
+                "{text:?}"
+            );
         }
     }
 
@@ -1227,24 +1464,46 @@ mod tests {
             if let Some(t) = text {
                 std::fs::write(m.join("metadata.json"), t).unwrap();
             }
-            let cache = FileCache { strict, puppet, ..FileCache::default() };
+            let cache = FileCache {
+                strict,
+                puppet,
+                ..FileCache::default()
+            };
             cache.module_metadata(&m).map_err(|e| e.message)
         };
         let full = r#"{"name":"a-b","version":"1.0.0","author":"a","license":"MIT","source":"s","dependencies":[]}"#;
         assert_eq!(verdict(None, Strict::Error, 7), Ok(true));
         assert_eq!(verdict(Some(full), Strict::Error, 7), Ok(true));
         assert_eq!(verdict(Some("{}"), Strict::Error, 7), Ok(true));
-        assert_eq!(verdict(Some(r#"{"name":"a-b"}"#), Strict::Off, 7), Ok(false));
-        assert_eq!(verdict(Some(&full.replace("[]", "{}")), Strict::Off, 7), Ok(false));
-        assert_eq!(verdict(Some(&full.replace("\"MIT\"", "null")), Strict::Off, 7), Ok(false));
+        assert_eq!(
+            verdict(Some(r#"{"name":"a-b"}"#), Strict::Off, 7),
+            Ok(false)
+        );
+        assert_eq!(
+            verdict(Some(&full.replace("[]", "{}")), Strict::Off, 7),
+            Ok(false)
+        );
+        assert_eq!(
+            verdict(Some(&full.replace("\"MIT\"", "null")), Strict::Off, 7),
+            Ok(false)
+        );
         for (text, p8) in [("{ not json", false), ("", true)] {
             assert_eq!(verdict(Some(text), Strict::Warning, 7), Ok(true));
             assert_eq!(verdict(Some(text), Strict::Error, 7), Ok(false));
             assert_eq!(verdict(Some(text), Strict::Error, 8), Ok(p8));
         }
-        assert_eq!(verdict(Some("[]"), Strict::Off, 7), Err("no implicit conversion of String into Integer".into()));
-        assert_eq!(verdict(Some("null"), Strict::Off, 7), Err("undefined method `empty?' for nil:NilClass".into()));
-        assert_eq!(verdict(Some("5"), Strict::Off, 7), Err("undefined method `empty?' for 5:Integer".into()));
+        assert_eq!(
+            verdict(Some("[]"), Strict::Off, 7),
+            Err("no implicit conversion of String into Integer".into())
+        );
+        assert_eq!(
+            verdict(Some("null"), Strict::Off, 7),
+            Err("undefined method `empty?' for nil:NilClass".into())
+        );
+        assert_eq!(
+            verdict(Some("5"), Strict::Off, 7),
+            Err("undefined method `empty?' for 5:Integer".into())
+        );
         assert_eq!(verdict(Some("\"x\""), Strict::Off, 7), Ok(false));
     }
 
@@ -1268,7 +1527,12 @@ mod tests {
                 let cache = FileCache::default();
                 let mut v = Value::Hash(cache.data(&g, DataFormat::Yaml).unwrap().unwrap());
                 let mut levels = 0;
-                while let Some(next) = v.get("k").and_then(|a| a.as_array()).and_then(|a| a.first()).cloned() {
+                while let Some(next) = v
+                    .get("k")
+                    .and_then(|a| a.as_array())
+                    .and_then(|a| a.first())
+                    .cloned()
+                {
                     v = next;
                     levels += 1;
                 }
@@ -1290,7 +1554,9 @@ mod tests {
         let mut most = 0;
         for round in 0..40 {
             // Each version has new strings (and a new size).
-            let text: String = (0..1000 + round).map(|i| format!("k{round}_{i}: [v{round}_{i}]\n")).collect();
+            let text: String = (0..1000 + round)
+                .map(|i| format!("k{round}_{i}: [v{round}_{i}]\n"))
+                .collect();
             std::fs::write(&f, text).unwrap();
             let d = cache.data(&f, DataFormat::Yaml).unwrap().unwrap();
             assert_eq!(d.len(), 1000 + round);

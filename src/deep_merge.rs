@@ -129,8 +129,16 @@ pub fn deep_merge_chain(values: Vec<Value>, opts: &DeepMergeOptions) -> Result<O
         return Ok(Some(acc));
     }
     let merger = Merger::new(opts)?;
-    if merger.opts.entries_independent() && matches!(acc, Value::Hash(_)) && values.as_slice().iter().all(|v| matches!(v, Value::Hash(_))) {
-        let maps = std::iter::once(&acc).chain(values.as_slice()).filter_map(Value::as_hash);
+    if merger.opts.entries_independent()
+        && matches!(acc, Value::Hash(_))
+        && values
+            .as_slice()
+            .iter()
+            .all(|v| matches!(v, Value::Hash(_)))
+    {
+        let maps = std::iter::once(&acc)
+            .chain(values.as_slice())
+            .filter_map(Value::as_hash);
         return with_maps(maps, |maps| merger.merge_hashes(maps)).map(Some);
     }
     for dest in values {
@@ -364,7 +372,10 @@ impl<'a> Merger<'a> {
     /// into the destination (a copy of it when it is shared). A source the
     /// merge owns alone gives its keys and values up instead of copying them.
     fn merge_into(&self, src: Arc<Map>, mut dest: Arc<Map>) -> Result<Value> {
-        if Arc::get_mut(&mut dest).is_none() && self.opts.entries_independent() && copy_pays(src.len(), dest.len()) {
+        if Arc::get_mut(&mut dest).is_none()
+            && self.opts.entries_independent()
+            && copy_pays(src.len(), dest.len())
+        {
             return self.merge_into_copy(src, &dest);
         }
         let map = Arc::make_mut(&mut dest);
@@ -404,7 +415,10 @@ impl<'a> Merger<'a> {
         let n = source.as_ref().map_or_else(|shared| shared.len(), Map::len);
         let mut merged = Marks::new(n);
         let mut out = dest.try_map_values(n, |key, dv| {
-            let Some(j) = source.as_ref().map_or_else(|shared| shared.get_index_of(key), |owned| owned.get_index_of(key)) else {
+            let Some(j) = source.as_ref().map_or_else(
+                |shared| shared.get_index_of(key),
+                |owned| owned.get_index_of(key),
+            ) else {
                 return Ok(dv.clone());
             };
             merged.set(j);
@@ -490,7 +504,10 @@ impl<'a> Merger<'a> {
     /// it merges the value so far into a copy of itself. Runs of hashes or
     /// arrays are merged in one pass ([`Merger::merge_run`]).
     fn fold_entry(&self, hashes: &[&Map], row: &[u32], out: &mut Value) -> Result<()> {
-        let mut i = row.iter().position(|&j| j != 0).expect("each merged key is in one of the hashes");
+        let mut i = row
+            .iter()
+            .position(|&j| j != 0)
+            .expect("each merged key is in one of the hashes");
         // `out` holds the value so far once `started`; `unchanged` when it
         // is known to be its own merge into a copy of itself.
         let (mut started, mut unchanged) = (false, false);
@@ -538,7 +555,14 @@ impl<'a> Merger<'a> {
     /// it must then be of the same kind), the result written to `out`. The
     /// end of the run is returned; `None`, and `out` left alone, when the run
     /// would be a single merge.
-    fn merge_run(&self, hashes: &[&Map], row: &[u32], i: usize, started: bool, out: &mut Value) -> Result<Option<usize>> {
+    fn merge_run(
+        &self,
+        hashes: &[&Map],
+        row: &[u32],
+        i: usize,
+        started: bool,
+        out: &mut Value,
+    ) -> Result<Option<usize>> {
         #[derive(PartialEq)]
         enum Kind {
             Hash,
@@ -554,15 +578,22 @@ impl<'a> Merger<'a> {
         if kind == Kind::Other || (started && kind_of(Some(out)) != kind) {
             return Ok(None);
         }
-        let end = (i..row.len()).find(|&e| kind_of(value_in(hashes, row, e)) != kind).unwrap_or(row.len());
+        let end = (i..row.len())
+            .find(|&e| kind_of(value_in(hashes, row, e)) != kind)
+            .unwrap_or(row.len());
         let n = end - i + usize::from(started);
         if n < 2 {
             return Ok(None);
         }
         // Highest priority first.
-        let run = started.then_some(&*out).into_iter().chain((i..end).filter_map(|e| value_in(hashes, row, e)));
+        let run = started
+            .then_some(&*out)
+            .into_iter()
+            .chain((i..end).filter_map(|e| value_in(hashes, row, e)));
         let merged = if kind == Kind::Hash {
-            with_maps(run.filter_map(Value::as_hash), |maps| self.merge_hashes(maps))?
+            with_maps(run.filter_map(Value::as_hash), |maps| {
+                self.merge_hashes(maps)
+            })?
         } else {
             // `a[end-1] | (... | (a[i] | so far))`: the elements of all,
             // lowest first, without `eql?` duplicates.
@@ -642,7 +673,9 @@ impl<'a> Merger<'a> {
             }
             let mut state = match dest {
                 Dest::Other(Value::Hash(d)) => return self.merge_into(src, d),
-                Dest::Other(Value::Array(a)) if self.opts.extend_existing_arrays => State::Extend(a),
+                Dest::Other(Value::Array(a)) if self.opts.extend_existing_arrays => {
+                    State::Extend(a)
+                }
                 Dest::Other(other) => State::Unmergeable(other),
                 Dest::Same | Dest::Copy => State::Itself,
             };
@@ -776,25 +809,26 @@ impl<'a> Merger<'a> {
                         }
                         source = kept;
                     }
-                    let merged = if self.opts.merge_hash_arrays && all_hashes(&source) && all_hashes(&d)
-                    {
-                        let dest_len = d.len();
-                        let mut list = Vec::with_capacity(dest_len.max(source.len()));
-                        for (i, item) in d.into_iter().enumerate() {
-                            list.push(if aligned {
-                                self.merge(item, Dest::Same)?
-                            } else {
-                                let src_item = source.get(i).cloned().unwrap_or_else(Value::empty_hash);
-                                self.merge(src_item, Dest::Other(item))?
-                            });
-                        }
-                        if source.len() > dest_len {
-                            list.extend(source.drain(dest_len..));
-                        }
-                        list
-                    } else {
-                        union(d, &source)
-                    };
+                    let merged =
+                        if self.opts.merge_hash_arrays && all_hashes(&source) && all_hashes(&d) {
+                            let dest_len = d.len();
+                            let mut list = Vec::with_capacity(dest_len.max(source.len()));
+                            for (i, item) in d.into_iter().enumerate() {
+                                list.push(if aligned {
+                                    self.merge(item, Dest::Same)?
+                                } else {
+                                    let src_item =
+                                        source.get(i).cloned().unwrap_or_else(Value::empty_hash);
+                                    self.merge(src_item, Dest::Other(item))?
+                                });
+                            }
+                            if source.len() > dest_len {
+                                list.extend(source.drain(dest_len..));
+                            }
+                            list
+                        } else {
+                            union(d, &source)
+                        };
                     self.finish_array(merged)
                 }
                 ArrayDest::Other { value, .. } => {
@@ -841,15 +875,20 @@ fn with_maps<'m, R>(mut maps: impl Iterator<Item = &'m Map>, f: impl FnOnce(&[&M
     }
     match maps.next() {
         None => f(&gathered),
-        Some(more) => f(&gathered.into_iter().chain(Some(more)).chain(maps).collect::<Vec<_>>()),
+        Some(more) => f(&gathered
+            .into_iter()
+            .chain(Some(more))
+            .chain(maps)
+            .collect::<Vec<_>>()),
     }
 }
 
 /// Knockout prefixes repeat across merges: each pattern is compiled once per
 /// process (a compiled `Regex` is cheap to clone).
 fn compile_cached(pattern: &str) -> std::result::Result<regex::bytes::Regex, regex::Error> {
-    static CACHE: std::sync::OnceLock<std::sync::Mutex<std::collections::HashMap<String, regex::bytes::Regex>>> =
-        std::sync::OnceLock::new();
+    static CACHE: std::sync::OnceLock<
+        std::sync::Mutex<std::collections::HashMap<String, regex::bytes::Regex>>,
+    > = std::sync::OnceLock::new();
     let cache = CACHE.get_or_init(Default::default);
     if let Some(re) = cache.lock().unwrap_or_else(|p| p.into_inner()).get(pattern) {
         return Ok(re.clone());
@@ -955,7 +994,8 @@ fn union(dest: Vec<Value>, source: &[Value]) -> Vec<Value> {
         }
         return out;
     }
-    let mut seen: IndexSet<Value, foldhash::fast::RandomState> = IndexSet::with_capacity_and_hasher(total, Default::default());
+    let mut seen: IndexSet<Value, foldhash::fast::RandomState> =
+        IndexSet::with_capacity_and_hasher(total, Default::default());
     seen.extend(dest);
     seen.extend(source.iter().cloned());
     seen.into_iter().collect()
@@ -968,7 +1008,10 @@ const SMALL: usize = 16;
 /// `true` when `items` has no two `eql?` elements.
 fn all_distinct(items: &[Value]) -> bool {
     if items.len() <= SMALL {
-        return items.iter().enumerate().all(|(i, x)| !items[..i].contains(x));
+        return items
+            .iter()
+            .enumerate()
+            .all(|(i, x)| !items[..i].contains(x));
     }
     let mut seen: std::collections::HashSet<&Value, foldhash::fast::RandomState> =
         std::collections::HashSet::with_capacity_and_hasher(items.len(), Default::default());
@@ -1112,27 +1155,25 @@ fn to_s(v: &Value) -> Vec<u8> {
 }
 
 fn inspect(v: &Value) -> String {
-    crate::stack::grow(|| {
-        match v {
-            Value::Nil => "nil".into(),
-            Value::Bool(b) => b.to_string(),
-            Value::Int(i) => i.to_string(),
-            Value::BigInt(s) => s.to_string(),
-            Value::Float(f) => float_to_s(*f),
-            Value::String(s) => inspect_str(s.as_bytes(), false),
-            Value::Bytes(b) => inspect_str(b, true),
-            Value::Symbol(s) => inspect_symbol(s),
-            Value::Array(a) => format!("[{}]", a.iter().map(inspect).collect::<Vec<_>>().join(", ")),
-            Value::Hash(h) => format!(
-                "{{{}}}",
-                h.iter()
-                    .map(|(k, v)| format!("{}=>{}", inspect(k), inspect(v)))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-            Value::Sensitive(_) => "#<Sensitive [value redacted]>".into(),
-            Value::Rich(r) => r.1.clone(),
-        }
+    crate::stack::grow(|| match v {
+        Value::Nil => "nil".into(),
+        Value::Bool(b) => b.to_string(),
+        Value::Int(i) => i.to_string(),
+        Value::BigInt(s) => s.to_string(),
+        Value::Float(f) => float_to_s(*f),
+        Value::String(s) => inspect_str(s.as_bytes(), false),
+        Value::Bytes(b) => inspect_str(b, true),
+        Value::Symbol(s) => inspect_symbol(s),
+        Value::Array(a) => format!("[{}]", a.iter().map(inspect).collect::<Vec<_>>().join(", ")),
+        Value::Hash(h) => format!(
+            "{{{}}}",
+            h.iter()
+                .map(|(k, v)| format!("{}=>{}", inspect(k), inspect(v)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        Value::Sensitive(_) => "#<Sensitive [value redacted]>".into(),
+        Value::Rich(r) => r.1.clone(),
     })
 }
 
@@ -1334,7 +1375,9 @@ fn ruby_cmp(a: &Value, b: &Value) -> Option<Ordering> {
             }
             (Array(_), _) => None,
             // Object#<=>: 0 when ==, nil otherwise.
-            (Nil | Bool(_) | Hash(_) | Sensitive(_) | Rich(_), _) => ruby_eq(a, b).then_some(Ordering::Equal),
+            (Nil | Bool(_) | Hash(_) | Sensitive(_) | Rich(_), _) => {
+                ruby_eq(a, b).then_some(Ordering::Equal)
+            }
         }
     })
 }
@@ -1417,13 +1460,28 @@ mod tests {
     /// and hashes in them, nil, false and scalars that clash with them.
     fn random_value(rnd: &mut impl FnMut(u64) -> u64, depth: u32) -> Value {
         // More keys than a map holds without its hash index.
-        const KEYS: [&str; 12] = ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "a long key, on the heap"];
+        const KEYS: [&str; 12] = [
+            "a",
+            "b",
+            "c",
+            "d",
+            "e",
+            "f",
+            "g",
+            "h",
+            "i",
+            "j",
+            "k",
+            "a long key, on the heap",
+        ];
         match rnd(if depth == 0 { 6 } else { 10 }) {
             0 => Value::Nil,
             1 => Value::Bool(rnd(2) == 0),
             2 => Value::Int(rnd(3) as i64),
             3 | 4 => s(KEYS[rnd(4) as usize]),
-            5 if depth > 0 => Value::array((0..rnd(4)).map(|_| random_value(rnd, depth - 1)).collect()),
+            5 if depth > 0 => {
+                Value::array((0..rnd(4)).map(|_| random_value(rnd, depth - 1)).collect())
+            }
             5 => s("x,y"),
             _ => {
                 let mut m = Map::new();
@@ -1451,14 +1509,24 @@ mod tests {
                 ..DeepMergeOptions::default()
             });
         }
-        option_sets.push(DeepMergeOptions { sort_merged_arrays: true, ..DeepMergeOptions::default() });
-        option_sets.push(DeepMergeOptions { knockout_prefix: Some("--".into()), ..DeepMergeOptions::default() });
+        option_sets.push(DeepMergeOptions {
+            sort_merged_arrays: true,
+            ..DeepMergeOptions::default()
+        });
+        option_sets.push(DeepMergeOptions {
+            knockout_prefix: Some("--".into()),
+            ..DeepMergeOptions::default()
+        });
         let mut rnd = below(0x5eed_c4a1);
         let mut one_pass = 0;
         for case in 0..6000 {
             let opts = &option_sets[case % option_sets.len()];
             // Now and then more levels than `with_maps` gathers on the stack.
-            let n = if case % 16 == 0 { 8 + rnd(5) as usize } else { 1 + rnd(5) as usize };
+            let n = if case % 16 == 0 {
+                8 + rnd(5) as usize
+            } else {
+                1 + rnd(5) as usize
+            };
             let values: Vec<Value> = (0..n)
                 .map(|_| {
                     let mut v = random_value(&mut rnd, 3);
@@ -1492,7 +1560,10 @@ mod tests {
     /// called, so options it would reject are no error.
     #[test]
     fn a_chain_without_a_merge_does_not_check_the_options() {
-        let empty_prefix = DeepMergeOptions { knockout_prefix: Some(String::new()), ..DeepMergeOptions::default() };
+        let empty_prefix = DeepMergeOptions {
+            knockout_prefix: Some(String::new()),
+            ..DeepMergeOptions::default()
+        };
         let preserving = DeepMergeOptions {
             knockout_prefix: Some("--".into()),
             preserve_unmergeables: true,

@@ -15,7 +15,11 @@ enum Item {
 enum Kind {
     Root,
     Plain(String),
-    Merge { name: &'static str, options: Option<Map>, result: Option<Value> },
+    Merge {
+        name: &'static str,
+        options: Option<Map>,
+        result: Option<Value>,
+    },
 }
 
 struct Node {
@@ -30,24 +34,45 @@ pub(crate) struct Explainer {
 
 impl Default for Explainer {
     fn default() -> Explainer {
-        Explainer { stack: vec![Node { kind: Kind::Root, items: Vec::new() }] }
+        Explainer {
+            stack: vec![Node {
+                kind: Kind::Root,
+                items: Vec::new(),
+            }],
+        }
     }
 }
 
 impl Explainer {
     fn top(&mut self) -> &mut Node {
-        self.stack.last_mut().expect("the root node is never popped")
+        self.stack
+            .last_mut()
+            .expect("the root node is never popped")
     }
 
     /// Opens a node whose first line is `header`.
     pub(crate) fn push(&mut self, header: String) {
-        self.stack.push(Node { kind: Kind::Plain(header), items: Vec::new() });
+        self.stack.push(Node {
+            kind: Kind::Plain(header),
+            items: Vec::new(),
+        });
     }
 
     /// Opens a merge node.
     pub(crate) fn push_merge(&mut self, name: &'static str, options: &Map) {
-        let options = if options.is_empty() { None } else { Some(options.clone()) };
-        self.stack.push(Node { kind: Kind::Merge { name, options, result: None }, items: Vec::new() });
+        let options = if options.is_empty() {
+            None
+        } else {
+            Some(options.clone())
+        };
+        self.stack.push(Node {
+            kind: Kind::Merge {
+                name,
+                options,
+                result: None,
+            },
+            items: Vec::new(),
+        });
     }
 
     /// Records the merged result of the open merge node.
@@ -119,10 +144,20 @@ fn render_node(node: &Node, level: usize, out: &mut String) {
             indent(out, level);
             out.push_str(header);
             out.push('\n');
-            node.items.iter().for_each(|i| render_item(i, level + 1, out));
+            node.items
+                .iter()
+                .for_each(|i| render_item(i, level + 1, out));
         }
-        Kind::Merge { name, options, result } => {
-            let branches: Vec<&Item> = node.items.iter().filter(|i| matches!(i, Item::Node(_))).collect();
+        Kind::Merge {
+            name,
+            options,
+            result,
+        } => {
+            let branches: Vec<&Item> = node
+                .items
+                .iter()
+                .filter(|i| matches!(i, Item::Node(_)))
+                .collect();
             match branches.len() {
                 0 => {}
                 // A merge of one branch is just that branch.
@@ -165,7 +200,10 @@ mod tests {
         e.pop();
         e.pop();
         e.pop();
-        assert_eq!(e.render(), "Searching for \"k\"\n  Global Data Provider\n    No such key: \"k\"\n");
+        assert_eq!(
+            e.render(),
+            "Searching for \"k\"\n  Global Data Provider\n    No such key: \"k\"\n"
+        );
     }
 
     #[test]
@@ -178,6 +216,9 @@ mod tests {
         }
         e.result(&Value::array(vec![Value::Int(1)]));
         e.pop();
-        assert_eq!(e.render(), "Merge strategy unique\n  Path \"a\"\n  Path \"b\"\n  Merged result: [\n    1\n  ]\n");
+        assert_eq!(
+            e.render(),
+            "Merge strategy unique\n  Path \"a\"\n  Path \"b\"\n  Merged result: [\n    1\n  ]\n"
+        );
     }
 }

@@ -94,7 +94,9 @@ impl<'a> HostCall<'a> {
     /// The segments of a key as a call gives them: the root, then each
     /// subkey (Integers for indexes).
     pub fn segments_of(key: &crate::key::LookupKey) -> Vec<Value> {
-        std::iter::once(Value::string(&*key.root)).chain(key.segments.iter().map(Segment::to_value)).collect()
+        std::iter::once(Value::string(&*key.root))
+            .chain(key.segments.iter().map(Segment::to_value))
+            .collect()
     }
 
     /// The call as the JSON object the C ABI hands the host:
@@ -175,7 +177,13 @@ impl Warning {
     /// A warning logged once per `key` (Puppet's `warn_once(kind, key,
     /// message)`).
     pub fn once(kind: &'static str, key: String, message: String) -> Warning {
-        Warning { message, kind: Some(kind), key, file: None, line: None }
+        Warning {
+            message,
+            kind: Some(kind),
+            key,
+            file: None,
+            line: None,
+        }
     }
 
     /// The warning as the JSON object the C ABI hands the host:

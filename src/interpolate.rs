@@ -72,7 +72,11 @@ pub trait Resolver {
     /// A nested lookup (`lookup`/`hiera`/`alias`) with a default of `''`.
     fn lookup(&mut self, key: &str) -> Result<Value>;
     /// Runs `f` with `name` pushed on the recursion guard.
-    fn check(&mut self, name: String, f: &mut dyn FnMut(&mut Self) -> Result<Value>) -> Result<Value>;
+    fn check(
+        &mut self,
+        name: String,
+        f: &mut dyn FnMut(&mut Self) -> Result<Value>,
+    ) -> Result<Value>;
     /// An interpolated string has reached `bytes` bytes (`whole`: it is
     /// complete); an error stops the interpolation (a limit).
     fn produced(&mut self, _bytes: usize, _whole: bool) -> Result<()> {
@@ -96,9 +100,15 @@ pub fn interpolate<R: Resolver>(value: &Value, r: &mut R, allow_methods: bool) -
 /// [`interpolate`] in one pass: `None` when nothing in `value` has a
 /// `%{...}` (the caller keeps the value it has, shared, not copied).
 /// Strings, array elements, hash keys and values are interpolated in order.
-fn interpolate_changed<R: Resolver>(value: &Value, r: &mut R, allow_methods: bool) -> Result<Option<Value>> {
+fn interpolate_changed<R: Resolver>(
+    value: &Value,
+    r: &mut R,
+    allow_methods: bool,
+) -> Result<Option<Value>> {
     rebuild(value, &mut |v: &Value, _key: bool| match v {
-        Value::String(s) if has_token(s) => interpolate_string(s, r, allow_methods).map(Leaf::Replace),
+        Value::String(s) if has_token(s) => {
+            interpolate_string(s, r, allow_methods).map(Leaf::Replace)
+        }
         Value::Array(_) | Value::Hash(_) => Ok(Leaf::Descend),
         _ => Ok(Leaf::Keep),
     })
@@ -117,10 +127,19 @@ pub(crate) enum Leaf {
 /// One Array or Hash that [`rebuild`] is walking: the next position, and
 /// the copy made once something in it changed.
 enum Walk<'v> {
-    Array { src: &'v [Value], next: usize, out: Option<Vec<Value>> },
+    Array {
+        src: &'v [Value],
+        next: usize,
+        out: Option<Vec<Value>>,
+    },
     /// `key` holds the replacement of the current entry's key while its
     /// value is walked.
-    Hash { src: &'v Map, next: usize, key: Option<Option<Value>>, out: Option<Map> },
+    Hash {
+        src: &'v Map,
+        next: usize,
+        key: Option<Option<Value>>,
+        out: Option<Map>,
+    },
 }
 
 impl<'v> Walk<'v> {
@@ -154,7 +173,12 @@ impl<'v> Walk<'v> {
                 }
                 *next += 1;
             }
-            Walk::Hash { src, next, key, out } => {
+            Walk::Hash {
+                src,
+                next,
+                key,
+                out,
+            } => {
                 let Some(new_key) = key.take() else {
                     *key = Some(changed);
                     return;
@@ -169,7 +193,10 @@ impl<'v> Walk<'v> {
                     *out = Some(m);
                 }
                 if let Some(m) = out {
-                    m.insert(new_key.unwrap_or_else(|| k.clone()), changed.unwrap_or_else(|| v.clone()));
+                    m.insert(
+                        new_key.unwrap_or_else(|| k.clone()),
+                        changed.unwrap_or_else(|| v.clone()),
+                    );
                 }
                 *next += 1;
             }
@@ -191,7 +218,10 @@ impl<'v> Walk<'v> {
 /// did not change: `None` when nothing changed. The walk keeps its own stack
 /// on the heap, so `visit` (which may make nested lookups, and so reach the
 /// host) always runs on the thread's own stack, however deep `value` is.
-pub(crate) fn rebuild<'v>(value: &'v Value, visit: &mut dyn FnMut(&Value, bool) -> Result<Leaf>) -> Result<Option<Value>> {
+pub(crate) fn rebuild<'v>(
+    value: &'v Value,
+    visit: &mut dyn FnMut(&Value, bool) -> Result<Leaf>,
+) -> Result<Option<Value>> {
     let mut walks: Vec<Walk<'v>> = Vec::new();
     let mut node = value;
     loop {
@@ -202,11 +232,20 @@ pub(crate) fn rebuild<'v>(value: &'v Value, visit: &mut dyn FnMut(&Value, bool) 
             Leaf::Replace(v) => Some(Some(v)),
             Leaf::Descend => match node {
                 Value::Array(a) => {
-                    walks.push(Walk::Array { src: a, next: 0, out: None });
+                    walks.push(Walk::Array {
+                        src: a,
+                        next: 0,
+                        out: None,
+                    });
                     None
                 }
                 Value::Hash(h) => {
-                    walks.push(Walk::Hash { src: h, next: 0, key: None, out: None });
+                    walks.push(Walk::Hash {
+                        src: h,
+                        next: 0,
+                        key: None,
+                        out: None,
+                    });
                     None
                 }
                 _ => Some(None),
@@ -232,18 +271,20 @@ pub(crate) fn rebuild<'v>(value: &'v Value, visit: &mut dyn FnMut(&Value, bool) 
 /// `true` when `s` contains `%{` (a byte scan: cheaper than a substring
 /// search for the short strings of Hiera data).
 pub fn has_token(s: &str) -> bool {
-    s.as_bytes().windows(2).any(|w| w[0] == b'%' && w[1] == b'{')
+    s.as_bytes()
+        .windows(2)
+        .any(|w| w[0] == b'%' && w[1] == b'{')
 }
 
 /// `true` when some string inside `v` contains `%{`.
 pub fn needs_interpolation(v: &Value) -> bool {
-    crate::stack::grow(|| {
-        match v {
-            Value::String(s) => has_token(s),
-            Value::Array(a) => a.iter().any(needs_interpolation),
-            Value::Hash(h) => h.iter().any(|(k, v)| needs_interpolation(k) || needs_interpolation(v)),
-            _ => false,
-        }
+    crate::stack::grow(|| match v {
+        Value::String(s) => has_token(s),
+        Value::Array(a) => a.iter().any(needs_interpolation),
+        Value::Hash(h) => h
+            .iter()
+            .any(|(k, v)| needs_interpolation(k) || needs_interpolation(v)),
+        _ => false,
     })
 }
 
@@ -258,7 +299,12 @@ fn interpolate_string<R: Resolver>(subject: &str, r: &mut R, allow_methods: bool
     result
 }
 
-fn interpolate_tokens<R: Resolver>(subject: &str, toks: &[(usize, usize, &str)], r: &mut R, allow_methods: bool) -> Result<Value> {
+fn interpolate_tokens<R: Resolver>(
+    subject: &str,
+    toks: &[(usize, usize, &str)],
+    r: &mut R,
+    allow_methods: bool,
+) -> Result<Value> {
     let mut out = String::with_capacity(subject.len());
     let mut last = 0;
     for &(start, end, inner) in toks {
@@ -269,7 +315,9 @@ fn interpolate_tokens<R: Resolver>(subject: &str, toks: &[(usize, usize, &str)],
             Expr::Empty => continue,
             Expr::Method(name, arg) => {
                 if !allow_methods {
-                    return Err(issue("Interpolation using method syntax is not allowed in this context"));
+                    return Err(issue(
+                        "Interpolation using method syntax is not allowed in this context",
+                    ));
                 }
                 match name {
                     "alias" => {
@@ -310,7 +358,12 @@ fn interpolate_tokens<R: Resolver>(subject: &str, toks: &[(usize, usize, &str)],
 /// A value without `%{` is its own interpolation and cannot recurse (the
 /// guard could only trip while interpolating a value that has tokens), so
 /// it is returned as it is.
-fn checked<R: Resolver>(r: &mut R, v: &Value, name: impl FnOnce() -> String, allow_methods: bool) -> Result<Value> {
+fn checked<R: Resolver>(
+    r: &mut R,
+    v: &Value,
+    name: impl FnOnce() -> String,
+    allow_methods: bool,
+) -> Result<Value> {
     if !needs_interpolation(v) {
         return Ok(v.clone());
     }

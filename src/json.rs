@@ -30,8 +30,8 @@
 //!   The quoted text is the rest of the input from the error position, cut
 //!   at a NUL byte as C's `%s` does.
 
-use crate::value::{Str, ArcStr};
 use crate::error::Error;
+use crate::value::{ArcStr, Str};
 use crate::value::{Map, Value};
 use std::fmt;
 use std::path::Path;

@@ -149,14 +149,21 @@ pub fn index_segment(raw: &str) -> Option<i64> {
         if body.is_some() {
             return Some(0);
         }
-        return Some(digits.parse::<i64>().unwrap_or(if digits.starts_with('-') { i64::MIN } else { i64::MAX }));
+        return Some(digits.parse::<i64>().unwrap_or(if digits.starts_with('-') {
+            i64::MIN
+        } else {
+            i64::MAX
+        }));
     }
     None
 }
 
 /// The module name of a root key: the part before the first `::`.
 pub fn module_of(root: &str) -> Option<&str> {
-    root.as_bytes().windows(2).position(|w| w == b"::").map(|n| &root[..n])
+    root.as_bytes()
+        .windows(2)
+        .position(|w| w == b"::")
+        .map(|n| &root[..n])
 }
 
 /// A parsed lookup key: its root, its sub-key segments and its module.
@@ -186,17 +193,30 @@ impl LookupKey {
             Segment::Name(s) => s,
             // Puppet 7.23 fails with Ruby's NoMethodError here; say the same.
             Segment::Index(i) => {
-                return Err(Error::new(ErrorKind::Lookup, format!("undefined method `index' for {i}:Integer")))
+                return Err(Error::new(
+                    ErrorKind::Lookup,
+                    format!("undefined method `index' for {i}:Integer"),
+                ))
             }
         };
         let module_len = module_of(&root).map(str::len);
-        Ok(LookupKey { key: whole, root: Arc::from(root), segments: segs, module_len })
+        Ok(LookupKey {
+            key: whole,
+            root: Arc::from(root),
+            segments: segs,
+            module_len,
+        })
     }
 
     /// A key of one segment (no dots or quotes), taken as it is.
     pub fn plain(key: Arc<str>) -> LookupKey {
         let module_len = module_of(&key).map(str::len);
-        LookupKey { root: Arc::clone(&key), key, segments: Vec::new(), module_len }
+        LookupKey {
+            root: Arc::clone(&key),
+            key,
+            segments: Vec::new(),
+            module_len,
+        }
     }
 
     /// The module name: the part of the root before the first `::`.
@@ -268,7 +288,10 @@ mod tests {
 
     #[test]
     fn plain_key_is_one_segment() {
-        assert_eq!(names("ntp::servers"), vec![Segment::Name("ntp::servers".into())]);
+        assert_eq!(
+            names("ntp::servers"),
+            vec![Segment::Name("ntp::servers".into())]
+        );
         assert_eq!(names(" a b "), vec![Segment::Name(" a b ".into())]);
     }
 
@@ -284,21 +307,48 @@ mod tests {
             ]
         );
         assert_eq!(names("'a. b'"), vec![Segment::Name("a. b".into())]);
-        assert_eq!(names("a . b"), vec![Segment::Name("a".into()), Segment::Name("b".into())]);
+        assert_eq!(
+            names("a . b"),
+            vec![Segment::Name("a".into()), Segment::Name("b".into())]
+        );
     }
 
     #[test]
     fn integer_segments() {
-        assert_eq!(names("l.1"), vec![Segment::Name("l".into()), Segment::Index(1)]);
-        assert_eq!(names("l.-1"), vec![Segment::Name("l".into()), Segment::Index(-1)]);
-        assert_eq!(names("l.+2"), vec![Segment::Name("l".into()), Segment::Index(2)]);
-        assert_eq!(names("l.:7"), vec![Segment::Name("l".into()), Segment::Index(0)]);
-        assert_eq!(names("l.'1'"), vec![Segment::Name("l".into()), Segment::Name("1".into())]);
+        assert_eq!(
+            names("l.1"),
+            vec![Segment::Name("l".into()), Segment::Index(1)]
+        );
+        assert_eq!(
+            names("l.-1"),
+            vec![Segment::Name("l".into()), Segment::Index(-1)]
+        );
+        assert_eq!(
+            names("l.+2"),
+            vec![Segment::Name("l".into()), Segment::Index(2)]
+        );
+        assert_eq!(
+            names("l.:7"),
+            vec![Segment::Name("l".into()), Segment::Index(0)]
+        );
+        assert_eq!(
+            names("l.'1'"),
+            vec![Segment::Name("l".into()), Segment::Name("1".into())]
+        );
     }
 
     #[test]
     fn syntax_errors() {
-        for bad in ["a..b", "a.''.b", ".a", "a.", "a.'pa'b", "'a", ".*::ports", "a.\"b'"] {
+        for bad in [
+            "a..b",
+            "a.''.b",
+            ".a",
+            "a.",
+            "a.'pa'b",
+            "'a",
+            ".*::ports",
+            "a.\"b'",
+        ] {
             assert!(split_key(bad).is_err(), "{bad} should be a syntax error");
         }
     }

@@ -5,7 +5,6 @@
 //! caches, `Send + Sync`, shared by threads. A [`Session`] binds it to one
 //! scope (the node's variables); lookups go through a session.
 
-use crate::value::Str;
 use crate::config::{pathname_join, Entry, FunctionKind, HieraConfig, LayerKind, LocationSpec};
 use crate::data::{DataFormat, FileCache};
 use crate::error::{Error, ErrorKind, Result};
@@ -14,10 +13,11 @@ use crate::host::{HostCall, HostRef, Warning};
 use crate::interpolate::{self, Resolver};
 use crate::key::{dig, split_key, LookupKey, Segment};
 use crate::limits::{self, Limits};
-use crate::modulepath::is_module_name;
 use crate::merge::{Strategy, StrategyKind};
-use crate::value::{Key, Map, Value};
+use crate::modulepath::is_module_name;
 use crate::rubyre::Pattern;
+use crate::value::Str;
+use crate::value::{Key, Map, Value};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -123,7 +123,11 @@ impl Options {
     /// The `strict` in effect: the one given, else the default of the Puppet
     /// version (`warning` for Puppet 7, `error` for Puppet 8).
     pub fn strict(&self) -> Strict {
-        self.strict.unwrap_or(if self.puppet >= 8 { Strict::Error } else { Strict::Warning })
+        self.strict.unwrap_or(if self.puppet >= 8 {
+            Strict::Error
+        } else {
+            Strict::Warning
+        })
     }
 }
 
@@ -175,8 +179,14 @@ fn memoized<T: Clone>(
     b: &Option<Value>,
     compute: impl FnOnce() -> Result<T>,
 ) -> Result<T> {
-    let (Some(ia), Some(ib)) = (options_identity(a), options_identity(b)) else { return compute() };
-    if let Some((_, _, v)) = memo.lock().unwrap_or_else(|p| p.into_inner()).get(&(ia, ib)) {
+    let (Some(ia), Some(ib)) = (options_identity(a), options_identity(b)) else {
+        return compute();
+    };
+    if let Some((_, _, v)) = memo
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .get(&(ia, ib))
+    {
         return Ok(v.clone());
     }
     let v = compute()?;
@@ -195,24 +205,46 @@ impl Hiera {
     /// errors surface at lookup time, as in Puppet, and only for the
     /// lookups they affect.
     pub fn open(mut options: Options) -> Result<Hiera> {
-        let absolute = |p: &Path| std::path::absolute(p).map_err(|e| Error::new(ErrorKind::InvalidArgument, format!("{}: {e}", p.display())));
+        let absolute = |p: &Path| {
+            std::path::absolute(p).map_err(|e| {
+                Error::new(ErrorKind::InvalidArgument, format!("{}: {e}", p.display()))
+            })
+        };
         options.hiera_config = absolute(&options.hiera_config)?;
         options.environmentpath = absolute(&options.environmentpath)?;
         if !matches!(options.puppet, 7 | 8) {
-            return Err(Error::new(ErrorKind::InvalidArgument, format!("puppet must be 7 or 8, not {}", options.puppet)));
+            return Err(Error::new(
+                ErrorKind::InvalidArgument,
+                format!("puppet must be 7 or 8, not {}", options.puppet),
+            ));
         }
         if options.environment.is_empty() || options.environment.contains('/') {
-            return Err(Error::new(ErrorKind::InvalidArgument, format!("Invalid environment name '{}'", options.environment)));
+            return Err(Error::new(
+                ErrorKind::InvalidArgument,
+                format!("Invalid environment name '{}'", options.environment),
+            ));
         }
         let cwd = crate::modulepath::working_directory()?;
-        let expand = |dirs: &mut Vec<PathBuf>| dirs.iter_mut().for_each(|d| *d = crate::modulepath::expand_path(d, &cwd));
+        let expand = |dirs: &mut Vec<PathBuf>| {
+            dirs.iter_mut()
+                .for_each(|d| *d = crate::modulepath::expand_path(d, &cwd))
+        };
         expand(&mut options.basemodulepath);
         if let Some(dirs) = &mut options.modulepath {
             expand(dirs);
         }
         let env_dir = options.environmentpath.join(&options.environment);
-        let env_dir = if env_dir.is_dir() { Some(env_dir) } else { None };
-        let modulepath = crate::modulepath::resolve(options.modulepath.as_deref(), &options.basemodulepath, env_dir.as_deref(), &cwd)?;
+        let env_dir = if env_dir.is_dir() {
+            Some(env_dir)
+        } else {
+            None
+        };
+        let modulepath = crate::modulepath::resolve(
+            options.modulepath.as_deref(),
+            &options.basemodulepath,
+            env_dir.as_deref(),
+            &cwd,
+        )?;
         let cache = FileCache::for_options(&options, &modulepath);
         Ok(Hiera {
             options,
@@ -228,11 +260,19 @@ impl Hiera {
 
     /// A lookup_options pattern, compiled once per configuration.
     fn regex(&self, src: &str) -> Result<Arc<Pattern>> {
-        if let Some(re) = self.regexes.lock().unwrap_or_else(|p| p.into_inner()).get(src) {
+        if let Some(re) = self
+            .regexes
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(src)
+        {
             return Ok(Arc::clone(re));
         }
         let re = Arc::new(Pattern::new(src)?);
-        self.regexes.lock().unwrap_or_else(|p| p.into_inner()).insert(src.to_string(), re.clone());
+        self.regexes
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(src.to_string(), re.clone());
         Ok(re)
     }
 
@@ -260,7 +300,9 @@ impl Hiera {
     }
 
     fn env_config(&self) -> Result<Option<Arc<HieraConfig>>> {
-        let Some(dir) = &self.env_dir else { return Ok(None) };
+        let Some(dir) = &self.env_dir else {
+            return Ok(None);
+        };
         let path = dir.join("hiera.yaml");
         if !self.cache.exists(&path) {
             return Ok(None);
@@ -299,12 +341,19 @@ impl Hiera {
         if !is_module_name(name) {
             return Ok(None);
         }
-        let Some((last, earlier)) = self.modulepath.split_last() else { return Ok(None) };
-        let dir = earlier.iter().map(|d| d.join(name)).find(|d| self.cache.is_dir(d)).unwrap_or_else(|| last.join(name));
+        let Some((last, earlier)) = self.modulepath.split_last() else {
+            return Ok(None);
+        };
+        let dir = earlier
+            .iter()
+            .map(|d| d.join(name))
+            .find(|d| self.cache.is_dir(d))
+            .unwrap_or_else(|| last.join(name));
         if !self.cache.module_metadata(&dir)? {
             return Ok(None);
         }
-        self.cache.config(&dir.join("hiera.yaml"), LayerKind::Module)
+        self.cache
+            .config(&dir.join("hiera.yaml"), LayerKind::Module)
     }
 }
 
@@ -326,7 +375,10 @@ pub struct LookupRequest {
 impl LookupRequest {
     /// A request for one key without options.
     pub fn key(key: &str) -> LookupRequest {
-        LookupRequest { keys: vec![key.to_string()], ..Default::default() }
+        LookupRequest {
+            keys: vec![key.to_string()],
+            ..Default::default()
+        }
     }
 }
 
@@ -485,7 +537,10 @@ impl Session {
 
     /// Like [`Session::lookup`], also returning the warnings Puppet would log
     /// (undefined variables under `strict = warning`).
-    pub fn lookup_with_warnings(&self, req: &LookupRequest) -> (Result<Option<Value>>, Vec<String>) {
+    pub fn lookup_with_warnings(
+        &self,
+        req: &LookupRequest,
+    ) -> (Result<Option<Value>>, Vec<String>) {
         let (r, warnings) = self.lookup_warned(req);
         (r, warnings.into_iter().map(|w| w.message).collect())
     }
@@ -520,7 +575,11 @@ impl Session {
     /// the same order, first found wins, values interpolated by the same
     /// resolver with the same recursion guard. Also returns the warnings.
     fn quick_lookup(&self, req: &LookupRequest) -> Option<(Found, Vec<Warning>)> {
-        if req.keys.is_empty() || req.merge.is_some() || !req.override_values.is_empty() || !req.default_values_hash.is_empty() {
+        if req.keys.is_empty()
+            || req.merge.is_some()
+            || !req.override_values.is_empty()
+            || !req.default_values_hash.is_empty()
+        {
             return None;
         }
         let mut warnings = Vec::new();
@@ -534,7 +593,12 @@ impl Session {
 
     /// One name of [`Session::quick_lookup`]: `Some(found)`, or `None` when
     /// the general path must answer.
-    fn quick_key(&self, req: &LookupRequest, name: &str, warnings: &mut Vec<Warning>) -> Option<Found> {
+    fn quick_key(
+        &self,
+        req: &LookupRequest,
+        name: &str,
+        warnings: &mut Vec<Warning>,
+    ) -> Option<Found> {
         let bytes = name.as_bytes();
         if memchr::memchr2(b'\'', b'"', bytes).is_some() {
             return None;
@@ -557,28 +621,58 @@ impl Session {
             }
         };
         let namespace = module.unwrap_or("");
-        let cached = self.quick_modules.lock().unwrap_or_else(|p| p.into_inner()).get(namespace).cloned();
+        let cached = self
+            .quick_modules
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(namespace)
+            .cloned();
         let quick = match cached {
             Some(q) => q?,
             None => {
                 let q = self.quick_module_now(module)?;
-                self.quick_modules.lock().unwrap_or_else(|p| p.into_inner()).insert(namespace.into(), q.clone());
+                self.quick_modules
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .insert(namespace.into(), q.clone());
                 q?
             }
         };
-        if quick.options.as_ref().is_some_and(|o| !matches!(o.for_key(root), Ok(None))) {
+        if quick
+            .options
+            .as_ref()
+            .is_some_and(|o| !matches!(o.for_key(root), Ok(None)))
+        {
             // Options for the key (or a pattern that fails: the full lookup
             // reports it).
             return None;
         }
-        let parsed = if root.len() < name.len() { Some(LookupKey::parse(name).ok().filter(|lk| &*lk.root == root)?) } else { None };
+        let parsed = if root.len() < name.len() {
+            Some(LookupKey::parse(name).ok().filter(|lk| &*lk.root == root)?)
+        } else {
+            None
+        };
         let mut found = None;
         let mut interpolated = false;
-        for (site, layer) in [(Layer::Global, &base.global), (Layer::Environment, &base.env), (Layer::Module, &quick.layer)] {
+        for (site, layer) in [
+            (Layer::Global, &base.global),
+            (Layer::Environment, &base.env),
+            (Layer::Module, &quick.layer),
+        ] {
             let Some(resolved) = layer else { continue };
-            let Some(Some(index)) = resolved.index.get() else { return None };
-            let Some(hit) = index.get(root).and_then(|hits| hits.first()) else { continue };
-            let data = resolved.entries.get(hit.entry as usize)?.data.get(hit.location as usize)?.get()?.as_ref()?;
+            let Some(Some(index)) = resolved.index.get() else {
+                return None;
+            };
+            let Some(hit) = index.get(root).and_then(|hits| hits.first()) else {
+                continue;
+            };
+            let data = resolved
+                .entries
+                .get(hit.entry as usize)?
+                .data
+                .get(hit.location as usize)?
+                .get()?
+                .as_ref()?;
             let value = data.get(&Key(root))?;
             if hit.plain {
                 found = Some(value.clone());
@@ -595,8 +689,19 @@ impl Session {
             // Interpolated as the general path does: inside the layer's
             // search, with the key on the recursion guard.
             let mut inv = Invocation::new(self, req);
-            inv.site = (site, if site == Layer::Module { module.map(Arc::from) } else { None });
-            inv.stack.push(parsed.as_ref().map_or_else(|| Arc::from(name), |lk| Arc::clone(&lk.key)));
+            inv.site = (
+                site,
+                if site == Layer::Module {
+                    module.map(Arc::from)
+                } else {
+                    None
+                },
+            );
+            inv.stack.push(
+                parsed
+                    .as_ref()
+                    .map_or_else(|| Arc::from(name), |lk| Arc::clone(&lk.key)),
+            );
             found = Some(interpolate::interpolate(value, &mut inv, true).ok()?);
             for w in inv.warnings {
                 if !warnings.contains(&w) {
@@ -637,9 +742,19 @@ impl Session {
     /// The quick path's view of a module namespace: `None` when the general
     /// path has not gathered it yet; `Some(None)` when it never can be used.
     fn quick_module_now(&self, module: Option<&str>) -> Option<Option<Arc<QuickModule>>> {
-        let options = self.options_cache.lock().unwrap_or_else(|p| p.into_inner()).get(module.unwrap_or(""))?.clone();
+        let options = self
+            .options_cache
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(module.unwrap_or(""))?
+            .clone();
         let config = match module {
-            Some(m) => self.module_configs.lock().unwrap_or_else(|p| p.into_inner()).get(m)?.clone(),
+            Some(m) => self
+                .module_configs
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .get(m)?
+                .clone(),
             None => None,
         };
         let layer = match self.quick_layer(config.as_ref()) {
@@ -648,17 +763,28 @@ impl Session {
             QuickLayer::Ready(r) => r,
         };
         let default_hierarchy = config.is_some_and(|c| c.default_hierarchy.is_some());
-        Some(Some(Arc::new(QuickModule { options, layer, default_hierarchy })))
+        Some(Some(Arc::new(QuickModule {
+            options,
+            layer,
+            default_hierarchy,
+        })))
     }
 
     /// A layer's resolved hierarchy as the quick path can search it.
     fn quick_layer(&self, config: Option<&Arc<HieraConfig>>) -> QuickLayer {
-        let Some(config) = config else { return QuickLayer::Ready(None) };
+        let Some(config) = config else {
+            return QuickLayer::Ready(None);
+        };
         if config.path.is_none() {
             return QuickLayer::Never;
         }
-        let hierarchies = self.hierarchy_cache.lock().unwrap_or_else(|p| p.into_inner());
-        let Some(resolved) = hierarchies.get(&(Arc::as_ptr(config) as usize, false)) else { return QuickLayer::NotYet };
+        let hierarchies = self
+            .hierarchy_cache
+            .lock()
+            .unwrap_or_else(|p| p.into_inner());
+        let Some(resolved) = hierarchies.get(&(Arc::as_ptr(config) as usize, false)) else {
+            return QuickLayer::NotYet;
+        };
         if resolved.entries.is_empty() {
             return QuickLayer::Ready(None);
         }
@@ -672,7 +798,11 @@ impl Session {
     /// A finished lookup of `key` with `merge`, if the session keeps one.
     fn finished(&self, key: &str, merge: Option<&Value>) -> Option<Found> {
         let results = self.results.lock().unwrap_or_else(|p| p.into_inner());
-        results.get(key)?.iter().find(|(m, _)| m.as_ref() == merge).map(|(_, found)| found.clone())
+        results
+            .get(key)?
+            .iter()
+            .find(|(m, _)| m.as_ref() == merge)
+            .map(|(_, found)| found.clone())
     }
 
     /// Keeps a finished lookup (the first answer kept for a key and merge stays).
@@ -688,7 +818,10 @@ impl Session {
     /// stay): for benchmarks that time lookups on a warm session.
     #[doc(hidden)]
     pub fn forget_results(&self) {
-        self.results.lock().unwrap_or_else(|p| p.into_inner()).clear();
+        self.results
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clear();
     }
 
     /// Looks up one key with Puppet's defaults (first found, no default).
@@ -865,7 +998,9 @@ enum ConfigPart {
 /// numeric match variables), which are silently undef.
 fn undefined_variable_words(root: &str) -> Option<(String, String)> {
     let Some(idx) = root.find("::") else {
-        let numeric = root == "0" || (root.starts_with(|c: char| matches!(c, '1'..='9')) && root.bytes().all(|b| b.is_ascii_digit()));
+        let numeric = root == "0"
+            || (root.starts_with(|c: char| matches!(c, '1'..='9'))
+                && root.bytes().all(|b| b.is_ascii_digit()));
         if numeric || root == "module_name" || root == "caller_module_name" {
             return None;
         }
@@ -889,11 +1024,18 @@ fn undefined_variable_words(root: &str) -> Option<(String, String)> {
 /// the first `%{name}` in it (`HIERA_UNDEFINED_VARIABLE`). Other errors
 /// pass.
 fn config_undefined_variable(e: Error, config: &HieraConfig) -> Error {
-    let (Some(path), Some(rest)) = (&config.path, e.message.strip_prefix("Undefined variable '")) else { return e };
+    let (Some(path), Some(rest)) = (&config.path, e.message.strip_prefix("Undefined variable '"))
+    else {
+        return e;
+    };
     match rest.find('\'') {
         Some(end) if end > 0 => {
             let name = &rest[..end];
-            Error::config(format!("Undefined variable '{name}'"), path, find_line_matching(path, name))
+            Error::config(
+                format!("Undefined variable '{name}'"),
+                path,
+                find_line_matching(path, name),
+            )
         }
         _ => e,
     }
@@ -908,7 +1050,10 @@ fn find_line_matching(path: &Path, name: &str) -> Option<usize> {
     let text = std::fs::read(path).ok()?;
     let text = String::from_utf8_lossy(&text);
     text.split_inclusive('\n')
-        .position(|line| re.is_match(line.split('#').next().unwrap_or_default()).unwrap_or(false))
+        .position(|line| {
+            re.is_match(line.split('#').next().unwrap_or_default())
+                .unwrap_or(false)
+        })
         .map(|i| i + 1)
 }
 
@@ -976,7 +1121,12 @@ impl<'s> Invocation<'s> {
 
     /// Puppet's `MergeStrategy#lookup` over `n` candidates, explained: a
     /// level with several candidates and a real merge gets a merge node.
-    fn merged(&mut self, strategy: &Strategy, n: usize, f: impl FnMut(&mut Self, usize) -> Result<Found>) -> Result<Found> {
+    fn merged(
+        &mut self,
+        strategy: &Strategy,
+        n: usize,
+        f: impl FnMut(&mut Self, usize) -> Result<Found>,
+    ) -> Result<Found> {
         let found = self.merged_unchecked(strategy, n, f)?;
         if !strategy.is_first() {
             let limit = self.limits().merge_entries;
@@ -986,13 +1136,22 @@ impl<'s> Invocation<'s> {
                 _ => 0,
             };
             if entries > limit {
-                return Err(limits::exceeded("merge_entries", limit, format_args!("a {} merge produced {entries} entries", strategy.name())));
+                return Err(limits::exceeded(
+                    "merge_entries",
+                    limit,
+                    format_args!("a {} merge produced {entries} entries", strategy.name()),
+                ));
             }
         }
         Ok(found)
     }
 
-    fn merged_unchecked(&mut self, strategy: &Strategy, n: usize, mut f: impl FnMut(&mut Self, usize) -> Result<Found>) -> Result<Found> {
+    fn merged_unchecked(
+        &mut self,
+        strategy: &Strategy,
+        n: usize,
+        mut f: impl FnMut(&mut Self, usize) -> Result<Found>,
+    ) -> Result<Found> {
         if self.explain.is_none() || n < 2 || strategy.is_first() {
             return strategy.lookup_with(self, n, f);
         }
@@ -1008,7 +1167,12 @@ impl<'s> Invocation<'s> {
     }
 
     /// Puppet's `Lookup.lookup`: names, overrides, defaults.
-    fn lookup_names(&mut self, names: &[String], merge: Option<&Value>, default: Option<&Value>) -> Result<Found> {
+    fn lookup_names(
+        &mut self,
+        names: &[String],
+        merge: Option<&Value>,
+        default: Option<&Value>,
+    ) -> Result<Found> {
         for name in names {
             if let Some(v) = self.req.override_values.get(&Key(name)) {
                 return Ok(Some(v.clone()));
@@ -1058,7 +1222,10 @@ impl<'s> Invocation<'s> {
         }
         let lk = LookupKey::parse(key)?;
         let options = self.lookup_options_for(&lk)?;
-        let merge_from_options = merge.is_none() && options.as_ref().is_some_and(|o| o.contains_key(&Key("merge")));
+        let merge_from_options = merge.is_none()
+            && options
+                .as_ref()
+                .is_some_and(|o| o.contains_key(&Key("merge")));
         if merge_from_options {
             self.ex_line(|| "Using merge options from \"lookup_options\" hash".to_string());
         }
@@ -1068,7 +1235,12 @@ impl<'s> Invocation<'s> {
         r
     }
 
-    fn lookup_parsed(&mut self, lk: &LookupKey, merge: Option<&Value>, options: Option<Map>) -> Result<Found> {
+    fn lookup_parsed(
+        &mut self,
+        lk: &LookupKey,
+        merge: Option<&Value>,
+        options: Option<Map>,
+    ) -> Result<Found> {
         let key = &*lk.key;
         let merge_value = match merge {
             Some(m) => Some(m.clone()),
@@ -1082,7 +1254,10 @@ impl<'s> Invocation<'s> {
                 None => None,
             },
         };
-        match (found, options.as_ref().and_then(|o| o.get(&Key("convert_to")))) {
+        match (
+            found,
+            options.as_ref().and_then(|o| o.get(&Key("convert_to"))),
+        ) {
             (Some(v), Some(conv)) => Ok(Some(crate::convert::convert_to(key, v, conv)?)),
             (found, _) => Ok(found),
         }
@@ -1095,9 +1270,13 @@ impl<'s> Invocation<'s> {
         };
         const LAYERS: [Layer; 3] = [Layer::Global, Layer::Environment, Layer::Module];
         let layers = if self.global_only { 1 } else { 3 };
-        let found = self.merged(&strategy, layers, |inv, i| inv.layer_lookup(LAYERS[i], lk, &lk.key, lk.module(), &strategy, false))?;
+        let found = self.merged(&strategy, layers, |inv, i| {
+            inv.layer_lookup(LAYERS[i], lk, &lk.key, lk.module(), &strategy, false)
+        })?;
         match found {
-            Some(v) if !lk.segments.is_empty() && self.explain.is_some() => self.explained_dig(&lk.key, &lk.segments, v),
+            Some(v) if !lk.segments.is_empty() && self.explain.is_some() => {
+                self.explained_dig(&lk.key, &lk.segments, v)
+            }
             Some(v) => lk.dig(v),
             None => Ok(None),
         }
@@ -1124,11 +1303,20 @@ impl<'s> Invocation<'s> {
             }
             Layer::Module => {
                 let Some(m) = module else { return Ok(None) };
-                if let Some(c) = session.module_configs.lock().unwrap_or_else(|p| p.into_inner()).get(m) {
+                if let Some(c) = session
+                    .module_configs
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .get(m)
+                {
                     return Ok(c.clone());
                 }
                 let c = self.hiera().module_config(m)?;
-                session.module_configs.lock().unwrap_or_else(|p| p.into_inner()).insert(m.to_string(), c.clone());
+                session
+                    .module_configs
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .insert(m.to_string(), c.clone());
                 Ok(c)
             }
         }
@@ -1150,10 +1338,12 @@ impl<'s> Invocation<'s> {
                     if let Some(m) = module {
                         let exists = self.hiera().module_dir(m).is_some();
                         // A node of its own: it counts as a merge branch.
-                        self.ex_push(|| if exists {
-                            format!("Module data provider for module \"{m}\" not found")
-                        } else {
-                            format!("Module \"{m}\" not found")
+                        self.ex_push(|| {
+                            if exists {
+                                format!("Module data provider for module \"{m}\" not found")
+                            } else {
+                                format!("Module \"{m}\" not found")
+                            }
                         });
                         self.ex_pop();
                     }
@@ -1191,7 +1381,16 @@ impl<'s> Invocation<'s> {
             // Ruby errors from the deep merge pass through unchanged.
             // A limit names the key it stopped at, and is prefixed once, with
             // the key asked for (Session::lookup_with_warnings).
-            Err(e) if layer == Layer::Global && !matches!(e.kind, ErrorKind::Config | ErrorKind::Interpolation | ErrorKind::Merge | ErrorKind::Limit) => {
+            Err(e)
+                if layer == Layer::Global
+                    && !matches!(
+                        e.kind,
+                        ErrorKind::Config
+                            | ErrorKind::Interpolation
+                            | ErrorKind::Merge
+                            | ErrorKind::Limit
+                    ) =>
+            {
                 Err(e.prefixed(top_key))
             }
             other => other,
@@ -1199,20 +1398,31 @@ impl<'s> Invocation<'s> {
     }
 
     fn recursion_error(&self) -> Error {
-        Error::new(ErrorKind::Recursion, format!("Recursive lookup detected in [{}]", self.stack.join(", ")))
+        Error::new(
+            ErrorKind::Recursion,
+            format!("Recursive lookup detected in [{}]", self.stack.join(", ")),
+        )
     }
 
     /// The hierarchy of `config` resolved for this session's scope: from the
     /// session's cache when the request cannot change variables (no
     /// override or default values), else resolved afresh.
-    fn resolved_hierarchy(&mut self, config: &Arc<HieraConfig>, default_hierarchy: bool) -> Result<Arc<ResolvedHierarchy>> {
+    fn resolved_hierarchy(
+        &mut self,
+        config: &Arc<HieraConfig>,
+        default_hierarchy: bool,
+    ) -> Result<Arc<ResolvedHierarchy>> {
         let cacheable = config.path.is_some()
             && self.req.override_values.is_empty()
             && self.req.default_values_hash.is_empty()
             && self.locals.is_empty();
         let cache_key = (Arc::as_ptr(config) as usize, default_hierarchy);
         if cacheable {
-            let cache = self.session.hierarchy_cache.lock().unwrap_or_else(|p| p.into_inner());
+            let cache = self
+                .session
+                .hierarchy_cache
+                .lock()
+                .unwrap_or_else(|p| p.into_inner());
             if let Some(r) = cache.get(&cache_key) {
                 return Ok(Arc::clone(r));
             }
@@ -1221,13 +1431,23 @@ impl<'s> Invocation<'s> {
         // Puppet does not explain the interpolation of hiera.yaml strings.
         let explain = self.explain.take();
         let part = std::mem::replace(&mut self.config_part, ConfigPart::Config);
-        let entries = self.resolve_entries(config, entries).map_err(|e| config_undefined_variable(e, config));
+        let entries = self
+            .resolve_entries(config, entries)
+            .map_err(|e| config_undefined_variable(e, config));
         self.config_part = part;
         self.explain = explain;
-        let resolved = Arc::new(ResolvedHierarchy { _config: Arc::clone(config), entries: entries?, index: OnceLock::new() });
+        let resolved = Arc::new(ResolvedHierarchy {
+            _config: Arc::clone(config),
+            entries: entries?,
+            index: OnceLock::new(),
+        });
         if cacheable {
             // The entry keeps its config alive, so the address stays unique.
-            let mut cache = self.session.hierarchy_cache.lock().unwrap_or_else(|p| p.into_inner());
+            let mut cache = self
+                .session
+                .hierarchy_cache
+                .lock()
+                .unwrap_or_else(|p| p.into_inner());
             cache.insert(cache_key, Arc::clone(&resolved));
         }
         Ok(resolved)
@@ -1251,7 +1471,10 @@ impl<'s> Invocation<'s> {
         // Outside explain, the key index says which locations can answer:
         // a key no location has is not found without probing each one.
         let hits: Option<&[Hit]> = if self.explain.is_none() {
-            match resolved.index.get_or_init(|| self.build_index(entries, &resolved)) {
+            match resolved
+                .index
+                .get_or_init(|| self.build_index(entries, &resolved))
+            {
                 Some(index) => Some(index.get(&*lk.root).map(Vec::as_slice).unwrap_or(&[])),
                 None => None,
             }
@@ -1327,7 +1550,11 @@ impl<'s> Invocation<'s> {
     }
 
     /// Builds the key index of a resolved hierarchy (see [`ResolvedHierarchy`]).
-    fn build_index(&self, entries: &[Entry], resolved: &ResolvedHierarchy) -> Option<Arc<KeyIndex>> {
+    fn build_index(
+        &self,
+        entries: &[Entry],
+        resolved: &ResolvedHierarchy,
+    ) -> Option<Arc<KeyIndex>> {
         // First the data of every location, in order (read through the
         // session's slots, so this is the session's snapshot).
         let mut layout: Vec<Vec<Option<Arc<Map>>>> = Vec::with_capacity(resolved.entries.len());
@@ -1341,7 +1568,9 @@ impl<'s> Invocation<'s> {
             };
             let mut datas = Vec::with_capacity(re.locations.len());
             for (j, loc) in re.locations.iter().enumerate() {
-                let Location::Path(path, _) = loc else { return None };
+                let Location::Path(path, _) = loc else {
+                    return None;
+                };
                 let data = match re.data[j].get() {
                     Some(d) => d.clone(),
                     None => {
@@ -1357,7 +1586,11 @@ impl<'s> Invocation<'s> {
         // one index (the files' identity is the address of their cached data).
         let identity: Vec<usize> = layout
             .iter()
-            .flat_map(|d| d.iter().map(|m| m.as_ref().map_or(0, |m| Arc::as_ptr(m) as usize)).chain(std::iter::once(usize::MAX)))
+            .flat_map(|d| {
+                d.iter()
+                    .map(|m| m.as_ref().map_or(0, |m| Arc::as_ptr(m) as usize))
+                    .chain(std::iter::once(usize::MAX))
+            })
             .collect();
         if let Some(index) = self.hiera().indexes.get(&identity) {
             return Some(index);
@@ -1368,15 +1601,22 @@ impl<'s> Invocation<'s> {
                 let Some(data) = data else { continue };
                 for (k, v) in data.iter() {
                     if let Value::String(name) = k {
-                        let plain = crate::ptype::is_rich_data(v) && !interpolate::needs_interpolation(v);
-                        index.entry(name.clone()).or_default().push(Hit { entry: i as u32, location: j as u32, plain });
+                        let plain =
+                            crate::ptype::is_rich_data(v) && !interpolate::needs_interpolation(v);
+                        index.entry(name.clone()).or_default().push(Hit {
+                            entry: i as u32,
+                            location: j as u32,
+                            plain,
+                        });
                     }
                 }
             }
         }
         let index = Arc::new(index);
         let pinned = layout.into_iter().flatten().flatten().collect();
-        self.hiera().indexes.insert(identity, pinned, Arc::clone(&index));
+        self.hiera()
+            .indexes
+            .insert(identity, pinned, Arc::clone(&index));
         Some(index)
     }
 
@@ -1396,15 +1636,25 @@ impl<'s> Invocation<'s> {
         let path = match &resolved.locations[j] {
             Location::Path(p, _) => p,
             Location::Uri(_) | Location::Nowhere => {
-                return self.host_location_lookup(config, entry, resolved, j, lk, default_hierarchy);
+                return self.host_location_lookup(
+                    config,
+                    entry,
+                    resolved,
+                    j,
+                    lk,
+                    default_hierarchy,
+                );
             }
         };
-        let format = match builtin_format(entry.function_kind, &entry.function_name, options, path) {
+        let format = match builtin_format(entry.function_kind, &entry.function_name, options, path)
+        {
             Some(f) => f,
             // A missing file never reaches the function (Puppet checks
             // existence first).
             None if !self.hiera().cache.exists(path) => return Ok(LocationOutcome::Missing),
-            None => return self.host_location_lookup(config, entry, resolved, j, lk, default_hierarchy),
+            None => {
+                return self.host_location_lookup(config, entry, resolved, j, lk, default_hierarchy)
+            }
         };
         let data = match slot.get() {
             Some(d) => d.clone(),
@@ -1413,8 +1663,12 @@ impl<'s> Invocation<'s> {
                 slot.get_or_init(|| d).clone()
             }
         };
-        let Some(data) = data else { return Ok(LocationOutcome::Missing) };
-        let Some(value) = data.get(&Key(root)) else { return Ok(LocationOutcome::NoKey) };
+        let Some(data) = data else {
+            return Ok(LocationOutcome::Missing);
+        };
+        let Some(value) = data.get(&Key(root)) else {
+            return Ok(LocationOutcome::NoKey);
+        };
         if plain {
             // Known from the key index: nothing to check or interpolate.
             return Ok(LocationOutcome::Found(value.clone()));
@@ -1424,7 +1678,14 @@ impl<'s> Invocation<'s> {
 
     /// A value of a `data_hash` function's hash: checked, then interpolated,
     /// as Puppet's `DataHashFunctionProvider#data_value` does.
-    fn found_in_hash(&mut self, entry: &Entry, root: &str, location: &str, path: Option<&Path>, value: &Value) -> Result<LocationOutcome> {
+    fn found_in_hash(
+        &mut self,
+        entry: &Entry,
+        root: &str,
+        location: &str,
+        path: Option<&Path>,
+        value: &Value,
+    ) -> Result<LocationOutcome> {
         if !crate::ptype::is_rich_data(value) {
             return Err(Error {
                 kind: ErrorKind::Type,
@@ -1460,7 +1721,10 @@ impl<'s> Invocation<'s> {
         lk: &LookupKey,
         default_hierarchy: bool,
     ) -> Result<LocationOutcome> {
-        let Some(host) = self.function_host().filter(|_| !takes_only_a_path(&entry.function_name)) else {
+        let Some(host) = self
+            .function_host()
+            .filter(|_| !takes_only_a_path(&entry.function_name))
+        else {
             return Err(self.unsupported_function(config, entry));
         };
         let location = match &resolved.locations[j] {
@@ -1469,7 +1733,14 @@ impl<'s> Invocation<'s> {
             Location::Nowhere => None,
         };
         let (layer, module) = self.site.clone();
-        let mut call = HostCall::of_entry(entry, resolved.index, layer.kind(), module.as_deref(), default_hierarchy, resolved.options.as_ref());
+        let mut call = HostCall::of_entry(
+            entry,
+            resolved.index,
+            layer.kind(),
+            module.as_deref(),
+            default_hierarchy,
+            resolved.options.as_ref(),
+        );
         call.location = location.as_deref();
         match entry.function_kind {
             FunctionKind::DataHash => {
@@ -1495,18 +1766,33 @@ impl<'s> Invocation<'s> {
                         slot.get_or_init(|| d).clone()
                     }
                 };
-                let Some(data) = data else { return Ok(LocationOutcome::NoKey) };
-                let Some(value) = data.get(&Key(&lk.root)) else { return Ok(LocationOutcome::NoKey) };
+                let Some(data) = data else {
+                    return Ok(LocationOutcome::NoKey);
+                };
+                let Some(value) = data.get(&Key(&lk.root)) else {
+                    return Ok(LocationOutcome::NoKey);
+                };
                 let path = match &resolved.locations[j] {
                     Location::Path(p, _) => Some(p.clone()),
                     _ => None,
                 };
-                self.found_in_hash(entry, &lk.root, location.as_deref().unwrap_or(""), path.as_deref(), value)
+                self.found_in_hash(
+                    entry,
+                    &lk.root,
+                    location.as_deref().unwrap_or(""),
+                    path.as_deref(),
+                    value,
+                )
             }
             FunctionKind::LookupKey => {
                 call.key = Some(&lk.root);
                 match self.call_host(&*host.0, &call, &lk.key)? {
-                    Some(v) => Ok(LocationOutcome::Found(self.checked_host_value(entry, &lk.root, location.as_deref(), v)?)),
+                    Some(v) => Ok(LocationOutcome::Found(self.checked_host_value(
+                        entry,
+                        &lk.root,
+                        location.as_deref(),
+                        v,
+                    )?)),
                     None => Ok(LocationOutcome::NoKey),
                 }
             }
@@ -1541,7 +1827,14 @@ impl<'s> Invocation<'s> {
         };
         let merge = strategy.to_value();
         let (layer, module) = self.site.clone();
-        let mut call = HostCall::of_entry(entry, resolved.index, layer.kind(), module.as_deref(), default_hierarchy, resolved.options.as_ref());
+        let mut call = HostCall::of_entry(
+            entry,
+            resolved.index,
+            layer.kind(),
+            module.as_deref(),
+            default_hierarchy,
+            resolved.options.as_ref(),
+        );
         call.key = Some(&lk.key);
         call.segments = Some(HostCall::segments_of(lk));
         call.merge = merge.as_ref();
@@ -1557,20 +1850,35 @@ impl<'s> Invocation<'s> {
 
     /// The host, when it runs the functions libhiera does not have.
     fn function_host(&self) -> Option<HostRef> {
-        self.hiera().options.host.clone().filter(|h| h.0.runs_functions())
+        self.hiera()
+            .options
+            .host
+            .clone()
+            .filter(|h| h.0.runs_functions())
     }
 
     /// Calls the host, outside any grown stack segment and with the
     /// thread's own stack checked, as nested lookups are: the host may look
     /// up again.
-    fn call_host(&mut self, host: &dyn crate::host::Host, call: &HostCall<'_>, key: &str) -> Result<Option<Value>> {
+    fn call_host(
+        &mut self,
+        host: &dyn crate::host::Host,
+        call: &HostCall<'_>,
+        key: &str,
+    ) -> Result<Option<Value>> {
         crate::stack::check_lookup(key)?;
         let _depth = crate::host::Depth::enter(self.limits(), key)?;
         host.call(call)
     }
 
     /// What Puppet's `validate_data_value` checks of a function's value.
-    fn checked_host_value(&self, entry: &Entry, key: &str, location: Option<&str>, v: Value) -> Result<Value> {
+    fn checked_host_value(
+        &self,
+        entry: &Entry,
+        key: &str,
+        location: Option<&str>,
+        v: Value,
+    ) -> Result<Value> {
         if crate::ptype::is_rich_data(&v) {
             return Ok(v);
         }
@@ -1599,7 +1907,11 @@ impl<'s> Invocation<'s> {
                 ),
             );
         }
-        let msg = format!("Unable to find '{}' function named '{}'", entry.function_kind.key(), entry.function_name);
+        let msg = format!(
+            "Unable to find '{}' function named '{}'",
+            entry.function_kind.key(),
+            entry.function_name
+        );
         match &config.path {
             Some(p) => Error::config(msg, p, None),
             None => Error::new(ErrorKind::Config, msg),
@@ -1608,7 +1920,11 @@ impl<'s> Invocation<'s> {
 
     /// `create_configured_data_providers`: interpolates datadirs, paths,
     /// globs, uris and mapped paths for the current scope.
-    fn resolve_entries(&mut self, config: &HieraConfig, entries: &[Entry]) -> Result<Vec<ResolvedEntry>> {
+    fn resolve_entries(
+        &mut self,
+        config: &HieraConfig,
+        entries: &[Entry],
+    ) -> Result<Vec<ResolvedEntry>> {
         let implicit = config.path.is_none();
         let mut out = Vec::with_capacity(entries.len());
         for (index, entry) in entries.iter().enumerate() {
@@ -1663,7 +1979,10 @@ impl<'s> Invocation<'s> {
                     for u in uris {
                         let s = self.interpolate_config(config, u)?;
                         if s.contains(|c: char| c.is_whitespace()) {
-                            return Err(Error::new(ErrorKind::Config, format!("bad URI(is not URI?): {s:?}")));
+                            return Err(Error::new(
+                                ErrorKind::Config,
+                                format!("bad URI(is not URI?): {s:?}"),
+                            ));
                         }
                         v.push(Location::Uri(s));
                     }
@@ -1676,13 +1995,20 @@ impl<'s> Invocation<'s> {
                         Value::String(s) if s.is_empty() => vec![],
                         Value::String(_) => vec![mapped.clone()],
                         Value::Array(a) => a.to_vec(),
-                        Value::Hash(h) => h.iter().map(|(k, v)| Value::array(vec![k.clone(), v.clone()])).collect(),
+                        Value::Hash(h) => h
+                            .iter()
+                            .map(|(k, v)| Value::array(vec![k.clone(), v.clone()]))
+                            .collect(),
                         other => vec![other.clone()],
                     };
                     let mut v = Vec::with_capacity(elements.len());
                     for el in elements {
-                        let s = self.with_local(var, el, |inv| inv.interpolate_config(config, template))?;
-                        v.push(Location::Path(pathname_join(&datadir, &s), template.clone()));
+                        let s = self
+                            .with_local(var, el, |inv| inv.interpolate_config(config, template))?;
+                        v.push(Location::Path(
+                            pathname_join(&datadir, &s),
+                            template.clone(),
+                        ));
                     }
                     v
                 }
@@ -1707,7 +2033,12 @@ impl<'s> Invocation<'s> {
                 }
             };
             let data = locations.iter().map(|_| OnceLock::new()).collect();
-            out.push(ResolvedEntry { index, locations, data, options });
+            out.push(ResolvedEntry {
+                index,
+                locations,
+                data,
+                options,
+            });
         }
         Ok(out)
     }
@@ -1725,10 +2056,12 @@ impl<'s> Invocation<'s> {
                 crate::render::ruby_to_s(&other, &mut out);
                 Ok(out)
             }
-            Err(e) if e.kind == ErrorKind::Interpolation && e.file.is_none() => match &config.path {
-                Some(p) => Err(Error::config(e.message, p, None)),
-                None => Err(e),
-            },
+            Err(e) if e.kind == ErrorKind::Interpolation && e.file.is_none() => {
+                match &config.path {
+                    Some(p) => Err(Error::config(e.message, p, None)),
+                    None => Err(e),
+                }
+            }
             Err(e) => Err(e),
         }
     }
@@ -1764,7 +2097,12 @@ impl<'s> Invocation<'s> {
         }
         if let Some(setting) = name.strip_prefix("settings::") {
             let o = &self.session.hiera.options;
-            let abs = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf()).to_string_lossy().to_string();
+            let abs = |p: &Path| {
+                std::path::absolute(p)
+                    .unwrap_or_else(|_| p.to_path_buf())
+                    .to_string_lossy()
+                    .to_string()
+            };
             match setting {
                 "hiera_config" => return Some(Value::from(abs(&o.hiera_config))),
                 "environmentpath" => return Some(Value::from(abs(&o.environmentpath))),
@@ -1782,20 +2120,33 @@ impl<'s> Invocation<'s> {
     /// Puppet words them. Puppet 8 only warns while it resolves a v5
     /// hierarchy's locations.
     fn undefined_variable(&mut self, root: &str) -> Result<()> {
-        let Some((mut name, reason)) = undefined_variable_words(root) else { return Ok(()) };
+        let Some((mut name, reason)) = undefined_variable_words(root) else {
+            return Ok(());
+        };
         if self.in_hiera3_layer() {
             // Hiera::Scope#safe_lookupvar names a variable as it was written.
             name = root.to_string();
         }
         let hiera = self.hiera();
         // Puppet's warn_once(UNDEFINED_VARIABLES_KIND, "Variable: <name>", message).
-        let once = |message: String| Warning::once("undefined_variables", format!("Variable: {name}"), message);
+        let once = |message: String| {
+            Warning::once("undefined_variables", format!("Variable: {name}"), message)
+        };
         match hiera.options.strict() {
-            Strict::Error if hiera.options.puppet >= 8 && self.config_part == ConfigPart::Locations => {
-                self.warn(once(format!("Interpolation failed with '{name}', but compilation continuing; {reason}")));
+            Strict::Error
+                if hiera.options.puppet >= 8 && self.config_part == ConfigPart::Locations =>
+            {
+                self.warn(once(format!(
+                    "Interpolation failed with '{name}', but compilation continuing; {reason}"
+                )));
             }
             // An ArgumentError in Puppet: no `Lookup of key` prefix.
-            Strict::Error => return Err(Error::new(ErrorKind::Interpolation, format!("Undefined variable '{name}'; {reason}"))),
+            Strict::Error => {
+                return Err(Error::new(
+                    ErrorKind::Interpolation,
+                    format!("Undefined variable '{name}'; {reason}"),
+                ))
+            }
             Strict::Warning => self.warn(once(format!("Undefined variable '{name}'; {reason}"))),
             Strict::Off => {}
         }
@@ -1805,7 +2156,12 @@ impl<'s> Invocation<'s> {
     /// Whether the hierarchy being searched is a Hiera 3 global one (its
     /// scope is Puppet's `Hiera::Scope`).
     fn in_hiera3_layer(&self) -> bool {
-        self.site.0 == Layer::Global && self.session.global_config.get().is_some_and(|c| c.version == 3)
+        self.site.0 == Layer::Global
+            && self
+                .session
+                .global_config
+                .get()
+                .is_some_and(|c| c.version == 3)
     }
 
     /// Evaluates a scope expression (`facts.os.family`); undefined is nil.
@@ -1815,8 +2171,12 @@ impl<'s> Invocation<'s> {
                 return Ok(v);
             }
         }
-        let segments = split_key(expr)
-            .map_err(|_| Error::new(ErrorKind::Lookup, format!("Syntax error in string: {subject}")))?;
+        let segments = split_key(expr).map_err(|_| {
+            Error::new(
+                ErrorKind::Lookup,
+                format!("Syntax error in string: {subject}"),
+            )
+        })?;
         let root = segments[0].to_string();
         self.ex_push(|| "Global Scope".to_string());
         let mut found = self.variable(&root);
@@ -1842,7 +2202,9 @@ impl<'s> Invocation<'s> {
             return Ok(value);
         }
         if self.explain.is_some() {
-            return Ok(self.explained_dig(expr, &segments[1..], value)?.unwrap_or(Value::Nil));
+            return Ok(self
+                .explained_dig(expr, &segments[1..], value)?
+                .unwrap_or(Value::Nil));
         }
         Ok(dig(expr, &segments[1..], value)?.unwrap_or(Value::Nil))
     }
@@ -1853,7 +2215,11 @@ impl<'s> Invocation<'s> {
     /// `None`: anything else (undefined, not found, an error to report),
     /// which the general code answers.
     fn plain_scope_expression(&self, expr: &str) -> Option<Value> {
-        if expr.is_empty() || expr.bytes().any(|b| matches!(b, b'\'' | b'"') || b.is_ascii_whitespace()) {
+        if expr.is_empty()
+            || expr
+                .bytes()
+                .any(|b| matches!(b, b'\'' | b'"') || b.is_ascii_whitespace())
+        {
             return None;
         }
         let mut parts = expr.split('.');
@@ -1909,7 +2275,11 @@ impl<'s> Invocation<'s> {
     fn lookup_options_for(&mut self, lk: &LookupKey) -> Result<Option<Map>> {
         let module = lk.module();
         let cached = {
-            let cache = self.session.options_cache.lock().unwrap_or_else(|p| p.into_inner());
+            let cache = self
+                .session
+                .options_cache
+                .lock()
+                .unwrap_or_else(|p| p.into_inner());
             cache.get(module.unwrap_or("")).cloned()
         };
         let compiled = match cached {
@@ -1921,17 +2291,30 @@ impl<'s> Invocation<'s> {
                 let c = c?;
                 // Options gathered while others are being gathered are partial.
                 if self.options_busy.is_empty() {
-                    let mut cache = self.session.options_cache.lock().unwrap_or_else(|p| p.into_inner());
+                    let mut cache = self
+                        .session
+                        .options_cache
+                        .lock()
+                        .unwrap_or_else(|p| p.into_inner());
                     cache.insert(module.unwrap_or("").to_string(), c.clone());
                 }
                 c
             }
         };
-        let Some(compiled) = compiled else { return Ok(None) };
-        Ok(compiled.for_key(&lk.root)?.and_then(|v| v.as_hash().cloned()))
+        let Some(compiled) = compiled else {
+            return Ok(None);
+        };
+        Ok(compiled
+            .for_key(&lk.root)?
+            .and_then(|v| v.as_hash().cloned()))
     }
 
-    fn options_lookup(&mut self, layer: Layer, module: Option<&str>, default_hierarchy: bool) -> Result<Found> {
+    fn options_lookup(
+        &mut self,
+        layer: Layer,
+        module: Option<&str>,
+        default_hierarchy: bool,
+    ) -> Result<Found> {
         let lk = LookupKey::plain(Arc::from("lookup_options"));
         let hash = Strategy::new(StrategyKind::Hash);
         let busy = (layer, module.map(str::to_string));
@@ -1939,7 +2322,14 @@ impl<'s> Invocation<'s> {
             return Ok(None);
         }
         self.options_busy.push(busy);
-        let r = self.layer_lookup(layer, &lk, "lookup_options", module, &hash, default_hierarchy);
+        let r = self.layer_lookup(
+            layer,
+            &lk,
+            "lookup_options",
+            module,
+            &hash,
+            default_hierarchy,
+        );
         self.options_busy.pop();
         r
     }
@@ -1954,13 +2344,17 @@ impl<'s> Invocation<'s> {
                 return Ok(v.clone());
             }
         }
-        let global = validate_lookup_options(self.options_lookup(Layer::Global, None, false)?, None)?;
-        let env_only = validate_lookup_options(self.options_lookup(Layer::Environment, None, false)?, None)?;
+        let global =
+            validate_lookup_options(self.options_lookup(Layer::Global, None, false)?, None)?;
+        let env_only =
+            validate_lookup_options(self.options_lookup(Layer::Environment, None, false)?, None)?;
         let opts = match (global, env_only) {
             (None, e) => e,
             (g, None) => g,
             (g, e) => memoized(&self.hiera().base_options, &g, &e, || {
-                let (Some(g), Some(e)) = (g.clone(), &e) else { unreachable!() };
+                let (Some(g), Some(e)) = (g.clone(), &e) else {
+                    unreachable!()
+                };
                 Strategy::new(StrategyKind::Hash).merge(g, e).map(Some)
             })?,
         };
@@ -1971,11 +2365,17 @@ impl<'s> Invocation<'s> {
         Ok(opts)
     }
 
-    fn retrieve_lookup_options(&mut self, module: Option<&str>) -> Result<Option<Arc<CompiledOptions>>> {
+    fn retrieve_lookup_options(
+        &mut self,
+        module: Option<&str>,
+    ) -> Result<Option<Arc<CompiledOptions>>> {
         let hash = Strategy::new(StrategyKind::Hash);
         let mut opts = self.global_and_environment_options()?;
         if let Some(m) = module {
-            let module_opts = validate_lookup_options(self.options_lookup(Layer::Module, Some(m), false)?, Some(m))?;
+            let module_opts = validate_lookup_options(
+                self.options_lookup(Layer::Module, Some(m), false)?,
+                Some(m),
+            )?;
             if self.explain.is_none() {
                 // Sessions whose options come from the same files share
                 // the merged, compiled options.
@@ -1986,7 +2386,9 @@ impl<'s> Invocation<'s> {
                         (o, None) => o.clone(),
                         (Some(o), Some(mo)) => Some(hash.merge(o.clone(), mo)?),
                     };
-                    merged.map(|o| compile_patterns(hiera, &o).map(Arc::new)).transpose()
+                    merged
+                        .map(|o| compile_patterns(hiera, &o).map(Arc::new))
+                        .transpose()
                 });
             }
             opts = match (opts, module_opts) {
@@ -1996,7 +2398,10 @@ impl<'s> Invocation<'s> {
                     let merged = hash.merge(o.clone(), &mo)?;
                     if let Some(ex) = &mut self.explain {
                         ex.push_merge("hash", &Map::default());
-                        for (name, v) in [("Global and Environment".to_string(), &o), (format!("Module {m}"), &mo)] {
+                        for (name, v) in [
+                            ("Global and Environment".to_string(), &o),
+                            (format!("Module {m}"), &mo),
+                        ] {
                             ex.push(name);
                             ex.value("Found key: \"lookup_options\" value: ".into(), v);
                             ex.pop();
@@ -2010,19 +2415,33 @@ impl<'s> Invocation<'s> {
         }
         if self.explain.is_none() && module.is_none() {
             let hiera = self.hiera();
-            return memoized(&hiera.compiled_options, &opts, &None, || opts.as_ref().map(|o| compile_patterns(hiera, o).map(Arc::new)).transpose());
+            return memoized(&hiera.compiled_options, &opts, &None, || {
+                opts.as_ref()
+                    .map(|o| compile_patterns(hiera, o).map(Arc::new))
+                    .transpose()
+            });
         }
-        opts.map(|o| compile_patterns(self.hiera(), &o).map(Arc::new)).transpose()
+        opts.map(|o| compile_patterns(self.hiera(), &o).map(Arc::new))
+            .transpose()
     }
 
     fn lookup_default_in_module(&mut self, lk: &LookupKey) -> Result<Found> {
-        let Some(module) = lk.module() else { return Ok(None) };
-        let Some(config) = self.layer_config(Layer::Module, Some(module))? else { return Ok(None) };
+        let Some(module) = lk.module() else {
+            return Ok(None);
+        };
+        let Some(config) = self.layer_config(Layer::Module, Some(module))? else {
+            return Ok(None);
+        };
         if config.default_hierarchy.is_none() {
             return Ok(None);
         }
-        let opts = validate_lookup_options(self.options_lookup(Layer::Module, Some(module), true)?, Some(module))?;
-        let opts = opts.map(|o| compile_patterns(self.hiera(), &o)).transpose()?;
+        let opts = validate_lookup_options(
+            self.options_lookup(Layer::Module, Some(module), true)?,
+            Some(module),
+        )?;
+        let opts = opts
+            .map(|o| compile_patterns(self.hiera(), &o))
+            .transpose()?;
         let options = match &opts {
             Some(o) => o.for_key(&lk.root)?,
             None => None,
@@ -2053,13 +2472,19 @@ fn validate_lookup_options(found: Found, module: Option<&str>) -> Result<Option<
                             ));
                         }
                     } else if !k.starts_with(&pfx) {
-                        return Err(Error::new(ErrorKind::Lookup, format!("all lookup_options keys must start with module name '{m}'")));
+                        return Err(Error::new(
+                            ErrorKind::Lookup,
+                            format!("all lookup_options keys must start with module name '{m}'"),
+                        ));
                     }
                 }
             }
             Ok(Some(v))
         }
-        _ => Err(Error::new(ErrorKind::Lookup, "value of lookup_options must be a hash")),
+        _ => Err(Error::new(
+            ErrorKind::Lookup,
+            "value of lookup_options must be a hash",
+        )),
     }
 }
 
@@ -2105,7 +2530,9 @@ impl Resolver for Invocation<'_> {
         // GlobalDataProvider).
         let global_only = self.global_only;
         if !global_only && self.in_hiera3_layer() {
-            self.global_only = self.layer_config(Layer::Environment, None)?.is_none_or(|c| c.version < 5);
+            self.global_only = self
+                .layer_config(Layer::Environment, None)?
+                .is_none_or(|c| c.version < 5);
         }
         let r = self.lookup_names(&names, None, Some(&Value::from("")));
         self.global_only = global_only;
@@ -2136,20 +2563,28 @@ impl Resolver for Invocation<'_> {
                 return Err(limits::exceeded(
                     "interpolated_bytes",
                     limits.interpolated_bytes,
-                    format_args!("interpolation produced more than {} bytes for one lookup", limits.interpolated_bytes),
+                    format_args!(
+                        "interpolation produced more than {} bytes for one lookup",
+                        limits.interpolated_bytes
+                    ),
                 ));
             }
         }
         Ok(())
     }
 
-    fn check(&mut self, name: String, f: &mut dyn FnMut(&mut Self) -> Result<Value>) -> Result<Value> {
+    fn check(
+        &mut self,
+        name: String,
+        f: &mut dyn FnMut(&mut Self) -> Result<Value>,
+    ) -> Result<Value> {
         if self.stack.iter().any(|n| **n == *name) {
             return Err(self.recursion_error());
         }
         // Interpolations nest without lookups too (a scope variable whose
         // value names the next one): bounded like nested lookups.
-        self.limits().check_interpolation_depth(self.checks, format_args!("'{name}'"))?;
+        self.limits()
+            .check_interpolation_depth(self.checks, format_args!("'{name}'"))?;
         crate::stack::check_lookup(&name)?;
         self.stack.push(Arc::from(name));
         self.checks += 1;
@@ -2166,7 +2601,9 @@ fn check_merge_argument(merge: Option<&Value>) -> Result<()> {
     let ok = match merge {
         None | Some(Value::Nil) => true,
         Some(Value::String(s)) => !s.is_empty(),
-        Some(Value::Hash(h)) => h.iter().all(|(k, v)| matches!(k, Value::String(_)) && crate::ptype::is_scalar(v)),
+        Some(Value::Hash(h)) => h
+            .iter()
+            .all(|(k, v)| matches!(k, Value::String(_)) && crate::ptype::is_scalar(v)),
         Some(_) => false,
     };
     if ok {
@@ -2183,7 +2620,10 @@ fn check_merge_argument(merge: Option<&Value>) -> Result<()> {
 /// built-in `yaml_data` and `json_data`, and the libhiera gem's drop-in
 /// `libhiera::yaml_data` and `libhiera::json_data`).
 fn takes_only_a_path(function_name: &str) -> bool {
-    matches!(function_name, "yaml_data" | "json_data" | "libhiera::yaml_data" | "libhiera::json_data")
+    matches!(
+        function_name,
+        "yaml_data" | "json_data" | "libhiera::yaml_data" | "libhiera::json_data"
+    )
 }
 
 /// The data format of a `data_hash` function libhiera reads itself:
@@ -2193,7 +2633,12 @@ fn takes_only_a_path(function_name: &str) -> bool {
 /// (the level's `format` option, `yaml` or `json`, else by the file's
 /// extension: `.json` is JSON, anything else YAML). `None` for other
 /// functions.
-fn builtin_format(kind: FunctionKind, name: &str, options: Option<&Value>, path: &Path) -> Option<DataFormat> {
+fn builtin_format(
+    kind: FunctionKind,
+    name: &str,
+    options: Option<&Value>,
+    path: &Path,
+) -> Option<DataFormat> {
     if kind != FunctionKind::DataHash {
         return None;
     }
@@ -2206,7 +2651,9 @@ fn builtin_format(kind: FunctionKind, name: &str, options: Option<&Value>, path:
             if options.is_some_and(|o| o.keys().any(|k| k.as_str() != Some("format"))) {
                 return None;
             }
-            let format = options.and_then(|o| o.get(&Value::from("format"))).and_then(Value::as_str);
+            let format = options
+                .and_then(|o| o.get(&Value::from("format")))
+                .and_then(Value::as_str);
             match format {
                 Some("json") => Some(DataFormat::Json),
                 Some("yaml") => Some(DataFormat::Yaml),
@@ -2222,10 +2669,16 @@ fn builtin_format(kind: FunctionKind, name: &str, options: Option<&Value>, path:
 /// Puppet's message when `lookup()` finds nothing and has no default.
 pub fn not_found_message(names: &[String]) -> String {
     if names.len() == 1 {
-        format!("Function lookup() did not find a value for the name '{}'", names[0])
+        format!(
+            "Function lookup() did not find a value for the name '{}'",
+            names[0]
+        )
     } else {
         let list: Vec<String> = names.iter().map(|n| format!("'{n}'")).collect();
-        format!("Function lookup() did not find a value for any of the names [{}]", list.join(", "))
+        format!(
+            "Function lookup() did not find a value for any of the names [{}]",
+            list.join(", ")
+        )
     }
 }
 
@@ -2261,13 +2714,28 @@ mod tests {
 
     #[test]
     fn strict_defaults_to_the_puppet_versions() {
-        let o = |strict, puppet| Options { strict, puppet, ..Options::default() }.strict();
+        let o = |strict, puppet| {
+            Options {
+                strict,
+                puppet,
+                ..Options::default()
+            }
+            .strict()
+        };
         assert_eq!(o(None, 7), Strict::Warning);
         assert_eq!(o(None, 8), Strict::Error);
         assert_eq!(o(Some(Strict::Off), 8), Strict::Off);
         assert_eq!(o(Some(Strict::Error), 7), Strict::Error);
-        let e = Hiera::open(Options { puppet: 6, ..Options::default() }).err().unwrap();
-        assert_eq!((e.kind, e.message.as_str()), (ErrorKind::InvalidArgument, "puppet must be 7 or 8, not 6"));
+        let e = Hiera::open(Options {
+            puppet: 6,
+            ..Options::default()
+        })
+        .err()
+        .unwrap();
+        assert_eq!(
+            (e.kind, e.message.as_str()),
+            (ErrorKind::InvalidArgument, "puppet must be 7 or 8, not 6")
+        );
     }
 
     #[test]
@@ -2277,17 +2745,40 @@ mod tests {
         std::fs::write(dir.join("hiera.yaml"), "version: 5\n").unwrap();
         std::fs::write(dir.join("data/common.yaml"), "k: \"<%{x}>\"\n").unwrap();
         let run = |strict, puppet| {
-            let options = Options { hiera_config: dir.join("hiera.yaml"), environmentpath: dir.clone(), strict, puppet, ..Options::default() };
+            let options = Options {
+                hiera_config: dir.join("hiera.yaml"),
+                environmentpath: dir.clone(),
+                strict,
+                puppet,
+                ..Options::default()
+            };
             let session = Session::new(Arc::new(Hiera::open(options).unwrap()), Map::default());
             let mut defaults = Map::default();
             defaults.insert("x".into(), "d".into());
-            let req = LookupRequest { keys: vec!["k".into()], default_values_hash: defaults, ..Default::default() };
+            let req = LookupRequest {
+                keys: vec!["k".into()],
+                default_values_hash: defaults,
+                ..Default::default()
+            };
             let (r, warnings) = session.lookup_with_warnings(&req);
-            (r.map(|v| v.and_then(|v| v.as_str().map(str::to_string))).map_err(|e| e.message), warnings)
+            (
+                r.map(|v| v.and_then(|v| v.as_str().map(str::to_string)))
+                    .map_err(|e| e.message),
+                warnings,
+            )
         };
         // Puppet 7 asks the scope first: an error, or a warning and then the default.
-        assert_eq!(run(Some(Strict::Error), 7), (Err("Undefined variable 'x'; ".into()), vec![]));
-        assert_eq!(run(None, 7), (Ok(Some("<d>".into())), vec!["Undefined variable 'x'; ".into()]));
+        assert_eq!(
+            run(Some(Strict::Error), 7),
+            (Err("Undefined variable 'x'; ".into()), vec![])
+        );
+        assert_eq!(
+            run(None, 7),
+            (
+                Ok(Some("<d>".into())),
+                vec!["Undefined variable 'x'; ".into()]
+            )
+        );
         // Puppet 8 catches the undefined variable when there is a default.
         assert_eq!(run(None, 8), (Ok(Some("<d>".into())), vec![]));
         std::fs::remove_dir_all(&dir).unwrap();
@@ -2300,20 +2791,38 @@ mod tests {
         std::fs::write(dir.join("hiera.yaml"), "version: 5\nhierarchy:\n  - name: n\n    path: \"n/%{nope}.yaml\"\n  - name: c\n    path: common.yaml\n").unwrap();
         std::fs::write(dir.join("data/common.yaml"), "k: \"<%{::x}>\"\n").unwrap();
         let warned = |puppet: u8, strict: Strict| {
-            let options = Options { hiera_config: dir.join("hiera.yaml"), environmentpath: dir.clone(), strict: Some(strict), puppet, ..Options::default() };
+            let options = Options {
+                hiera_config: dir.join("hiera.yaml"),
+                environmentpath: dir.clone(),
+                strict: Some(strict),
+                puppet,
+                ..Options::default()
+            };
             let session = Session::new(Arc::new(Hiera::open(options).unwrap()), Map::default());
             session.lookup_warned(&LookupRequest::key("k")).1
         };
         // Each kind of warning keyed by the variable's name, as Puppet's scope keys it.
         let w = warned(7, Strict::Warning);
-        assert_eq!(w.iter().map(|w| (w.kind, w.key.as_str())).collect::<Vec<_>>(), [
-            (Some("undefined_variables"), "Variable: nope"),
-            (Some("undefined_variables"), "Variable: ::x")
-        ]);
+        assert_eq!(
+            w.iter()
+                .map(|w| (w.kind, w.key.as_str()))
+                .collect::<Vec<_>>(),
+            [
+                (Some("undefined_variables"), "Variable: nope"),
+                (Some("undefined_variables"), "Variable: ::x")
+            ]
+        );
         let w = warned(8, Strict::Error);
         assert_eq!(w.len(), 1, "{w:?}");
-        assert_eq!((w[0].kind, w[0].key.as_str()), (Some("undefined_variables"), "Variable: nope"));
-        assert!(w[0].message.starts_with("Interpolation failed with 'nope', but compilation continuing"), "{w:?}");
+        assert_eq!(
+            (w[0].kind, w[0].key.as_str()),
+            (Some("undefined_variables"), "Variable: nope")
+        );
+        assert!(
+            w[0].message
+                .starts_with("Interpolation failed with 'nope', but compilation continuing"),
+            "{w:?}"
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
@@ -2322,10 +2831,19 @@ mod tests {
         let w = |root: &str| undefined_variable_words(root).map(|(n, r)| format!("{n}|{r}"));
         assert_eq!(w("x").as_deref(), Some("x|"));
         assert_eq!(w("::x").as_deref(), Some("::x|"));
-        assert_eq!(w("a::x").as_deref(), Some("a::x|class a could not be found"));
-        assert_eq!(w("::a::b::x").as_deref(), Some("a::b::x|class a::b could not be found"));
+        assert_eq!(
+            w("a::x").as_deref(),
+            Some("a::x|class a could not be found")
+        );
+        assert_eq!(
+            w("::a::b::x").as_deref(),
+            Some("a::b::x|class a::b could not be found")
+        );
         assert_eq!(w("settings::x").as_deref(), Some("::settings::x|"));
-        assert_eq!(w("::caller_module_name").as_deref(), Some("::caller_module_name|"));
+        assert_eq!(
+            w("::caller_module_name").as_deref(),
+            Some("::caller_module_name|")
+        );
         assert_eq!(w("01").as_deref(), Some("01|"));
         for always in ["module_name", "caller_module_name", "0", "7", "12"] {
             assert_eq!(w(always), None, "{always}");
@@ -2348,9 +2866,18 @@ mod tests {
         assert_eq!(find_line_matching(&path, "."), Some(4));
         let e = config_undefined_variable(
             Error::new(ErrorKind::Interpolation, "Undefined variable '::x'; "),
-            &HieraConfig { path: Some(path.clone()), ..HieraConfig::implicit_default(&dir) },
+            &HieraConfig {
+                path: Some(path.clone()),
+                ..HieraConfig::implicit_default(&dir)
+            },
         );
-        assert_eq!(e.message, format!("Undefined variable '::x' (file: {}, line: 5)", path.display()));
+        assert_eq!(
+            e.message,
+            format!(
+                "Undefined variable '::x' (file: {}, line: 5)",
+                path.display()
+            )
+        );
         assert_eq!(e.kind, ErrorKind::Config);
         std::fs::remove_dir_all(&dir).unwrap();
     }

@@ -59,7 +59,10 @@ fn position(i: usize) -> u32 {
 
 impl Map {
     /// The empty map, as a constant.
-    pub const EMPTY: Map = Map { entries: Vec::new(), index: None };
+    pub const EMPTY: Map = Map {
+        entries: Vec::new(),
+        index: None,
+    };
 
     /// An empty map.
     pub fn new() -> Map {
@@ -94,7 +97,9 @@ impl Map {
         match &self.index {
             None => self.entries.iter().position(|(k, _)| key.equivalent(k)),
             Some(index) => index
-                .find(spread(hash_of(key)), |s| key.equivalent(&self.entries[s.at as usize].0))
+                .find(spread(hash_of(key)), |s| {
+                    key.equivalent(&self.entries[s.at as usize].0)
+                })
                 .map(|s| s.at as usize),
         }
     }
@@ -110,13 +115,21 @@ impl Map {
     }
 
     /// The position, key and value of `key`.
-    pub fn get_full<Q: ?Sized + Hash + Equivalent<Value>>(&self, key: &Q) -> Option<(usize, &Value, &Value)> {
-        self.get_index_of(key).map(|i| (i, &self.entries[i].0, &self.entries[i].1))
+    pub fn get_full<Q: ?Sized + Hash + Equivalent<Value>>(
+        &self,
+        key: &Q,
+    ) -> Option<(usize, &Value, &Value)> {
+        self.get_index_of(key)
+            .map(|i| (i, &self.entries[i].0, &self.entries[i].1))
     }
 
     /// The stored key equal to `key`, and its value.
-    pub fn get_key_value<Q: ?Sized + Hash + Equivalent<Value>>(&self, key: &Q) -> Option<(&Value, &Value)> {
-        self.get_index_of(key).map(|i| (&self.entries[i].0, &self.entries[i].1))
+    pub fn get_key_value<Q: ?Sized + Hash + Equivalent<Value>>(
+        &self,
+        key: &Q,
+    ) -> Option<(&Value, &Value)> {
+        self.get_index_of(key)
+            .map(|i| (&self.entries[i].0, &self.entries[i].1))
     }
 
     /// `true` when the map has `key`.
@@ -167,13 +180,18 @@ impl Map {
             Some(index) => {
                 let entries = &self.entries;
                 let hash = hash_of(&key);
-                let found = match index.entry(spread(hash), |s| entries[s.at as usize].0 == key, slot_hash) {
-                    Entry::Occupied(o) => Some(o.get().at as usize),
-                    Entry::Vacant(v) => {
-                        v.insert(Slot { at: position(at), hash });
-                        None
-                    }
-                };
+                let found =
+                    match index.entry(spread(hash), |s| entries[s.at as usize].0 == key, slot_hash)
+                    {
+                        Entry::Occupied(o) => Some(o.get().at as usize),
+                        Entry::Vacant(v) => {
+                            v.insert(Slot {
+                                at: position(at),
+                                hash,
+                            });
+                            None
+                        }
+                    };
                 match found {
                     Some(i) => (i, Some(std::mem::replace(&mut self.entries[i].1, value))),
                     None => {
@@ -189,7 +207,10 @@ impl Map {
     /// builds): no search for it. A key already present would be stored
     /// twice, so this is for the crate's merges, which know.
     pub(crate) fn insert_unique(&mut self, key: Value, value: Value) {
-        debug_assert!(!self.contains_key(&key), "insert_unique of a present key {key:?}");
+        debug_assert!(
+            !self.contains_key(&key),
+            "insert_unique of a present key {key:?}"
+        );
         let at = self.entries.len();
         match self.index.as_deref_mut() {
             None => {
@@ -200,7 +221,14 @@ impl Map {
             }
             Some(index) => {
                 let hash = hash_of(&key);
-                index.insert_unique(spread(hash), Slot { at: position(at), hash }, slot_hash);
+                index.insert_unique(
+                    spread(hash),
+                    Slot {
+                        at: position(at),
+                        hash,
+                    },
+                    slot_hash,
+                );
                 self.entries.push((key, value));
             }
         }
@@ -218,7 +246,10 @@ impl Map {
         for (k, v) in &self.entries {
             entries.push((k.clone(), f(k, v)?));
         }
-        let mut out = Map { entries, index: self.index.clone() };
+        let mut out = Map {
+            entries,
+            index: self.index.clone(),
+        };
         if let Some(index) = out.index.as_deref_mut() {
             index.reserve(extra, slot_hash);
         }
@@ -274,7 +305,14 @@ impl Map {
         } else if self.entries.len() > INDEXED {
             let mut index = HashTable::with_capacity(self.entries.capacity());
             for (i, hash) in kept.into_iter().enumerate() {
-                index.insert_unique(spread(hash), Slot { at: position(i), hash }, slot_hash);
+                index.insert_unique(
+                    spread(hash),
+                    Slot {
+                        at: position(i),
+                        hash,
+                    },
+                    slot_hash,
+                );
             }
             self.index = Some(Box::new(index));
         }
@@ -287,7 +325,8 @@ impl Map {
         if last <= INDEXED {
             self.index = None;
         } else if let Some(index) = self.index.as_deref_mut() {
-            if let Ok(slot) = index.find_entry(spread(hash_of(&entry.0)), |s| s.at as usize == last) {
+            if let Ok(slot) = index.find_entry(spread(hash_of(&entry.0)), |s| s.at as usize == last)
+            {
                 slot.remove();
             }
         }
@@ -340,7 +379,9 @@ impl Map {
     }
 
     /// The values in order, to change.
-    pub fn values_mut(&mut self) -> impl DoubleEndedIterator<Item = &mut Value> + ExactSizeIterator {
+    pub fn values_mut(
+        &mut self,
+    ) -> impl DoubleEndedIterator<Item = &mut Value> + ExactSizeIterator {
         self.entries.iter_mut().map(|(_, v)| v)
     }
 
@@ -374,7 +415,12 @@ impl Map {
         };
         // Written in place (a pushed pair was built on the stack and read
         // back whole before its Nil's other half was written: a stall).
-        out.entries.extend(lowest.entries.iter().map(|(k, _)| (k.clone_key(), Value::Nil)));
+        out.entries.extend(
+            lowest
+                .entries
+                .iter()
+                .map(|(k, _)| (k.clone_key(), Value::Nil)),
+        );
         for j in 0..lowest.len() {
             present[j * m + m - 1] = position(j) + 1;
         }
@@ -418,10 +464,17 @@ impl Map {
             Some(index) => {
                 let entries = &self.entries;
                 let hash = hash.unwrap_or_else(|| hash_of(key));
-                match index.entry(spread(hash), |s| entries[s.at as usize].0 == *key, slot_hash) {
+                match index.entry(
+                    spread(hash),
+                    |s| entries[s.at as usize].0 == *key,
+                    slot_hash,
+                ) {
                     Entry::Occupied(o) => o.get().at as usize,
                     Entry::Vacant(v) => {
-                        v.insert(Slot { at: position(at), hash });
+                        v.insert(Slot {
+                            at: position(at),
+                            hash,
+                        });
                         self.entries.push((key.clone_key(), Value::Nil));
                         at
                     }
@@ -434,7 +487,14 @@ impl Map {
         let mut index = HashTable::with_capacity(self.entries.capacity().max(self.entries.len()));
         for (i, (k, _)) in self.entries.iter().enumerate() {
             let hash = hash_of(k);
-            index.insert_unique(spread(hash), Slot { at: position(i), hash }, slot_hash);
+            index.insert_unique(
+                spread(hash),
+                Slot {
+                    at: position(i),
+                    hash,
+                },
+                slot_hash,
+            );
         }
         self.index = Some(Box::new(index));
     }
@@ -450,7 +510,10 @@ impl std::fmt::Debug for Map {
 /// Ruby's `Hash#==`).
 impl PartialEq for Map {
     fn eq(&self, other: &Map) -> bool {
-        self.len() == other.len() && self.iter().all(|(k, v)| other.get(k).is_some_and(|w| v == w))
+        self.len() == other.len()
+            && self
+                .iter()
+                .all(|(k, v)| other.get(k).is_some_and(|w| v == w))
     }
 }
 
@@ -658,7 +721,10 @@ pub(crate) mod tests {
                     }
                     _ => {
                         let v = Value::Int(step as i64);
-                        assert_eq!(m.insert_full(k.clone(), v.clone()), reference.insert_full(k, v));
+                        assert_eq!(
+                            m.insert_full(k.clone(), v.clone()),
+                            reference.insert_full(k, v)
+                        );
                     }
                 }
                 assert_eq!(m.len(), reference.len());
@@ -721,28 +787,38 @@ pub(crate) mod tests {
                     1 => {
                         let cut = next(3);
                         m.retain(|k, _| !matches!(k, Value::Int(i) if (*i as u64) % 3 == cut));
-                        reference.retain(|k, _| !matches!(k, Value::Int(i) if (*i as u64) % 3 == cut));
+                        reference
+                            .retain(|k, _| !matches!(k, Value::Int(i) if (*i as u64) % 3 == cut));
                     }
                     2 => assert_eq!(m.pop(), reference.pop()),
                     3 => m.reserve(next(20) as usize),
                     4 => m.shrink_to_fit(),
                     5 => m = m.clone(),
                     6 => {
-                        let more: Vec<(Value, Value)> =
-                            (0..next(12)).map(|j| (make_key(&mut next, keys), Value::Int(j as i64))).collect();
+                        let more: Vec<(Value, Value)> = (0..next(12))
+                            .map(|j| (make_key(&mut next, keys), Value::Int(j as i64)))
+                            .collect();
                         m.extend(more.clone());
                         reference.extend(more);
                     }
                     7 => {
-                        m = m.try_map_values::<()>(next(12) as usize, |_, v| Ok(v.clone())).unwrap();
+                        m = m
+                            .try_map_values::<()>(next(12) as usize, |_, v| Ok(v.clone()))
+                            .unwrap();
                     }
                     _ => {
                         let v = Value::Int(step as i64);
-                        assert_eq!(m.insert_full(k.clone(), v.clone()), reference.insert_full(k, v));
+                        assert_eq!(
+                            m.insert_full(k.clone(), v.clone()),
+                            reference.insert_full(k, v)
+                        );
                     }
                 }
                 assert_eq!(m.len(), reference.len());
-                assert!(m.len() <= INDEXED || m.index.is_some(), "an index beyond {INDEXED} entries");
+                assert!(
+                    m.len() <= INDEXED || m.index.is_some(),
+                    "an index beyond {INDEXED} entries"
+                );
                 for (i, (k, v)) in reference.iter().enumerate() {
                     assert_eq!(m.get_index(i), Some((k, v)), "round {round} step {step}");
                     assert_eq!(m.get_full(k), Some((i, k, v)), "round {round} step {step}");
@@ -783,7 +859,11 @@ pub(crate) mod tests {
                 .map(|_| {
                     let most = if next(2) == 0 { 8 } else { 20 };
                     let n = next(most) as usize;
-                    let mut map = if next(4) == 0 { Map::with_capacity(9 + n) } else { Map::new() };
+                    let mut map = if next(4) == 0 {
+                        Map::with_capacity(9 + n)
+                    } else {
+                        Map::new()
+                    };
                     for _ in 0..n {
                         let k = pool[next(pool.len() as u64) as usize].clone();
                         map.insert(k, Value::Int(round));
@@ -807,7 +887,11 @@ pub(crate) mod tests {
             }
             let keys: Vec<&Value> = out.keys().collect();
             assert_eq!(keys, expected.keys().collect::<Vec<_>>(), "round {round}");
-            assert!(out.len() <= INDEXED || out.index.is_some(), "round {round}: no index at {}", out.len());
+            assert!(
+                out.len() <= INDEXED || out.index.is_some(),
+                "round {round}: no index at {}",
+                out.len()
+            );
             for (p, (k, _)) in expected.iter().enumerate() {
                 assert_eq!(out.get_index_of(k), Some(p), "round {round}: {k:?}");
                 for (i, map) in maps.iter().enumerate() {
@@ -823,7 +907,11 @@ pub(crate) mod tests {
                 }
             }
             for (i, k) in pool.iter().enumerate() {
-                assert_eq!(out.get_index_of(k), out.iter().position(|(x, _)| x == k), "round {round}: {i}");
+                assert_eq!(
+                    out.get_index_of(k),
+                    out.iter().position(|(x, _)| x == k),
+                    "round {round}: {i}"
+                );
             }
             out.shift_remove(&pool[round as usize % pool.len()]);
             for (i, (k, _)) in out.clone().iter().enumerate() {

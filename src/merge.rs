@@ -45,7 +45,11 @@ impl Default for Strategy {
 impl Strategy {
     /// A strategy without options.
     pub fn new(kind: StrategyKind) -> Strategy {
-        Strategy { kind, deep: DeepMergeOptions::default(), options: Map::default() }
+        Strategy {
+            kind,
+            deep: DeepMergeOptions::default(),
+            options: Map::default(),
+        }
     }
 
     /// The strategy as a `merge` argument (`None` for `first`): its name,
@@ -117,11 +121,19 @@ impl Strategy {
     }
 
     fn set_options(&mut self, name: &str, opts: &Arc<Map>) -> Result<()> {
-        let bad = |m: String| Error::new(ErrorKind::InvalidArgument, format!("The merge options has wrong type, {m}"));
+        let bad = |m: String| {
+            Error::new(
+                ErrorKind::InvalidArgument,
+                format!("The merge options has wrong type, {m}"),
+            )
+        };
         let mut stored = Map::default();
         for (k, v) in opts.iter() {
             let Some(key) = k.as_str() else {
-                if matches!(self.kind, StrategyKind::UnconstrainedDeep | StrategyKind::ReverseDeep) {
+                if matches!(
+                    self.kind,
+                    StrategyKind::UnconstrainedDeep | StrategyKind::ReverseDeep
+                ) {
                     return Err(Error::new(
                         ErrorKind::InvalidArgument,
                         format!("The merge options has wrong type, expects a String[1] value for keys, got {}", infer_type(k)),
@@ -135,8 +147,17 @@ impl Strategy {
                     Value::Nil => true,
                     _ => false,
                 };
-                if !ok && !matches!(self.kind, StrategyKind::UnconstrainedDeep | StrategyKind::ReverseDeep) {
-                    return Err(bad(format!("entry 'strategy' expects a match for Pattern[/{}/], got {}", Strategy::new(self.kind).name(), display_typed(v))));
+                if !ok
+                    && !matches!(
+                        self.kind,
+                        StrategyKind::UnconstrainedDeep | StrategyKind::ReverseDeep
+                    )
+                {
+                    return Err(bad(format!(
+                        "entry 'strategy' expects a match for Pattern[/{}/], got {}",
+                        Strategy::new(self.kind).name(),
+                        display_typed(v)
+                    )));
                 }
                 continue;
             }
@@ -184,7 +205,9 @@ impl Strategy {
                 check_hash("first", &e1)?;
                 check_hash("second", e2)?;
                 // e2.merge(e1): lower-priority order, higher-priority values.
-                let (Value::Hash(hi), Value::Hash(lo)) = (&e1, e2) else { unreachable!() };
+                let (Value::Hash(hi), Value::Hash(lo)) = (&e1, e2) else {
+                    unreachable!()
+                };
                 let mut out = (**lo).clone();
                 for (k, v) in hi.iter() {
                     out.insert(k.clone(), v.clone());
@@ -195,7 +218,8 @@ impl Strategy {
                 check_unique("first", &e1)?;
                 check_unique("second", e2)?;
                 let mut out: Vec<Value> = Vec::new();
-                let mut seen: indexmap::IndexSet<Value, foldhash::fast::RandomState> = indexmap::IndexSet::default();
+                let mut seen: indexmap::IndexSet<Value, foldhash::fast::RandomState> =
+                    indexmap::IndexSet::default();
                 let mut push_all = |v: &Value| {
                     let mut flat = Vec::new();
                     flatten_into(v, &mut flat);
@@ -209,7 +233,9 @@ impl Strategy {
                 push_all(e2);
                 Ok(Value::array(out))
             }
-            StrategyKind::Deep | StrategyKind::UnconstrainedDeep => deep_merge_owned(e1, e2.clone(), &self.deep),
+            StrategyKind::Deep | StrategyKind::UnconstrainedDeep => {
+                deep_merge_owned(e1, e2.clone(), &self.deep)
+            }
             StrategyKind::ReverseDeep => deep_merge(e2, e1, &self.deep),
         }
     }
@@ -232,8 +258,14 @@ impl Strategy {
     pub fn merge_single(&self, v: Value) -> Value {
         match (self.kind, &v) {
             (StrategyKind::Unique, Value::Array(a)) => {
-                let mut seen: indexmap::IndexSet<Value, foldhash::fast::RandomState> = indexmap::IndexSet::default();
-                Value::array(a.iter().filter(|x| seen.insert((*x).clone())).cloned().collect())
+                let mut seen: indexmap::IndexSet<Value, foldhash::fast::RandomState> =
+                    indexmap::IndexSet::default();
+                Value::array(
+                    a.iter()
+                        .filter(|x| seen.insert((*x).clone()))
+                        .cloned()
+                        .collect(),
+                )
             }
             _ => v,
         }
@@ -249,7 +281,12 @@ impl Strategy {
     }
 
     /// [`Strategy::lookup`] threading a context through the candidates.
-    pub fn lookup_with<C: ?Sized, F>(&self, ctx: &mut C, n: usize, mut f: F) -> Result<Option<Value>>
+    pub fn lookup_with<C: ?Sized, F>(
+        &self,
+        ctx: &mut C,
+        n: usize,
+        mut f: F,
+    ) -> Result<Option<Value>>
     where
         F: FnMut(&mut C, usize) -> Result<Option<Value>>,
     {
@@ -265,8 +302,10 @@ impl Strategy {
                     }
                     return Ok(None);
                 }
-                if matches!(self.kind, StrategyKind::Deep | StrategyKind::UnconstrainedDeep)
-                    && self.deep.entries_independent()
+                if matches!(
+                    self.kind,
+                    StrategyKind::Deep | StrategyKind::UnconstrainedDeep
+                ) && self.deep.entries_independent()
                 {
                     // No merge can fail: every candidate is found first and
                     // the chain merged in one pass. (Otherwise candidates and
@@ -324,7 +363,6 @@ pub fn apply_deep_option(o: &mut DeepMergeOptions, key: &str, v: &Value) -> Resu
     Ok(())
 }
 
-
 fn display(v: &Value) -> String {
     let mut s = String::new();
     crate::render::ruby_to_s(v, &mut s);
@@ -340,15 +378,13 @@ fn display_typed(v: &Value) -> String {
 
 /// Full recursive flatten (Ruby `Array#flatten`); a non-array becomes `[v]`.
 fn flatten_into(v: &Value, out: &mut Vec<Value>) {
-    crate::stack::grow(|| {
-        match v {
-            Value::Array(a) => {
-                for x in a.iter() {
-                    flatten_into(x, out);
-                }
+    crate::stack::grow(|| match v {
+        Value::Array(a) => {
+            for x in a.iter() {
+                flatten_into(x, out);
             }
-            other => out.push(other.clone()),
         }
+        other => out.push(other.clone()),
     })
 }
 
@@ -370,12 +406,18 @@ fn check_hash(which: &str, v: &Value) -> Result<()> {
                     ),
                 }
             } else {
-                format!("expects a Hash[String, Data] value, got {}", crate::ptype::infer_detailed(v, false))
+                format!(
+                    "expects a Hash[String, Data] value, got {}",
+                    crate::ptype::infer_detailed(v, false)
+                )
             }
         }
         other => format!("expects a Hash value, got {}", infer_type(other)),
     };
-    Err(Error::new(ErrorKind::Type, format!("The {which} element of the merge has wrong type, {detail}")))
+    Err(Error::new(
+        ErrorKind::Type,
+        format!("The {which} element of the merge has wrong type, {detail}"),
+    ))
 }
 
 fn check_unique(which: &str, v: &Value) -> Result<()> {
@@ -402,17 +444,28 @@ mod tests {
 
     #[test]
     fn parse_strategies_and_errors() {
-        assert_eq!(Strategy::from_value(&Value::from("deep")).unwrap().kind, StrategyKind::Deep);
-        assert_eq!(Strategy::from_value(&Value::Nil).unwrap().kind, StrategyKind::First);
+        assert_eq!(
+            Strategy::from_value(&Value::from("deep")).unwrap().kind,
+            StrategyKind::Deep
+        );
+        assert_eq!(
+            Strategy::from_value(&Value::Nil).unwrap().kind,
+            StrategyKind::First
+        );
         let e = Strategy::from_value(&Value::from("bogus")).unwrap_err();
         assert_eq!(e.message, "Unknown merge strategy: 'bogus'");
         let mut h = Map::default();
         h.insert("knockout_prefix".into(), "--".into());
         let e = Strategy::from_value(&Value::hash(h.clone())).unwrap_err();
-        assert!(e.message.starts_with("The hash given as 'merge' must contain"));
+        assert!(e
+            .message
+            .starts_with("The hash given as 'merge' must contain"));
         h.insert("strategy".into(), "unique".into());
         let e = Strategy::from_value(&Value::hash(h.clone())).unwrap_err();
-        assert_eq!(e.message, "The merge options has wrong type, unrecognized key 'knockout_prefix'");
+        assert_eq!(
+            e.message,
+            "The merge options has wrong type, unrecognized key 'knockout_prefix'"
+        );
         h.insert("strategy".into(), "deep".into());
         let s = Strategy::from_value(&Value::hash(h)).unwrap();
         assert_eq!(s.deep.knockout_prefix.as_deref(), Some("--"));
@@ -428,7 +481,11 @@ mod tests {
             h.insert("k".into(), v);
             Value::hash(h)
         };
-        let candidates = [hash_of(Value::array(vec![Value::Int(1)])), hash_of(arr(&["a"])), hash_of(arr(&["b"]))];
+        let candidates = [
+            hash_of(Value::array(vec![Value::Int(1)])),
+            hash_of(arr(&["a"])),
+            hash_of(arr(&["b"])),
+        ];
         // The strategy's answer, and the candidates it read.
         let reading = |strategy: &Strategy| {
             let mut read = Vec::new();
@@ -441,21 +498,41 @@ mod tests {
         let mut sorting = Strategy::new(StrategyKind::Deep);
         sorting.deep.sort_merged_arrays = true;
         let (answer, read) = reading(&sorting);
-        assert_eq!(answer.unwrap_err().message, "comparison of String with 1 failed");
+        assert_eq!(
+            answer.unwrap_err().message,
+            "comparison of String with 1 failed"
+        );
         assert_eq!(read, [0, 1]);
         let (answer, read) = reading(&Strategy::new(StrategyKind::Deep));
         let merged = answer.unwrap();
         assert_eq!(read, [0, 1, 2]);
-        assert_eq!(merged, Some(hash_of(Value::array(vec![Value::from("b"), Value::from("a"), Value::Int(1)]))));
+        assert_eq!(
+            merged,
+            Some(hash_of(Value::array(vec![
+                Value::from("b"),
+                Value::from("a"),
+                Value::Int(1)
+            ])))
+        );
     }
 
     #[test]
     fn unique_merge_orders_highest_first() {
         let s = Strategy::new(StrategyKind::Unique);
-        let r = s.lookup(3, |i| Ok(Some([arr(&["c", "a"]), arr(&["b", "c"]), arr(&["a", "z"])][i].clone()))).unwrap();
+        let r = s
+            .lookup(3, |i| {
+                Ok(Some(
+                    [arr(&["c", "a"]), arr(&["b", "c"]), arr(&["a", "z"])][i].clone(),
+                ))
+            })
+            .unwrap();
         assert_eq!(r, Some(arr(&["c", "a", "b", "z"])));
         // A lone value inside a multi-candidate level keeps its duplicates.
-        let r = s.lookup(2, |i| Ok(if i == 0 { Some(arr(&["a", "a"])) } else { None })).unwrap();
+        let r = s
+            .lookup(2, |i| {
+                Ok(if i == 0 { Some(arr(&["a", "a"])) } else { None })
+            })
+            .unwrap();
         assert_eq!(r, Some(arr(&["a", "a"])));
         // A single-candidate level de-duplicates.
         let r = s.lookup(1, |_| Ok(Some(arr(&["a", "a"])))).unwrap();
@@ -475,14 +552,26 @@ mod tests {
         assert_eq!(keys, vec![Value::from("y"), Value::from("z")]);
         assert_eq!(r.get("z"), Some(&Value::Int(1)));
         let e = s.merge(Value::Nil, &Value::empty_hash()).unwrap_err();
-        assert!(e.message.starts_with("The first element of the merge has wrong type"));
+        assert!(e
+            .message
+            .starts_with("The first element of the merge has wrong type"));
     }
 
     #[test]
     fn unique_rejects_lower_nil_but_wraps_higher_nil() {
         let s = Strategy::new(StrategyKind::Unique);
-        let r = s.lookup(2, |i| Ok(Some(if i == 0 { Value::Nil } else { arr(&["x"]) }))).unwrap();
+        let r = s
+            .lookup(2, |i| {
+                Ok(Some(if i == 0 { Value::Nil } else { arr(&["x"]) }))
+            })
+            .unwrap();
         assert_eq!(r, Some(Value::array(vec![Value::Nil, Value::from("x")])));
-        assert!(s.lookup(2, |i| Ok(Some(if i == 0 { arr(&["x"]) } else { Value::Nil }))).is_err());
+        assert!(s
+            .lookup(2, |i| Ok(Some(if i == 0 {
+                arr(&["x"])
+            } else {
+                Value::Nil
+            })))
+            .is_err());
     }
 }

@@ -5,64 +5,77 @@ use crate::value::Value;
 
 /// Puppet `Scalar`: String, Numeric, Boolean (not Undef).
 pub fn is_scalar(v: &Value) -> bool {
-    matches!(v, Value::String(_) | Value::Bytes(_) | Value::Int(_) | Value::BigInt(_) | Value::Float(_) | Value::Bool(_))
+    matches!(
+        v,
+        Value::String(_)
+            | Value::Bytes(_)
+            | Value::Int(_)
+            | Value::BigInt(_)
+            | Value::Float(_)
+            | Value::Bool(_)
+    )
 }
 
 /// Puppet `Data`: `Scalar`, `Undef`, `Array[Data]`, `Hash[String, Data]`.
 pub fn is_data(v: &Value) -> bool {
-    crate::stack::grow(|| {
-        match v {
-            Value::Nil => true,
-            Value::Array(a) => a.iter().all(is_data),
-            Value::Hash(h) => h.iter().all(|(k, v)| matches!(k, Value::String(_)) && is_data(v)),
-            other => is_scalar(other),
-        }
+    crate::stack::grow(|| match v {
+        Value::Nil => true,
+        Value::Array(a) => a.iter().all(is_data),
+        Value::Hash(h) => h
+            .iter()
+            .all(|(k, v)| matches!(k, Value::String(_)) && is_data(v)),
+        other => is_scalar(other),
     })
 }
 
 /// Puppet `RichData` as Hiera validates looked-up values: Data plus
 /// Sensitive, and hashes whose keys are Strings or Numerics.
 pub fn is_rich_data(v: &Value) -> bool {
-    crate::stack::grow(|| {
-        match v {
-            Value::Nil | Value::Sensitive(_) | Value::Rich(_) => true,
-            Value::Array(a) => a.iter().all(is_rich_data),
-            Value::Hash(h) => h.iter().all(|(k, v)| {
-                matches!(k, Value::String(_) | Value::Int(_) | Value::BigInt(_) | Value::Float(_)) && is_rich_data(v)
-            }),
-            Value::Symbol(_) => false,
-            other => is_scalar(other),
-        }
+    crate::stack::grow(|| match v {
+        Value::Nil | Value::Sensitive(_) | Value::Rich(_) => true,
+        Value::Array(a) => a.iter().all(is_rich_data),
+        Value::Hash(h) => h.iter().all(|(k, v)| {
+            matches!(
+                k,
+                Value::String(_) | Value::Int(_) | Value::BigInt(_) | Value::Float(_)
+            ) && is_rich_data(v)
+        }),
+        Value::Symbol(_) => false,
+        other => is_scalar(other),
     })
 }
 
 /// The name of the type Puppet infers for `v`, as its messages print it
 /// (`Undef`, `String`, `Integer`, `Tuple`, `Struct`, `Runtime[ruby, 'Symbol']`...).
 pub fn infer_type(v: &Value) -> String {
-    crate::stack::grow(|| {
-        match v {
-            Value::Nil => "Undef".into(),
-            Value::Bool(_) => "Boolean".into(),
-            Value::Int(_) | Value::BigInt(_) => "Integer".into(),
-            Value::Float(_) => "Float".into(),
-            Value::String(_) | Value::Bytes(_) => "String".into(),
-            Value::Symbol(_) => "Runtime[ruby, 'Symbol']".into(),
-            Value::Sensitive(_) => "Sensitive".into(),
-            Value::Rich(r) => r.0.clone(),
-            Value::Array(a) => {
-                if a.iter().all(is_rich_data) {
-                    "Tuple".into()
-                } else {
-                    format!("Array[Any, {}, {}]", a.len(), a.len())
-                }
+    crate::stack::grow(|| match v {
+        Value::Nil => "Undef".into(),
+        Value::Bool(_) => "Boolean".into(),
+        Value::Int(_) | Value::BigInt(_) => "Integer".into(),
+        Value::Float(_) => "Float".into(),
+        Value::String(_) | Value::Bytes(_) => "String".into(),
+        Value::Symbol(_) => "Runtime[ruby, 'Symbol']".into(),
+        Value::Sensitive(_) => "Sensitive".into(),
+        Value::Rich(r) => r.0.clone(),
+        Value::Array(a) => {
+            if a.iter().all(is_rich_data) {
+                "Tuple".into()
+            } else {
+                format!("Array[Any, {}, {}]", a.len(), a.len())
             }
-            Value::Hash(h) => {
-                if h.keys().all(|k| matches!(k, Value::String(_))) {
-                    "Struct".into()
-                } else {
-                    let key_t = common_key_type(h.keys());
-                    format!("Hash[{}, {}, {}, {}]", key_t, value_type_name(h.values()), h.len(), h.len())
-                }
+        }
+        Value::Hash(h) => {
+            if h.keys().all(|k| matches!(k, Value::String(_))) {
+                "Struct".into()
+            } else {
+                let key_t = common_key_type(h.keys());
+                format!(
+                    "Hash[{}, {}, {}, {}]",
+                    key_t,
+                    value_type_name(h.values()),
+                    h.len(),
+                    h.len()
+                )
             }
         }
     })
@@ -153,28 +166,39 @@ impl std::ops::Deref for Sub {
 }
 
 fn infer(v: &Value) -> Inferred {
-    crate::stack::grow(|| {
-        match v {
-            Value::Nil => Inferred::Undef,
-            Value::Bool(b) => Inferred::Boolean(Some(*b)),
-            Value::Int(i) => Inferred::Integer(*i, *i),
-            Value::Float(f) => Inferred::Float(*f, *f),
-            Value::String(s) => Inferred::Strings(vec![s.to_string()]),
-            Value::Symbol(_) => Inferred::Runtime("Symbol"),
-            Value::Array(a) => Inferred::Array(Sub::new(common_of(a.iter())), a.len()),
-            Value::Hash(h) => Inferred::Hash(Sub::new(common_of(h.keys())), Sub::new(common_of(h.values())), h.len()),
-            _ => Inferred::Any,
-        }
+    crate::stack::grow(|| match v {
+        Value::Nil => Inferred::Undef,
+        Value::Bool(b) => Inferred::Boolean(Some(*b)),
+        Value::Int(i) => Inferred::Integer(*i, *i),
+        Value::Float(f) => Inferred::Float(*f, *f),
+        Value::String(s) => Inferred::Strings(vec![s.to_string()]),
+        Value::Symbol(_) => Inferred::Runtime("Symbol"),
+        Value::Array(a) => Inferred::Array(Sub::new(common_of(a.iter())), a.len()),
+        Value::Hash(h) => Inferred::Hash(
+            Sub::new(common_of(h.keys())),
+            Sub::new(common_of(h.values())),
+            h.len(),
+        ),
+        _ => Inferred::Any,
     })
 }
 
 fn common_of<'a>(mut it: impl Iterator<Item = &'a Value>) -> Inferred {
-    let Some(first) = it.next() else { return Inferred::Undef };
+    let Some(first) = it.next() else {
+        return Inferred::Undef;
+    };
     it.fold(infer(first), |acc, v| common(acc, infer(v)))
 }
 
 fn is_scalar_data(t: &Inferred) -> bool {
-    matches!(t, Inferred::Boolean(_) | Inferred::Integer(..) | Inferred::Float(..) | Inferred::Strings(_) | Inferred::ScalarData)
+    matches!(
+        t,
+        Inferred::Boolean(_)
+            | Inferred::Integer(..)
+            | Inferred::Float(..)
+            | Inferred::Strings(_)
+            | Inferred::ScalarData
+    )
 }
 
 /// Puppet's `common_type`, for the cases Hiera data produces.
@@ -193,7 +217,10 @@ fn common(a: Inferred, b: Inferred) -> Inferred {
                 }
                 Strings(a)
             }
-            (Array(a, n), Array(b, m)) => Array(Sub::new(common(a.take(), b.take())), if n == m { n } else { usize::MAX }),
+            (Array(a, n), Array(b, m)) => Array(
+                Sub::new(common(a.take(), b.take())),
+                if n == m { n } else { usize::MAX },
+            ),
             (x, y) if is_scalar_data(&x) && is_scalar_data(&y) => ScalarData,
             (Undef, _) | (_, Undef) => Any,
             _ => Any,
@@ -211,7 +238,12 @@ fn render_inferred(t: &Inferred, sizes: bool, out: &mut String) {
                 let _ = write!(out, "Integer[{a}, {b}]");
             }
             Inferred::Float(a, b) => {
-                let _ = write!(out, "Float[{}, {}]", crate::render::ruby_float(*a), crate::render::ruby_float(*b));
+                let _ = write!(
+                    out,
+                    "Float[{}, {}]",
+                    crate::render::ruby_float(*a),
+                    crate::render::ruby_float(*b)
+                );
             }
             Inferred::Strings(v) if v.len() == 1 => out.push_str("String"),
             Inferred::Strings(v) => {
@@ -272,10 +304,22 @@ mod tests {
     #[test]
     fn inferred_types_as_puppet_prints_them() {
         // Texts recorded from Puppet 7.23 (tests/conformance/libhiera).
-        assert_eq!(infer_detailed(&y("{yes: 1, no: 2}"), true), "Hash[ScalarData, Integer[1, 2], 2, 2]");
-        assert_eq!(infer_detailed(&y("{[a, b]: x}"), true), "Hash[Array[Enum['a', 'b'], 2, 2], String, 1, 1]");
+        assert_eq!(
+            infer_detailed(&y("{yes: 1, no: 2}"), true),
+            "Hash[ScalarData, Integer[1, 2], 2, 2]"
+        );
+        assert_eq!(
+            infer_detailed(&y("{[a, b]: x}"), true),
+            "Hash[Array[Enum['a', 'b'], 2, 2], String, 1, 1]"
+        );
         assert_eq!(infer_detailed(&y("- :x\n- y\n"), true), "Array[Any, 2, 2]");
-        assert_eq!(infer_detailed(&y("{1: one, 2: two}"), false), "Hash[Integer[1, 2], Enum['one', 'two']]");
-        assert_eq!(infer_detailed(&y("{1.5: x}"), false), "Hash[Float[1.5, 1.5], String]");
+        assert_eq!(
+            infer_detailed(&y("{1: one, 2: two}"), false),
+            "Hash[Integer[1, 2], Enum['one', 'two']]"
+        );
+        assert_eq!(
+            infer_detailed(&y("{1.5: x}"), false),
+            "Hash[Float[1.5, 1.5], String]"
+        );
     }
 }

@@ -17,8 +17,8 @@
 //!   that Ruby would see as the same object twice, and writes a `Sensitive`
 //!   as the string `Sensitive [value redacted]` (what `puppet lookup` shows).
 
-use crate::value::{Str, ArcStr};
 use crate::error::{Error, ErrorKind, Result};
+use crate::value::{ArcStr, Str};
 use crate::value::{Map, Value};
 use std::sync::Arc;
 
@@ -342,87 +342,92 @@ enum JsonItem<'a> {
 }
 
 fn write_json(v: &Value, pretty: Option<usize>, level: usize, out: &mut String) {
-    crate::stack::grow(|| {
-        match v {
-            Value::Nil => out.push_str("null"),
-            Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-            Value::Int(i) => out.push_str(&i.to_string()),
-            Value::BigInt(s) => out.push_str(s),
-            Value::Float(f) if f.is_finite() => out.push_str(&ruby_float(*f)),
-            Value::Float(f) => write_json_tagged(
-                "Float",
+    crate::stack::grow(|| match v {
+        Value::Nil => out.push_str("null"),
+        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Value::Int(i) => out.push_str(&i.to_string()),
+        Value::BigInt(s) => out.push_str(s),
+        Value::Float(f) if f.is_finite() => out.push_str(&ruby_float(*f)),
+        Value::Float(f) => write_json_tagged(
+            "Float",
+            "value",
+            &Value::from(ruby_float(*f)),
+            pretty,
+            level,
+            out,
+        ),
+        Value::String(s) => json_string(s, out),
+        Value::Bytes(b) => match std::str::from_utf8(b) {
+            Ok(s) => json_string(s, out),
+            Err(_) => write_json_tagged(
+                "Binary",
                 "value",
-                &Value::from(ruby_float(*f)),
+                &Value::from(base64_encode(b)),
                 pretty,
                 level,
                 out,
             ),
-            Value::String(s) => json_string(s, out),
-            Value::Bytes(b) => match std::str::from_utf8(b) {
-                Ok(s) => json_string(s, out),
-                Err(_) => write_json_tagged(
-                    "Binary",
-                    "value",
-                    &Value::from(base64_encode(b)),
-                    pretty,
-                    level,
-                    out,
-                ),
-            },
-            Value::Symbol(s) => write_json_tagged(
-                "Symbol",
-                "value",
-                &Value::String(Str::new(s)),
-                pretty,
-                level,
-                out,
-            ),
-            Value::Sensitive(inner) => {
-                write_json_tagged("Sensitive", "value", inner, pretty, level, out)
-            }
-            Value::Rich(r) => write_json_tagged(&r.0, "value", &Value::from(r.1.as_str()), pretty, level, out),
-            Value::Array(a) => write_json_seq(a.iter().map(JsonItem::Value), pretty, level, out),
-            Value::Hash(h) => {
-                if h.keys().all(|k| matches!(k, Value::String(_))) {
-                    out.push('{');
-                    for (i, (k, val)) in h.iter().enumerate() {
-                        if i > 0 {
-                            out.push(',');
-                        }
-                        newline_indent(pretty, level + 1, out);
-                        json_string(k.as_str().expect("string key"), out);
-                        out.push(':');
-                        if pretty.is_some() {
-                            out.push(' ');
-                        }
-                        write_json(val, pretty, level + 1, out);
+        },
+        Value::Symbol(s) => write_json_tagged(
+            "Symbol",
+            "value",
+            &Value::String(Str::new(s)),
+            pretty,
+            level,
+            out,
+        ),
+        Value::Sensitive(inner) => {
+            write_json_tagged("Sensitive", "value", inner, pretty, level, out)
+        }
+        Value::Rich(r) => write_json_tagged(
+            &r.0,
+            "value",
+            &Value::from(r.1.as_str()),
+            pretty,
+            level,
+            out,
+        ),
+        Value::Array(a) => write_json_seq(a.iter().map(JsonItem::Value), pretty, level, out),
+        Value::Hash(h) => {
+            if h.keys().all(|k| matches!(k, Value::String(_))) {
+                out.push('{');
+                for (i, (k, val)) in h.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
                     }
-                    if !h.is_empty() {
-                        newline_indent(pretty, level, out);
-                    }
-                    out.push('}');
-                } else {
-                    out.push('{');
                     newline_indent(pretty, level + 1, out);
-                    out.push_str("\"__type__\":");
+                    json_string(k.as_str().expect("string key"), out);
+                    out.push(':');
                     if pretty.is_some() {
                         out.push(' ');
                     }
-                    out.push_str("\"Hash\",");
-                    newline_indent(pretty, level + 1, out);
-                    out.push_str("\"entries\":");
-                    if pretty.is_some() {
-                        out.push(' ');
-                    }
-                    write_json_seq(
-                        h.iter().map(|(k, v)| JsonItem::Pair(k, v)),
-                        pretty,
-                        level + 1,
-                        out,
-                    );
-                    newline_indent(pretty, level, out);
-                    out.push('}');
+                    write_json(val, pretty, level + 1, out);
                 }
+                if !h.is_empty() {
+                    newline_indent(pretty, level, out);
+                }
+                out.push('}');
+            } else {
+                out.push('{');
+                newline_indent(pretty, level + 1, out);
+                out.push_str("\"__type__\":");
+                if pretty.is_some() {
+                    out.push(' ');
+                }
+                out.push_str("\"Hash\",");
+                newline_indent(pretty, level + 1, out);
+                out.push_str("\"entries\":");
+                if pretty.is_some() {
+                    out.push(' ');
+                }
+                write_json_seq(
+                    h.iter().map(|(k, v)| JsonItem::Pair(k, v)),
+                    pretty,
+                    level + 1,
+                    out,
+                );
+                newline_indent(pretty, level, out);
+                out.push('}');
             }
         }
     })
@@ -484,11 +489,17 @@ fn decode_wire(v: Value) -> Result<Value> {
                                 .ok_or_else(|| wire_error(format!("invalid base64 '{}'", s)))?;
                             return Ok(crate::json::string_value(bytes));
                         }
-                        ("Symbol", Some(Value::String(s)), _) => return Ok(Value::Symbol(ArcStr::from(s.as_str()))),
+                        ("Symbol", Some(Value::String(s)), _) => {
+                            return Ok(Value::Symbol(ArcStr::from(s.as_str())))
+                        }
                         ("Sensitive", Some(inner), _) => {
                             return Ok(Value::Sensitive(Arc::new(decode_wire(inner)?)));
                         }
-                        ("SemVer" | "Timestamp" | "Timespan" | "Type" | "Regexp" | "Object", Some(Value::String(s)), _) => {
+                        (
+                            "SemVer" | "Timestamp" | "Timespan" | "Type" | "Regexp" | "Object",
+                            Some(Value::String(s)),
+                            _,
+                        ) => {
                             return Ok(Value::Rich(Arc::new((tag.to_string(), s.to_string()))));
                         }
                         ("Hash", _, Some(Value::Array(entries))) => {
@@ -496,7 +507,10 @@ fn decode_wire(v: Value) -> Result<Value> {
                             for e in entries.iter() {
                                 match e.as_array() {
                                     Some([k, v]) => {
-                                        map.insert(decode_wire(k.clone())?, decode_wire(v.clone())?);
+                                        map.insert(
+                                            decode_wire(k.clone())?,
+                                            decode_wire(v.clone())?,
+                                        );
                                     }
                                     _ => {
                                         return Err(wire_error(
@@ -880,57 +894,55 @@ fn plain_scalar(value: String) -> Node {
 
 /// Psych's `YAMLTree` visitor: the events Ruby's `to_yaml` emits.
 fn yaml_node(v: &Value) -> Node {
-    crate::stack::grow(|| {
-        match v {
-            Value::Nil => Node::Scalar(Scalar {
-                value: String::new(),
-                tag: Some("tag:yaml.org,2002:null"),
-                plain_implicit: true,
-                quoted_implicit: false,
-                style: Style::Any,
-            }),
-            Value::Bool(b) => plain_scalar(b.to_string()),
-            Value::Int(i) => plain_scalar(i.to_string()),
-            Value::BigInt(s) => plain_scalar(s.to_string()),
-            Value::Float(f) => plain_scalar(if f.is_nan() {
-                ".nan".into()
-            } else if f.is_infinite() {
-                if *f > 0.0 {
-                    ".inf".into()
-                } else {
-                    "-.inf".into()
-                }
+    crate::stack::grow(|| match v {
+        Value::Nil => Node::Scalar(Scalar {
+            value: String::new(),
+            tag: Some("tag:yaml.org,2002:null"),
+            plain_implicit: true,
+            quoted_implicit: false,
+            style: Style::Any,
+        }),
+        Value::Bool(b) => plain_scalar(b.to_string()),
+        Value::Int(i) => plain_scalar(i.to_string()),
+        Value::BigInt(s) => plain_scalar(s.to_string()),
+        Value::Float(f) => plain_scalar(if f.is_nan() {
+            ".nan".into()
+        } else if f.is_infinite() {
+            if *f > 0.0 {
+                ".inf".into()
             } else {
-                ruby_float(*f)
-            }),
-            Value::String(s) => string_node(s),
-            Value::Bytes(b) => match std::str::from_utf8(b) {
-                Ok(s) => string_node(s),
-                Err(_) => Node::Scalar(Scalar {
-                    value: base64_encode(b),
-                    tag: Some("!binary"),
-                    plain_implicit: false,
-                    quoted_implicit: false,
-                    style: Style::Literal,
-                }),
-            },
-            Value::Symbol(s) if s.is_empty() => Node::Scalar(Scalar {
-                value: String::new(),
-                tag: Some("!ruby/symbol"),
+                "-.inf".into()
+            }
+        } else {
+            ruby_float(*f)
+        }),
+        Value::String(s) => string_node(s),
+        Value::Bytes(b) => match std::str::from_utf8(b) {
+            Ok(s) => string_node(s),
+            Err(_) => Node::Scalar(Scalar {
+                value: base64_encode(b),
+                tag: Some("!binary"),
                 plain_implicit: false,
                 quoted_implicit: false,
-                style: Style::Any,
+                style: Style::Literal,
             }),
-            Value::Symbol(s) => plain_scalar(format!(":{}", s)),
-            Value::Sensitive(_) => string_node(SENSITIVE_TEXT),
-            Value::Rich(r) => string_node(&r.1),
-            Value::Array(a) => Node::Seq(a.iter().map(yaml_node).collect()),
-            Value::Hash(h) => Node::Map(
-                h.iter()
-                    .map(|(k, x)| (yaml_node(k), yaml_node(x)))
-                    .collect(),
-            ),
-        }
+        },
+        Value::Symbol(s) if s.is_empty() => Node::Scalar(Scalar {
+            value: String::new(),
+            tag: Some("!ruby/symbol"),
+            plain_implicit: false,
+            quoted_implicit: false,
+            style: Style::Any,
+        }),
+        Value::Symbol(s) => plain_scalar(format!(":{}", s)),
+        Value::Sensitive(_) => string_node(SENSITIVE_TEXT),
+        Value::Rich(r) => string_node(&r.1),
+        Value::Array(a) => Node::Seq(a.iter().map(yaml_node).collect()),
+        Value::Hash(h) => Node::Map(
+            h.iter()
+                .map(|(k, x)| (yaml_node(k), yaml_node(x)))
+                .collect(),
+        ),
     })
 }
 

@@ -35,7 +35,9 @@ pub fn request_from_value(v: &Value) -> Result<Request, Error> {
     let mut req = Request::default();
     let mut has_key = false;
     for (k, v) in h.iter() {
-        let Some(name) = k.as_str() else { return Err(invalid("request field names must be strings")) };
+        let Some(name) = k.as_str() else {
+            return Err(invalid("request field names must be strings"));
+        };
         match name {
             "key" => {
                 has_key = true;
@@ -43,9 +45,17 @@ pub fn request_from_value(v: &Value) -> Result<Request, Error> {
                     Value::String(s) => vec![s.to_string()],
                     Value::Array(a) if !a.is_empty() => a
                         .iter()
-                        .map(|x| x.as_str().map(str::to_string).ok_or_else(|| invalid("'key' must be a string or a non-empty array of strings")))
+                        .map(|x| {
+                            x.as_str().map(str::to_string).ok_or_else(|| {
+                                invalid("'key' must be a string or a non-empty array of strings")
+                            })
+                        })
                         .collect::<Result<_, _>>()?,
-                    _ => return Err(invalid("'key' must be a string or a non-empty array of strings")),
+                    _ => {
+                        return Err(invalid(
+                            "'key' must be a string or a non-empty array of strings",
+                        ))
+                    }
                 }
             }
             "merge" => {
@@ -134,21 +144,31 @@ mod tests {
 
     #[test]
     fn parses_requests() {
-        let r = parse_request(r#"{"key":["a","b"],"merge":"deep","default":null,"explain":true}"#).unwrap();
+        let r = parse_request(r#"{"key":["a","b"],"merge":"deep","default":null,"explain":true}"#)
+            .unwrap();
         assert_eq!(r.lookup.keys, vec!["a", "b"]);
         assert_eq!(r.lookup.merge, Some(Value::from("deep")));
         assert_eq!(r.lookup.default, Some(Value::Nil));
         assert!(r.explain);
-        assert!(parse_request(r#"{"key":"a","bogus":1}"#).unwrap_err().message.contains("unknown request field 'bogus'"));
+        assert!(parse_request(r#"{"key":"a","bogus":1}"#)
+            .unwrap_err()
+            .message
+            .contains("unknown request field 'bogus'"));
         assert!(parse_request(r#"{"merge":"deep"}"#).is_err());
         assert!(parse_request(r#"{"key":"a""#).is_err());
     }
 
     #[test]
     fn encodes_responses() {
-        assert_eq!(response_json(&Ok(Some(Value::Int(1))), None), r#"{"value":1}"#);
+        assert_eq!(
+            response_json(&Ok(Some(Value::Int(1))), None),
+            r#"{"value":1}"#
+        );
         assert_eq!(response_json(&Ok(None), None), r#"{"not_found":true}"#);
         let e = Error::new(ErrorKind::Lookup, "boom");
-        assert_eq!(response_json(&Err(e), None), r#"{"error":{"kind":"lookup","message":"boom"}}"#);
+        assert_eq!(
+            response_json(&Err(e), None),
+            r#"{"error":{"kind":"lookup","message":"boom"}}"#
+        );
     }
 }

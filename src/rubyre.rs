@@ -83,14 +83,20 @@ impl Pattern {
         let translated = translate(src);
         // What `Regex::new` checks before it compiles (its parser, with its
         // default settings); the multi-line form only adds the `m` flag.
-        regex_syntax::Parser::new().parse(&translated).map_err(|e| syntax_detail_error(&e.to_string(), src))?;
+        regex_syntax::Parser::new()
+            .parse(&translated)
+            .map_err(|e| syntax_detail_error(&e.to_string(), src))?;
         Ok(Pattern {
             source: src.into(),
             translated: translated.into_boxed_str(),
             single_line: OnceLock::new(),
             multi_line: OnceLock::new(),
             prefix: literal_prefix(src).map(String::into_boxed_str),
-            suffixes: literal_suffixes(src).unwrap_or_default().into_iter().map(String::into_boxed_str).collect(),
+            suffixes: literal_suffixes(src)
+                .unwrap_or_default()
+                .into_iter()
+                .map(String::into_boxed_str)
+                .collect(),
         })
     }
 
@@ -103,16 +109,29 @@ impl Pattern {
     /// newline or not (when one subject is given to several patterns).
     pub fn is_match_lines(&self, subject: &str, has_newline: bool) -> Result<bool> {
         if has_newline {
-            let multi_line = self.multi_line.get_or_init(|| self.compiled(&format!("(?m){}", self.translated)));
-            return multi_line.as_ref().map(|re| re.is_match(subject)).map_err(Clone::clone);
+            let multi_line = self
+                .multi_line
+                .get_or_init(|| self.compiled(&format!("(?m){}", self.translated)));
+            return multi_line
+                .as_ref()
+                .map(|re| re.is_match(subject))
+                .map_err(Clone::clone);
         }
-        if self.prefix.as_deref().is_some_and(|p| !subject.starts_with(p))
+        if self
+            .prefix
+            .as_deref()
+            .is_some_and(|p| !subject.starts_with(p))
             || (!self.suffixes.is_empty() && !self.suffixes.iter().any(|p| subject.ends_with(&**p)))
         {
             return Ok(false);
         }
-        let single_line = self.single_line.get_or_init(|| self.compiled(&self.translated));
-        single_line.as_ref().map(|re| re.is_match(subject)).map_err(Clone::clone)
+        let single_line = self
+            .single_line
+            .get_or_init(|| self.compiled(&self.translated));
+        single_line
+            .as_ref()
+            .map(|re| re.is_match(subject))
+            .map_err(Clone::clone)
     }
 
     fn compiled(&self, translated: &str) -> std::result::Result<Regex, Error> {
@@ -175,7 +194,12 @@ pub fn literal_suffixes(src: &str) -> Option<Vec<String>> {
             c if is_literal(c) => run.push(c),
             '(' => {
                 if let Some(alternatives) = trailing_literal_group(&src[at..]) {
-                    return Some(alternatives.into_iter().map(|a| format!("{run}{a}")).collect());
+                    return Some(
+                        alternatives
+                            .into_iter()
+                            .map(|a| format!("{run}{a}"))
+                            .collect(),
+                    );
                 }
                 run.clear();
             }
@@ -200,7 +224,10 @@ fn trailing_literal_group(rest: &str) -> Option<Vec<&str>> {
     let inner = rest.strip_suffix(")$")?.strip_prefix('(')?;
     let inner = inner.strip_prefix("?:").unwrap_or(inner);
     let alternatives: Vec<&str> = inner.split('|').collect();
-    alternatives.iter().all(|a| !a.is_empty() && a.chars().all(is_literal)).then_some(alternatives)
+    alternatives
+        .iter()
+        .all(|a| !a.is_empty() && a.chars().all(is_literal))
+        .then_some(alternatives)
 }
 
 fn is_literal(c: char) -> bool {
@@ -232,8 +259,14 @@ mod tests {
 
     #[test]
     fn literal_prefixes() {
-        assert_eq!(literal_prefix("^profile::.*::settings$").as_deref(), Some("profile::"));
-        assert_eq!(literal_prefix("^ntp::.*::(packages|servers)$").as_deref(), Some("ntp::"));
+        assert_eq!(
+            literal_prefix("^profile::.*::settings$").as_deref(),
+            Some("profile::")
+        );
+        assert_eq!(
+            literal_prefix("^ntp::.*::(packages|servers)$").as_deref(),
+            Some("ntp::")
+        );
         assert_eq!(literal_prefix("^site::.*_list$").as_deref(), Some("site::"));
         assert_eq!(literal_prefix("^abc?d").as_deref(), Some("ab"));
         assert_eq!(literal_prefix("^ab*").as_deref(), Some("a"));
@@ -247,9 +280,18 @@ mod tests {
         assert_eq!(literal_prefix("^.*x"), None);
         let sfx = |src: &str| literal_suffixes(src).map(|v| v.join(","));
         assert_eq!(sfx("^.*::labels$").as_deref(), Some("::labels"));
-        assert_eq!(sfx("^profile::.*::settings$").as_deref(), Some("::settings"));
-        assert_eq!(sfx("^ntp::.*::(packages|servers)$").as_deref(), Some("::packages,::servers"));
-        assert_eq!(sfx("^ntp::.*::(?:packages|servers)$").as_deref(), Some("::packages,::servers"));
+        assert_eq!(
+            sfx("^profile::.*::settings$").as_deref(),
+            Some("::settings")
+        );
+        assert_eq!(
+            sfx("^ntp::.*::(packages|servers)$").as_deref(),
+            Some("::packages,::servers")
+        );
+        assert_eq!(
+            sfx("^ntp::.*::(?:packages|servers)$").as_deref(),
+            Some("::packages,::servers")
+        );
         assert_eq!(sfx("^ntp::.*(packages|.ervers)$"), None);
         assert_eq!(sfx("^ntp::.*(packages|)$"), None);
         assert_eq!(sfx("^ntp::.*(a|b)+$"), None);
@@ -278,8 +320,16 @@ mod tests {
             ("^a[|]b", "a|b", true),
             ("^a\\|b", "a|b", true),
             ("^a|b", "xb", true),
-            ("^ntp::.*::(packages|servers)$", "ntp::config::servers", true),
-            ("^ntp::.*::(packages|servers)$", "ntp::config::server", false),
+            (
+                "^ntp::.*::(packages|servers)$",
+                "ntp::config::servers",
+                true,
+            ),
+            (
+                "^ntp::.*::(packages|servers)$",
+                "ntp::config::server",
+                false,
+            ),
             ("^a\\h+$", "a0f", true),
             ("^.*::labels$", "ntp::labels", true),
             ("^.*::labels$", "ntp::labels::x", false),
@@ -293,7 +343,11 @@ mod tests {
         ];
         for (src, subject, expected) in cases {
             let p = Pattern::new(src).unwrap();
-            assert_eq!(compile(src).unwrap().is_match(subject), expected, "{src} {subject:?}");
+            assert_eq!(
+                compile(src).unwrap().is_match(subject),
+                expected,
+                "{src} {subject:?}"
+            );
             assert_eq!(p.is_match(subject).unwrap(), expected, "{src} {subject:?}");
         }
         assert!(Pattern::new("^[a-z").is_err());
@@ -304,25 +358,56 @@ mod tests {
     #[test]
     fn patterns_are_checked_as_regex_checks_them() {
         let sources = [
-            "^[a-z", "^[z-a]$", "a{2,1}", "x**", "(?<name>x)y", "(?P<n>x)(?P<n>y)", "(?=x)", "(?<!x)y", "\\1", "\\p{Foo}",
-            "(?i)abc", "a\\Z", "\\h+", "(", ")", "[[:alpha:]]+", "[[:foo:]]", "\\", "a{,5}", "\\K", "é+", "(?x) a b",
+            "^[a-z",
+            "^[z-a]$",
+            "a{2,1}",
+            "x**",
+            "(?<name>x)y",
+            "(?P<n>x)(?P<n>y)",
+            "(?=x)",
+            "(?<!x)y",
+            "\\1",
+            "\\p{Foo}",
+            "(?i)abc",
+            "a\\Z",
+            "\\h+",
+            "(",
+            ")",
+            "[[:alpha:]]+",
+            "[[:foo:]]",
+            "\\",
+            "a{,5}",
+            "\\K",
+            "é+",
+            "(?x) a b",
             "^ntp::.*::(packages|servers)$",
         ];
         for src in sources {
-            let eager = Regex::new(&translate(src)).map(|_| ()).map_err(|e| syntax_error(e, src).message);
+            let eager = Regex::new(&translate(src))
+                .map(|_| ())
+                .map_err(|e| syntax_error(e, src).message);
             let checked = Pattern::new(src).map(|_| ()).map_err(|e| e.message);
             assert_eq!(checked, eager, "{src}");
         }
         let huge = Pattern::new("^ab{1000}{1000}$").expect("the syntax is fine");
-        assert!(!huge.is_match("x").unwrap(), "refused by its literal prefix without compiling");
+        assert!(
+            !huge.is_match("x").unwrap(),
+            "refused by its literal prefix without compiling"
+        );
         let e = huge.is_match("ab").unwrap_err();
         assert!(e.message.contains("size limit"), "{}", e.message);
-        assert!(huge.is_match("x\na").unwrap_err().message.contains("size limit"));
+        assert!(huge
+            .is_match("x\na")
+            .unwrap_err()
+            .message
+            .contains("size limit"));
     }
 
     #[test]
     fn compiles_ruby_syntax() {
-        assert!(compile(r"^profile::(.*)::users$").unwrap().is_match("profile::web::users"));
+        assert!(compile(r"^profile::(.*)::users$")
+            .unwrap()
+            .is_match("profile::web::users"));
         assert!(compile(r"^a\h+$").unwrap().is_match("a0f"));
         assert!(compile("^[a-z").is_err());
     }

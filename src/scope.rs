@@ -14,7 +14,11 @@ pub fn scope_from_facts(facts: &Map, certname: Option<&str>, environment: &str) 
     let mut clean = Map::with_capacity(facts.len());
     for (k, v) in facts.iter() {
         // Puppet sanitizes a nil fact to "".
-        let v = if v.is_nil() { Value::from("") } else { v.clone() };
+        let v = if v.is_nil() {
+            Value::from("")
+        } else {
+            v.clone()
+        };
         clean.insert(k.clone(), v.clone());
         scope.insert(k.clone(), v);
     }
@@ -22,7 +26,13 @@ pub fn scope_from_facts(facts: &Map, certname: Option<&str>, environment: &str) 
     let mut trusted = Map::default();
     let (auth, cert) = match certname {
         Some(c) => ("remote", Value::from(c)),
-        None => ("local", facts.get(&Value::from("clientcert")).cloned().unwrap_or(Value::Nil)),
+        None => (
+            "local",
+            facts
+                .get(&Value::from("clientcert"))
+                .cloned()
+                .unwrap_or(Value::Nil),
+        ),
     };
     trusted.insert("authenticated".into(), auth.into());
     trusted.insert("certname".into(), cert.clone());

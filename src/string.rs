@@ -93,7 +93,10 @@ impl Str {
         if s.len() <= INLINE {
             let mut bytes = [0u8; INLINE];
             bytes[..s.len()].copy_from_slice(s.as_bytes());
-            Str(Repr::Inline(Inline { len: LENS[s.len()], bytes }))
+            Str(Repr::Inline(Inline {
+                len: LENS[s.len()],
+                bytes,
+            }))
         } else {
             Str(Repr::Heap(ArcStr::from(s)))
         }
@@ -101,7 +104,10 @@ impl Str {
 
     /// The empty string.
     pub const fn empty() -> Str {
-        Str(Repr::Inline(Inline { len: Len::L0, bytes: [0; INLINE] }))
+        Str(Repr::Inline(Inline {
+            len: Len::L0,
+            bytes: [0; INLINE],
+        }))
     }
 
     /// The text.
@@ -140,7 +146,6 @@ impl Str {
             Repr::Inline(_) => 1,
         }
     }
-
 }
 
 impl Default for Str {
@@ -316,7 +321,18 @@ mod tests {
 
     #[test]
     fn short_and_long_strings_compare_hash_and_order_as_their_text() {
-        let texts = ["", "a", "port", "eight!!!", "nine bytes", "exactly14bytes", "fifteen bytes!!", "sixteen bytes!!!", "a longer string than fifteen bytes", "ünïcödé ✓"];
+        let texts = [
+            "",
+            "a",
+            "port",
+            "eight!!!",
+            "nine bytes",
+            "exactly14bytes",
+            "fifteen bytes!!",
+            "sixteen bytes!!!",
+            "a longer string than fifteen bytes",
+            "ünïcödé ✓",
+        ];
         for a in texts {
             let s = Str::new(a);
             assert_eq!(s.as_str(), a);

@@ -247,11 +247,15 @@ impl Value {
             (String(a), String(b)) => a == b,
             (Bytes(a), Bytes(b)) => a == b,
             (Symbol(a), Symbol(b)) => a == b,
-            (Array(a), Array(b)) => Arc::ptr_eq(a, b) || (a.len() == b.len() && crate::stack::grow(|| a == b)),
+            (Array(a), Array(b)) => {
+                Arc::ptr_eq(a, b) || (a.len() == b.len() && crate::stack::grow(|| a == b))
+            }
             (Hash(a), Hash(b)) => {
                 Arc::ptr_eq(a, b)
                     || (a.len() == b.len()
-                        && crate::stack::grow(|| a.iter().all(|(k, v)| b.get(k).is_some_and(|w| v == w))))
+                        && crate::stack::grow(|| {
+                            a.iter().all(|(k, v)| b.get(k).is_some_and(|w| v == w))
+                        }))
             }
             (Sensitive(a), Sensitive(b)) => Arc::ptr_eq(a, b),
             (Rich(a), Rich(b)) => a == b,
@@ -318,8 +322,15 @@ mod tests {
         m.insert(Value::Float(0.0), Value::from("zero"));
         m.insert(Value::Float(-0.0), Value::from("negative zero"));
         assert_eq!(m.len(), 1);
-        assert_eq!(m.get_index(0), Some((&Value::Float(0.0), &Value::from("negative zero"))));
-        assert!(m.get_index(0).is_some_and(|(k, _)| matches!(k, Value::Float(f) if f.is_sign_positive())), "the first key is kept");
+        assert_eq!(
+            m.get_index(0),
+            Some((&Value::Float(0.0), &Value::from("negative zero")))
+        );
+        assert!(
+            m.get_index(0)
+                .is_some_and(|(k, _)| matches!(k, Value::Float(f) if f.is_sign_positive())),
+            "the first key is kept"
+        );
         assert_ne!(Value::Float(1.0), Value::Float(-1.0));
         assert_ne!(Value::Float(0.0), Value::Int(0));
     }

@@ -75,7 +75,10 @@ pub struct YamlOptions {
 
 impl Default for YamlOptions {
     fn default() -> YamlOptions {
-        YamlOptions { aliases: true, max_alias_expansion: 1_000_000 }
+        YamlOptions {
+            aliases: true,
+            max_alias_expansion: 1_000_000,
+        }
     }
 }
 
@@ -101,7 +104,10 @@ impl std::error::Error for YamlError {}
 
 impl YamlError {
     fn new(message: impl Into<String>, line: Option<usize>) -> YamlError {
-        YamlError { message: message.into(), line }
+        YamlError {
+            message: message.into(),
+            line,
+        }
     }
 
     /// Whether Puppet puts the file path in front of this message. Psych's
@@ -131,7 +137,12 @@ impl YamlError {
         } else {
             format!("Unable to parse {}", self.message)
         };
-        Error { kind: ErrorKind::Parse, message, file: Some(path.to_path_buf()), line: self.line }
+        Error {
+            kind: ErrorKind::Parse,
+            message,
+            file: Some(path.to_path_buf()),
+            line: self.line,
+        }
     }
 }
 
@@ -143,7 +154,10 @@ pub fn load(text: &str, opts: &YamlOptions) -> Result<Option<Value>, YamlError> 
     if control_character(text).is_some() {
         // libyaml's reader checks the input before the scanner sees it; the
         // error has no context mark, so Psych says line 1 column 1.
-        return Err(YamlError::new("control characters are not allowed at line 1 column 1", Some(1)));
+        return Err(YamlError::new(
+            "control characters are not allowed at line 1 column 1",
+            Some(1),
+        ));
     }
     let mut chars: Vec<char> = text.chars().collect();
     // libyaml skips a byte order mark at the start of a line but counts it as
@@ -189,7 +203,11 @@ pub fn load(text: &str, opts: &YamlOptions) -> Result<Option<Value>, YamlError> 
     let mut no_guess: Vec<usize> = Vec::new();
     let passes = (MAX_REPARSED_CHARS / chars.len().max(1)).clamp(8, MAX_RETRIES);
     for _ in 0..passes {
-        let source: Cow<'_, str> = if pristine { Cow::Borrowed(text) } else { Cow::Owned(chars.iter().collect()) };
+        let source: Cow<'_, str> = if pristine {
+            Cow::Borrowed(text)
+        } else {
+            Cow::Owned(chars.iter().collect())
+        };
         // Every pass after the first parses a patched text.
         pristine = false;
         let mut loader = Loader::new(&chars, opts, &stand_ins, deferred.clone(), &guesses);
@@ -224,7 +242,9 @@ pub fn load(text: &str, opts: &YamlOptions) -> Result<Option<Value>, YamlError> 
                         guesses.retain(|g| *g < a);
                         no_guess.retain(|g| *g < a);
                     }
-                    Fix::Blank(_, b) if b <= chars.len() && chars.get(b.wrapping_sub(1)) == Some(&'\t') => {
+                    Fix::Blank(_, b)
+                        if b <= chars.len() && chars.get(b.wrapping_sub(1)) == Some(&'\t') =>
+                    {
                         guess_colon_tabs(&mut chars, b, &no_guess, &mut guesses);
                     }
                     Fix::Dash(a) => {
@@ -244,7 +264,13 @@ pub fn load(text: &str, opts: &YamlOptions) -> Result<Option<Value>, YamlError> 
                         // lands inside a quoted scalar is swapped back there).
                         chars[a] = stand_in;
                         for i in a + 1..chars.len().saturating_sub(1) {
-                            if chars[i] == '-' && ",[]{}".contains(chars[i + 1]) && matches!(chars[i - 1], '[' | ',' | '{' | ' ' | '\t' | '\n' | '\r') {
+                            if chars[i] == '-'
+                                && ",[]{}".contains(chars[i + 1])
+                                && matches!(
+                                    chars[i - 1],
+                                    '[' | ',' | '{' | ' ' | '\t' | '\n' | '\r'
+                                )
+                            {
                                 chars[i] = stand_in;
                             }
                         }
@@ -259,7 +285,12 @@ pub fn load(text: &str, opts: &YamlOptions) -> Result<Option<Value>, YamlError> 
             }
         }
     }
-    Err(YamlError::new(format!("document too complex to parse (it needs more than {passes} repairs of the reader)"), None))
+    Err(YamlError::new(
+        format!(
+            "document too complex to parse (it needs more than {passes} repairs of the reader)"
+        ),
+        None,
+    ))
 }
 
 /// A private-use character that does not occur in the source.
@@ -275,12 +306,19 @@ fn unused_char(chars: &[char], taken: &[(char, char)]) -> char {
 fn guess_colon_tabs(chars: &mut [char], from: usize, no_guess: &[usize], guesses: &mut Vec<usize>) {
     let mut i = from;
     while i + 1 < chars.len() {
-        if chars[i] == ':' && chars[i + 1] == '\t' && i > 0 && !is_blank(chars[i - 1]) && !is_break(chars[i - 1]) {
+        if chars[i] == ':'
+            && chars[i + 1] == '\t'
+            && i > 0
+            && !is_blank(chars[i - 1])
+            && !is_break(chars[i - 1])
+        {
             let mut j = i + 1;
             while j < chars.len() && chars[j] == '\t' {
                 j += 1;
             }
-            if j < chars.len() && (chars[j] == '-' || chars[j].is_ascii_alphanumeric() || chars[j] == '_') {
+            if j < chars.len()
+                && (chars[j] == '-' || chars[j].is_ascii_alphanumeric() || chars[j] == '_')
+            {
                 for (k, c) in chars.iter_mut().enumerate().take(j).skip(i + 1) {
                     if !no_guess.contains(&k) {
                         *c = ' ';
@@ -315,7 +353,10 @@ const MAX_NONDECIMAL_DIGITS: usize = 100_000;
 
 /// The first character libyaml's reader rejects.
 fn control_character(text: &str) -> Option<char> {
-    if text.bytes().all(|b| matches!(b, b'\t' | b'\n' | b'\r' | 0x20..=0x7e)) {
+    if text
+        .bytes()
+        .all(|b| matches!(b, b'\t' | b'\n' | b'\r' | 0x20..=0x7e))
+    {
         // Plain ASCII, the usual data file: checked a byte at a time.
         return None;
     }
@@ -336,7 +377,10 @@ fn control_character(text: &str) -> Option<char> {
 // ---------------------------------------------------------------------------
 
 fn at_line_col(problem: &str, line: usize, col0: usize) -> YamlError {
-    YamlError::new(format!("{} at line {} column {}", problem, line, col0 + 1), Some(line))
+    YamlError::new(
+        format!("{} at line {} column {}", problem, line, col0 + 1),
+        Some(line),
+    )
 }
 
 /// Checks the directives before the first document as libyaml does: only
@@ -357,7 +401,11 @@ fn check_directives(chars: &[char]) -> Result<(), YamlError> {
         let l = &chars[start..end];
         let mut next = end;
         if next < chars.len() {
-            next += if chars[next] == '\r' && chars.get(next + 1) == Some(&'\n') { 2 } else { 1 };
+            next += if chars[next] == '\r' && chars.get(next + 1) == Some(&'\n') {
+                2
+            } else {
+                1
+            };
         }
         let first = l.iter().position(|c| *c != ' ');
         match first {
@@ -365,8 +413,10 @@ fn check_directives(chars: &[char]) -> Result<(), YamlError> {
             Some(p) if l[p] == '#' => {}
             Some(0) if l[0] == '%' => {
                 any = true;
-                let name: String =
-                    l[1..].iter().take_while(|c| c.is_ascii_alphanumeric() || **c == '_' || **c == '-').collect();
+                let name: String = l[1..]
+                    .iter()
+                    .take_while(|c| c.is_ascii_alphanumeric() || **c == '_' || **c == '-')
+                    .collect();
                 let after = 1 + name.chars().count();
                 if name.is_empty() {
                     return Err(at_line_col(
@@ -424,7 +474,11 @@ fn check_directives(chars: &[char]) -> Result<(), YamlError> {
                         handles.push(handle);
                     }
                     _ => {
-                        return Err(at_line_col("found unknown directive name while scanning a directive", line, 0))
+                        return Err(at_line_col(
+                            "found unknown directive name while scanning a directive",
+                            line,
+                            0,
+                        ))
                     }
                 }
             }
@@ -464,10 +518,18 @@ struct Pos {
 
 impl Pos {
     fn start(span: &Span) -> Pos {
-        Pos { idx: span.start.index(), line: span.start.line(), col: span.start.col() }
+        Pos {
+            idx: span.start.index(),
+            line: span.start.line(),
+            col: span.start.col(),
+        }
     }
     fn end(span: &Span) -> Pos {
-        Pos { idx: span.end.index(), line: span.end.line(), col: span.end.col() }
+        Pos {
+            idx: span.end.index(),
+            line: span.end.line(),
+            col: span.end.col(),
+        }
     }
 }
 
@@ -505,7 +567,11 @@ enum Fix {
 impl Fix {
     fn position(&self) -> usize {
         match *self {
-            Fix::Blank(a, _) | Fix::Indent(a, _) | Fix::Truncate(a) | Fix::Null(a, _) | Fix::Dash(a) => a,
+            Fix::Blank(a, _)
+            | Fix::Indent(a, _)
+            | Fix::Truncate(a)
+            | Fix::Null(a, _)
+            | Fix::Dash(a) => a,
         }
     }
 
@@ -552,7 +618,8 @@ type Failure = ((usize, usize), YamlError);
 // The loader: events to values
 // ---------------------------------------------------------------------------
 
-const CANNOT_START: &str = "found character that cannot start any token while scanning for the next token";
+const CANNOT_START: &str =
+    "found character that cannot start any token while scanning for the next token";
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum NodeKind {
@@ -579,8 +646,15 @@ enum Body {
     /// last child).
     Omap(Map),
     /// A child collection of an `!!omap` sequence.
-    OmapPair { first: Option<Value>, last: Option<Value> },
-    Map { map: Map, key: Option<(Value, bool)>, mode: MapMode },
+    OmapPair {
+        first: Option<Value>,
+        last: Option<Value>,
+    },
+    Map {
+        map: Map,
+        key: Option<(Value, bool)>,
+        mode: MapMode,
+    },
 }
 
 struct Frame {
@@ -628,9 +702,17 @@ impl Fail {
 fn step(chars: &[char], p: Pos) -> Pos {
     let c = chars[p.idx];
     if c == '\n' || (c == '\r' && chars.get(p.idx + 1) != Some(&'\n')) {
-        Pos { idx: p.idx + 1, line: p.line + 1, col: 0 }
+        Pos {
+            idx: p.idx + 1,
+            line: p.line + 1,
+            col: 0,
+        }
     } else {
-        Pos { idx: p.idx + 1, line: p.line, col: p.col + 1 }
+        Pos {
+            idx: p.idx + 1,
+            line: p.line,
+            col: p.col + 1,
+        }
     }
 }
 
@@ -682,7 +764,11 @@ impl<'a> Loader<'a> {
         failure: Option<Failure>,
         guesses: &'a [usize],
     ) -> Loader<'a> {
-        let origin = Pos { idx: 0, line: 1, col: 0 };
+        let origin = Pos {
+            idx: 0,
+            line: 1,
+            col: 0,
+        };
         Loader {
             chars,
             opts,
@@ -705,7 +791,10 @@ impl<'a> Loader<'a> {
 
     fn run(&mut self, source: &str) -> Outcome {
         let first = self.next_token(self.cur);
-        if first.col == 0 && self.chars.get(first.idx) == Some(&'.') && self.document_marker(first.idx) {
+        if first.col == 0
+            && self.chars.get(first.idx) == Some(&'.')
+            && self.document_marker(first.idx)
+        {
             // libyaml takes a leading `...` for the content of a document.
             return Outcome::Failed(at_line_col(
                 "did not find expected node content while parsing a block node",
@@ -749,9 +838,16 @@ impl<'a> Loader<'a> {
     /// The root node is complete: libyaml reads one more token to see that
     /// the document ended (for a block collection it already has); nothing
     /// after it is read.
-    fn after_root(&mut self, parser: &mut Parser<'_, saphyr_parser::StrInput<'_>>) -> Result<(), YamlError> {
+    fn after_root(
+        &mut self,
+        parser: &mut Parser<'_, saphyr_parser::StrInput<'_>>,
+    ) -> Result<(), YamlError> {
         let block_root = self.root.as_ref().is_some_and(|r| r.1);
-        let from = if self.cur.idx >= self.last_end.idx { self.cur } else { self.last_end };
+        let from = if self.cur.idx >= self.last_end.idx {
+            self.cur
+        } else {
+            self.last_end
+        };
         let next = self.next_token(from);
         self.gap(next, false, -1, false)?;
         if block_root {
@@ -760,7 +856,11 @@ impl<'a> Loader<'a> {
         if let Some(Err(e)) = parser.next_event() {
             let m = e.marker();
             if m.index() == next.idx && is_token_error(e.info()) {
-                let pos = Pos { idx: m.index(), line: m.line(), col: m.col() };
+                let pos = Pos {
+                    idx: m.index(),
+                    line: m.line(),
+                    col: m.col(),
+                };
                 return Err(self.translate(e.info(), pos));
             }
         }
@@ -769,7 +869,11 @@ impl<'a> Loader<'a> {
 
     /// The innermost block indentation (libyaml's `parser->indent`).
     fn block_indent(&self) -> isize {
-        self.stack.iter().rev().find(|f| !f.flow).map_or(-1, |f| f.indent)
+        self.stack
+            .iter()
+            .rev()
+            .find(|f| !f.flow)
+            .map_or(-1, |f| f.indent)
     }
 
     fn in_flow(&self) -> bool {
@@ -885,7 +989,9 @@ impl<'a> Loader<'a> {
         let flow = self.in_flow();
         self.gap(start, flow, self.block_indent(), false)?;
         let from = (start.idx + 1).min(self.chars.len());
-        let name: String = self.chars[from..end.idx.clamp(from, self.chars.len())].iter().collect();
+        let name: String = self.chars[from..end.idx.clamp(from, self.chars.len())]
+            .iter()
+            .collect();
         check_anchor_name(&name, start, "alias")?;
         self.advance_to(end);
         self.ska = false;
@@ -955,7 +1061,11 @@ impl<'a> Loader<'a> {
         // A block collection's span ends at its first key or dash: the
         // properties and line breaks before it are checked for tabs too.
         let upto = if bracket {
-            Pos { idx: b - 1, line: end.line, col: end.col.saturating_sub(end.idx - (b - 1)) }
+            Pos {
+                idx: b - 1,
+                line: end.line,
+                col: end.col.saturating_sub(end.idx - (b - 1)),
+            }
         } else {
             end
         };
@@ -987,14 +1097,31 @@ impl<'a> Loader<'a> {
             if d > 0 && self.chars[d - 1] == '-' {
                 let back = end.idx - (d - 1);
                 if back <= end.col {
-                    upto = Pos { idx: d - 1, line: end.line, col: end.col - back };
+                    upto = Pos {
+                        idx: d - 1,
+                        line: end.line,
+                        col: end.col - back,
+                    };
                 }
             }
         }
-        let indent = if flow { self.block_indent() } else { upto.col as isize };
-        let parent_omap = matches!(self.stack.last(), Some(Frame { body: Body::Omap(_), .. }));
+        let indent = if flow {
+            self.block_indent()
+        } else {
+            upto.col as isize
+        };
+        let parent_omap = matches!(
+            self.stack.last(),
+            Some(Frame {
+                body: Body::Omap(_),
+                ..
+            })
+        );
         let body = if parent_omap {
-            Body::OmapPair { first: None, last: None }
+            Body::OmapPair {
+                first: None,
+                last: None,
+            }
         } else if seq {
             match sequence_mode(tag.as_deref()) {
                 Ok(true) => Body::Omap(Map::default()),
@@ -1012,7 +1139,11 @@ impl<'a> Loader<'a> {
                     MapMode::Hash
                 }
             };
-            Body::Map { map: Map::default(), key: None, mode }
+            Body::Map {
+                map: Map::default(),
+                key: None,
+                mode,
+            }
         };
         // Psych never converts an !!omap entry itself, so its anchor stays
         // unknown.
@@ -1020,7 +1151,17 @@ impl<'a> Loader<'a> {
         if anchor != 0 {
             self.anchors.insert(anchor, Anchor::Open);
         }
-        self.stack.push(Frame { body, seq, anchor, flow, pair, mark: upto, indent, size: 1, children: 0 });
+        self.stack.push(Frame {
+            body,
+            seq,
+            anchor,
+            flow,
+            pair,
+            mark: upto,
+            indent,
+            size: 1,
+            children: 0,
+        });
         self.advance_to(end);
         self.plain = None;
         if bracket {
@@ -1047,13 +1188,20 @@ impl<'a> Loader<'a> {
             Body::OmapPair { first, last } => {
                 match (first, last) {
                     (Some(k), Some(v)) => {
-                        if let Some(Frame { body: Body::Omap(map), size, .. }) = self.stack.last_mut() {
+                        if let Some(Frame {
+                            body: Body::Omap(map),
+                            size,
+                            ..
+                        }) = self.stack.last_mut()
+                        {
                             *size = size.saturating_add(frame.size);
                             map.insert(k, v);
                         }
                     }
                     _ => self.fail(
-                        Fail::Message("undefined method `visit_NilClass' for Psych::Visitors::ToRuby".into()),
+                        Fail::Message(
+                            "undefined method `visit_NilClass' for Psych::Visitors::ToRuby".into(),
+                        ),
                         start,
                     ),
                 }
@@ -1062,7 +1210,10 @@ impl<'a> Loader<'a> {
             Body::Map { map, mode, .. } => match mode {
                 MapMode::Hash | MapMode::Ivars => (Value::hash(map), NodeKind::Mapping),
                 MapMode::Str(None, true) => {
-                    self.fail(Fail::Message("can't modify frozen NilClass: nil".into()), frame.mark);
+                    self.fail(
+                        Fail::Message("can't modify frozen NilClass: nil".into()),
+                        frame.mark,
+                    );
                     (Value::Nil, NodeKind::Mapping)
                 }
                 MapMode::Str(s, _) => (s.unwrap_or(Value::Nil), NodeKind::Mapping),
@@ -1073,9 +1224,18 @@ impl<'a> Loader<'a> {
     }
 
     /// Adds a complete node to its parent (or makes it the root).
-    fn add(&mut self, value: Value, kind: NodeKind, str_tag: bool, size: usize, anchor: usize, block: bool) {
+    fn add(
+        &mut self,
+        value: Value,
+        kind: NodeKind,
+        str_tag: bool,
+        size: usize,
+        anchor: usize,
+        block: bool,
+    ) {
         if anchor != 0 {
-            self.anchors.insert(anchor, Anchor::Done(value.clone(), size));
+            self.anchors
+                .insert(anchor, Anchor::Done(value.clone(), size));
         }
         let Some(frame) = self.stack.last_mut() else {
             self.root = Some((value, block));
@@ -1112,7 +1272,9 @@ impl<'a> Loader<'a> {
                                         map.insert(a.clone(), b.clone());
                                     }
                                 }
-                                _ => failure = Some("undefined method `each_slice' for nil:NilClass"),
+                                _ => {
+                                    failure = Some("undefined method `each_slice' for nil:NilClass")
+                                }
                             }
                         }
                     }
@@ -1131,8 +1293,21 @@ impl<'a> Loader<'a> {
     /// context (indentation, after `- `, `? `, or the `:` of an explicit key),
     /// and a tab in the indentation of a plain scalar's continuation lines.
     /// With `stop_at_header`, returns the position of a block scalar header.
-    fn gap(&mut self, to: Pos, flow: bool, indent: isize, stop_at_header: bool) -> Result<Option<Pos>, YamlError> {
-        let to = if to.idx > self.chars.len() { Pos { idx: self.chars.len(), ..to } } else { to };
+    fn gap(
+        &mut self,
+        to: Pos,
+        flow: bool,
+        indent: isize,
+        stop_at_header: bool,
+    ) -> Result<Option<Pos>, YamlError> {
+        let to = if to.idx > self.chars.len() {
+            Pos {
+                idx: self.chars.len(),
+                ..to
+            }
+        } else {
+            to
+        };
         if !self.has_tabs || to.idx <= self.cur.idx {
             return Ok(None);
         }
@@ -1167,7 +1342,9 @@ impl<'a> Loader<'a> {
         }
         while p.idx < to.idx {
             let c = chars[p.idx];
-            let blankz_next = chars.get(p.idx + 1).is_none_or(|n| is_blank(*n) || is_break(*n));
+            let blankz_next = chars
+                .get(p.idx + 1)
+                .is_none_or(|n| is_blank(*n) || is_break(*n));
             if is_break(c) {
                 p = step(chars, p);
                 self.ska = true;
@@ -1248,7 +1425,9 @@ impl<'a> Loader<'a> {
                             return step(chars, p);
                         }
                     }
-                    '#' if p.idx > 0 && (is_blank(chars[p.idx - 1]) || is_break(chars[p.idx - 1])) => {
+                    '#' if p.idx > 0
+                        && (is_blank(chars[p.idx - 1]) || is_break(chars[p.idx - 1])) =>
+                    {
                         while p.idx < chars.len() && !is_break(chars[p.idx]) {
                             p = step(chars, p);
                         }
@@ -1267,7 +1446,8 @@ impl<'a> Loader<'a> {
     fn document_marker(&self, i: usize) -> bool {
         let c = self.chars;
         i + 2 < c.len()
-            && ((c[i] == '-' && c[i + 1] == '-' && c[i + 2] == '-') || (c[i] == '.' && c[i + 1] == '.' && c[i + 2] == '.'))
+            && ((c[i] == '-' && c[i + 1] == '-' && c[i + 2] == '-')
+                || (c[i] == '.' && c[i + 1] == '.' && c[i + 2] == '.'))
             && c.get(i + 3).is_none_or(|n| is_blank(*n) || is_break(*n))
     }
 
@@ -1313,11 +1493,16 @@ impl<'a> Loader<'a> {
         loop {
             p = self.next_token(p);
             match chars.get(p.idx) {
-                Some(':' | '-' | '?') if chars.get(p.idx + 1).is_none_or(|c| is_blank(*c) || is_break(*c)) => {
+                Some(':' | '-' | '?')
+                    if chars
+                        .get(p.idx + 1)
+                        .is_none_or(|c| is_blank(*c) || is_break(*c)) =>
+                {
                     p = step(chars, p);
                 }
                 Some('&' | '!') => {
-                    while p.idx < chars.len() && !is_blank(chars[p.idx]) && !is_break(chars[p.idx]) {
+                    while p.idx < chars.len() && !is_blank(chars[p.idx]) && !is_break(chars[p.idx])
+                    {
                         p = step(chars, p);
                     }
                 }
@@ -1449,7 +1634,10 @@ impl<'a> Loader<'a> {
     fn check_flow_plain(&mut self, start: Pos, text: &str) -> Result<(), YamlError> {
         let chars = self.chars;
         let (is_key, is_value, in_seq) = match self.stack.last() {
-            Some(Frame { body: Body::Map { key, .. }, .. }) => (key.is_none(), key.is_some(), false),
+            Some(Frame {
+                body: Body::Map { key, .. },
+                ..
+            }) => (key.is_none(), key.is_some(), false),
             Some(f) => (false, false, f.seq),
             None => (false, false, false),
         };
@@ -1461,7 +1649,11 @@ impl<'a> Loader<'a> {
             if chars[p.idx] == '!' {
                 // libyaml wants a blank (or `,`) after a tag in flow context.
                 let mut q = p.idx;
-                while q < chars.len() && !is_blank(chars[q]) && !is_break(chars[q]) && !",[]{}".contains(chars[q]) {
+                while q < chars.len()
+                    && !is_blank(chars[q])
+                    && !is_break(chars[q])
+                    && !",[]{}".contains(chars[q])
+                {
                     q += 1;
                 }
                 if matches!(chars.get(q), Some(']' | '}' | '[' | '{')) {
@@ -1489,30 +1681,53 @@ impl<'a> Loader<'a> {
             }
             let explicit = b > 0 && chars[b - 1] == '?';
             if c == ':' && is_key && !props && !explicit {
-                return Err(at_line_col("did not find expected node content while parsing a flow node", p.line, p.col));
+                return Err(at_line_col(
+                    "did not find expected node content while parsing a flow node",
+                    p.line,
+                    p.col,
+                ));
             }
             return Ok(());
         }
         if !text.starts_with(c) {
             return Ok(());
         }
-        let blank_next = chars.get(p.idx + 1).is_none_or(|n| is_blank(*n) || is_break(*n));
+        let blank_next = chars
+            .get(p.idx + 1)
+            .is_none_or(|n| is_blank(*n) || is_break(*n));
         let insert_space = |this: &mut Self| {
             this.retry = Some(Fix::Indent(p.idx + 1, 1));
-            Err(at_line_col("did not find expected node content while parsing a flow node", p.line, p.col))
+            Err(at_line_col(
+                "did not find expected node content while parsing a flow node",
+                p.line,
+                p.col,
+            ))
         };
         match c {
             // `[&a :x]` is an anchored empty key with the value `x`.
             ':' if props && !blank_next => insert_space(self),
-            ':' => Err(at_line_col("did not find expected node content while parsing a flow node", p.line, p.col)),
-            '?' if is_value => {
-                Err(at_line_col("did not find expected node content while parsing a flow node", p.line, p.col))
-            }
+            ':' => Err(at_line_col(
+                "did not find expected node content while parsing a flow node",
+                p.line,
+                p.col,
+            )),
+            '?' if is_value => Err(at_line_col(
+                "did not find expected node content while parsing a flow node",
+                p.line,
+                p.col,
+            )),
             '?' if text == "?" && in_seq => Err(self.state_error(p)),
             '?' if !blank_next => insert_space(self),
             '|' | '>' => Err(at_line_col(CANNOT_START, p.line, p.col)),
-            '-' if chars.get(p.idx + 1).is_none_or(|n| is_blank(*n) || is_break(*n)) => {
-                Err(at_line_col("did not find expected node content while parsing a flow node", p.line, p.col))
+            '-' if chars
+                .get(p.idx + 1)
+                .is_none_or(|n| is_blank(*n) || is_break(*n)) =>
+            {
+                Err(at_line_col(
+                    "did not find expected node content while parsing a flow node",
+                    p.line,
+                    p.col,
+                ))
             }
             _ => Ok(()),
         }
@@ -1522,7 +1737,11 @@ impl<'a> Loader<'a> {
     /// line has no line break.
     fn end_mark(&self, p: Pos) -> Pos {
         if p.idx >= self.chars.len() && p.col != 0 {
-            Pos { idx: p.idx, line: p.line + 1, col: 0 }
+            Pos {
+                idx: p.idx,
+                line: p.line + 1,
+                col: 0,
+            }
         } else {
             p
         }
@@ -1539,7 +1758,10 @@ impl<'a> Loader<'a> {
                 Some('&') => {
                     let from = p.idx + 1;
                     let mut to = from;
-                    while to < chars.len() && !is_blank(chars[to]) && !is_break(chars[to]) && !",[]{}".contains(chars[to])
+                    while to < chars.len()
+                        && !is_blank(chars[to])
+                        && !is_break(chars[to])
+                        && !",[]{}".contains(chars[to])
                     {
                         to += 1;
                     }
@@ -1547,10 +1769,12 @@ impl<'a> Loader<'a> {
                     return check_anchor_name(&name, p, "anchor");
                 }
                 Some('!') => {
-                    while p.idx < chars.len() && !is_blank(chars[p.idx]) && !is_break(chars[p.idx]) {
+                    while p.idx < chars.len() && !is_blank(chars[p.idx]) && !is_break(chars[p.idx])
+                    {
                         p = step(chars, p);
                     }
-                    while p.idx < chars.len() && (is_blank(chars[p.idx]) || is_break(chars[p.idx])) {
+                    while p.idx < chars.len() && (is_blank(chars[p.idx]) || is_break(chars[p.idx]))
+                    {
                         p = step(chars, p);
                     }
                 }
@@ -1564,7 +1788,11 @@ impl<'a> Loader<'a> {
 
     fn scan_error(&mut self, e: &ScanError) -> Outcome {
         let m = e.marker();
-        let pos = Pos { idx: m.index(), line: m.line(), col: m.col() };
+        let pos = Pos {
+            idx: m.index(),
+            line: m.line(),
+            col: m.col(),
+        };
         let info = e.info();
         // A tab libyaml rejects before the point saphyr stopped comes first.
         let flow = self.in_flow();
@@ -1677,18 +1905,22 @@ impl<'a> Loader<'a> {
     /// Whether saphyr's indentation error at `pos` is inside a flow
     /// collection (possibly one whose start was not reported yet).
     fn flow_at(&self, info: &str, pos: Pos) -> bool {
-        info == "invalid indentation in flow construct"
-            || self.in_flow()
-            || {
-                let to = pos.idx.min(self.chars.len());
-                self.chars[self.last_end.idx.min(to)..to].iter().any(|c| *c == '[' || *c == '{')
-            }
+        info == "invalid indentation in flow construct" || self.in_flow() || {
+            let to = pos.idx.min(self.chars.len());
+            self.chars[self.last_end.idx.min(to)..to]
+                .iter()
+                .any(|c| *c == '[' || *c == '{')
+        }
     }
 
     /// A column at which a line inside the innermost flow collections is
     /// indented enough for saphyr.
     fn flow_target_indent(&self) -> usize {
-        let outer = self.stack.iter().find(|f| f.flow).map_or(0, |f| f.mark.col + 1);
+        let outer = self
+            .stack
+            .iter()
+            .find(|f| f.flow)
+            .map_or(0, |f| f.mark.col + 1);
         outer.max((self.block_indent() + 1).max(0) as usize)
     }
 
@@ -1716,7 +1948,11 @@ impl<'a> Loader<'a> {
                 continue;
             }
             if is_break(c) {
-                let line_start = if c == '\r' && chars.get(i + 1) == Some(&'\n') { i + 2 } else { i + 1 };
+                let line_start = if c == '\r' && chars.get(i + 1) == Some(&'\n') {
+                    i + 2
+                } else {
+                    i + 1
+                };
                 let mut j = line_start;
                 while j < chars.len() && chars[j] == ' ' {
                     j += 1;
@@ -1748,7 +1984,11 @@ impl<'a> Loader<'a> {
         let mut j = line_start;
         while j < chars.len() && is_blank(chars[j]) {
             if chars[j] == '\t' {
-                return Pos { idx: j, line: pos.line, col: j - line_start };
+                return Pos {
+                    idx: j,
+                    line: pos.line,
+                    col: j - line_start,
+                };
             }
             j += 1;
         }
@@ -1756,7 +1996,11 @@ impl<'a> Loader<'a> {
         while j > line_start {
             j -= 1;
             if chars[j] == '\t' {
-                return Pos { idx: j, line: pos.line, col: j - line_start };
+                return Pos {
+                    idx: j,
+                    line: pos.line,
+                    col: j - line_start,
+                };
             }
         }
         pos
@@ -1848,17 +2092,31 @@ impl<'a> Loader<'a> {
                 && t < pos.idx
                 && match (self.chars[t - 1], self.stack.last()) {
                     (':' | '?', Some(f)) => !f.seq,
-                    ('-', Some(f)) => f.seq && (t < 2 || is_blank(self.chars[t - 2]) || is_break(self.chars[t - 2])),
+                    ('-', Some(f)) => {
+                        f.seq
+                            && (t < 2 || is_blank(self.chars[t - 2]) || is_break(self.chars[t - 2]))
+                    }
                     _ => false,
                 };
             let at_value = self.chars.get(pos.idx) == Some(&':')
-                && self.chars.get(pos.idx + 1).is_none_or(|c| is_blank(*c) || is_break(*c));
+                && self
+                    .chars
+                    .get(pos.idx + 1)
+                    .is_none_or(|c| is_blank(*c) || is_break(*c));
             if indicator && at_value {
                 // `? : x`: the `:` starts a mapping inside the key.
-                return at_line_col("did not find expected key while parsing a block mapping", pos.line, pos.col);
+                return at_line_col(
+                    "did not find expected key while parsing a block mapping",
+                    pos.line,
+                    pos.col,
+                );
             }
             if indicator {
-                return at_line_col("did not find expected node content while parsing a block node", pos.line, pos.col);
+                return at_line_col(
+                    "did not find expected node content while parsing a block node",
+                    pos.line,
+                    pos.col,
+                );
             }
         }
         // In a flow collection libyaml wants a node after `[`, `{`, `,` and a
@@ -1880,7 +2138,11 @@ impl<'a> Loader<'a> {
                 let closes = closes || (f.pair && n == Some(']'));
                 if !closes && np.idx >= pos.idx.min(self.chars.len()) {
                     let np = self.end_mark(np);
-                    return at_line_col("did not find expected node content while parsing a flow node", np.line, np.col);
+                    return at_line_col(
+                        "did not find expected node content while parsing a flow node",
+                        np.line,
+                        np.col,
+                    );
                 }
             }
         }
@@ -1900,19 +2162,32 @@ impl<'a> Loader<'a> {
                 (true, true) => "did not find expected ',' or ']' while parsing a flow sequence",
                 (true, false) => "did not find expected ',' or '}' while parsing a flow mapping",
                 (false, false) => "did not find expected key while parsing a block mapping",
-                (false, true) => "did not find expected '-' indicator while parsing a block collection",
+                (false, true) => {
+                    "did not find expected '-' indicator while parsing a block collection"
+                }
             };
             return at_line_col(message, f.mark.line, f.mark.col);
         }
-        at_line_col("did not find expected node content while parsing a block node", pos.line, pos.col)
+        at_line_col(
+            "did not find expected node content while parsing a block node",
+            pos.line,
+            pos.col,
+        )
     }
 }
 
 /// libyaml's anchor names: `[0-9A-Za-z_-]+`.
 fn check_anchor_name(name: &str, at: Pos, what: &str) -> Result<(), YamlError> {
-    if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') {
+    if name.is_empty()
+        || !name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+    {
         return Err(at_line_col(
-            &format!("did not find expected alphabetic or numeric character while scanning an {}", what),
+            &format!(
+                "did not find expected alphabetic or numeric character while scanning an {}",
+                what
+            ),
             at.line,
             at.col,
         ));
@@ -1934,7 +2209,9 @@ fn insert_pair(map: &mut Map, key: Value, key_str_tag: bool, value: Value, kind:
                 }
                 return;
             }
-            (NodeKind::Sequence, Value::Array(items)) if items.iter().all(|i| matches!(i, Value::Hash(_))) => {
+            (NodeKind::Sequence, Value::Array(items))
+                if items.iter().all(|i| matches!(i, Value::Hash(_))) =>
+            {
                 let mut merged = Map::default();
                 for item in items.iter().rev() {
                     if let Value::Hash(h) = item {
@@ -1960,7 +2237,10 @@ fn sequence_mode(tag: Option<&str>) -> Result<bool, Fail> {
     if tag == "!omap" || tag == "tag:yaml.org,2002:omap" {
         return Ok(true);
     }
-    if let Some(name) = tag.strip_prefix("!seq:").or_else(|| tag.strip_prefix("!ruby/array:")) {
+    if let Some(name) = tag
+        .strip_prefix("!seq:")
+        .or_else(|| tag.strip_prefix("!ruby/array:"))
+    {
         return Err(class_fail(name));
     }
     Ok(false)
@@ -1978,10 +2258,14 @@ fn class_fail(name: &str) -> Fail {
 
 /// How a tagged mapping is converted (Psych's `visit_Psych_Nodes_Mapping`).
 fn mapping_mode(tag: Option<&str>) -> Result<MapMode, Fail> {
-    let Some(tag) = tag else { return Ok(MapMode::Hash) };
+    let Some(tag) = tag else {
+        return Ok(MapMode::Hash);
+    };
     if let Some(rest) = tag.strip_prefix("!ruby/struct") {
         let name = rest.strip_prefix(':').unwrap_or(rest);
-        return Err(Fail::Disallowed(if name.is_empty() { "Struct" } else { name }.into()));
+        return Err(Fail::Disallowed(
+            if name.is_empty() { "Struct" } else { name }.into(),
+        ));
     }
     if let Some(rest) = tag.strip_prefix("!ruby/object") {
         let name = rest.strip_prefix(':').unwrap_or(rest);
@@ -1994,7 +2278,10 @@ fn mapping_mode(tag: Option<&str>) -> Result<MapMode, Fail> {
     if tag == "tag:yaml.org,2002:str" {
         return Ok(MapMode::Str(None, false));
     }
-    if let Some(rest) = tag.strip_prefix("!str").or_else(|| tag.strip_prefix("!ruby/string")) {
+    if let Some(rest) = tag
+        .strip_prefix("!str")
+        .or_else(|| tag.strip_prefix("!ruby/string"))
+    {
         if rest.is_empty() || rest == ":" {
             return Ok(MapMode::Str(None, false));
         }
@@ -2010,7 +2297,9 @@ fn mapping_mode(tag: Option<&str>) -> Result<MapMode, Fail> {
     }
     if let Some(rest) = tag.strip_prefix("!ruby/exception") {
         let name = rest.strip_prefix(':').unwrap_or(rest);
-        return Err(Fail::Disallowed(if name.is_empty() { "Exception" } else { name }.into()));
+        return Err(Fail::Disallowed(
+            if name.is_empty() { "Exception" } else { name }.into(),
+        ));
     }
     if tag == "!set" || tag == "tag:yaml.org,2002:set" {
         return Err(Fail::Disallowed("Psych::Set".into()));
@@ -2023,7 +2312,10 @@ fn mapping_mode(tag: Option<&str>) -> Result<MapMode, Fail> {
             return Err(class_fail(name));
         }
     }
-    if let Some(name) = tag.strip_prefix("!map:").or_else(|| tag.strip_prefix("!ruby/hash:")) {
+    if let Some(name) = tag
+        .strip_prefix("!map:")
+        .or_else(|| tag.strip_prefix("!ruby/hash:"))
+    {
         return Err(class_fail(name));
     }
     if tag == "!omap" || tag == "tag:yaml.org,2002:omap" {
@@ -2044,7 +2336,11 @@ fn mapping_mode(tag: Option<&str>) -> Result<MapMode, Fail> {
 fn resolve_scalar(text: &str, style: ScalarStyle, tag: Option<&str>) -> Result<Value, Fail> {
     let Some(tag) = tag else {
         // Only plain scalars are resolved; quoted and block scalars are strings.
-        return if style == ScalarStyle::Plain { tokenize(text) } else { Ok(Value::string(text)) };
+        return if style == ScalarStyle::Plain {
+            tokenize(text)
+        } else {
+            Ok(Value::string(text))
+        };
     };
     // A tagged scalar is resolved whatever its style: `!!int '12'` is 12.
     match tag {
@@ -2053,7 +2349,10 @@ fn resolve_scalar(text: &str, style: ScalarStyle, tag: Option<&str>) -> Result<V
         "!ruby/object:BigDecimal" => Err(Fail::Disallowed("BigDecimal".into())),
         "!ruby/object:DateTime" => Err(Fail::Disallowed("DateTime".into())),
         // Psych returns an Encoding object, which no Value can hold.
-        "!ruby/encoding" => Err(Fail::Message(format!("Unsupported YAML tag !ruby/encoding (value {:?})", text))),
+        "!ruby/encoding" => Err(Fail::Message(format!(
+            "Unsupported YAML tag !ruby/encoding (value {:?})",
+            text
+        ))),
         "!ruby/object:Complex" => Err(Fail::Disallowed("Complex".into())),
         "!ruby/object:Rational" => Err(Fail::Disallowed("Rational".into())),
         "!ruby/class" | "!ruby/module" => {
@@ -2067,7 +2366,10 @@ fn resolve_scalar(text: &str, style: ScalarStyle, tag: Option<&str>) -> Result<V
         "!ruby/regexp" => Err(Fail::Disallowed("Regexp".into())),
         "!ruby/range" => Err(Fail::Disallowed("Range".into())),
         _ => {
-            if let Some(rest) = tag.strip_prefix("!str").or_else(|| tag.strip_prefix("!ruby/string")) {
+            if let Some(rest) = tag
+                .strip_prefix("!str")
+                .or_else(|| tag.strip_prefix("!ruby/string"))
+            {
                 if rest.is_empty() || rest == ":" {
                     return Ok(Value::string(text));
                 }
@@ -2167,11 +2469,17 @@ fn ruby_float(v: Value) -> Result<Value, Fail> {
         Value::BigInt(s) => Ok(Value::Float(s.parse::<f64>().unwrap_or(f64::NAN))),
         Value::String(s) => match ruby_float_str(&s) {
             Some(f) => Ok(Value::Float(f)),
-            None => Err(Fail::Message(format!("invalid value for Float(): {}", ruby_inspect(&s)))),
+            None => Err(Fail::Message(format!(
+                "invalid value for Float(): {}",
+                ruby_inspect(&s)
+            ))),
         },
         Value::Nil => Err(Fail::Message("can't convert nil into Float".into())),
         Value::Bool(b) => Err(Fail::Message(format!("can't convert {} into Float", b))),
-        other => Err(Fail::Message(format!("can't convert {} into Float", other.ruby_class()))),
+        other => Err(Fail::Message(format!(
+            "can't convert {} into Float",
+            other.ruby_class()
+        ))),
     }
 }
 
@@ -2194,7 +2502,13 @@ fn ruby_float_str(s: &str) -> Option<f64> {
         i += 1;
     }
     fn digits(b: &[u8], i: &mut usize, out: &mut String, hex: bool) -> usize {
-        let is_digit = |c: u8| if hex { c.is_ascii_hexdigit() } else { c.is_ascii_digit() };
+        let is_digit = |c: u8| {
+            if hex {
+                c.is_ascii_hexdigit()
+            } else {
+                c.is_ascii_digit()
+            }
+        };
         let mut n = 0;
         while *i < b.len() {
             if is_digit(b[*i]) {
@@ -2234,7 +2548,11 @@ fn ruby_float_str(s: &str) -> Option<f64> {
             if digits(b, &mut i, &mut e, false) == 0 {
                 return None;
             }
-            exp = e.parse::<i32>().unwrap_or(if e.starts_with('-') { -100_000 } else { 100_000 });
+            exp = e.parse::<i32>().unwrap_or(if e.starts_with('-') {
+                -100_000
+            } else {
+                100_000
+            });
         }
         if i != b.len() {
             return None;
@@ -2327,14 +2645,21 @@ fn tokenize(s: &str) -> Result<Value, Fail> {
         }
         let lines: Vec<&str> = s.split('\n').collect();
         let last = lines.len() - 1;
-        let other_start = lines.iter().enumerate().any(|(i, l)| match l.chars().next() {
-            Some(c) => !matches!(c, 'y' | 't' | 'o' | 'n' | 'f' | 'Y' | 'T' | 'O' | 'N' | 'F' | '~'),
-            None => i != last,
-        });
+        let other_start = lines
+            .iter()
+            .enumerate()
+            .any(|(i, l)| match l.chars().next() {
+                Some(c) => !matches!(
+                    c,
+                    'y' | 't' | 'o' | 'n' | 'f' | 'Y' | 'T' | 'O' | 'N' | 'F' | '~'
+                ),
+                None => i != last,
+            });
         if other_start {
             return Ok(Value::string(s));
         }
-        let any_line = |words: &[&str]| lines.iter().any(|l| words.contains(&fold_case(l).as_str()));
+        let any_line =
+            |words: &[&str]| lines.iter().any(|l| words.contains(&fold_case(l).as_str()));
         if s == "~" || any_line(&["null"]) {
             return Ok(Value::Nil);
         }
@@ -2390,20 +2715,28 @@ fn tokenize(s: &str) -> Result<Value, Fail> {
         }
         return match ruby_float_str(&cleaned) {
             Some(f) => Ok(Value::Float(f)),
-            None => Err(Fail::Message(format!("invalid value for Float(): {}", ruby_inspect(&cleaned)))),
+            None => Err(Fail::Message(format!(
+                "invalid value for Float(): {}",
+                ruby_inspect(&cleaned)
+            ))),
         };
     }
     if is_integer(s) {
         let cleaned: String = s.chars().filter(|c| *c != ',' && *c != '_').collect();
         let unsigned = cleaned.trim_start_matches(['-', '+']);
-        if unsigned.len() > MAX_NONDECIMAL_DIGITS && unsigned.len() > 1 && unsigned.starts_with('0') {
+        if unsigned.len() > MAX_NONDECIMAL_DIGITS && unsigned.len() > 1 && unsigned.starts_with('0')
+        {
             return Err(Fail::Message(format!(
                 "integer too large: {} characters in base 2, 8 or 16 (libhiera reads at most {MAX_NONDECIMAL_DIGITS})",
                 unsigned.len()
             )));
         }
-        return ruby_integer(&cleaned)
-            .ok_or_else(|| Fail::Message(format!("invalid value for Integer(): {}", ruby_inspect(&cleaned))));
+        return ruby_integer(&cleaned).ok_or_else(|| {
+            Fail::Message(format!(
+                "invalid value for Integer(): {}",
+                ruby_inspect(&cleaned)
+            ))
+        });
     }
     Ok(Value::string(s))
 }
@@ -2465,7 +2798,10 @@ fn symbol_name(rest: &str) -> &str {
 
 /// Counts the ASCII digits of `b` from `i`.
 fn digit_run(b: &[u8], i: usize) -> usize {
-    b[i.min(b.len())..].iter().take_while(|c| c.is_ascii_digit()).count()
+    b[i.min(b.len())..]
+        .iter()
+        .take_while(|c| c.is_ascii_digit())
+        .count()
 }
 
 /// Psych's TIME regexp:
@@ -2531,7 +2867,8 @@ fn is_time(s: &str) -> bool {
             i += n;
             if b.get(i) == Some(&b':') {
                 // \d{1,2}: then optionally exactly \d\d
-                (1..=2).contains(&n) && (i + 1 == b.len() || (i + 3 == b.len() && digit_run(b, i + 1) == 2))
+                (1..=2).contains(&n)
+                    && (i + 1 == b.len() || (i + 3 == b.len() && digit_run(b, i + 1) == 2))
             } else {
                 // \d{1,2} then optionally \d\d: 1 to 4 digits
                 (1..=4).contains(&n) && i == b.len()
@@ -2560,7 +2897,9 @@ fn is_date(s: &str) -> bool {
     let day = digit_run(b, d);
     let day_ok = match day {
         1 => true,
-        2 => matches!(b[d], b'0' | b'1' | b'2') || (b[d] == b'3' && matches!(b[d + 1], b'0' | b'1')),
+        2 => {
+            matches!(b[d], b'0' | b'1' | b'2') || (b[d] == b'3' && matches!(b[d + 1], b'0' | b'1'))
+        }
         _ => false,
     };
     day_ok && d + day == b.len()
@@ -2642,7 +2981,10 @@ fn ruby_to_i_digits(s: &str) -> (bool, Vec<u8>) {
         if b[i].is_ascii_digit() {
             digits.push(b[i] - b'0');
             i += 1;
-        } else if b[i] == b'_' && !digits.is_empty() && b.get(i + 1).is_some_and(|c| c.is_ascii_digit()) {
+        } else if b[i] == b'_'
+            && !digits.is_empty()
+            && b.get(i + 1).is_some_and(|c| c.is_ascii_digit())
+        {
             i += 1;
         } else {
             break;
@@ -2717,8 +3059,14 @@ fn is_float(s: &str) -> bool {
 /// digits, hexadecimal).
 fn is_integer(s: &str) -> bool {
     let b = s.as_bytes();
-    let body = if matches!(b.first(), Some(b'+' | b'-')) { &b[1..] } else { b };
-    let all = |r: &[u8], f: &dyn Fn(u8) -> bool| !r.is_empty() && r.iter().all(|c| f(*c) || *c == b'_' || *c == b',');
+    let body = if matches!(b.first(), Some(b'+' | b'-')) {
+        &b[1..]
+    } else {
+        b
+    };
+    let all = |r: &[u8], f: &dyn Fn(u8) -> bool| {
+        !r.is_empty() && r.iter().all(|c| f(*c) || *c == b'_' || *c == b',')
+    };
     if let Some(r) = body.strip_prefix(b"0b") {
         if all(r, &|c| c == b'0' || c == b'1') {
             return true;
@@ -2735,7 +3083,9 @@ fn is_integer(s: &str) -> bool {
         while i < body.len() {
             if body[i].is_ascii_digit() {
                 i += 1;
-            } else if (body[i] == b',' || body[i] == b'_') && body.get(i + 1).is_some_and(|c| c.is_ascii_digit()) {
+            } else if (body[i] == b',' || body[i] == b'_')
+                && body.get(i + 1).is_some_and(|c| c.is_ascii_digit())
+            {
                 i += 2;
             } else {
                 ok = false;
@@ -2781,14 +3131,19 @@ fn ruby_integer(s: &str) -> Option<Value> {
         _ => 15,
     };
     if digits.len() <= fits && digits.bytes().all(|c| c.is_ascii_alphanumeric()) {
-        return i64::from_str_radix(digits, radix).ok().map(|n| Value::Int(if negative { -n } else { n }));
+        return i64::from_str_radix(digits, radix)
+            .ok()
+            .map(|n| Value::Int(if negative { -n } else { n }));
     }
     big_integer(negative, digits, radix)
 }
 
 /// [`ruby_integer`] of any size: `digits` (no sign, no prefix) in `radix`.
 fn big_integer(negative: bool, digits: &str, radix: u32) -> Option<Value> {
-    let digits: Option<Vec<u8>> = digits.chars().map(|c| c.to_digit(radix).map(|d| d as u8)).collect();
+    let digits: Option<Vec<u8>> = digits
+        .chars()
+        .map(|c| c.to_digit(radix).map(|d| d as u8))
+        .collect();
     Some(Big::from_digits(&digits?, radix).into_value(negative))
 }
 
@@ -2803,7 +3158,10 @@ impl Big {
         if radix == 10 {
             // Decimal digits group into limbs directly: linear, whatever
             // the length (a data file may hold a scalar of a million digits).
-            let limbs = digits.rchunks(9).map(|chunk| chunk.iter().fold(0u32, |n, &d| n * 10 + d as u32)).collect();
+            let limbs = digits
+                .rchunks(9)
+                .map(|chunk| chunk.iter().fold(0u32, |n, &d| n * 10 + d as u32))
+                .collect();
             return Big(limbs);
         }
         // Other radixes: as many digits per step as fit in a u32 multiplier
@@ -2922,10 +3280,19 @@ mod tests {
             Value::Float(f) => format!("f:{:016x}", f.to_bits()),
             Value::Symbol(s) => format!("y:{}", esc(s)),
             Value::String(s) => format!("s:{}", esc(s)),
-            Value::Bytes(b) => format!("b:{}", b.iter().map(|x| format!("{:02x}", x)).collect::<String>()),
+            Value::Bytes(b) => format!(
+                "b:{}",
+                b.iter().map(|x| format!("{:02x}", x)).collect::<String>()
+            ),
             Value::Array(a) => format!("[{}]", a.iter().map(canon).collect::<Vec<_>>().join(",")),
             Value::Hash(h) => {
-                format!("{{{}}}", h.iter().map(|(k, v)| format!("{}=>{}", canon(k), canon(v))).collect::<Vec<_>>().join(","))
+                format!(
+                    "{{{}}}",
+                    h.iter()
+                        .map(|(k, v)| format!("{}=>{}", canon(k), canon(v)))
+                        .collect::<Vec<_>>()
+                        .join(",")
+                )
             }
             other => format!("?:{:?}", other),
         }
@@ -2949,15 +3316,30 @@ mod tests {
     fn integers_that_fit_in_64_bits_read_as_big_ones_do() {
         let mut rnd = crate::map::tests::below(0x1a7e);
         for _ in 0..20_000 {
-            let (prefix, radix, alphabet, longest) = *[("0b", 2, "01", 62), ("0", 8, "012345678", 20), ("", 10, "0123456789", 18), ("0x", 16, "0123456789abcdefABCDEFg", 15)]
-                .get(rnd(4) as usize)
-                .unwrap();
+            let (prefix, radix, alphabet, longest) = *[
+                ("0b", 2, "01", 62),
+                ("0", 8, "012345678", 20),
+                ("", 10, "0123456789", 18),
+                ("0x", 16, "0123456789abcdefABCDEFg", 15),
+            ]
+            .get(rnd(4) as usize)
+            .unwrap();
             let len = 1 + rnd(longest as u64 + 2) as usize;
-            let digits: String = (0..len).map(|_| alphabet.as_bytes()[rnd(alphabet.len() as u64) as usize] as char).collect();
-            let digits = if radix == 10 { digits.trim_start_matches('0').to_string() + "1" } else { digits };
+            let digits: String = (0..len)
+                .map(|_| alphabet.as_bytes()[rnd(alphabet.len() as u64) as usize] as char)
+                .collect();
+            let digits = if radix == 10 {
+                digits.trim_start_matches('0').to_string() + "1"
+            } else {
+                digits
+            };
             let negative = rnd(2) == 0;
             let text = format!("{}{prefix}{digits}", if negative { "-" } else { "" });
-            assert_eq!(format!("{:?}", ruby_integer(&text)), format!("{:?}", big_integer(negative, &digits, radix)), "{text}");
+            assert_eq!(
+                format!("{:?}", ruby_integer(&text)),
+                format!("{:?}", big_integer(negative, &digits, radix)),
+                "{text}"
+            );
         }
     }
 
@@ -2970,15 +3352,30 @@ mod tests {
                 wrong.push(format!("{:?}\n  psych: {}\n  here:  {}", src, want, got));
             }
         }
-        assert!(wrong.is_empty(), "{} of {} differ:\n{}", wrong.len(), PSYCH.len(), wrong.join("\n"));
+        assert!(
+            wrong.is_empty(),
+            "{} of {} differ:\n{}",
+            wrong.len(),
+            PSYCH.len(),
+            wrong.join("\n")
+        );
     }
 
     #[test]
     fn aliases_disabled_fail_like_psych_4_load() {
         // Psych.safe_load(..., aliases: false) and Psych 4's YAML.load say this.
-        let opts = YamlOptions { aliases: false, ..Default::default() };
-        assert_eq!(run_with("a: &x 1\nb: *x\nc: *y\n", &opts), "E:Unknown alias: x");
-        assert_eq!(run_with("a: &x [1]\nb: 2\n", &opts), "{s:a=>[i:1],s:b=>i:2}");
+        let opts = YamlOptions {
+            aliases: false,
+            ..Default::default()
+        };
+        assert_eq!(
+            run_with("a: &x 1\nb: *x\nc: *y\n", &opts),
+            "E:Unknown alias: x"
+        );
+        assert_eq!(
+            run_with("a: &x [1]\nb: 2\n", &opts),
+            "{s:a=>[i:1],s:b=>i:2}"
+        );
         let e = load("a: &x 1\nb: *x\n", &opts).unwrap_err();
         assert!(!e.has_path());
     }
@@ -2988,12 +3385,23 @@ mod tests {
         // Psych has no limit; a billion laughs must not expand without bound.
         let mut src = String::from("a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n");
         for i in 1..10 {
-            src.push_str(&format!("a{}: &a{} [{}]\n", i, i, vec![format!("*a{}", i - 1); 10].join(", ")));
+            src.push_str(&format!(
+                "a{}: &a{} [{}]\n",
+                i,
+                i,
+                vec![format!("*a{}", i - 1); 10].join(", ")
+            ));
         }
         let e = load(&src, &YamlOptions::default()).unwrap_err();
         assert!(e.message.starts_with("Too many aliases"), "{}", e.message);
-        let small = YamlOptions { max_alias_expansion: 3, ..Default::default() };
-        assert_eq!(run_with("a: &a [1, 2]\nb: *a\n", &small), "{s:a=>[i:1,i:2],s:b=>[i:1,i:2]}");
+        let small = YamlOptions {
+            max_alias_expansion: 3,
+            ..Default::default()
+        };
+        assert_eq!(
+            run_with("a: &a [1, 2]\nb: *a\n", &small),
+            "{s:a=>[i:1,i:2],s:b=>[i:1,i:2]}"
+        );
         assert!(run_with("a: &a [1, 2]\nb: *a\nc: *a\n", &small).starts_with("E:Too many aliases"));
     }
 
@@ -3016,7 +3424,16 @@ mod tests {
 
     #[test]
     fn empty_and_multiple_documents() {
-        for src in ["", "\n\n", "# c\n", "---\n", "--- ~\n", "~\n", "null\n", "---\n...\n"] {
+        for src in [
+            "",
+            "\n\n",
+            "# c\n",
+            "---\n",
+            "--- ~\n",
+            "~\n",
+            "null\n",
+            "---\n...\n",
+        ] {
             assert_eq!(load(src, &YamlOptions::default()), Ok(None), "{:?}", src);
         }
         // Only the first document is read (Psych.safe_load).
@@ -3029,17 +3446,29 @@ mod tests {
         // Psych, given the text of a file read as plain UTF-8 (as Puppet reads
         // data files): the mark is skipped but counts as a column.
         assert_eq!(run("\u{feff}a: 1\n"), "{s:a=>i:1}");
-        assert_eq!(run("\u{feff}---\na: 1\n"), "E:mapping values are not allowed in this context at line 2 column 2");
+        assert_eq!(
+            run("\u{feff}---\na: 1\n"),
+            "E:mapping values are not allowed in this context at line 2 column 2"
+        );
     }
 
     #[test]
     fn values() {
-        let v = load("a: !!binary /w==\nb: 123456789012345678901234567890\nc: -0x8000000000000001\n", &YamlOptions::default())
-            .unwrap()
-            .unwrap();
+        let v = load(
+            "a: !!binary /w==\nb: 123456789012345678901234567890\nc: -0x8000000000000001\n",
+            &YamlOptions::default(),
+        )
+        .unwrap()
+        .unwrap();
         assert_eq!(v.get("a"), Some(&Value::Bytes(vec![0xff].into())));
-        assert_eq!(v.get("b"), Some(&Value::BigInt("123456789012345678901234567890".into())));
-        assert_eq!(v.get("c"), Some(&Value::BigInt("-9223372036854775809".into())));
+        assert_eq!(
+            v.get("b"),
+            Some(&Value::BigInt("123456789012345678901234567890".into()))
+        );
+        assert_eq!(
+            v.get("c"),
+            Some(&Value::BigInt("-9223372036854775809".into()))
+        );
     }
 
     #[test]
@@ -3055,14 +3484,22 @@ mod tests {
         assert_eq!(err.kind, ErrorKind::Parse);
         let e = load("x: 1\na: 2001-01-01\n", &YamlOptions::default()).unwrap_err();
         assert_eq!(e.line, Some(2));
-        assert_eq!(e.to_error(path).message, "Unable to parse (/x/y.yaml): Tried to load unspecified class: Date");
+        assert_eq!(
+            e.to_error(path).message,
+            "Unable to parse (/x/y.yaml): Tried to load unspecified class: Date"
+        );
         let e = load("a: !!float x\n", &YamlOptions::default()).unwrap_err();
-        assert_eq!(e.to_error(path).message, "Unable to parse invalid value for Float(): \"x\"");
+        assert_eq!(
+            e.to_error(path).message,
+            "Unable to parse invalid value for Float(): \"x\""
+        );
     }
 
     #[test]
     fn many_tabs_after_colons_parse_quickly() {
-        let src: String = (0..5_000).map(|i| format!("key{}:\tvalue{}\n", i, i)).collect();
+        let src: String = (0..5_000)
+            .map(|i| format!("key{}:\tvalue{}\n", i, i))
+            .collect();
         let t = std::time::Instant::now();
         let v = load(&src, &YamlOptions::default()).unwrap().unwrap();
         assert_eq!(v.as_hash().unwrap().len(), 5_000);
@@ -3930,16 +4367,30 @@ mod tests {
     fn huge_integers_load_in_linear_time_or_are_refused() {
         // Found by the soak runner: a scalar of 811 KB of digits took seconds.
         let digits = "5".repeat(1_000_000);
-        let v = load(&format!("k: {digits}\n"), &YamlOptions::default()).unwrap().unwrap();
+        let v = load(&format!("k: {digits}\n"), &YamlOptions::default())
+            .unwrap()
+            .unwrap();
         assert!(matches!(v.get("k"), Some(Value::BigInt(d)) if d.as_str() == digits));
-        let v = load(&format!("k: -{digits}\n"), &YamlOptions::default()).unwrap().unwrap();
-        assert!(matches!(v.get("k"), Some(Value::BigInt(d)) if d.len() == digits.len() + 1 && d.starts_with('-')));
+        let v = load(&format!("k: -{digits}\n"), &YamlOptions::default())
+            .unwrap()
+            .unwrap();
+        assert!(
+            matches!(v.get("k"), Some(Value::BigInt(d)) if d.len() == digits.len() + 1 && d.starts_with('-'))
+        );
         let octal = format!("k: 0{}\n", "7".repeat(MAX_NONDECIMAL_DIGITS + 1));
         let e = load(&octal, &YamlOptions::default()).unwrap_err();
-        assert!(e.to_string().contains("integer too large: 100002 characters in base 2, 8 or 16"), "{e}");
+        assert!(
+            e.to_string()
+                .contains("integer too large: 100002 characters in base 2, 8 or 16"),
+            "{e}"
+        );
         let hex = format!("k: 0x{}\n", "f".repeat(20_000));
         let v = load(&hex, &YamlOptions::default()).unwrap().unwrap();
-        assert!(matches!(v.get("k"), Some(Value::BigInt(d)) if d.len() == 24_083), "{:.20?}", v.get("k"));
+        assert!(
+            matches!(v.get("k"), Some(Value::BigInt(d)) if d.len() == 24_083),
+            "{:.20?}",
+            v.get("k")
+        );
     }
 
     #[test]
@@ -3956,13 +4407,19 @@ mod tests {
         assert_eq!(v.get("k199"), Some(&Value::from("a b")));
         let many: String = (0..20_000).map(|i| format!("k{i}: \"a\nb\"\n")).collect();
         let e = load(&many, &YamlOptions::default()).unwrap_err();
-        assert!(e.to_string().starts_with("document too complex to parse (it needs more than 31 repairs"), "{e}");
+        assert!(
+            e.to_string()
+                .starts_with("document too complex to parse (it needs more than 31 repairs"),
+            "{e}"
+        );
         // Found by the soak runner: each of 1,677 repairs of an 87 KB document
         // (lines under a deep flow mapping) took 12 ms.
         let mut flow = format!("k:\n  {}\n", "{a: ".repeat(150));
         flow.push_str(&"k7: \n   \n".repeat(9_000));
         let e = load(&flow, &YamlOptions::default()).unwrap_err();
-        assert!(e.to_string().starts_with("document too complex to parse"), "{e}");
+        assert!(
+            e.to_string().starts_with("document too complex to parse"),
+            "{e}"
+        );
     }
-
 }

@@ -19,12 +19,20 @@ use support::{load_case, relativize, run_query, CaseQuery, Outcome};
 fn conformance_cases() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conformance");
     // The README's example is a recorded case too.
-    run_tree(&root, &[Path::new(env!("CARGO_MANIFEST_DIR")).join("examples")], 7);
+    run_tree(
+        &root,
+        &[Path::new(env!("CARGO_MANIFEST_DIR")).join("examples")],
+        7,
+    );
 }
 
 #[test]
 fn conformance_cases_puppet8() {
-    run_tree(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conformance-p8"), &[], 8);
+    run_tree(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conformance-p8"),
+        &[],
+        8,
+    );
 }
 
 /// Runs the cases under `root` (and `more`) as Puppet `puppet` answered them.
@@ -39,7 +47,8 @@ fn run_tree(root: &Path, more: &[std::path::PathBuf], puppet: u8) {
     cases.sort();
     assert!(!cases.is_empty(), "no cases found under {}", root.display());
 
-    let (mut queries, mut failures, mut message_diffs, mut skipped) = (0, Vec::new(), Vec::new(), 0);
+    let (mut queries, mut failures, mut message_diffs, mut skipped) =
+        (0, Vec::new(), Vec::new(), 0);
     for dir in &cases {
         let name = dir.strip_prefix(root).unwrap_or(dir).display().to_string();
         if !name.contains(&filter) {
@@ -77,13 +86,28 @@ fn run_tree(root: &Path, more: &[std::path::PathBuf], puppet: u8) {
         message_diffs.len(),
         skipped
     );
-    assert!(failures.is_empty(), "{} conformance failures", failures.len());
+    assert!(
+        failures.is_empty(),
+        "{} conformance failures",
+        failures.len()
+    );
     if strict_messages {
-        assert!(message_diffs.is_empty(), "{} message differences", message_diffs.len());
+        assert!(
+            message_diffs.is_empty(),
+            "{} message differences",
+            message_diffs.len()
+        );
     }
 }
 
-fn compare(label: &str, dir: &Path, q: &CaseQuery, got: &Outcome, failures: &mut Vec<String>, diffs: &mut Vec<String>) {
+fn compare(
+    label: &str,
+    dir: &Path,
+    q: &CaseQuery,
+    got: &Outcome,
+    failures: &mut Vec<String>,
+    diffs: &mut Vec<String>,
+) {
     match (&q.expected, got) {
         (Outcome::Value(want), Outcome::Value(have)) => {
             let (want, have) = (to_json(want), to_json(have));
@@ -98,10 +122,16 @@ fn compare(label: &str, dir: &Path, q: &CaseQuery, got: &Outcome, failures: &mut
             // the recording process's state, not behaviour.
             let fd = regex::Regex::new(r"\bfd:\d+").unwrap();
             if fd.replace_all(want, "fd:N") != fd.replace_all(&have, "fd:N") {
-                diffs.push(format!("{label}:\n    expected: {want}\n    got:      {have}"));
+                diffs.push(format!(
+                    "{label}:\n    expected: {want}\n    got:      {have}"
+                ));
             }
         }
-        (want, have) => failures.push(format!("{label}: expected {}, got {}", describe(want), describe(have))),
+        (want, have) => failures.push(format!(
+            "{label}: expected {}, got {}",
+            describe(want),
+            describe(have)
+        )),
     }
 }
 

@@ -34,7 +34,10 @@ fn run_tree(tree: &str, puppet: u8) {
     support::find_cases(&root, &mut cases);
     cases.sort();
     assert!(!cases.is_empty(), "no cases under {}", root.display());
-    let scratch = std::env::temp_dir().join(format!("libhiera-conformance-cli-{}-{puppet}", std::process::id()));
+    let scratch = std::env::temp_dir().join(format!(
+        "libhiera-conformance-cli-{}-{puppet}",
+        std::process::id()
+    ));
     std::fs::create_dir_all(&scratch).unwrap();
     let (mut queries, mut failures) = (0, Vec::new());
     for dir in &cases {
@@ -56,18 +59,31 @@ fn run_tree(tree: &str, puppet: u8) {
                 .arg(dir.join("hiera.yaml"))
                 .arg("--environmentpath")
                 .arg(dir.join("environments"))
-                .args(["--environment", &case.environment, "--puppet", &puppet.to_string()])
+                .args([
+                    "--environment",
+                    &case.environment,
+                    "--puppet",
+                    &puppet.to_string(),
+                ])
                 .arg("--scope")
                 .arg(&scope_file);
             if let Some(strict) = case.settings.strict {
-                cmd.args(["--strict", match strict {
-                    Strict::Off => "off",
-                    Strict::Warning => "warning",
-                    Strict::Error => "error",
-                }]);
+                cmd.args([
+                    "--strict",
+                    match strict {
+                        Strict::Off => "off",
+                        Strict::Warning => "warning",
+                        Strict::Error => "error",
+                    },
+                ]);
             }
             if !case.settings.basemodulepath.is_empty() {
-                let dirs: Vec<String> = case.settings.basemodulepath.iter().map(|d| d.display().to_string()).collect();
+                let dirs: Vec<String> = case
+                    .settings
+                    .basemodulepath
+                    .iter()
+                    .map(|d| d.display().to_string())
+                    .collect();
                 cmd.arg("--basemodulepath").arg(dirs.join(":"));
             }
             let mut request = hiera::Map::default();
@@ -78,8 +94,19 @@ fn run_tree(tree: &str, puppet: u8) {
             if let Some(d) = &q.default {
                 request.insert(Value::from("default"), d.clone());
             }
-            let mut child = cmd.arg("--batch").stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::null()).spawn().unwrap();
-            writeln!(child.stdin.take().unwrap(), "{}", to_json(&Value::hash(request))).unwrap();
+            let mut child = cmd
+                .arg("--batch")
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::null())
+                .spawn()
+                .unwrap();
+            writeln!(
+                child.stdin.take().unwrap(),
+                "{}",
+                to_json(&Value::hash(request))
+            )
+            .unwrap();
             let out = child.wait_with_output().unwrap();
             let line = String::from_utf8_lossy(&out.stdout).trim().to_string();
             let label = format!("{name} #{i} {}", q.key);
@@ -96,7 +123,9 @@ fn run_tree(tree: &str, puppet: u8) {
             };
             let same = match (&q.expected, &got) {
                 (Outcome::Value(want), Outcome::Value(have)) => to_json(want) == to_json(have),
-                (Outcome::NotFound, Outcome::NotFound) | (Outcome::Error(_), Outcome::Error(_)) => true,
+                (Outcome::NotFound, Outcome::NotFound) | (Outcome::Error(_), Outcome::Error(_)) => {
+                    true
+                }
                 _ => false,
             };
             if !same {
@@ -108,7 +137,14 @@ fn run_tree(tree: &str, puppet: u8) {
     for f in &failures {
         eprintln!("FAIL {f}");
     }
-    eprintln!("conformance through hiera-lookup (Puppet {puppet}): {queries} queries, {} failed", failures.len());
-    assert!(failures.is_empty(), "{} of {queries} queries differ through the CLI", failures.len());
+    eprintln!(
+        "conformance through hiera-lookup (Puppet {puppet}): {queries} queries, {} failed",
+        failures.len()
+    );
+    assert!(
+        failures.is_empty(),
+        "{} of {queries} queries differ through the CLI",
+        failures.len()
+    );
     assert!(queries > 500, "only {queries} queries ran");
 }

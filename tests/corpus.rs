@@ -19,27 +19,54 @@ fn same_seed_same_files() {
         assert!(ta == tb, "{pa} differs between two runs with the same seed");
     }
     let c = Corpus::generate(43, 1.0);
-    assert_ne!(a.files.get("workload.jsonl"), c.files.get("workload.jsonl"), "another seed, another corpus");
+    assert_ne!(
+        a.files.get("workload.jsonl"),
+        c.files.get("workload.jsonl"),
+        "another seed, another corpus"
+    );
 }
 
 #[test]
 fn scale_one_follows_the_spec() {
     let c = Corpus::generate(1, 1.0);
     let s = &c.stats;
-    assert!((1300..=1700).contains(&s.data_files), "{} data files", s.data_files);
+    assert!(
+        (1300..=1700).contains(&s.data_files),
+        "{} data files",
+        s.data_files
+    );
     assert_eq!(s.keys_median, 2);
     assert!((12..=18).contains(&s.keys_p90), "p90 {}", s.keys_p90);
-    assert!(s.common_keys >= 700, "common.yaml has {} keys", s.common_keys);
+    assert!(
+        s.common_keys >= 700,
+        "common.yaml has {} keys",
+        s.common_keys
+    );
     let interp = s.files_interpolated as f64 / s.data_files as f64;
-    assert!((0.09..=0.16).contains(&interp), "interpolation in {interp:.3} of the files");
-    assert!(s.files_functions * 3 >= s.files_interpolated, "function calls in {} of {}", s.files_functions, s.files_interpolated);
+    assert!(
+        (0.09..=0.16).contains(&interp),
+        "interpolation in {interp:.3} of the files"
+    );
+    assert!(
+        s.files_functions * 3 >= s.files_interpolated,
+        "function calls in {} of {}",
+        s.files_functions,
+        s.files_interpolated
+    );
     assert_eq!(s.max_depth, 10);
     assert_eq!(s.modules, 50);
     assert!((8..=12).contains(&s.levels));
     assert_eq!(c.nodes.len(), 50);
-    assert!((900..=1100).contains(&c.workload.len()), "{} lookups", c.workload.len());
+    assert!(
+        (900..=1100).contains(&c.workload.len()),
+        "{} lookups",
+        c.workload.len()
+    );
     let half = Corpus::generate(1, 0.5);
-    assert!(half.stats.data_files * 3 < s.data_files * 2, "scale 0.5 is smaller");
+    assert!(
+        half.stats.data_files * 3 < s.data_files * 2,
+        "scale 0.5 is smaller"
+    );
 }
 
 #[test]
@@ -57,17 +84,39 @@ fn workload_runs_through_the_engine() {
             match s.lookup(&req) {
                 Ok(Some(_)) => found += 1,
                 Ok(None) => {}
-                Err(e) => panic!("node {}: {:?}: {}", c.nodes[node].certname, req.keys, e.message),
+                Err(e) => panic!(
+                    "node {}: {:?}: {}",
+                    c.nodes[node].certname, req.keys, e.message
+                ),
             }
         }
         // The benches' probes mean what they say.
         let p = &c.probes;
-        assert!(s.lookup_key(&p.hit).unwrap().is_some(), "hit probe {}", p.hit);
-        assert!(s.lookup_key(&p.miss).unwrap().is_none(), "miss probe {}", p.miss);
-        assert!(s.lookup_key(&p.dotted).unwrap().is_some(), "dotted probe {}", p.dotted);
+        assert!(
+            s.lookup_key(&p.hit).unwrap().is_some(),
+            "hit probe {}",
+            p.hit
+        );
+        assert!(
+            s.lookup_key(&p.miss).unwrap().is_none(),
+            "miss probe {}",
+            p.miss
+        );
+        assert!(
+            s.lookup_key(&p.dotted).unwrap().is_some(),
+            "dotted probe {}",
+            p.dotted
+        );
         let banner = s.lookup_key(&p.interpolated).unwrap().unwrap();
-        assert!(banner.as_str().unwrap().contains(&c.nodes[node].certname), "{banner:?}");
-        let deep = hiera::LookupRequest { keys: vec![p.deep.clone()], merge: Some(Value::from("deep")), ..Default::default() };
+        assert!(
+            banner.as_str().unwrap().contains(&c.nodes[node].certname),
+            "{banner:?}"
+        );
+        let deep = hiera::LookupRequest {
+            keys: vec![p.deep.clone()],
+            merge: Some(Value::from("deep")),
+            ..Default::default()
+        };
         assert!(s.lookup(&deep).unwrap().unwrap().as_hash().unwrap().len() > 100);
     }
     assert!(found > 0);
@@ -76,17 +125,35 @@ fn workload_runs_through_the_engine() {
     // (`explain` always takes the general path), value and key order.
     for node in [0, 7, 31] {
         let s = Session::new(Arc::clone(&hiera), c.scope(node));
-        let reqs: Vec<_> = c.workload.iter().map(|r| request_from_value(r).unwrap().lookup).collect();
-        let cold: Vec<String> = reqs.iter().map(|r| hiera::request::response_json(&s.lookup(r), None)).collect();
+        let reqs: Vec<_> = c
+            .workload
+            .iter()
+            .map(|r| request_from_value(r).unwrap().lookup)
+            .collect();
+        let cold: Vec<String> = reqs
+            .iter()
+            .map(|r| hiera::request::response_json(&s.lookup(r), None))
+            .collect();
         s.forget_results();
         for (i, r) in reqs.iter().enumerate() {
             let warm = hiera::request::response_json(&s.lookup(r), None);
             let general = hiera::request::response_json(&s.explain(r).0, None);
-            assert_eq!(warm, cold[i], "node {node} request {i} {:?}: warm and cold lookups differ", r.keys);
-            assert_eq!(warm, general, "node {node} request {i} {:?}: lookup and explain differ", r.keys);
+            assert_eq!(
+                warm, cold[i],
+                "node {node} request {i} {:?}: warm and cold lookups differ",
+                r.keys
+            );
+            assert_eq!(
+                warm, general,
+                "node {node} request {i} {:?}: lookup and explain differ",
+                r.keys
+            );
         }
     }
     // What was written is what was generated.
-    assert_eq!(std::fs::read_to_string(dir.join("workload.jsonl")).unwrap(), c.files["workload.jsonl"]);
+    assert_eq!(
+        std::fs::read_to_string(dir.join("workload.jsonl")).unwrap(),
+        c.files["workload.jsonl"]
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -30,10 +30,12 @@ const CHAINS: usize = 6000;
 /// Float that are `==` but not `eql?` (distinct Ruby hash keys), `0.0` and
 /// `-0.0` (one key in Ruby), and nil.
 fn key_pool() -> Vec<Value> {
-    let mut keys: Vec<Value> = ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n"]
-        .into_iter()
-        .map(Value::from)
-        .collect();
+    let mut keys: Vec<Value> = [
+        "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n",
+    ]
+    .into_iter()
+    .map(Value::from)
+    .collect();
     keys.push(Value::from("eight!!!"));
     keys.push(Value::from("ninebytes"));
     keys.push(Value::from("a key longer than the in-place limit"));
@@ -56,7 +58,14 @@ struct Gen {
 
 impl Gen {
     fn string(&mut self) -> Value {
-        let word = *self.rng.pick(&["a", "b", "c", "x,y", "a,b", "a long string, stored on the heap"]);
+        let word = *self.rng.pick(&[
+            "a",
+            "b",
+            "c",
+            "x,y",
+            "a,b",
+            "a long string, stored on the heap",
+        ]);
         match self.rng.below(10) {
             0 => Value::from(format!("{}{}", self.prefix, word)),
             1 if self.rng.chance(1, 3) => Value::from(self.prefix.clone()),
@@ -164,8 +173,12 @@ impl Gen {
                     if !a.is_empty() && self.rng.chance(2, 3) {
                         let item = self.rng.pick(a).clone();
                         items.push(match item {
-                            Value::Hash(_) if depth > 0 && self.rng.chance(1, 2) => self.like(&item, depth - 1),
-                            Value::String(s) if self.rng.chance(1, 6) => Value::from(format!("{}{}", self.prefix, s)),
+                            Value::Hash(_) if depth > 0 && self.rng.chance(1, 2) => {
+                                self.like(&item, depth - 1)
+                            }
+                            Value::String(s) if self.rng.chance(1, 6) => {
+                                Value::from(format!("{}{}", self.prefix, s))
+                            }
                             other => other,
                         });
                     } else {
@@ -213,8 +226,10 @@ fn options(i: usize, rng: &mut Rng) -> DeepMergeOptions {
     let bit = |n: usize| i & (1 << n) != 0;
     // Half the cases with neither a knockout prefix nor sorting (the
     // one-pass merge), a quarter with each.
-    let (knockout, sort) = [(false, false), (false, false), (true, false), (false, true)][(i >> 5) % 4];
-    let knockout_prefix = (knockout || rng.chance(1, 16)).then(|| rng.pick(&["--", "##"]).to_string());
+    let (knockout, sort) =
+        [(false, false), (false, false), (true, false), (false, true)][(i >> 5) % 4];
+    let knockout_prefix =
+        (knockout || rng.chance(1, 16)).then(|| rng.pick(&["--", "##"]).to_string());
     DeepMergeOptions {
         // With a knockout prefix always an error: keep a few.
         preserve_unmergeables: bit(0) && (knockout_prefix.is_none() || rng.chance(1, 8)),
@@ -245,14 +260,19 @@ fn deep_merge_chains_match_the_gem() {
         };
         cases.push((gen.chain(), opts));
     }
-    let results = deep_merge_oracle::run_chains("deep-merge-chain", cases.iter().map(|(v, o)| (&v[..], o)));
+    let results =
+        deep_merge_oracle::run_chains("deep-merge-chain", cases.iter().map(|(v, o)| (&v[..], o)));
 
     let (mut one_pass, mut big, mut errors) = (0, 0, 0);
     let mut bad = Vec::new();
     for (i, ((values, opts), want)) in cases.iter().zip(&results).enumerate() {
         let all_hashes = values.iter().all(|v| matches!(v, Value::Hash(_)));
         one_pass += usize::from(all_hashes && opts.entries_independent());
-        big += usize::from(values.iter().any(|v| v.as_hash().is_some_and(|h| h.len() > 8)));
+        big += usize::from(
+            values
+                .iter()
+                .any(|v| v.as_hash().is_some_and(|h| h.len() > 8)),
+        );
         let chain = deep_merge_chain(values.clone(), opts);
         let mut strategy = Strategy::new(StrategyKind::Deep);
         strategy.deep = opts.clone();
@@ -284,7 +304,10 @@ fn deep_merge_chains_match_the_gem() {
         "deep_merge chains: {CHAINS} ({one_pass} merged in one pass, {big} with a hash of more than 8 keys, {errors} errors), {} mismatches",
         bad.len()
     );
-    assert!(one_pass > CHAINS / 3, "only {one_pass} chains take the one-pass merge");
+    assert!(
+        one_pass > CHAINS / 3,
+        "only {one_pass} chains take the one-pass merge"
+    );
     assert!(big > CHAINS / 4, "only {big} chains have a large hash");
     assert!(
         bad.is_empty(),

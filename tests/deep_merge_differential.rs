@@ -86,7 +86,9 @@ impl ValueGen for Gen<'_> {
             15 => Value::Bool(true),
             16 => Value::Bool(false),
             17 => Value::Symbol(hiera::value::ArcStr::from(*self.rng.pick(SYMBOLS))),
-            18 if self.bytes => Value::Bytes(Arc::new([0xffu8, b'a'][..self.rng.below(2) + 1].to_vec())),
+            18 if self.bytes => {
+                Value::Bytes(Arc::new([0xffu8, b'a'][..self.rng.below(2) + 1].to_vec()))
+            }
             _ => self.string(),
         }
     }
@@ -371,7 +373,10 @@ fn deep_merge_matches_ruby_gem() {
     }
 
     let cases = generate();
-    let results = deep_merge_oracle::run("deep-merge", cases.iter().map(|c| (&c.source, &c.dest, &c.opts)));
+    let results = deep_merge_oracle::run(
+        "deep-merge",
+        cases.iter().map(|c| (&c.source, &c.dest, &c.opts)),
+    );
 
     let mut mismatches = Vec::new();
     let mut errors = 0;

@@ -58,7 +58,10 @@ impl Gen {
         keys.push(Value::from(""));
         keys.push(Value::from("fifteen bytes!!"));
         keys.push(Value::from("sixteen bytes!!!"));
-        Gen { rng: Rng::from_state(seed), keys }
+        Gen {
+            rng: Rng::from_state(seed),
+            keys,
+        }
     }
 
     fn scalar(&mut self) -> Value {
@@ -78,7 +81,13 @@ impl Gen {
         let hashes = depth > 0 && self.rng.chance(1, 4);
         Value::array(
             (0..n)
-                .map(|_| if hashes { self.hash(depth - 1, 4) } else { self.scalar() })
+                .map(|_| {
+                    if hashes {
+                        self.hash(depth - 1, 4)
+                    } else {
+                        self.scalar()
+                    }
+                })
                 .collect(),
         )
     }
@@ -160,18 +169,28 @@ fn large_hashes_merge_as_the_gem_does_on_every_path() {
             (source, dest, options(i))
         })
         .collect();
-    let results = deep_merge_oracle::run("deep-merge-large", cases.iter().map(|(s, d, o)| (s, d, o)));
+    let results =
+        deep_merge_oracle::run("deep-merge-large", cases.iter().map(|(s, d, o)| (s, d, o)));
     let mut bad = Vec::new();
     for (i, ((s, d, o), want)) in cases.iter().zip(&results).enumerate() {
         let want = decode(&want["ok"]);
         let shared = deep_merge(s, d.clone(), o).unwrap();
         let unique = deep_merge(s, deep_copy(d), o).unwrap();
         let owned = deep_merge_owned(deep_copy(s), d.clone(), o).unwrap();
-        for (path, got) in [("shared", &shared), ("unique dest", &unique), ("owned source", &owned)] {
+        for (path, got) in [
+            ("shared", &shared),
+            ("unique dest", &unique),
+            ("owned source", &owned),
+        ] {
             if !same(got, &want) {
                 bad.push(format!("case {i} ({path}), opts {o:?}"));
             }
         }
     }
-    assert!(bad.is_empty(), "{} mismatches:\n{}", bad.len(), bad.join("\n"));
+    assert!(
+        bad.is_empty(),
+        "{} mismatches:\n{}",
+        bad.len(),
+        bad.join("\n")
+    );
 }

@@ -8,7 +8,10 @@ use hiera::{render::to_json, Hiera, Map, Options, Session};
 use std::sync::Arc;
 
 fn fixture(name: &str, files: &[(&str, &str)]) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("libhiera-gem-functions-{name}-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!(
+        "libhiera-gem-functions-{name}-{}",
+        std::process::id()
+    ));
     let _ = std::fs::remove_dir_all(&dir);
     for (path, text) in files {
         let p = dir.join(path);
@@ -26,7 +29,10 @@ fn lookup(dir: &std::path::Path, key: &str) -> Result<Option<String>, String> {
     })
     .unwrap();
     let session = Session::new(Arc::new(h), Map::default());
-    session.lookup_key(key).map(|v| v.map(|v| to_json(&v))).map_err(|e| e.message)
+    session
+        .lookup_key(key)
+        .map(|v| v.map(|v| to_json(&v)))
+        .map_err(|e| e.message)
 }
 
 #[test]
@@ -69,11 +75,19 @@ fn one_level(name: &str, function: &str) -> std::path::PathBuf {
 fn options_they_do_not_take_are_refused_as_puppet_refuses_them() {
     let dir = one_level("options", "libhiera::yaml_data");
     let e = lookup(&dir, "a").unwrap_err();
-    assert!(e.contains("'libhiera::yaml_data' one of 'path', 'paths' 'glob', 'globs' or 'mapped_paths'"), "{e}");
+    assert!(
+        e.contains(
+            "'libhiera::yaml_data' one of 'path', 'paths' 'glob', 'globs' or 'mapped_paths'"
+        ),
+        "{e}"
+    );
     // libhiera::data_hash takes `format` only: anything else is left to Puppet.
     let dir2 = one_level("options2", "libhiera::data_hash");
     let e = lookup(&dir2, "a").unwrap_err();
-    assert!(e.contains("Unable to find 'data_hash' function named 'libhiera::data_hash'"), "{e}");
+    assert!(
+        e.contains("Unable to find 'data_hash' function named 'libhiera::data_hash'"),
+        "{e}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
     std::fs::remove_dir_all(&dir2).unwrap();
 }

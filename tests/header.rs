@@ -31,7 +31,11 @@ fn header_is_up_to_date() {
     let committed = std::fs::read_to_string(header_path()).expect("include/hiera.h exists");
     let fresh = generate();
     if committed != fresh {
-        let line = committed.lines().zip(fresh.lines()).position(|(a, b)| a != b).map_or(0, |i| i + 1);
+        let line = committed
+            .lines()
+            .zip(fresh.lines())
+            .position(|(a, b)| a != b)
+            .map_or(0, |i| i + 1);
         panic!(
             "include/hiera.h is out of date (first difference near line {line}); \
              regenerate it with `cargo test --test header -- --ignored regenerate`"
@@ -94,11 +98,22 @@ fn header_states_the_contract() {
             || l.starts_with("typedef ")
             || l.starts_with("#define HIERA_");
         if declares && !l.starts_with("#define HIERA_H") {
-            assert!(i > 0 && lines[i - 1].trim_end().ends_with("*/"), "no doc comment above {l:?}");
+            assert!(
+                i > 0 && lines[i - 1].trim_end().ends_with("*/"),
+                "no doc comment above {l:?}"
+            );
         }
     }
     // Every documented function states threads and ownership or statuses.
-    for name in ["hiera_open", "hiera_free", "hiera_session_new", "hiera_session_free", "hiera_lookup", "hiera_lookup_many", "hiera_string_free"] {
+    for name in [
+        "hiera_open",
+        "hiera_free",
+        "hiera_session_new",
+        "hiera_session_free",
+        "hiera_lookup",
+        "hiera_lookup_many",
+        "hiera_string_free",
+    ] {
         let at = h.find(&format!(" {name}(")).unwrap();
         let doc_start = h[..at].rfind("/*").unwrap();
         let doc = &h[doc_start..at];
@@ -110,7 +125,9 @@ fn header_states_the_contract() {
 /// The error kinds the header lists, in order: the lines of its "Error
 /// kinds" section (the bindings' tests read the same section).
 fn header_kinds(h: &str) -> Vec<String> {
-    let start = h.find(" * Error kinds (").expect("the header has an Error kinds section");
+    let start = h
+        .find(" * Error kinds (")
+        .expect("the header has an Error kinds section");
     h[start..]
         .lines()
         .skip(2)
@@ -124,6 +141,9 @@ fn header_kinds(h: &str) -> Vec<String> {
 #[test]
 fn header_lists_every_error_kind() {
     let h = std::fs::read_to_string(header_path()).unwrap();
-    let rust: Vec<String> = hiera::ErrorKind::ALL.iter().map(|k| k.as_str().to_string()).collect();
+    let rust: Vec<String> = hiera::ErrorKind::ALL
+        .iter()
+        .map(|k| k.as_str().to_string())
+        .collect();
     assert_eq!(header_kinds(&h), rust);
 }

@@ -27,10 +27,20 @@ fn hiera3_cli_answers_every_recorded_query() {
             continue;
         }
         let scope_file = scratch.join(format!("scope{n}.json"));
-        std::fs::write(&scope_file, to_json(&hiera::Value::hash(case.scope.clone()))).unwrap();
+        std::fs::write(
+            &scope_file,
+            to_json(&hiera::Value::hash(case.scope.clone())),
+        )
+        .unwrap();
         for (i, q) in case.queries.iter().enumerate() {
             let mut cmd = Command::new(env!("CARGO_BIN_EXE_hiera-lookup"));
-            cmd.current_dir(dir).args(["--hiera3", "--hiera_config", "hiera.yaml", "--render-as", "json"]);
+            cmd.current_dir(dir).args([
+                "--hiera3",
+                "--hiera_config",
+                "hiera.yaml",
+                "--render-as",
+                "json",
+            ]);
             cmd.arg("--scope").arg(&scope_file);
             if let Some(rt) = &q.resolution_type {
                 let flag = match rt.as_str() {
@@ -44,7 +54,9 @@ fn hiera3_cli_answers_every_recorded_query() {
                 Some(hiera::Value::String(s)) => {
                     cmd.args(["--order-override", s]);
                 }
-                Some(hiera::Value::Array(a)) if !a.is_empty() && a.iter().all(|x| x.as_str().is_some()) => {
+                Some(hiera::Value::Array(a))
+                    if !a.is_empty() && a.iter().all(|x| x.as_str().is_some()) =>
+                {
                     for x in a.iter() {
                         cmd.args(["--order-override", x.as_str().unwrap()]);
                     }
@@ -61,7 +73,11 @@ fn hiera3_cli_answers_every_recorded_query() {
             cmd.arg("--").arg(&q.key);
             let out = cmd.output().unwrap();
             ran += 1;
-            let label = format!("{} #{i} {}", dir.strip_prefix(&root).unwrap().display(), q.key);
+            let label = format!(
+                "{} #{i} {}",
+                dir.strip_prefix(&root).unwrap().display(),
+                q.key
+            );
             let stdout = String::from_utf8_lossy(&out.stdout).to_string();
             let stderr = String::from_utf8_lossy(&out.stderr).to_string();
             match (&q.expected, out.status.code()) {
@@ -73,12 +89,18 @@ fn hiera3_cli_answers_every_recorded_query() {
                 }
                 (Outcome::NotFound, Some(1)) if stdout.is_empty() => {}
                 (Outcome::Error(want), Some(2)) => {
-                    let got = stderr.trim_end().strip_prefix("Error: ").unwrap_or(&stderr).to_string();
+                    let got = stderr
+                        .trim_end()
+                        .strip_prefix("Error: ")
+                        .unwrap_or(&stderr)
+                        .to_string();
                     if fd.replace_all(want, "fd:N") != fd.replace_all(&got, "fd:N") {
                         failures.push(format!("{label}: expected error {want:?}, got {got:?}"));
                     }
                 }
-                (want, code) => failures.push(format!("{label}: expected {want:?}, got exit {code:?} {stdout} {stderr}")),
+                (want, code) => failures.push(format!(
+                    "{label}: expected {want:?}, got exit {code:?} {stdout} {stderr}"
+                )),
             }
         }
     }
@@ -86,7 +108,14 @@ fn hiera3_cli_answers_every_recorded_query() {
     for f in &failures {
         eprintln!("FAIL {f}");
     }
-    eprintln!("hiera3 CLI: {ran} queries, {} failed, {skipped} not expressible as flags", failures.len());
+    eprintln!(
+        "hiera3 CLI: {ran} queries, {} failed, {skipped} not expressible as flags",
+        failures.len()
+    );
     assert!(ran > 100, "too few hiera3 queries found: {ran}");
-    assert!(failures.is_empty(), "{} hiera3 CLI failures", failures.len());
+    assert!(
+        failures.is_empty(),
+        "{} hiera3 CLI failures",
+        failures.len()
+    );
 }

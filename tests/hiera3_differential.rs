@@ -53,7 +53,9 @@ struct MergeGen {
 
 impl MergeGen {
     fn string(&mut self) -> Value {
-        let w = *self.rng.pick(&["a", "b", "c", "x", "a,b", "b c", "", "Z", "é"]);
+        let w = *self
+            .rng
+            .pick(&["a", "b", "c", "x", "a,b", "b c", "", "Z", "é"]);
         match self.rng.below(8) {
             0 | 1 => Value::from(format!("{}{}", self.prefix, w)),
             2 => Value::from(self.prefix.clone()),
@@ -93,7 +95,13 @@ impl ValueGen for MergeGen {
         let hashes = depth > 0 && self.rng.chance(1, 4);
         Value::array(
             (0..n)
-                .map(|_| if hashes { self.hash(depth - 1) } else { self.scalar() })
+                .map(|_| {
+                    if hashes {
+                        self.hash(depth - 1)
+                    } else {
+                        self.scalar()
+                    }
+                })
                 .collect(),
         )
     }
@@ -111,11 +119,17 @@ impl MergeGen {
                 let nv = match v {
                     Value::Hash(_) if depth > 0 => self.like(v, depth - 1),
                     Value::Array(a) if self.rng.chance(2, 3) => {
-                        let mut items: Vec<Value> = a.iter().filter(|_| self.rng.chance(1, 2)).cloned().collect();
+                        let mut items: Vec<Value> = a
+                            .iter()
+                            .filter(|_| self.rng.chance(1, 2))
+                            .cloned()
+                            .collect();
                         for _ in 0..self.rng.below(3) {
                             items.push(match a.first() {
                                 Some(Value::Hash(_)) if depth > 0 => self.hash(depth - 1),
-                                Some(Value::String(s)) if self.rng.chance(1, 2) => Value::from(format!("{}{}", self.prefix, s)),
+                                Some(Value::String(s)) if self.rng.chance(1, 2) => {
+                                    Value::from(format!("{}{}", self.prefix, s))
+                                }
                                 _ => self.scalar(),
                             });
                         }
@@ -179,7 +193,11 @@ impl MergeGen {
                     }
                 }
                 // Now and then a String key, which the gem ignores.
-                let k = if self.rng.chance(1, 10) { Value::from(name) } else { sym(name) };
+                let k = if self.rng.chance(1, 10) {
+                    Value::from(name)
+                } else {
+                    sym(name)
+                };
                 m.insert(k, v);
             }
         }
@@ -195,7 +213,11 @@ impl MergeGen {
             3 | 4 => Some(Value::from("deep")),
             5 => Some(sym("deep")),
             6 => Some(Value::from("native")),
-            7 => Some(self.rng.pick(&[Value::from("Deeper"), Value::Nil, sym("native")]).clone()),
+            7 => Some(
+                self.rng
+                    .pick(&[Value::from("Deeper"), Value::Nil, sym("native")])
+                    .clone(),
+            ),
             _ => None,
         }
     }
@@ -260,17 +282,84 @@ fn run_merge(c: &Json) -> hiera::Result<Value> {
 // parse_answer / datasources cases
 
 const EXPRS: &[&str] = &[
-    "a", "b", "x", "host", " a ", "a ", "::a", "", " ", "::", "''", "\"\"", "'::'", "\"::\"", "os.family", "os.missing",
-    "os.'family'", "list.0", "list.1", "list.9", "list.x", "0", "a..b", "a.", "'a.b'", "n.x", "f", "nil", "tmpl",
-    "text", "loop", "lit", "h", "via_hiera", "via_alias", "scope('a')", "scope(\"host\")", "scope('os.family')",
-    "scope(a)", "hiera('k1')", "hiera(\"k2\")", "hiera('arr')", "hiera('hash')", "hiera('nilv')", "hiera('missing')",
-    "hiera('loop1')", "hiera('chain')", "hiera('lit')", "hiera('oo')", "hiera('list.1')", "hiera(k1)", "hiera('')",
-    "hiera( 'k1' )", "hiera('k1\")", "alias('arr')", "alias('str')", "alias('hash')", "alias('nilv')", "alias('missing')",
-    "alias('int')", "alias('loop2')", "literal('%')", "literal('x')", "literal('a')", "literal(\"'\")", "literal('{')",
-    "lookup('a')", "Hiera('k1')", "hiera_x('k1')", "hiera ('k1')", "x\nhiera('k1')", "extra_var", "extra.sub",
+    "a",
+    "b",
+    "x",
+    "host",
+    " a ",
+    "a ",
+    "::a",
+    "",
+    " ",
+    "::",
+    "''",
+    "\"\"",
+    "'::'",
+    "\"::\"",
+    "os.family",
+    "os.missing",
+    "os.'family'",
+    "list.0",
+    "list.1",
+    "list.9",
+    "list.x",
+    "0",
+    "a..b",
+    "a.",
+    "'a.b'",
+    "n.x",
+    "f",
+    "nil",
+    "tmpl",
+    "text",
+    "loop",
+    "lit",
+    "h",
+    "via_hiera",
+    "via_alias",
+    "scope('a')",
+    "scope(\"host\")",
+    "scope('os.family')",
+    "scope(a)",
+    "hiera('k1')",
+    "hiera(\"k2\")",
+    "hiera('arr')",
+    "hiera('hash')",
+    "hiera('nilv')",
+    "hiera('missing')",
+    "hiera('loop1')",
+    "hiera('chain')",
+    "hiera('lit')",
+    "hiera('oo')",
+    "hiera('list.1')",
+    "hiera(k1)",
+    "hiera('')",
+    "hiera( 'k1' )",
+    "hiera('k1\")",
+    "alias('arr')",
+    "alias('str')",
+    "alias('hash')",
+    "alias('nilv')",
+    "alias('missing')",
+    "alias('int')",
+    "alias('loop2')",
+    "literal('%')",
+    "literal('x')",
+    "literal('a')",
+    "literal(\"'\")",
+    "literal('{')",
+    "lookup('a')",
+    "Hiera('k1')",
+    "hiera_x('k1')",
+    "hiera ('k1')",
+    "x\nhiera('k1')",
+    "extra_var",
+    "extra.sub",
 ];
 
-const TEXT: &[&str] = &["x", " ", "-", "\n", "}", "%", "{", "%{", "%%", "pre ", " post", "é", "#{x}"];
+const TEXT: &[&str] = &[
+    "x", " ", "-", "\n", "}", "%", "{", "%{", "%%", "pre ", " post", "é", "#{x}",
+];
 
 struct ParseGen {
     rng: Rng,
@@ -297,7 +386,16 @@ impl ParseGen {
     fn value(&mut self, depth: usize) -> Value {
         match self.rng.below(if depth == 0 { 6 } else { 9 }) {
             0..=2 => self.string(),
-            3 => self.rng.pick(&[Value::Int(7), Value::Float(1.5), Value::Bool(false), Value::Nil, sym("s")]).clone(),
+            3 => self
+                .rng
+                .pick(&[
+                    Value::Int(7),
+                    Value::Float(1.5),
+                    Value::Bool(false),
+                    Value::Nil,
+                    sym("s"),
+                ])
+                .clone(),
             4 => Value::Float(*self.rng.pick(&[1e20, -0.0, 2.5])),
             5 => Value::Bool(true),
             6 | 7 => {
@@ -330,17 +428,37 @@ impl ParseGen {
         put("host", Value::from("web01"));
         put(" a ", Value::from("spaced"));
         put("::a", Value::from("colons"));
-        put("os", hash_of(vec![(Value::from("family"), Value::from("Debian"))]));
-        put("list", Value::array(vec![Value::from("l0"), Value::from("l1")]));
+        put(
+            "os",
+            hash_of(vec![(Value::from("family"), Value::from("Debian"))]),
+        );
+        put(
+            "list",
+            Value::array(vec![Value::from("l0"), Value::from("l1")]),
+        );
         put("n", Value::Int(3));
         put("f", Value::Bool(false));
         put("nil", Value::Nil);
         put("a.b", Value::from("dotted"));
-        put("tmpl", Value::from(*self.rng.pick(&["%{a}", "pre %{host} post %{a}", "%{literal('z')}", "%{hiera('k1')}"])));
+        put(
+            "tmpl",
+            Value::from(*self.rng.pick(&[
+                "%{a}",
+                "pre %{host} post %{a}",
+                "%{literal('z')}",
+                "%{hiera('k1')}",
+            ])),
+        );
         put("text", Value::from("t %{a} t"));
         put("loop", Value::from("%{loop}"));
         put("lit", Value::from("%{literal('q')}"));
-        put("h", hash_of(vec![(Value::from("k"), Value::array(vec![Value::Int(1), Value::Int(2)]))]));
+        put(
+            "h",
+            hash_of(vec![(
+                Value::from("k"),
+                Value::array(vec![Value::Int(1), Value::Int(2)]),
+            )]),
+        );
         put("via_hiera", Value::from("%{hiera('arr')}"));
         put("via_alias", Value::from("%{alias('arr')}"));
         for _ in 0..self.rng.below(3) {
@@ -391,7 +509,10 @@ impl ParseGen {
             hash_of(vec![
                 (Value::from("extra_var"), Value::from("E")),
                 (Value::from("a"), Value::from("from extra")),
-                (Value::from("extra"), hash_of(vec![(Value::from("sub"), Value::Int(9))])),
+                (
+                    Value::from("extra"),
+                    hash_of(vec![(Value::from("sub"), Value::Int(9))]),
+                ),
             ])
         } else {
             Value::empty_hash()
@@ -404,12 +525,30 @@ impl ParseGen {
             1 => Value::Nil,
             2 => sym(self.rng.pick::<&str>(&["sym", "/abs", "a//b"])),
             3 => Value::Bool(true),
-            4 => Value::array(vec![Value::from("n1"), Value::array(vec![Value::from("n2/%{host}")])]),
+            4 => Value::array(vec![
+                Value::from("n1"),
+                Value::array(vec![Value::from("n2/%{host}")]),
+            ]),
             5 => self.string(),
             _ => Value::from(*self.rng.pick(&[
-                "common", "nodes/%{host}", "%{missing}", "x/%{missing}", "", "/abs", "a//b", "dir/", "a\n/b",
-                "%{hiera('k1')}", "%{literal('lit')}", "%{scope('host')}", "%{alias('arr')}", "%{alias('str')}",
-                "%{lookup('x')}", "%{a..b}", " spaced ", "%{hiera('oo')}",
+                "common",
+                "nodes/%{host}",
+                "%{missing}",
+                "x/%{missing}",
+                "",
+                "/abs",
+                "a//b",
+                "dir/",
+                "a\n/b",
+                "%{hiera('k1')}",
+                "%{literal('lit')}",
+                "%{scope('host')}",
+                "%{alias('arr')}",
+                "%{alias('str')}",
+                "%{lookup('x')}",
+                "%{a..b}",
+                " spaced ",
+                "%{hiera('oo')}",
             ])),
         }
     }
@@ -455,7 +594,12 @@ fn source_cases(rng: &mut Rng) -> Vec<Json> {
 /// `Backend.lookup` as the oracle stubs it: from the table, the found
 /// value interpolated with the lookup's context; `oo` answers the
 /// order_override.
-fn table_lookup(key: &str, scope: &Value, table: &Value, ctx: &Context) -> hiera::Result<Option<Value>> {
+fn table_lookup(
+    key: &str,
+    scope: &Value,
+    table: &Value,
+    ctx: &Context,
+) -> hiera::Result<Option<Value>> {
     if key == "oo" {
         return Ok(Some(ctx.order_override.clone().unwrap_or_default()));
     }
@@ -467,14 +611,23 @@ fn table_lookup(key: &str, scope: &Value, table: &Value, ctx: &Context) -> hiera
 }
 
 fn run_parse(c: &Json) -> hiera::Result<Value> {
-    let (data, scope, extra, table) = (decode(&c["data"]), decode(&c["scope"]), decode(&c["extra"]), decode(&c["table"]));
+    let (data, scope, extra, table) = (
+        decode(&c["data"]),
+        decode(&c["scope"]),
+        decode(&c["extra"]),
+        decode(&c["table"]),
+    );
     let ctx = Context::new(Some(decode(&c["oo"])).filter(|v| !v.is_nil()));
     let mut lookup = |k: &str, ctx: &Context| table_lookup(k, &scope, &table, ctx);
     helpers::parse_answer(&data, &scope, &extra, &ctx, &mut lookup)
 }
 
 fn run_sources(c: &Json) -> hiera::Result<Value> {
-    let (hierarchy, scope, table) = (decode(&c["hierarchy"]), decode(&c["scope"]), decode(&c["table"]));
+    let (hierarchy, scope, table) = (
+        decode(&c["hierarchy"]),
+        decode(&c["scope"]),
+        decode(&c["table"]),
+    );
     let oo = Some(decode(&c["oo"])).filter(|v| !v.is_nil());
     let mut lookup = |k: &str, ctx: &Context| table_lookup(k, &scope, &table, ctx);
     helpers::datasources(Some(&hierarchy), &scope, oo.as_ref(), &mut lookup).map(Value::array)
@@ -484,7 +637,9 @@ fn run_sources(c: &Json) -> hiera::Result<Value> {
 // split_key, qualified_lookup, Config.load
 
 fn split_cases(rng: &mut Rng) -> Vec<Json> {
-    const PIECES: &[&str] = &["a", "b", ".", "'", "\"", " ", "1", "'x.y'", "\"q\"", "::", "\n", "é"];
+    const PIECES: &[&str] = &[
+        "a", "b", ".", "'", "\"", " ", "1", "'x.y'", "\"q\"", "::", "\n", "é",
+    ];
     (0..SPLITS)
         .map(|_| {
             let n = rng.below(7);
@@ -495,14 +650,32 @@ fn split_cases(rng: &mut Rng) -> Vec<Json> {
 }
 
 fn dig_cases(rng: &mut Rng) -> Vec<Json> {
-    const SEGS: &[&str] = &["a", "b", "0", "1", "2", "01", "x\n1", "-1\n0", " 1", "k", "99999999999999999999"];
+    const SEGS: &[&str] = &[
+        "a",
+        "b",
+        "0",
+        "1",
+        "2",
+        "01",
+        "x\n1",
+        "-1\n0",
+        " 1",
+        "k",
+        "99999999999999999999",
+    ];
     (0..DIGS)
         .map(|_| {
-            let mut g = MergeGen { rng: Rng::from_state(rng.next()), prefix: "--".into() };
+            let mut g = MergeGen {
+                rng: Rng::from_state(rng.next()),
+                prefix: "--".into(),
+            };
             let value = match g.rng.below(6) {
                 0 => Value::array(vec![Value::from("a"), g.hash(1), Value::Nil]),
                 1 => hash_of(vec![
-                    (Value::from("a"), Value::array(vec![Value::Int(5), g.value(1)])),
+                    (
+                        Value::from("a"),
+                        Value::array(vec![Value::Int(5), g.value(1)]),
+                    ),
                     (Value::from("b"), Value::Nil),
                     (Value::from("k"), sym("s")),
                     (Value::from("1"), Value::from("one")),
@@ -518,19 +691,58 @@ fn dig_cases(rng: &mut Rng) -> Vec<Json> {
 }
 
 const CONFIGS: &[&str] = &[
-    "", "---\n", "--- ~\n", "false\n", "[]\n", "[1]\n", "5\n", "str\n", "my version\n", "true\n", "1.5\n", ":sym\n",
-    ":version: 5\n", "version: 4\n", "version: 3\n", ":version: '5'\n", "version: 4.5\n", "version: 3.9\n",
-    "version: [1]\n", "version: {a: 1}\n", "version: true\n", "version: ~\n:version: 4\n", "version: 0\n",
-    "version: 12345678901234567890\n", ":backends: ~\n", ":backends: [yaml, ~]\n", ":backends: 5\n",
-    ":backends: [Yaml, JSON]\n", ":backends: puppet\n", ":backends: [[yaml], [[json]]]\n", ":backends: :yaml\n",
-    "backends: [json]\n", "a: &x 1\nb: *x\n", "a: [\n", "a: 2020-01-01\n", ":hierarchy: x\n:logger: noop\n",
-    "\u{feff}:backends: json\n", ":merge_behavior: deeper\n:deep_merge_options: {:knockout_prefix: '--'}\n",
-    ":yaml:\n  :datadir: /x\n:hierarchy: [a, [b, c]]\n:extra: 1\n", "a: \u{1}\n", ":backends: [json, yaml, JSON]\n",
-    ":backends: []\n", ":logger: console\n:backends: [yaml]\n", "--- !ruby/object:Foo {}\n", ":backends: [\"../yaml\"]\n",
+    "",
+    "---\n",
+    "--- ~\n",
+    "false\n",
+    "[]\n",
+    "[1]\n",
+    "5\n",
+    "str\n",
+    "my version\n",
+    "true\n",
+    "1.5\n",
+    ":sym\n",
+    ":version: 5\n",
+    "version: 4\n",
+    "version: 3\n",
+    ":version: '5'\n",
+    "version: 4.5\n",
+    "version: 3.9\n",
+    "version: [1]\n",
+    "version: {a: 1}\n",
+    "version: true\n",
+    "version: ~\n:version: 4\n",
+    "version: 0\n",
+    "version: 12345678901234567890\n",
+    ":backends: ~\n",
+    ":backends: [yaml, ~]\n",
+    ":backends: 5\n",
+    ":backends: [Yaml, JSON]\n",
+    ":backends: puppet\n",
+    ":backends: [[yaml], [[json]]]\n",
+    ":backends: :yaml\n",
+    "backends: [json]\n",
+    "a: &x 1\nb: *x\n",
+    "a: [\n",
+    "a: 2020-01-01\n",
+    ":hierarchy: x\n:logger: noop\n",
+    "\u{feff}:backends: json\n",
+    ":merge_behavior: deeper\n:deep_merge_options: {:knockout_prefix: '--'}\n",
+    ":yaml:\n  :datadir: /x\n:hierarchy: [a, [b, c]]\n:extra: 1\n",
+    "a: \u{1}\n",
+    ":backends: [json, yaml, JSON]\n",
+    ":backends: []\n",
+    ":logger: console\n:backends: [yaml]\n",
+    "--- !ruby/object:Foo {}\n",
+    ":backends: [\"../yaml\"]\n",
 ];
 
 fn config_cases() -> Vec<Json> {
-    CONFIGS.iter().map(|t| json!({"op": "config", "text": t})).collect()
+    CONFIGS
+        .iter()
+        .map(|t| json!({"op": "config", "text": t}))
+        .collect()
 }
 
 fn run_config(c: &Json, dir: &Path) -> hiera::Result<Value> {
@@ -540,7 +752,10 @@ fn run_config(c: &Json, dir: &Path) -> hiera::Result<Value> {
 
 /// The oracle's markers for "not found" and the empty key.
 fn special(j: &Json) -> bool {
-    matches!(j.get("__type__").and_then(Json::as_str), Some("NotFound" | "EmptyKey"))
+    matches!(
+        j.get("__type__").and_then(Json::as_str),
+        Some("NotFound" | "EmptyKey")
+    )
 }
 
 // ---------------------------------------------------------------------------
@@ -560,12 +775,18 @@ fn skip_or_fail(why: &str) {
 #[test]
 fn hiera3_helpers_match_the_gem() {
     let probe = Command::new("ruby")
-        .args(["-e", "require 'json'; require 'hiera'; require 'deep_merge'; print Hiera.version"])
+        .args([
+            "-e",
+            "require 'json'; require 'hiera'; require 'deep_merge'; print Hiera.version",
+        ])
         .output();
     match probe {
         Err(e) => return skip_or_fail(&format!("cannot run `ruby`: {e}")),
         Ok(out) if !out.status.success() => {
-            return skip_or_fail(&format!("`ruby -e \"require 'hiera'\"` failed: {}", String::from_utf8_lossy(&out.stderr).trim()))
+            return skip_or_fail(&format!(
+                "`ruby -e \"require 'hiera'\"` failed: {}",
+                String::from_utf8_lossy(&out.stderr).trim()
+            ))
         }
         Ok(out) => {
             let version = String::from_utf8_lossy(&out.stdout).to_string();
@@ -593,7 +814,14 @@ fn hiera3_helpers_match_the_gem() {
             writeln!(f, "{c}").unwrap();
         }
     }
-    let script: PathBuf = [env!("CARGO_MANIFEST_DIR"), "tests", "support", "hiera3_oracle.rb"].iter().collect();
+    let script: PathBuf = [
+        env!("CARGO_MANIFEST_DIR"),
+        "tests",
+        "support",
+        "hiera3_oracle.rb",
+    ]
+    .iter()
+    .collect();
     let status = Command::new("ruby")
         .arg("--disable-error_highlight")
         .arg(&script)
@@ -601,13 +829,21 @@ fn hiera3_helpers_match_the_gem() {
         .stdout(Stdio::from(std::fs::File::create(&output).unwrap()))
         .status()
         .expect("run the hiera3 oracle");
-    assert!(status.success(), "the oracle {} failed: {status}", script.display());
+    assert!(
+        status.success(),
+        "the oracle {} failed: {status}",
+        script.display()
+    );
     let results: Vec<Json> = std::fs::read_to_string(&output)
         .unwrap()
         .lines()
         .map(|l| serde_json::from_str(l).expect("oracle JSON"))
         .collect();
-    assert_eq!(results.len(), cases.len(), "the oracle answered a different number of cases");
+    assert_eq!(
+        results.len(),
+        cases.len(),
+        "the oracle answered a different number of cases"
+    );
 
     let config_dir = dir.join("config");
     std::fs::create_dir_all(&config_dir).unwrap();
@@ -625,10 +861,16 @@ fn hiera3_helpers_match_the_gem() {
                 None => Err(hiera::Error::new(hiera::ErrorKind::Lookup, "Syntax error")),
             },
             "dig" => {
-                let segments: Vec<String> =
-                    c["segments"].as_array().unwrap().iter().map(|s| s.as_str().unwrap().to_string()).collect();
-                qualified_lookup(&segments, &decode(&c["value"]), c["key"].as_str())
-                    .map(|v| v.map(|v| encode(&v)).unwrap_or(json!({"__type__": "NotFound"})))
+                let segments: Vec<String> = c["segments"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|s| s.as_str().unwrap().to_string())
+                    .collect();
+                qualified_lookup(&segments, &decode(&c["value"]), c["key"].as_str()).map(|v| {
+                    v.map(|v| encode(&v))
+                        .unwrap_or(json!({"__type__": "NotFound"}))
+                })
             }
             "config" => run_config(c, &config_dir).map(|v| encode(&v)),
             _ => unreachable!(),
@@ -653,14 +895,27 @@ fn hiera3_helpers_match_the_gem() {
         }
     }
     let _ = std::fs::remove_dir_all(&dir);
-    let summary: Vec<String> = counts.iter().map(|(op, (n, e))| format!("{op} {n} ({e} errors)")).collect();
-    eprintln!("hiera3 differential: {} cases: {}; {} mismatches", cases.len(), summary.join(", "), mismatches.len());
+    let summary: Vec<String> = counts
+        .iter()
+        .map(|(op, (n, e))| format!("{op} {n} ({e} errors)"))
+        .collect();
+    eprintln!(
+        "hiera3 differential: {} cases: {}; {} mismatches",
+        cases.len(),
+        summary.join(", "),
+        mismatches.len()
+    );
     if !mismatches.is_empty() {
         panic!(
             "{} of {} cases differ from the hiera 3.10 gem; first ones:\n{}",
             mismatches.len(),
             cases.len(),
-            mismatches.iter().take(8).cloned().collect::<Vec<_>>().join("\n")
+            mismatches
+                .iter()
+                .take(8)
+                .cloned()
+                .collect::<Vec<_>>()
+                .join("\n")
         );
     }
 }
@@ -681,16 +936,61 @@ fn sessions() -> Vec<Json> {
     let la = |k: &str| json!({"lookup": k, "rt": {"__type__": "Symbol", "name": "array"}, "scope": {"__type__": "Hash", "entries": []}, "oo": null});
     vec![
         // re-read on change, removal, re-creation
-        vec![w("data/common.yaml", "k: one\n"), l("k"), w("data/common.yaml", "k: three\n"), l("k"), rm("data/common.yaml"), l("k"), w("data/common.yaml", "k: 4\n"), l("k")],
+        vec![
+            w("data/common.yaml", "k: one\n"),
+            l("k"),
+            w("data/common.yaml", "k: three\n"),
+            l("k"),
+            rm("data/common.yaml"),
+            l("k"),
+            w("data/common.yaml", "k: 4\n"),
+            l("k"),
+        ],
         // a syntax error leaves nil behind, until the file changes
-        vec![w("data/common.yaml", "k: c\n"), w("data/first.yaml", "k: [\n"), l("k"), l("k"), la("k"), w("data/first.yaml", "k: fixed\n"), l("k")],
+        vec![
+            w("data/common.yaml", "k: c\n"),
+            w("data/first.yaml", "k: [\n"),
+            l("k"),
+            l("k"),
+            la("k"),
+            w("data/first.yaml", "k: fixed\n"),
+            l("k"),
+        ],
         // a failed re-read keeps the old data
-        vec![w("data/first.yaml", "k: old\n"), l("k"), w("data/first.yaml", "k: [broken\n"), l("k"), l("k"), l("other")],
+        vec![
+            w("data/first.yaml", "k: old\n"),
+            l("k"),
+            w("data/first.yaml", "k: [broken\n"),
+            l("k"),
+            l("k"),
+            l("other"),
+        ],
         // non-hash data left in the cache
-        vec![w("data/common.yaml", "other: c\n"), w("data/first.yaml", "- k\n- x\n"), l("k"), l("k"), l("other"), l("x")],
-        vec![w("data/common.yaml", "zz: c\n"), w("data/first.yaml", "k and more\n"), l("k"), l("k"), l("and"), l("zz"), la("k")],
+        vec![
+            w("data/common.yaml", "other: c\n"),
+            w("data/first.yaml", "- k\n- x\n"),
+            l("k"),
+            l("k"),
+            l("other"),
+            l("x"),
+        ],
+        vec![
+            w("data/common.yaml", "zz: c\n"),
+            w("data/first.yaml", "k and more\n"),
+            l("k"),
+            l("k"),
+            l("and"),
+            l("zz"),
+            la("k"),
+        ],
         vec![w("data/first.yaml", "5\n"), l("k"), l("k")],
-        vec![w("data/first.json", "null"), l("k"), l("k"), w("data/first.json", "{\"k\": \"j\"}"), l("k")],
+        vec![
+            w("data/first.json", "null"),
+            l("k"),
+            l("k"),
+            w("data/first.json", "{\"k\": \"j\"}"),
+            l("k"),
+        ],
         vec![w("data/first.json", "[\"k\"]"), l("k"), l("k"), l("")],
         vec![w("data/first.yaml", "\"\"\n"), l("k"), l("k")],
         vec![w("data/first.yaml", "--- :sym\n"), l("k"), l("k"), l("")],
@@ -703,7 +1003,8 @@ fn sessions() -> Vec<Json> {
 }
 
 fn run_session(dir: &Path, steps: &[Json]) -> Vec<Json> {
-    let h = hiera::hiera3::Hiera3::open(Path::new("hiera.yaml"), Some(dir)).expect("session config");
+    let h =
+        hiera::hiera3::Hiera3::open(Path::new("hiera.yaml"), Some(dir)).expect("session config");
     let mut out = Vec::new();
     for s in steps {
         if let Some(w) = s.get("write") {
@@ -716,11 +1017,19 @@ fn run_session(dir: &Path, steps: &[Json]) -> Vec<Json> {
             let rt = ResolutionType::from_value(&decode(&s["rt"])).unwrap();
             let oo = Some(decode(&s["oo"])).filter(|v| !v.is_nil());
             let default = s.get("default").map(decode);
-            out.push(match h.lookup(s["lookup"].as_str().unwrap(), default.as_ref(), &decode(&s["scope"]), oo.as_ref(), &rt) {
-                Ok(Some(v)) => json!({"ok": encode(&v)}),
-                Ok(None) => json!({"not_found": true}),
-                Err(e) => json!({"error": e.message}),
-            });
+            out.push(
+                match h.lookup(
+                    s["lookup"].as_str().unwrap(),
+                    default.as_ref(),
+                    &decode(&s["scope"]),
+                    oo.as_ref(),
+                    &rt,
+                ) {
+                    Ok(Some(v)) => json!({"ok": encode(&v)}),
+                    Ok(None) => json!({"not_found": true}),
+                    Err(e) => json!({"error": e.message}),
+                },
+            );
         }
     }
     out
@@ -728,7 +1037,11 @@ fn run_session(dir: &Path, steps: &[Json]) -> Vec<Json> {
 
 #[test]
 fn hiera3_file_cache_matches_the_gem() {
-    if !Command::new("ruby").args(["-e", "require 'hiera'"]).output().is_ok_and(|o| o.status.success()) {
+    if !Command::new("ruby")
+        .args(["-e", "require 'hiera'"])
+        .output()
+        .is_ok_and(|o| o.status.success())
+    {
         return skip_or_fail("cannot run `ruby -e \"require 'hiera'\"`");
     }
     let base = std::env::temp_dir().join(format!("libhiera-h3session-{}", std::process::id()));
@@ -747,7 +1060,14 @@ fn hiera3_file_cache_matches_the_gem() {
         }
     }
     let input: String = cases.iter().map(|c| format!("{c}\n")).collect();
-    let script: PathBuf = [env!("CARGO_MANIFEST_DIR"), "tests", "support", "hiera3_oracle.rb"].iter().collect();
+    let script: PathBuf = [
+        env!("CARGO_MANIFEST_DIR"),
+        "tests",
+        "support",
+        "hiera3_oracle.rb",
+    ]
+    .iter()
+    .collect();
     let mut child = Command::new("ruby")
         .arg("--disable-error_highlight")
         .arg(&script)
@@ -755,26 +1075,44 @@ fn hiera3_file_cache_matches_the_gem() {
         .stdout(Stdio::piped())
         .spawn()
         .expect("run the hiera3 oracle");
-    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
     let out = child.wait_with_output().unwrap();
     assert!(out.status.success(), "the oracle failed");
     let fd = regex::Regex::new(r"\bfd:\d+").unwrap();
     let norm = |j: &Json| fd.replace_all(&j.to_string(), "fd:N").into_owned();
     let mut lookups = 0;
     let mut mismatches = Vec::new();
-    for ((c, line), dir) in cases.iter().zip(String::from_utf8(out.stdout).unwrap().lines()).zip(&rust_dirs) {
+    for ((c, line), dir) in cases
+        .iter()
+        .zip(String::from_utf8(out.stdout).unwrap().lines())
+        .zip(&rust_dirs)
+    {
         let want: Json = serde_json::from_str(line).unwrap();
-        let want = want.get("ok").unwrap_or_else(|| panic!("session failed in Ruby: {want}"));
+        let want = want
+            .get("ok")
+            .unwrap_or_else(|| panic!("session failed in Ruby: {want}"));
         let got = run_session(dir, c["steps"].as_array().unwrap());
         lookups += got.len();
         for (i, (g, w)) in got.iter().zip(want.as_array().unwrap()).enumerate() {
             if norm(g) != norm(w) {
-                mismatches.push(format!("{} step {i}:\n  ruby: {w}\n  rust: {g}", c["steps"]));
+                mismatches.push(format!(
+                    "{} step {i}:\n  ruby: {w}\n  rust: {g}",
+                    c["steps"]
+                ));
             }
         }
         assert_eq!(got.len(), want.as_array().unwrap().len());
     }
     let _ = std::fs::remove_dir_all(&base);
-    eprintln!("hiera3 file cache: {} sessions, {lookups} lookups, {} mismatches", cases.len(), mismatches.len());
+    eprintln!(
+        "hiera3 file cache: {} sessions, {lookups} lookups, {} mismatches",
+        cases.len(),
+        mismatches.len()
+    );
     assert!(mismatches.is_empty(), "{}", mismatches.join("\n"));
 }

@@ -82,60 +82,238 @@ fn scaled(n: usize, scale: f64) -> usize {
 // ---------------------------------------------------------------- names
 
 const MODULES: [&str; 50] = [
-    "ntp", "ssh", "sudo", "apache", "nginx", "haproxy", "mysql", "postgresql", "redis", "memcached",
-    "rabbitmq", "kafka", "zookeeper", "elasticsearch", "logstash", "grafana", "prometheus", "consul", "vault",
-    "docker", "kubernetes", "etcd", "java", "tomcat", "jenkins", "python", "nodejs", "php", "postfix", "bind",
-    "nfs", "samba", "sssd", "firewalld", "selinux", "auditd", "rsyslog", "logrotate", "cron", "limits",
-    "sysctl", "chrony", "snmp", "zabbix", "telegraf", "filebeat", "mongodb", "keepalived", "squid", "lvm",
+    "ntp",
+    "ssh",
+    "sudo",
+    "apache",
+    "nginx",
+    "haproxy",
+    "mysql",
+    "postgresql",
+    "redis",
+    "memcached",
+    "rabbitmq",
+    "kafka",
+    "zookeeper",
+    "elasticsearch",
+    "logstash",
+    "grafana",
+    "prometheus",
+    "consul",
+    "vault",
+    "docker",
+    "kubernetes",
+    "etcd",
+    "java",
+    "tomcat",
+    "jenkins",
+    "python",
+    "nodejs",
+    "php",
+    "postfix",
+    "bind",
+    "nfs",
+    "samba",
+    "sssd",
+    "firewalld",
+    "selinux",
+    "auditd",
+    "rsyslog",
+    "logrotate",
+    "cron",
+    "limits",
+    "sysctl",
+    "chrony",
+    "snmp",
+    "zabbix",
+    "telegraf",
+    "filebeat",
+    "mongodb",
+    "keepalived",
+    "squid",
+    "lvm",
 ];
 
 /// Modules a compile uses that the control repo does not ship (no module
 /// data: the module layer answers "Module not found").
-const FOREIGN_MODULES: [&str; 8] =
-    ["stdlib", "concat", "archive", "inifile", "vcsrepo", "translate", "augeas", "puppet_agent"];
+const FOREIGN_MODULES: [&str; 8] = [
+    "stdlib",
+    "concat",
+    "archive",
+    "inifile",
+    "vcsrepo",
+    "translate",
+    "augeas",
+    "puppet_agent",
+];
 
-const SUBCLASSES: [&str; 10] =
-    ["install", "config", "service", "repo", "server", "client", "backup", "monitoring", "tls", "users"];
+const SUBCLASSES: [&str; 10] = [
+    "install",
+    "config",
+    "service",
+    "repo",
+    "server",
+    "client",
+    "backup",
+    "monitoring",
+    "tls",
+    "users",
+];
 
 const PARAMS: [&str; 48] = [
-    "ensure", "package_name", "package_ensure", "service_name", "service_ensure", "service_enable", "config_file",
-    "config_dir", "port", "bind_address", "user", "group", "manage_repo", "repo_url", "version", "log_level",
-    "log_dir", "max_connections", "timeout", "servers", "options", "settings_hash", "extra_config", "packages",
-    "purge", "restart_on_change", "tls_enable", "tls_cert", "tls_key", "ca_file", "listen", "workers",
-    "memory_ratio", "data_dir", "backup_enable", "backup_schedule", "monitoring_enable", "allowed_hosts",
-    "admin_users", "env_vars", "limits", "proxy", "mirror", "cache_ratio", "retries", "manage_user", "hosts",
+    "ensure",
+    "package_name",
+    "package_ensure",
+    "service_name",
+    "service_ensure",
+    "service_enable",
+    "config_file",
+    "config_dir",
+    "port",
+    "bind_address",
+    "user",
+    "group",
+    "manage_repo",
+    "repo_url",
+    "version",
+    "log_level",
+    "log_dir",
+    "max_connections",
+    "timeout",
+    "servers",
+    "options",
+    "settings_hash",
+    "extra_config",
+    "packages",
+    "purge",
+    "restart_on_change",
+    "tls_enable",
+    "tls_cert",
+    "tls_key",
+    "ca_file",
+    "listen",
+    "workers",
+    "memory_ratio",
+    "data_dir",
+    "backup_enable",
+    "backup_schedule",
+    "monitoring_enable",
+    "allowed_hosts",
+    "admin_users",
+    "env_vars",
+    "limits",
+    "proxy",
+    "mirror",
+    "cache_ratio",
+    "retries",
+    "manage_user",
+    "hosts",
     "labels",
 ];
 
 const PROFILES: [&str; 40] = [
-    "base", "web", "db", "cache", "lb", "monitoring", "logging", "backup", "security", "accounts", "firewall",
-    "dns", "mail", "ci", "app", "queue", "search", "storage", "proxy", "vpn", "metrics", "tracing", "k8s_node",
-    "k8s_master", "bastion", "ldap", "build", "artifact", "registry", "scheduler", "batch", "etl", "api",
-    "frontend", "auth", "billing", "notify", "reporting", "analytics", "motd",
+    "base",
+    "web",
+    "db",
+    "cache",
+    "lb",
+    "monitoring",
+    "logging",
+    "backup",
+    "security",
+    "accounts",
+    "firewall",
+    "dns",
+    "mail",
+    "ci",
+    "app",
+    "queue",
+    "search",
+    "storage",
+    "proxy",
+    "vpn",
+    "metrics",
+    "tracing",
+    "k8s_node",
+    "k8s_master",
+    "bastion",
+    "ldap",
+    "build",
+    "artifact",
+    "registry",
+    "scheduler",
+    "batch",
+    "etl",
+    "api",
+    "frontend",
+    "auth",
+    "billing",
+    "notify",
+    "reporting",
+    "analytics",
+    "motd",
 ];
 
 const ROLES: [&str; 40] = [
-    "web", "api", "db", "cache", "lb", "mq", "search", "monitor", "log", "build", "ci", "bastion", "dns", "mail",
-    "proxy", "storage", "backup", "vpn", "k8s_master", "k8s_worker", "etl", "batch", "frontend", "auth", "billing",
-    "registry", "artifact", "ldap", "scheduler", "analytics", "reporting", "gateway", "edge", "worker", "cron",
-    "vault", "consul", "kafka", "zk", "nfs",
+    "web",
+    "api",
+    "db",
+    "cache",
+    "lb",
+    "mq",
+    "search",
+    "monitor",
+    "log",
+    "build",
+    "ci",
+    "bastion",
+    "dns",
+    "mail",
+    "proxy",
+    "storage",
+    "backup",
+    "vpn",
+    "k8s_master",
+    "k8s_worker",
+    "etl",
+    "batch",
+    "frontend",
+    "auth",
+    "billing",
+    "registry",
+    "artifact",
+    "ldap",
+    "scheduler",
+    "analytics",
+    "reporting",
+    "gateway",
+    "edge",
+    "worker",
+    "cron",
+    "vault",
+    "consul",
+    "kafka",
+    "zk",
+    "nfs",
 ];
 
 const TIERS: [&str; 4] = ["prod", "staging", "qa", "dev"];
 
 const WORDS: [&str; 40] = [
-    "alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet", "kilo", "lima",
-    "mike", "november", "oscar", "papa", "quebec", "romeo", "sierra", "tango", "uniform", "victor", "whiskey",
-    "xray", "yankee", "zulu", "amber", "birch", "cedar", "dune", "ember", "fjord", "grove", "harbor", "island",
-    "jade", "knoll", "lagoon", "mesa", "nectar",
+    "alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet",
+    "kilo", "lima", "mike", "november", "oscar", "papa", "quebec", "romeo", "sierra", "tango",
+    "uniform", "victor", "whiskey", "xray", "yankee", "zulu", "amber", "birch", "cedar", "dune",
+    "ember", "fjord", "grove", "harbor", "island", "jade", "knoll", "lagoon", "mesa", "nectar",
 ];
 
 const USERS: [&str; 16] = [
-    "alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi", "ivan", "judy", "mallory", "niaj",
-    "olivia", "peggy", "rupert", "sybil",
+    "alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi", "ivan", "judy", "mallory",
+    "niaj", "olivia", "peggy", "rupert", "sybil",
 ];
 
-const GROUPS: [&str; 8] = ["wheel", "adm", "dev", "ops", "dba", "docker", "audit", "backup"];
+const GROUPS: [&str; 8] = [
+    "wheel", "adm", "dev", "ops", "dba", "docker", "audit", "backup",
+];
 
 /// (family, name, releases)
 const OSES: [(&str, &str, &[&str]); 3] = [
@@ -155,18 +333,35 @@ const SITE_STRINGS: [(&str, &str); 12] = [
     ("site::timezone", "UTC"),
     ("site::repo_mirror", "https://mirror.example.com"),
     ("site::ca_bundle", "/etc/pki/tls/certs/ca-bundle.crt"),
-    ("site::monitoring_endpoint", "https://metrics.example.com/api/v1/push"),
+    (
+        "site::monitoring_endpoint",
+        "https://metrics.example.com/api/v1/push",
+    ),
     ("site::log_level", "info"),
 ];
 
-const SITE_INTS: [(&str, i64); 4] =
-    [("site::proxy_port", 3128), ("site::syslog_port", 514), ("site::uid_min", 1000), ("site::ssh_port", 22)];
+const SITE_INTS: [(&str, i64); 4] = [
+    ("site::proxy_port", 3128),
+    ("site::syslog_port", 514),
+    ("site::uid_min", 1000),
+    ("site::ssh_port", 22),
+];
 
-const SITE_LISTS: [&str; 5] =
-    ["site::ntp_servers_list", "site::dns_servers_list", "site::admin_users_list", "site::mirror_hosts_list", "site::search_domains_list"];
+const SITE_LISTS: [&str; 5] = [
+    "site::ntp_servers_list",
+    "site::dns_servers_list",
+    "site::admin_users_list",
+    "site::mirror_hosts_list",
+    "site::search_domains_list",
+];
 
 /// Site keys the datacenter files override (never with function calls).
-const DC_OVERRIDES: [&str; 4] = ["site::syslog_server", "site::proxy_host", "site::ntp_servers_list", "site::dns_servers_list"];
+const DC_OVERRIDES: [&str; 4] = [
+    "site::syslog_server",
+    "site::proxy_host",
+    "site::ntp_servers_list",
+    "site::dns_servers_list",
+];
 
 // ---------------------------------------------------------------- keys
 
@@ -247,11 +442,13 @@ impl Universe {
 
 fn param_kind(rng: &mut Rng, param: &str) -> Kind {
     match param {
-        "service_enable" | "manage_repo" | "purge" | "restart_on_change" | "tls_enable" | "backup_enable"
-        | "monitoring_enable" | "manage_user" => Kind::Bool,
+        "service_enable" | "manage_repo" | "purge" | "restart_on_change" | "tls_enable"
+        | "backup_enable" | "monitoring_enable" | "manage_user" => Kind::Bool,
         "port" | "max_connections" | "timeout" | "workers" | "retries" => Kind::Int,
         "memory_ratio" | "cache_ratio" => Kind::Float,
-        "servers" | "packages" | "allowed_hosts" | "admin_users" | "listen" | "hosts" => Kind::StrList,
+        "servers" | "packages" | "allowed_hosts" | "admin_users" | "listen" | "hosts" => {
+            Kind::StrList
+        }
         "options" | "env_vars" | "labels" => Kind::Flat,
         "settings_hash" | "extra_config" | "limits" => {
             let depth = 1 + rng.below(3);
@@ -264,9 +461,19 @@ fn param_kind(rng: &mut Rng, param: &str) -> Kind {
 /// A template whose deepest branch is `depth` hashes deep.
 fn template(rng: &mut Rng, depth: usize, level: usize) -> TNode {
     if depth == 0 {
-        return TNode::Leaf(*rng.pick(&[LeafKind::Str, LeafKind::Str, LeafKind::Int, LeafKind::Bool, LeafKind::List]));
+        return TNode::Leaf(*rng.pick(&[
+            LeafKind::Str,
+            LeafKind::Str,
+            LeafKind::Int,
+            LeafKind::Bool,
+            LeafKind::List,
+        ]));
     }
-    let width = if level == 0 { rng.range(3, 6) } else { rng.range(2, 4) };
+    let width = if level == 0 {
+        rng.range(3, 6)
+    } else {
+        rng.range(2, 4)
+    };
     let deep_child = rng.below(width);
     let mut names: Vec<&str> = WORDS.to_vec();
     rng.shuffle(&mut names);
@@ -318,13 +525,21 @@ fn build_universe(rng: &mut Rng, scale: f64) -> Universe {
     let n_modules = scaled(50, scale);
     for m in 0..n_modules {
         let base = MODULES[m % MODULES.len()];
-        let name = if m < MODULES.len() { base.to_string() } else { format!("{base}_{}", m / MODULES.len() + 1) };
+        let name = if m < MODULES.len() {
+            base.to_string()
+        } else {
+            format!("{base}_{}", m / MODULES.len() + 1)
+        };
         let mut classes = Vec::new();
         let mut subs: Vec<&str> = SUBCLASSES.to_vec();
         rng.shuffle(&mut subs);
         let n_classes = rng.range(3, 7);
         for c in 0..n_classes {
-            let cname = if c == 0 { name.clone() } else { format!("{name}::{}", subs[c - 1]) };
+            let cname = if c == 0 {
+                name.clone()
+            } else {
+                format!("{name}::{}", subs[c - 1])
+            };
             let mut params: Vec<&str> = PARAMS.to_vec();
             rng.shuffle(&mut params);
             let n_params = rng.range(3, 12);
@@ -335,7 +550,10 @@ fn build_universe(rng: &mut Rng, scale: f64) -> Universe {
                     u.add(format!("{cname}::{p}"), kind)
                 })
                 .collect();
-            classes.push(Class { name: cname, params: ids });
+            classes.push(Class {
+                name: cname,
+                params: ids,
+            });
         }
         u.modules.push(Module { name, classes });
     }
@@ -343,7 +561,11 @@ fn build_universe(rng: &mut Rng, scale: f64) -> Universe {
     let n_profiles = scaled(40, scale);
     for p in 0..n_profiles {
         let base = PROFILES[p % PROFILES.len()];
-        let name = if p < PROFILES.len() { format!("profile::{base}") } else { format!("profile::{base}_{}", p / PROFILES.len() + 1) };
+        let name = if p < PROFILES.len() {
+            format!("profile::{base}")
+        } else {
+            format!("profile::{base}_{}", p / PROFILES.len() + 1)
+        };
         let mut params: Vec<&str> = PARAMS.to_vec();
         rng.shuffle(&mut params);
         let n_params = rng.range(3, 9);
@@ -356,11 +578,17 @@ fn build_universe(rng: &mut Rng, scale: f64) -> Universe {
             .collect();
         // `settings`: deep merged through the `^profile::.*::settings$` option.
         let depth = 1 + rng.below(3);
-        ids.push(u.add(format!("{name}::settings"), Kind::Tree(template(rng, depth, 0))));
+        ids.push(u.add(
+            format!("{name}::settings"),
+            Kind::Tree(template(rng, depth, 0)),
+        ));
         // Some profiles have deep configuration trees (up to 10 hashes deep).
         if p % 4 == 0 {
             let depth = *rng.pick(&[4, 5, 6, 7, 8, 9, 10]);
-            ids.push(u.add(format!("{name}::config"), Kind::Tree(template(rng, depth, 0))));
+            ids.push(u.add(
+                format!("{name}::config"),
+                Kind::Tree(template(rng, depth, 0)),
+            ));
         }
         u.profiles.push(Class { name, params: ids });
     }
@@ -375,11 +603,24 @@ fn build_universe(rng: &mut Rng, scale: f64) -> Universe {
         i
     };
     special(&mut u, "profile::base", "packages", Kind::StrList);
-    special(&mut u, "profile::accounts", "users", Kind::Tree(TNode::Leaf(LeafKind::Str)));
+    special(
+        &mut u,
+        "profile::accounts",
+        "users",
+        Kind::Tree(TNode::Leaf(LeafKind::Str)),
+    );
     special(&mut u, "profile::firewall", "rules", Kind::Flat);
     special(&mut u, "profile::motd", "banner", Kind::Str);
-    special(&mut u, "profile::app", "config", Kind::Tree(template(rng, 10, 0)));
-    u.add("profile::bench::tuning".into(), Kind::Tree(TNode::Leaf(LeafKind::Str)));
+    special(
+        &mut u,
+        "profile::app",
+        "config",
+        Kind::Tree(template(rng, 10, 0)),
+    );
+    u.add(
+        "profile::bench::tuning".into(),
+        Kind::Tree(TNode::Leaf(LeafKind::Str)),
+    );
     // Foreign modules (APL misses through a missing module).
     for m in FOREIGN_MODULES {
         for sub in ["", "::params", "::setup"] {
@@ -393,11 +634,18 @@ fn build_universe(rng: &mut Rng, scale: f64) -> Universe {
                     u.add(format!("{cname}::{q}"), kind)
                 })
                 .collect();
-            u.foreign.push(Class { name: cname, params: ids });
+            u.foreign.push(Class {
+                name: cname,
+                params: ids,
+            });
         }
     }
     // Popularity order of the keys files override.
-    let mut over: Vec<usize> = u.modules.iter().flat_map(|m| m.classes.iter().flat_map(|c| c.params.iter().copied())).collect();
+    let mut over: Vec<usize> = u
+        .modules
+        .iter()
+        .flat_map(|m| m.classes.iter().flat_map(|c| c.params.iter().copied()))
+        .collect();
     over.extend(u.profiles.iter().flat_map(|c| c.params.iter().copied()));
     over.retain(|&i| !is_special(&u.keys[i].name));
     rng.shuffle(&mut over);
@@ -406,7 +654,10 @@ fn build_universe(rng: &mut Rng, scale: f64) -> Universe {
 }
 
 fn is_special(name: &str) -> bool {
-    matches!(name, "profile::accounts::users" | "profile::bench::tuning" | "profile::motd::banner")
+    matches!(
+        name,
+        "profile::accounts::users" | "profile::bench::tuning" | "profile::motd::banner"
+    )
 }
 
 // ---------------------------------------------------------------- values
@@ -420,7 +671,11 @@ fn scalar_leaf(rng: &mut Rng, kind: LeafKind) -> Value {
         LeafKind::Str => Value::from(format!("{}-{}", word(rng), rng.below(100))),
         LeafKind::Int => Value::Int(rng.below(10_000) as i64),
         LeafKind::Bool => Value::Bool(rng.chance(0.5)),
-        LeafKind::List => Value::array((0..rng.range(1, 4)).map(|_| Value::from(word(rng))).collect()),
+        LeafKind::List => Value::array(
+            (0..rng.range(1, 4))
+                .map(|_| Value::from(word(rng)))
+                .collect(),
+        ),
     }
 }
 
@@ -473,13 +728,19 @@ fn plain_value(rng: &mut Rng, key: &KeyDef) -> Value {
         Kind::Str => {
             let leaf = key.name.rsplit("::").next().unwrap_or("value");
             match leaf {
-                "ensure" | "package_ensure" => Value::from(*rng.pick(&["present", "latest", "installed", "absent"])),
+                "ensure" | "package_ensure" => {
+                    Value::from(*rng.pick(&["present", "latest", "installed", "absent"]))
+                }
                 "service_ensure" => Value::from(*rng.pick(&["running", "stopped"])),
                 "log_level" => Value::from(*rng.pick(&["debug", "info", "warn", "error"])),
-                "version" => Value::from(format!("{}.{}.{}", rng.below(10), rng.below(20), rng.below(40))),
-                "config_file" | "config_dir" | "log_dir" | "data_dir" | "tls_cert" | "tls_key" | "ca_file" => {
-                    Value::from(format!("/srv/{}/{}", word(rng), leaf))
-                }
+                "version" => Value::from(format!(
+                    "{}.{}.{}",
+                    rng.below(10),
+                    rng.below(20),
+                    rng.below(40)
+                )),
+                "config_file" | "config_dir" | "log_dir" | "data_dir" | "tls_cert" | "tls_key"
+                | "ca_file" => Value::from(format!("/srv/{}/{}", word(rng), leaf)),
                 _ => Value::from(format!("{}-{}", word(rng), rng.below(1000))),
             }
         }
@@ -488,12 +749,19 @@ fn plain_value(rng: &mut Rng, key: &KeyDef) -> Value {
         Kind::Float => Value::Float(rng.range(1, 40) as f64 / 4.0),
         Kind::StrList => {
             let n = rng.range(1, 6);
-            Value::array((0..n).map(|_| Value::from(format!("{}.example.com", word(rng)))).collect())
+            Value::array(
+                (0..n)
+                    .map(|_| Value::from(format!("{}.example.com", word(rng))))
+                    .collect(),
+            )
         }
         Kind::Flat => {
             let mut m = Map::default();
             for _ in 0..rng.range(1, 6) {
-                m.insert(Value::from(word(rng)), Value::from(format!("{}", rng.below(1000))));
+                m.insert(
+                    Value::from(word(rng)),
+                    Value::from(format!("{}", rng.below(1000))),
+                );
             }
             Value::hash(m)
         }
@@ -518,9 +786,15 @@ fn accounts(rng: &mut Rng, knockout: bool) -> Value {
     rng.shuffle(&mut users);
     for u in &users[..rng.range(2, 6)] {
         let mut e = Map::default();
-        e.insert("uid".into(), Value::Int(1000 + USERS.iter().position(|x| x == u).unwrap() as i64));
+        e.insert(
+            "uid".into(),
+            Value::Int(1000 + USERS.iter().position(|x| x == u).unwrap() as i64),
+        );
         if rng.chance(0.5) {
-            e.insert("shell".into(), Value::from(*rng.pick(&["/bin/bash", "/bin/zsh", "/sbin/nologin"])));
+            e.insert(
+                "shell".into(),
+                Value::from(*rng.pick(&["/bin/bash", "/bin/zsh", "/sbin/nologin"])),
+            );
         }
         let mut groups: Vec<Value> = Vec::new();
         for _ in 0..rng.range(1, 3) {
@@ -556,7 +830,13 @@ pub fn bench_tuning(rng: &mut Rng, level: usize) -> Value {
             limits.insert("soft".into(), Value::Int(rng.below(1000) as i64));
             limits.insert("hard".into(), Value::Int(1000 + rng.below(1000) as i64));
             inner.insert("limits".into(), Value::hash(limits));
-            inner.insert("tags".into(), Value::array(vec![Value::from(word(rng)), Value::from(format!("level{level}"))]));
+            inner.insert(
+                "tags".into(),
+                Value::array(vec![
+                    Value::from(word(rng)),
+                    Value::from(format!("level{level}")),
+                ]),
+            );
             Value::hash(inner)
         } else if i % 4 == 1 {
             Value::Int(rng.below(100_000) as i64)
@@ -597,7 +877,10 @@ fn func_string(rng: &mut Rng, u: &Universe) -> String {
         0 => format!("%{{lookup('{t}')}}"),
         1 => format!("%{{hiera('{t}')}}"),
         2 => format!("{}.%{{lookup('site::domain')}}", word(rng)),
-        3 => format!("http://%{{hiera('site::proxy_host')}}:%{{lookup('site::proxy_port')}}/{}", word(rng)),
+        3 => format!(
+            "http://%{{hiera('site::proxy_host')}}:%{{lookup('site::proxy_port')}}/{}",
+            word(rng)
+        ),
         4 => format!("%{{scope('datacenter')}}: %{{lookup(\"{t}\")}}"),
         _ => format!("100%{{literal('%')}} %{{lookup('{t}')}} on %{{facts.os.name}}"),
     }
@@ -612,10 +895,21 @@ fn interpolated_value(rng: &mut Rng, u: &Universe, key: &KeyDef, func: bool) -> 
                 let t = u.keys[*rng.pick(&u.site_lists)].name.clone();
                 return Value::from(format!("%{{alias('{t}')}}"));
             }
-            let s = if func { func_string(rng, u) } else { var_string(rng) };
-            Value::array(vec![Value::from(s), Value::from(format!("{}.example.com", word(rng)))])
+            let s = if func {
+                func_string(rng, u)
+            } else {
+                var_string(rng)
+            };
+            Value::array(vec![
+                Value::from(s),
+                Value::from(format!("{}.example.com", word(rng))),
+            ])
         }
-        _ => Value::from(if func { func_string(rng, u) } else { var_string(rng) }),
+        _ => Value::from(if func {
+            func_string(rng, u)
+        } else {
+            var_string(rng)
+        }),
     }
 }
 
@@ -631,7 +925,12 @@ struct DataFile {
 
 impl DataFile {
     fn new(path: String) -> DataFile {
-        DataFile { path, entries: Map::default(), interpolated: false, functions: false }
+        DataFile {
+            path,
+            entries: Map::default(),
+            interpolated: false,
+            functions: false,
+        }
     }
 
     fn has(&self, key: &str) -> bool {
@@ -657,9 +956,20 @@ enum Place {
 
 /// Fills a file with `n` keys: overridable keys by popularity (or the
 /// module's own params), and interpolation in about 12% of the files.
-fn fill(rng: &mut Rng, u: &Universe, f: &mut DataFile, n: usize, place: Place, interp: &mut BTreeSet<usize>) {
+fn fill(
+    rng: &mut Rng,
+    u: &Universe,
+    f: &mut DataFile,
+    n: usize,
+    place: Place,
+    interp: &mut BTreeSet<usize>,
+) {
     let pool: Vec<usize> = match place {
-        Place::Module(m) => u.modules[m].classes.iter().flat_map(|c| c.params.iter().copied()).collect(),
+        Place::Module(m) => u.modules[m]
+            .classes
+            .iter()
+            .flat_map(|c| c.params.iter().copied())
+            .collect(),
         _ => u.overridable.clone(),
     };
     let n = n.min(pool.len());
@@ -679,9 +989,17 @@ fn fill(rng: &mut Rng, u: &Universe, f: &mut DataFile, n: usize, place: Place, i
     let with_func = with_interp && rng.chance(0.5);
     if with_interp {
         // 1 to 3 interpolated values; add a string key when none was chosen.
-        let mut targets: Vec<usize> = chosen.iter().copied().filter(|&i| u.keys[i].is_stringish()).collect();
+        let mut targets: Vec<usize> = chosen
+            .iter()
+            .copied()
+            .filter(|&i| u.keys[i].is_stringish())
+            .collect();
         if targets.is_empty() {
-            let candidates: Vec<usize> = pool.iter().copied().filter(|&i| u.keys[i].is_stringish() && !chosen.contains(&i)).collect();
+            let candidates: Vec<usize> = pool
+                .iter()
+                .copied()
+                .filter(|&i| u.keys[i].is_stringish() && !chosen.contains(&i))
+                .collect();
             if !candidates.is_empty() {
                 let i = *rng.pick(&candidates);
                 chosen.push(i);
@@ -712,9 +1030,13 @@ fn fill(rng: &mut Rng, u: &Universe, f: &mut DataFile, n: usize, place: Place, i
 fn plain_key_ok(k: &str) -> bool {
     let mut chars = k.chars();
     matches!(chars.next(), Some('a'..='z'))
-        && k.chars().all(|c| matches!(c, 'a'..='z' | '0'..='9' | '_' | ':'))
+        && k.chars()
+            .all(|c| matches!(c, 'a'..='z' | '0'..='9' | '_' | ':'))
         && !k.ends_with(':')
-        && !matches!(k, "yes" | "no" | "on" | "off" | "true" | "false" | "null" | "y" | "n")
+        && !matches!(
+            k,
+            "yes" | "no" | "on" | "off" | "true" | "false" | "null" | "y" | "n"
+        )
 }
 
 fn yaml_quoted(s: &str, out: &mut String) {
@@ -839,7 +1161,13 @@ fn random_host(rng: &mut Rng, d: &Dims, serial: usize) -> HostSpec {
     let dc = rng.below(d.dcs.len());
     let os = *rng.pick(&[0, 0, 1, 1, 1, 2]);
     let release = rng.below(OSES[os].2.len());
-    let certname = format!("{}-{}{:04}.{}.example.com", d.roles[role].replace('_', "-"), TIERS[tier], serial, d.dcs[dc]);
+    let certname = format!(
+        "{}-{}{:04}.{}.example.com",
+        d.roles[role].replace('_', "-"),
+        TIERS[tier],
+        serial,
+        d.dcs[dc]
+    );
     HostSpec {
         certname,
         role,
@@ -859,7 +1187,12 @@ fn facts_for(rng: &mut Rng, h: &HostSpec, d: &Dims) -> Map {
     let (family, osname, releases) = OSES[h.os];
     let major = releases[h.release];
     let (host, domain) = h.certname.split_once('.').unwrap();
-    let ip = format!("10.{}.{}.{}", h.dc * 16 + h.netzone % 16, rng.below(250) + 1, rng.below(250) + 2);
+    let ip = format!(
+        "10.{}.{}.{}",
+        h.dc * 16 + h.netzone % 16,
+        rng.below(250) + 1,
+        rng.below(250) + 2
+    );
     let hm = |pairs: Vec<(&str, Value)>| {
         let mut m = Map::default();
         for (k, v) in pairs {
@@ -890,16 +1223,41 @@ fn facts_for(rng: &mut Rng, h: &HostSpec, d: &Dims) -> Map {
             ("name", osname.into()),
             ("family", family.into()),
             ("architecture", "x86_64".into()),
-            ("release", hm(vec![("major", major.into()), ("minor", "1".into()), ("full", format!("{major}.1").into())])),
-            ("selinux", hm(vec![("enabled", Value::Bool(family == "RedHat"))])),
+            (
+                "release",
+                hm(vec![
+                    ("major", major.into()),
+                    ("minor", "1".into()),
+                    ("full", format!("{major}.1").into()),
+                ]),
+            ),
+            (
+                "selinux",
+                hm(vec![("enabled", Value::Bool(family == "RedHat"))]),
+            ),
         ]),
     );
     put("kernel", "Linux".into());
-    put("kernelrelease", format!("5.{}.0-{}", rng.below(20), rng.below(100)).into());
-    put("processors", hm(vec![("count", Value::Int(cpus)), ("physicalcount", Value::Int(1))]));
+    put(
+        "kernelrelease",
+        format!("5.{}.0-{}", rng.below(20), rng.below(100)).into(),
+    );
+    put(
+        "processors",
+        hm(vec![
+            ("count", Value::Int(cpus)),
+            ("physicalcount", Value::Int(1)),
+        ]),
+    );
     put(
         "memory",
-        hm(vec![("system", hm(vec![("total_bytes", Value::Int(cpus * 4 * 1024 * 1024 * 1024)), ("total", format!("{}.00 GiB", cpus * 4).into())]))]),
+        hm(vec![(
+            "system",
+            hm(vec![
+                ("total_bytes", Value::Int(cpus * 4 * 1024 * 1024 * 1024)),
+                ("total", format!("{}.00 GiB", cpus * 4).into()),
+            ]),
+        )]),
     );
     put(
         "networking",
@@ -908,9 +1266,24 @@ fn facts_for(rng: &mut Rng, h: &HostSpec, d: &Dims) -> Map {
             ("hostname", host.into()),
             ("domain", domain.into()),
             ("ip", ip.as_str().into()),
-            ("mac", format!("52:54:00:{:02x}:{:02x}:{:02x}", rng.below(256), rng.below(256), rng.below(256)).into()),
+            (
+                "mac",
+                format!(
+                    "52:54:00:{:02x}:{:02x}:{:02x}",
+                    rng.below(256),
+                    rng.below(256),
+                    rng.below(256)
+                )
+                .into(),
+            ),
             ("primary", "eth0".into()),
-            ("interfaces", hm(vec![("eth0", hm(vec![("ip", ip.as_str().into()), ("mtu", Value::Int(1500))]))])),
+            (
+                "interfaces",
+                hm(vec![(
+                    "eth0",
+                    hm(vec![("ip", ip.as_str().into()), ("mtu", Value::Int(1500))]),
+                )]),
+            ),
         ]),
     );
     put("virtual", "kvm".into());
@@ -918,7 +1291,10 @@ fn facts_for(rng: &mut Rng, h: &HostSpec, d: &Dims) -> Map {
     put("timezone", "UTC".into());
     put("uptime_days", Value::Int(rng.below(400) as i64));
     put("puppetversion", "7.23.0".into());
-    put("path", "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin".into());
+    put(
+        "path",
+        "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin".into(),
+    );
     f
 }
 
@@ -1059,17 +1435,37 @@ impl Corpus {
         let dims = {
             let n_roles = scaled(40, scale);
             let roles = (0..n_roles)
-                .map(|i| if i < ROLES.len() { ROLES[i].to_string() } else { format!("{}_{}", ROLES[i % ROLES.len()], i / ROLES.len() + 1) })
+                .map(|i| {
+                    if i < ROLES.len() {
+                        ROLES[i].to_string()
+                    } else {
+                        format!("{}_{}", ROLES[i % ROLES.len()], i / ROLES.len() + 1)
+                    }
+                })
                 .collect();
-            let dcs = (0..scaled(8, scale)).map(|i| format!("dc{}", i + 1)).collect();
+            let dcs = (0..scaled(8, scale))
+                .map(|i| format!("dc{}", i + 1))
+                .collect();
             let name = |prefix: &str, i: usize| {
-                let suffix = if i >= WORDS.len() { format!("{}", i / WORDS.len()) } else { String::new() };
+                let suffix = if i >= WORDS.len() {
+                    format!("{}", i / WORDS.len())
+                } else {
+                    String::new()
+                };
                 format!("{prefix}{}{suffix}", WORDS[i % WORDS.len()])
             };
             let teams = (0..scaled(30, scale)).map(|i| name("team_", i)).collect();
             let apps = (0..scaled(120, scale)).map(|i| name("app_", i)).collect();
             let netzones = (0..scaled(20, scale)).map(|i| name("net_", i)).collect();
-            Dims { roles, dcs, zones_per_dc: 4, teams, apps, netzones, vlans: 5 }
+            Dims {
+                roles,
+                dcs,
+                zones_per_dc: 4,
+                teams,
+                apps,
+                netzones,
+                vlans: 5,
+            }
         };
 
         let mut files: BTreeMap<String, String> = BTreeMap::new();
@@ -1080,7 +1476,9 @@ impl Corpus {
 
         // Hosts of the fleet: node files exist for them.
         let mut hosts_rng = root.fork("hosts");
-        let fleet: Vec<HostSpec> = (0..scaled(900, scale)).map(|i| random_host(&mut hosts_rng, &dims, i)).collect();
+        let fleet: Vec<HostSpec> = (0..scaled(900, scale))
+            .map(|i| random_host(&mut hosts_rng, &dims, i))
+            .collect();
 
         // -- environment layer
         let simple = |rng: &mut Rng, path: String, place: Place, interp: &mut BTreeSet<usize>| {
@@ -1090,40 +1488,74 @@ impl Corpus {
             f
         };
         for h in &fleet {
-            data.push(simple(&mut rng, format!("{env}/data/nodes/{}.yaml", h.certname), Place::Env, &mut interp_keys));
+            data.push(simple(
+                &mut rng,
+                format!("{env}/data/nodes/{}.yaml", h.certname),
+                Place::Env,
+                &mut interp_keys,
+            ));
         }
         for (ri, role) in dims.roles.iter().enumerate() {
-            let mut f = simple(&mut rng, format!("{env}/data/roles/{role}.yaml"), Place::Role, &mut interp_keys);
+            let mut f = simple(
+                &mut rng,
+                format!("{env}/data/roles/{role}.yaml"),
+                Place::Role,
+                &mut interp_keys,
+            );
             // Every role sets its own share of the 100-key tuning hash and its
             // profiles' settings.
             f.set("profile::bench::tuning", bench_tuning(&mut rng, 1));
             let p = &u.profiles[ri % u.profiles.len()];
-            let settings = &u.keys[*p.params.iter().find(|&&i| u.keys[i].name.ends_with("::settings")).unwrap()];
+            let settings = &u.keys[*p
+                .params
+                .iter()
+                .find(|&&i| u.keys[i].name.ends_with("::settings"))
+                .unwrap()];
             let v = plain_value(&mut rng, settings);
             f.set(&settings.name, v);
             data.push(f);
             for tier in TIERS {
                 if rng.chance(0.55) {
-                    let mut f = simple(&mut rng, format!("{env}/data/roles/{role}/{tier}.yaml"), Place::RoleTier, &mut interp_keys);
+                    let mut f = simple(
+                        &mut rng,
+                        format!("{env}/data/roles/{role}/{tier}.yaml"),
+                        Place::RoleTier,
+                        &mut interp_keys,
+                    );
                     if rng.chance(0.5) {
                         f.set("profile::accounts::users", accounts(&mut rng, true));
                     }
                     if rng.chance(0.3) {
-                        f.set("profile::base::packages", Value::array(vec![Value::from(format!("--{}", word(&mut rng))), Value::from(format!("{role}-tools"))]));
+                        f.set(
+                            "profile::base::packages",
+                            Value::array(vec![
+                                Value::from(format!("--{}", word(&mut rng))),
+                                Value::from(format!("{role}-tools")),
+                            ]),
+                        );
                     }
                     data.push(f);
                 }
             }
         }
         for dc in &dims.dcs {
-            let mut f = simple(&mut rng, format!("{env}/data/datacenters/{dc}.yaml"), Place::Datacenter, &mut interp_keys);
+            let mut f = simple(
+                &mut rng,
+                format!("{env}/data/datacenters/{dc}.yaml"),
+                Place::Datacenter,
+                &mut interp_keys,
+            );
             f.set("profile::bench::tuning", bench_tuning(&mut rng, 2));
             for k in DC_OVERRIDES {
                 if rng.chance(0.7) {
                     let v = match k {
                         "site::syslog_server" => Value::from(format!("syslog.{dc}.example.com")),
                         "site::proxy_host" => Value::from(format!("proxy.{dc}.example.com")),
-                        _ => Value::array((1..=rng.range(2, 3)).map(|i| Value::from(format!("ns{i}.{dc}.example.com"))).collect()),
+                        _ => Value::array(
+                            (1..=rng.range(2, 3))
+                                .map(|i| Value::from(format!("ns{i}.{dc}.example.com")))
+                                .collect(),
+                        ),
                     };
                     f.set(k, v);
                 }
@@ -1134,29 +1566,70 @@ impl Corpus {
             data.push(f);
             for z in 0..dims.zones_per_dc {
                 if rng.chance(0.75) {
-                    data.push(simple(&mut rng, format!("{env}/data/datacenters/{dc}/zone{z}.yaml"), Place::Env, &mut interp_keys));
+                    data.push(simple(
+                        &mut rng,
+                        format!("{env}/data/datacenters/{dc}/zone{z}.yaml"),
+                        Place::Env,
+                        &mut interp_keys,
+                    ));
                 }
             }
         }
         for (family, _, releases) in OSES {
-            let mut f = simple(&mut rng, format!("{env}/data/os/{family}.yaml"), Place::Env, &mut interp_keys);
-            f.set("profile::base::packages", Value::array(vec![Value::from(format!("{}-release", family.to_lowercase())), Value::from("vim")]));
+            let mut f = simple(
+                &mut rng,
+                format!("{env}/data/os/{family}.yaml"),
+                Place::Env,
+                &mut interp_keys,
+            );
+            f.set(
+                "profile::base::packages",
+                Value::array(vec![
+                    Value::from(format!("{}-release", family.to_lowercase())),
+                    Value::from("vim"),
+                ]),
+            );
             data.push(f);
             for r in releases {
-                data.push(simple(&mut rng, format!("{env}/data/os/{family}/{r}.yaml"), Place::Env, &mut interp_keys));
+                data.push(simple(
+                    &mut rng,
+                    format!("{env}/data/os/{family}/{r}.yaml"),
+                    Place::Env,
+                    &mut interp_keys,
+                ));
             }
         }
         for t in &dims.teams {
-            data.push(simple(&mut rng, format!("{env}/data/teams/{t}.yaml"), Place::Env, &mut interp_keys));
+            data.push(simple(
+                &mut rng,
+                format!("{env}/data/teams/{t}.yaml"),
+                Place::Env,
+                &mut interp_keys,
+            ));
         }
         for a in &dims.apps {
-            data.push(simple(&mut rng, format!("{env}/data/apps/{a}.yaml"), Place::Env, &mut interp_keys));
+            data.push(simple(
+                &mut rng,
+                format!("{env}/data/apps/{a}.yaml"),
+                Place::Env,
+                &mut interp_keys,
+            ));
         }
         for nz in &dims.netzones {
-            data.push(simple(&mut rng, format!("{env}/data/networks/{nz}.yaml"), Place::Env, &mut interp_keys));
+            data.push(simple(
+                &mut rng,
+                format!("{env}/data/networks/{nz}.yaml"),
+                Place::Env,
+                &mut interp_keys,
+            ));
             for v in 0..dims.vlans {
                 if rng.chance(0.5) {
-                    data.push(simple(&mut rng, format!("{env}/data/networks/{nz}/vlan{}.yaml", 100 + v), Place::Env, &mut interp_keys));
+                    data.push(simple(
+                        &mut rng,
+                        format!("{env}/data/networks/{nz}/vlan{}.yaml", 100 + v),
+                        Place::Env,
+                        &mut interp_keys,
+                    ));
                 }
             }
         }
@@ -1177,11 +1650,23 @@ impl Corpus {
             lo.insert("profile::firewall::rules".into(), merge_opt("hash"));
             lo.insert(
                 "profile::accounts::users".into(),
-                map_of(vec![("merge", map_of(vec![("strategy", "deep".into()), ("knockout_prefix", "--".into())]))]),
+                map_of(vec![(
+                    "merge",
+                    map_of(vec![
+                        ("strategy", "deep".into()),
+                        ("knockout_prefix", "--".into()),
+                    ]),
+                )]),
             );
             lo.insert(
                 "profile::app::config".into(),
-                map_of(vec![("merge", map_of(vec![("strategy", "deep".into()), ("sort_merged_arrays", Value::Bool(true))]))]),
+                map_of(vec![(
+                    "merge",
+                    map_of(vec![
+                        ("strategy", "deep".into()),
+                        ("sort_merged_arrays", Value::Bool(true)),
+                    ]),
+                )]),
             );
             common.set("lookup_options", Value::hash(lo));
         }
@@ -1205,7 +1690,10 @@ impl Corpus {
             Value::from("Welcome to %{trusted.certname} (%{facts.os.name} %{facts.os.release.full}, %{facts.role}/%{facts.tier}) in %{::datacenter}, run by %{lookup('site::org_name')}"),
         );
         let app_config = u.index["profile::app::config"];
-        common.set("profile::app::config", plain_value(&mut rng, &u.keys[app_config]));
+        common.set(
+            "profile::app::config",
+            plain_value(&mut rng, &u.keys[app_config]),
+        );
         common.interpolated = true;
         common.functions = true;
         let target_common = scaled(750, scale);
@@ -1219,7 +1707,10 @@ impl Corpus {
                 }
             }
         }
-        let compile_modules: BTreeSet<usize> = module_order[..module_order.len() * 7 / 10].iter().copied().collect();
+        let compile_modules: BTreeSet<usize> = module_order[..module_order.len() * 7 / 10]
+            .iter()
+            .copied()
+            .collect();
         let mut module_params: Vec<(usize, usize)> = Vec::new();
         for (mi, m) in u.modules.iter().enumerate() {
             for c in &m.classes {
@@ -1233,7 +1724,11 @@ impl Corpus {
             if common.entries.len() >= target_common {
                 break;
             }
-            let p = if compile_modules.contains(&mi) { 0.04 } else { 0.9 };
+            let p = if compile_modules.contains(&mi) {
+                0.04
+            } else {
+                0.9
+            };
             if !common.has(&u.keys[i].name) && rng.chance(p) {
                 let v = if u.keys[i].is_stringish() && rng.chance(0.06) {
                     let func = rng.chance(0.5);
@@ -1254,15 +1749,30 @@ impl Corpus {
         gcommon.set(
             "lookup_options",
             // `labels` parameters are flat hashes everywhere.
-            map_of(vec![("^.*::labels$", map_of(vec![("merge", "hash".into())]))]),
+            map_of(vec![(
+                "^.*::labels$",
+                map_of(vec![("merge", "hash".into())]),
+            )]),
         );
         let n = keys_per_file(&mut rng).max(10);
-        fill(&mut rng, &u, &mut gcommon, n, Place::Global, &mut interp_keys);
+        fill(
+            &mut rng,
+            &u,
+            &mut gcommon,
+            n,
+            Place::Global,
+            &mut interp_keys,
+        );
         data.push(gcommon);
         let mut gnodes: Vec<&HostSpec> = fleet.iter().collect();
         rng.shuffle(&mut gnodes);
         for h in gnodes.iter().take(scaled(25, scale)) {
-            data.push(simple(&mut rng, format!("global/nodes/{}.yaml", h.certname), Place::Global, &mut interp_keys));
+            data.push(simple(
+                &mut rng,
+                format!("global/nodes/{}.yaml", h.certname),
+                Place::Global,
+                &mut interp_keys,
+            ));
         }
 
         // -- module layer
@@ -1275,18 +1785,30 @@ impl Corpus {
             // Module lookup_options: a literal key and a pattern, both in the
             // module's namespace.
             if mi % 2 == 0 {
-                let params: Vec<usize> = m.classes.iter().flat_map(|c| c.params.iter().copied()).collect();
+                let params: Vec<usize> = m
+                    .classes
+                    .iter()
+                    .flat_map(|c| c.params.iter().copied())
+                    .collect();
                 let mut lo = Map::default();
                 if let Some(&i) = params.iter().find(|&&i| u.keys[i].kind == Kind::Flat) {
                     lo.insert(Value::from(u.keys[i].name.as_str()), merge_opt("hash"));
                 }
-                lo.insert(Value::from(format!("^{}::.*::(packages|servers)$", m.name)), merge_opt("unique"));
+                lo.insert(
+                    Value::from(format!("^{}::.*::(packages|servers)$", m.name)),
+                    merge_opt("unique"),
+                );
                 f.entries.insert("lookup_options".into(), Value::hash(lo));
             }
             data.push(f);
             for (family, _, _) in OSES {
                 if rng.chance(0.6) {
-                    data.push(simple(&mut rng, format!("{dir}/data/os/{family}.yaml"), Place::Module(mi), &mut interp_keys));
+                    data.push(simple(
+                        &mut rng,
+                        format!("{dir}/data/os/{family}.yaml"),
+                        Place::Module(mi),
+                        &mut interp_keys,
+                    ));
                 }
             }
         }
@@ -1294,7 +1816,12 @@ impl Corpus {
         // -- configs and data to text
         files.insert("hiera.yaml".into(), GLOBAL_HIERA.to_string());
         files.insert(format!("{env}/hiera.yaml"), ENV_HIERA.to_string());
-        let mut stats = Stats { config_files: 2 + u.modules.len(), levels: ENV_LEVELS, modules: u.modules.len(), ..Default::default() };
+        let mut stats = Stats {
+            config_files: 2 + u.modules.len(),
+            levels: ENV_LEVELS,
+            modules: u.modules.len(),
+            ..Default::default()
+        };
         let mut counts: Vec<usize> = Vec::new();
         let mut data_files = Vec::new();
         // What each key holds where, for the workload (dotted paths).
@@ -1302,12 +1829,18 @@ impl Corpus {
         for f in &data {
             let text = to_yaml_doc(&f.entries);
             stats.yaml_bytes += text.len();
-            let n = f.entries.keys().filter(|k| k.as_str() != Some("lookup_options")).count();
+            let n = f
+                .entries
+                .keys()
+                .filter(|k| k.as_str() != Some("lookup_options"))
+                .count();
             counts.push(n);
             stats.keys += n;
             stats.files_interpolated += f.interpolated as usize;
             stats.files_functions += f.functions as usize;
-            stats.max_depth = stats.max_depth.max(f.entries.values().map(hash_depth).max().unwrap_or(0));
+            stats.max_depth = stats
+                .max_depth
+                .max(f.entries.values().map(hash_depth).max().unwrap_or(0));
             if f.path.ends_with(&format!("{env}/data/common.yaml")) {
                 stats.common_keys = n;
             }
@@ -1337,26 +1870,48 @@ impl Corpus {
             };
             if seen.insert(h.certname.clone()) {
                 let facts = facts_for(&mut nrng, &h, &dims);
-                nodes.push(Node { certname: h.certname.clone(), facts });
+                nodes.push(Node {
+                    certname: h.certname.clone(),
+                    facts,
+                });
             }
         }
         for n in &nodes {
-            files.insert(format!("nodes/{}.json", n.certname), to_json(&Value::hash(n.facts.clone())) + "\n");
+            files.insert(
+                format!("nodes/{}.json", n.certname),
+                to_json(&Value::hash(n.facts.clone())) + "\n",
+            );
         }
         stats.node_files = nodes.len();
 
         // -- the workload of one compile
-        let common_doc = data.iter().find(|f| f.path == format!("{env}/data/common.yaml")).unwrap();
+        let common_doc = data
+            .iter()
+            .find(|f| f.path == format!("{env}/data/common.yaml"))
+            .unwrap();
         let mut wrng = root.fork("workload");
         // Keys interpolated in a common.yaml (environment or module): every
         // node sees those values.
         let broad: Vec<String> = data
             .iter()
             .filter(|f| f.path.ends_with("/common.yaml"))
-            .flat_map(|f| f.entries.iter().filter(|(_, v)| has_interpolation(v)).map(|(k, _)| k.as_str().unwrap().to_string()))
+            .flat_map(|f| {
+                f.entries
+                    .iter()
+                    .filter(|(_, v)| has_interpolation(v))
+                    .map(|(k, _)| k.as_str().unwrap().to_string())
+            })
             .filter(|k| k != "lookup_options")
             .collect();
-        let (workload, kinds, probes) = build_workload(&mut wrng, &u, &module_order, &defined, &interp_keys, &broad, common_doc);
+        let (workload, kinds, probes) = build_workload(
+            &mut wrng,
+            &u,
+            &module_order,
+            &defined,
+            &interp_keys,
+            &broad,
+            common_doc,
+        );
         let mut wl_text = String::new();
         let mut kinds_text = String::new();
         for (r, k) in &workload {
@@ -1372,7 +1927,16 @@ impl Corpus {
         stats.workload = workload.len();
         stats.workload_kinds = kinds;
 
-        let mut c = Corpus { seed, scale, files, data_files, nodes, workload, probes, stats };
+        let mut c = Corpus {
+            seed,
+            scale,
+            files,
+            data_files,
+            nodes,
+            workload,
+            probes,
+            stats,
+        };
         let summary = c.summary_json();
         c.files.insert("corpus.json".into(), summary);
         c
@@ -1392,7 +1956,10 @@ impl Corpus {
 
     /// The data files' text, in path order (for the YAML throughput bench).
     pub fn data_texts(&self) -> Vec<&str> {
-        self.data_files.iter().map(|p| self.files[p].as_str()).collect()
+        self.data_files
+            .iter()
+            .map(|p| self.files[p].as_str())
+            .collect()
     }
 
     /// The scope of node `i`, as the compare drivers and the CLI build it.
@@ -1456,7 +2023,11 @@ impl Corpus {
     pub fn summary(&self) -> String {
         let s = &self.stats;
         let pct = |a: usize| 100.0 * a as f64 / s.data_files as f64;
-        let kinds: Vec<String> = s.workload_kinds.iter().map(|(k, v)| format!("{k} {v}")).collect();
+        let kinds: Vec<String> = s
+            .workload_kinds
+            .iter()
+            .map(|(k, v)| format!("{k} {v}"))
+            .collect();
         format!(
             "corpus seed {} scale {}: {} data files ({:.1} MB of YAML) + {} hiera.yaml, {} keys\n\
              keys per file: median {}, p90 {}, max {}; environment common.yaml {} keys\n\
@@ -1537,7 +2108,13 @@ fn build_workload(
     let mut profiles: Vec<usize> = (0..u.profiles.len()).collect();
     rng.shuffle(&mut profiles);
     let mut chosen_profiles: Vec<usize> = profiles[..10.min(profiles.len())].to_vec();
-    for must in ["profile::base", "profile::accounts", "profile::motd", "profile::app", "profile::firewall"] {
+    for must in [
+        "profile::base",
+        "profile::accounts",
+        "profile::motd",
+        "profile::app",
+        "profile::firewall",
+    ] {
         if let Some(p) = u.profiles.iter().position(|c| c.name == must) {
             if !chosen_profiles.contains(&p) {
                 chosen_profiles.push(p);
@@ -1571,11 +2148,18 @@ fn build_workload(
             *kinds.entry("apl".to_string()).or_default() += 1;
         }
     }
-    let apl_keys: BTreeSet<String> = apl.iter().map(|r| r.get("key").unwrap().as_str().unwrap().to_string()).collect();
+    let apl_keys: BTreeSet<String> = apl
+        .iter()
+        .map(|r| r.get("key").unwrap().as_str().unwrap().to_string())
+        .collect();
 
     // Explicit lookups.
     let mut extra: Vec<Value> = Vec::new();
-    let all_keys = |f: &dyn Fn(&KeyDef) -> bool| -> Vec<usize> { (0..u.keys.len()).filter(|&i| f(&u.keys[i]) && defined.contains(&u.keys[i].name)).collect() };
+    let all_keys = |f: &dyn Fn(&KeyDef) -> bool| -> Vec<usize> {
+        (0..u.keys.len())
+            .filter(|&i| f(&u.keys[i]) && defined.contains(&u.keys[i].name))
+            .collect()
+    };
     let lists = all_keys(&|k| k.kind == Kind::StrList);
     let flats = all_keys(&|k| k.kind == Kind::Flat);
     let trees = all_keys(&|k| matches!(k.kind, Kind::Tree(_)) && !is_special(&k.name));
@@ -1598,9 +2182,19 @@ fn build_workload(
     for _ in 0..3 {
         extra.push(req_merge(
             "profile::accounts::users",
-            map_of(vec![("strategy", "deep".into()), ("knockout_prefix", "--".into()), ("merge_hash_arrays", Value::Bool(false))]),
+            map_of(vec![
+                ("strategy", "deep".into()),
+                ("knockout_prefix", "--".into()),
+                ("merge_hash_arrays", Value::Bool(false)),
+            ]),
         ));
-        extra.push(req_merge("profile::base::packages", map_of(vec![("strategy", "deep".into()), ("knockout_prefix", "--".into())])));
+        extra.push(req_merge(
+            "profile::base::packages",
+            map_of(vec![
+                ("strategy", "deep".into()),
+                ("knockout_prefix", "--".into()),
+            ]),
+        ));
         note(&mut kinds, &mut extra_kinds, "merge_knockout");
         note(&mut kinds, &mut extra_kinds, "merge_knockout");
     }
@@ -1609,7 +2203,9 @@ fn build_workload(
     let mut probe_dotted = String::new();
     for n in 0..60 {
         let i = *rng.pick(&trees);
-        let Kind::Tree(t) = &u.keys[i].kind else { unreachable!() };
+        let Kind::Tree(t) = &u.keys[i].kind else {
+            unreachable!()
+        };
         let mut paths = Vec::new();
         template_paths(t, &mut Vec::new(), &mut paths);
         let path = rng.pick(&paths).join(".");
@@ -1617,7 +2213,11 @@ fn build_workload(
         extra.push(req(&key));
         note(&mut kinds, &mut extra_kinds, "dotted");
         if n % 10 == 0 {
-            extra.push(req(&format!("{}.{}", u.keys[*rng.pick(&lists)].name, rng.below(2))));
+            extra.push(req(&format!(
+                "{}.{}",
+                u.keys[*rng.pick(&lists)].name,
+                rng.below(2)
+            )));
             note(&mut kinds, &mut extra_kinds, "dotted");
         }
     }
@@ -1658,18 +2258,25 @@ fn build_workload(
             1 => Value::Int(n as i64),
             _ => Value::array(vec![Value::from(word(rng))]),
         };
-        extra.push(map_of(vec![("key", k.as_str().into()), ("default", default)]));
+        extra.push(map_of(vec![
+            ("key", k.as_str().into()),
+            ("default", default),
+        ]));
         note(&mut kinds, &mut extra_kinds, "default");
     }
     for _ in 0..10 {
         let a = &u.keys[u.overridable[rng.below(u.overridable.len())]].name;
         let b = &u.keys[u.overridable[rng.skewed(u.overridable.len())]].name;
-        extra.push(map_of(vec![("key", Value::array(vec![a.as_str().into(), b.as_str().into()]))]));
+        extra.push(map_of(vec![(
+            "key",
+            Value::array(vec![a.as_str().into(), b.as_str().into()]),
+        )]));
         note(&mut kinds, &mut extra_kinds, "multi_key");
     }
 
     // Mix the explicit lookups into the APL stream.
-    let mut workload: Vec<(Value, String)> = apl.into_iter().map(|r| (r, "apl".to_string())).collect();
+    let mut workload: Vec<(Value, String)> =
+        apl.into_iter().map(|r| (r, "apl".to_string())).collect();
     for (r, k) in extra.into_iter().zip(extra_kinds) {
         let at = rng.below(workload.len() + 1);
         workload.insert(at, (r, k));
@@ -1683,7 +2290,11 @@ fn build_workload(
         for c in &u.modules[m].classes {
             for &i in &c.params {
                 let name = u.keys[i].name.as_str();
-                if hit.is_empty() && common_keys.contains(name) && apl_keys.contains(name) && !interp.contains(&i) {
+                if hit.is_empty()
+                    && common_keys.contains(name)
+                    && apl_keys.contains(name)
+                    && !interp.contains(&i)
+                {
                     hit = name.to_string();
                 }
                 if miss.is_empty() && !defined.contains(name) && apl_keys.contains(name) {

@@ -22,8 +22,15 @@ fn main() -> ExitCode {
         };
         let mut value = || inline.clone().or_else(|| args.next());
         let ok = match flag.as_str() {
-            "--seed" => value().and_then(|v| v.parse().ok()).map(|v| seed = v).is_some(),
-            "--scale" => value().and_then(|v| v.parse().ok()).filter(|v: &f64| *v > 0.0 && *v <= 64.0).map(|v| scale = v).is_some(),
+            "--seed" => value()
+                .and_then(|v| v.parse().ok())
+                .map(|v| seed = v)
+                .is_some(),
+            "--scale" => value()
+                .and_then(|v| v.parse().ok())
+                .filter(|v: &f64| *v > 0.0 && *v <= 64.0)
+                .map(|v| scale = v)
+                .is_some(),
             "--out" => value().map(|v| out = Some(PathBuf::from(v))).is_some(),
             "-h" | "--help" => {
                 println!("{USAGE}");

@@ -10,7 +10,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 
-const USAGE: &str = "usage: hiera-lookup [--hiera_config FILE] [--environmentpath DIR] [--environment NAME]
+const USAGE: &str =
+    "usage: hiera-lookup [--hiera_config FILE] [--environmentpath DIR] [--environment NAME]
                     [--basemodulepath DIR[:DIR...]] [--modulepath DIR[:DIR...]]
                     [--scope FILE | --facts FILE [--node CERTNAME]]
                     [--merge first|unique|hash|deep|JSON] [--knock-out-prefix P]
@@ -71,7 +72,9 @@ fn parse_args() -> Result<Args, String> {
         let (flag, inline) = split_flag(&arg);
         let mut value = |name: &str| flag_value(&inline, &mut it, name);
         match flag.as_str() {
-            "--hiera_config" | "--hiera-config" => a.options.hiera_config = PathBuf::from(value(&flag)?),
+            "--hiera_config" | "--hiera-config" => {
+                a.options.hiera_config = PathBuf::from(value(&flag)?)
+            }
             "--environmentpath" => a.options.environmentpath = PathBuf::from(value(&flag)?),
             "--environment" => a.options.environment = value(&flag)?,
             "--basemodulepath" => a.options.basemodulepath = split_path(&value(&flag)?),
@@ -91,7 +94,11 @@ fn parse_args() -> Result<Args, String> {
                     "off" => hiera::Strict::Off,
                     "warning" => hiera::Strict::Warning,
                     "error" => hiera::Strict::Error,
-                    other => return Err(format!("--strict takes off, warning or error, not '{other}'")),
+                    other => {
+                        return Err(format!(
+                            "--strict takes off, warning or error, not '{other}'"
+                        ))
+                    }
                 })
             }
             "--puppet" => {
@@ -103,9 +110,16 @@ fn parse_args() -> Result<Args, String> {
             }
             "--limit" => {
                 let spec = value(&flag)?;
-                let (name, n) = spec.split_once('=').ok_or_else(|| format!("--limit takes NAME=N, not '{spec}'"))?;
-                let n: usize = n.parse().map_err(|_| format!("--limit {name}: '{n}' is not a whole number"))?;
-                a.options.limits.set(name, n).map_err(|e| format!("--limit: {e}"))?;
+                let (name, n) = spec
+                    .split_once('=')
+                    .ok_or_else(|| format!("--limit takes NAME=N, not '{spec}'"))?;
+                let n: usize = n
+                    .parse()
+                    .map_err(|_| format!("--limit {name}: '{n}' is not a whole number"))?;
+                a.options
+                    .limits
+                    .set(name, n)
+                    .map_err(|e| format!("--limit: {e}"))?;
             }
             "--confine" => a.options.confine = true,
             "--batch" => a.batch = true,
@@ -150,7 +164,11 @@ fn split_flag(arg: &str) -> (String, Option<String>) {
 }
 
 /// A flag's value: given inline, or the next word.
-fn flag_value(inline: &Option<String>, words: &mut impl Iterator<Item = String>, name: &str) -> Result<String, String> {
+fn flag_value(
+    inline: &Option<String>,
+    words: &mut impl Iterator<Item = String>,
+    name: &str,
+) -> Result<String, String> {
     match inline {
         Some(v) => Ok(v.clone()),
         None => words.next().ok_or_else(|| format!("{name} needs a value")),
@@ -158,8 +176,10 @@ fn flag_value(inline: &Option<String>, words: &mut impl Iterator<Item = String>,
 }
 
 fn read_data_file(path: &PathBuf) -> Result<Value, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let is_json = path.extension().is_some_and(|e| e == "json") || text.trim_start().starts_with('{');
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let is_json =
+        path.extension().is_some_and(|e| e == "json") || text.trim_start().starts_with('{');
     if is_json {
         from_json(&text).map_err(|e| format!("{}: {}", path.display(), e.message))
     } else {
@@ -189,7 +209,11 @@ fn build_scope(a: &Args) -> Result<Map, String> {
         },
         None => Map::default(),
     };
-    Ok(hiera::scope::scope_from_facts(&facts, a.node.as_deref(), &a.options.environment))
+    Ok(hiera::scope::scope_from_facts(
+        &facts,
+        a.node.as_deref(),
+        &a.options.environment,
+    ))
 }
 
 fn merge_value(a: &Args) -> Result<Option<Value>, String> {
@@ -200,7 +224,9 @@ fn merge_value(a: &Args) -> Result<Option<Value>, String> {
         return Ok(None);
     };
     if m.trim_start().starts_with('{') {
-        return from_json(m).map(Some).map_err(|e| format!("--merge: {}", e.message));
+        return from_json(m)
+            .map(Some)
+            .map_err(|e| format!("--merge: {}", e.message));
     }
     if !matches!(m.as_str(), "first" | "unique" | "hash" | "deep") {
         return Err("The --merge option only accepts 'first', 'unique', 'hash', or 'deep'".into());
@@ -222,7 +248,11 @@ fn merge_value(a: &Args) -> Result<Option<Value>, String> {
     if a.merge_hash_arrays {
         h.insert("merge_hash_arrays".into(), Value::Bool(true));
     }
-    Ok(Some(if h.len() == 1 { Value::from("deep") } else { Value::hash(h) }))
+    Ok(Some(if h.len() == 1 {
+        Value::from("deep")
+    } else {
+        Value::hash(h)
+    }))
 }
 
 fn render(v: &Value, how: &str) -> String {
@@ -269,7 +299,12 @@ fn main() -> ExitCode {
         },
         None => None,
     };
-    let req = LookupRequest { keys: a.keys.clone(), merge, default, ..Default::default() };
+    let req = LookupRequest {
+        keys: a.keys.clone(),
+        merge,
+        default,
+        ..Default::default()
+    };
     if a.explain {
         let (outcome, text) = session.explain(&req);
         let mut out = std::io::stdout().lock();
@@ -342,25 +377,33 @@ fn hiera3_main() -> ExitCode {
             "--hiera3" => Ok(()),
             "--hiera_config" | "--hiera-config" => value(&flag).map(|v| config = PathBuf::from(v)),
             "--scope" => value(&flag).map(|v| scope_file = Some(PathBuf::from(v))),
-            "--order-override" | "--order_override" => value(&flag).map(|v| overrides.push(Value::from(v))),
+            "--order-override" | "--order_override" => {
+                value(&flag).map(|v| overrides.push(Value::from(v)))
+            }
             "--resolution-type" | "--resolution_type" => value(&flag).and_then(|v| {
                 let parsed = if v.trim_start().starts_with('{') {
                     from_json(&v).map_err(|e| format!("--resolution-type: {}", e.message))?
                 } else if matches!(v.as_str(), "priority" | "array" | "hash") {
                     Value::from(v.as_str())
                 } else {
-                    return Err("--resolution-type takes priority, array, hash or a JSON object".into());
+                    return Err(
+                        "--resolution-type takes priority, array, hash or a JSON object".into(),
+                    );
                 };
-                resolution_type = ResolutionType::from_plain_value(&parsed).map_err(|e| e.message)?;
+                resolution_type =
+                    ResolutionType::from_plain_value(&parsed).map_err(|e| e.message)?;
                 Ok(())
             }),
-            "--default" => value(&flag).map(|v| default = Some(from_json(&v).unwrap_or_else(|_| Value::from(v.as_str())))),
+            "--default" => value(&flag)
+                .map(|v| default = Some(from_json(&v).unwrap_or_else(|_| Value::from(v.as_str())))),
             "--render-as" | "--render_as" => value(&flag).map(|v| render_as = v.to_lowercase()),
             "-h" | "--help" => {
                 println!("{USAGE}");
                 return ExitCode::SUCCESS;
             }
-            f if f.starts_with("--") => Err(format!("unknown option '{f}' in --hiera3 mode\n{USAGE}")),
+            f if f.starts_with("--") => {
+                Err(format!("unknown option '{f}' in --hiera3 mode\n{USAGE}"))
+            }
             _ => {
                 keys.push(arg);
                 Ok(())
@@ -392,7 +435,13 @@ fn hiera3_main() -> ExitCode {
         Ok(h) => h,
         Err(e) => return fail(e),
     };
-    match h.lookup(key, default.as_ref(), &scope, order_override.as_ref(), &resolution_type) {
+    match h.lookup(
+        key,
+        default.as_ref(),
+        &scope,
+        order_override.as_ref(),
+        &resolution_type,
+    ) {
         Ok(Some(v)) => {
             print_value(&render(&v, &render_as));
             ExitCode::SUCCESS
@@ -405,8 +454,10 @@ fn hiera3_main() -> ExitCode {
 /// A Hiera 3 scope file: the exact variable Hash, as JSON (wire format) or
 /// YAML; keys are kept as they are.
 fn read_hiera3_scope(path: &PathBuf) -> Result<Value, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let is_json = path.extension().is_some_and(|e| e == "json") || text.trim_start().starts_with('{');
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let is_json =
+        path.extension().is_some_and(|e| e == "json") || text.trim_start().starts_with('{');
     let v = if is_json {
         from_json(&text).map_err(|e| format!("{}: {}", path.display(), e.message))?
     } else {

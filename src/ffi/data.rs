@@ -17,7 +17,12 @@ pub(crate) fn parse_data(format: &str, path: &str, bytes: &[u8]) -> Result<Strin
     let format = match format {
         "yaml" => DataFormat::Yaml,
         "json" => DataFormat::Json,
-        other => return Err(Error::new(ErrorKind::InvalidArgument, format!("format must be yaml or json, not '{other}'"))),
+        other => {
+            return Err(Error::new(
+                ErrorKind::InvalidArgument,
+                format!("format must be yaml or json, not '{other}'"),
+            ))
+        }
     };
     Ok(to_json(&parse_document(bytes, Path::new(path), format)?))
 }
@@ -61,7 +66,11 @@ pub unsafe extern "C" fn hiera_parse_data(
     result_json: *mut *mut c_char,
 ) -> hiera_status {
     guard(hiera_status::HIERA_PANIC, || {
-        if format.is_null() || path.is_null() || (bytes.is_null() && len > 0) || result_json.is_null() {
+        if format.is_null()
+            || path.is_null()
+            || (bytes.is_null() && len > 0)
+            || result_json.is_null()
+        {
             return hiera_status::HIERA_NULL_ARGUMENT;
         }
         let content: &[u8] = if len == 0 {
@@ -72,8 +81,9 @@ pub unsafe extern "C" fn hiera_parse_data(
             unsafe { std::slice::from_raw_parts(bytes, len) }
         };
         // SAFETY: checked non-NULL; NUL-terminated strings per the contract.
-        let r = unsafe { input_str(format, "format").and_then(|f| Ok((f, input_str(path, "path")?))) }
-            .and_then(|(f, p)| parse_data(f, p, content));
+        let r =
+            unsafe { input_str(format, "format").and_then(|f| Ok((f, input_str(path, "path")?))) }
+                .and_then(|(f, p)| parse_data(f, p, content));
         let (status, text) = match r {
             Ok(json) => (hiera_status::HIERA_OK, json),
             Err(e) => (hiera_status::of_input_error(&e), error_object(&e)),
@@ -90,17 +100,37 @@ mod tests {
 
     #[test]
     fn yaml_and_json_documents() {
-        assert_eq!(parse_data("yaml", "/d/a.yaml", b"a: 1\n:s:\n- x\n- :y\n").unwrap(), r#"{"a":1,"s":["x",{"__type__":"Symbol","value":"y"}]}"#);
+        assert_eq!(
+            parse_data("yaml", "/d/a.yaml", b"a: 1\n:s:\n- x\n- :y\n").unwrap(),
+            r#"{"a":1,"s":["x",{"__type__":"Symbol","value":"y"}]}"#
+        );
         assert_eq!(parse_data("yaml", "/d/a.yaml", b"").unwrap(), "null");
         assert_eq!(parse_data("yaml", "/d/a.yaml", b"- 1\n").unwrap(), "[1]");
-        assert_eq!(parse_data("json", "/d/a.json", br#"{"a": [1.5e3]}"#).unwrap(), r#"{"a":[1500.0]}"#);
+        assert_eq!(
+            parse_data("json", "/d/a.json", br#"{"a": [1.5e3]}"#).unwrap(),
+            r#"{"a":[1500.0]}"#
+        );
         let e = parse_data("yaml", "/d/a.yaml", b"a: [\n").unwrap_err();
         assert_eq!(e.kind, ErrorKind::Parse);
-        assert!(e.message.starts_with("Unable to parse (/d/a.yaml): "), "{}", e.message);
+        assert!(
+            e.message.starts_with("Unable to parse (/d/a.yaml): "),
+            "{}",
+            e.message
+        );
         let e = parse_data("yaml", "/d/a.yaml", b"d: 2020-01-01\n").unwrap_err();
-        assert!(e.message.contains("Tried to load unspecified class: Date"), "{}", e.message);
-        assert!(parse_data("json", "/d/a.json", b"{").unwrap_err().message.starts_with("Unable to parse (/d/a.json): "));
-        assert_eq!(parse_data("hocon", "x", b"").unwrap_err().kind, ErrorKind::InvalidArgument);
+        assert!(
+            e.message.contains("Tried to load unspecified class: Date"),
+            "{}",
+            e.message
+        );
+        assert!(parse_data("json", "/d/a.json", b"{")
+            .unwrap_err()
+            .message
+            .starts_with("Unable to parse (/d/a.json): "));
+        assert_eq!(
+            parse_data("hocon", "x", b"").unwrap_err().kind,
+            ErrorKind::InvalidArgument
+        );
     }
 
     #[test]
@@ -108,18 +138,47 @@ mod tests {
         let mut out: *mut c_char = std::ptr::null_mut();
         let text = b"a: \"\xff\"\n";
         // SAFETY: valid strings, a byte buffer of the given length, a local out.
-        let st = unsafe { hiera_parse_data(c"yaml".as_ptr(), c"/x.yaml".as_ptr(), text.as_ptr(), text.len(), &mut out) };
+        let st = unsafe {
+            hiera_parse_data(
+                c"yaml".as_ptr(),
+                c"/x.yaml".as_ptr(),
+                text.as_ptr(),
+                text.len(),
+                &mut out,
+            )
+        };
         assert_eq!(st, hiera_status::HIERA_ERROR);
         // SAFETY: a string returned by libhiera, read then freed once.
-        let msg = unsafe { std::ffi::CStr::from_ptr(out) }.to_str().unwrap().to_string();
+        let msg = unsafe { std::ffi::CStr::from_ptr(out) }
+            .to_str()
+            .unwrap()
+            .to_string();
         // SAFETY: as above.
         unsafe { super::super::string::hiera_string_free(out) };
         assert!(msg.contains("invalid") || msg.contains("UTF-8"), "{msg}");
         // SAFETY: NULL bytes with len 0 is allowed; NULL with len > 0 is not.
         unsafe {
-            assert_eq!(hiera_parse_data(c"yaml".as_ptr(), c"/x".as_ptr(), std::ptr::null(), 0, &mut out), hiera_status::HIERA_OK);
+            assert_eq!(
+                hiera_parse_data(
+                    c"yaml".as_ptr(),
+                    c"/x".as_ptr(),
+                    std::ptr::null(),
+                    0,
+                    &mut out
+                ),
+                hiera_status::HIERA_OK
+            );
             super::super::string::hiera_string_free(out);
-            assert_eq!(hiera_parse_data(c"yaml".as_ptr(), c"/x".as_ptr(), std::ptr::null(), 3, &mut out), hiera_status::HIERA_NULL_ARGUMENT);
+            assert_eq!(
+                hiera_parse_data(
+                    c"yaml".as_ptr(),
+                    c"/x".as_ptr(),
+                    std::ptr::null(),
+                    3,
+                    &mut out
+                ),
+                hiera_status::HIERA_NULL_ARGUMENT
+            );
         }
     }
 }

@@ -36,7 +36,19 @@ pub(crate) fn options_from_json(text: &str) -> Result<Options, Error> {
     let mut options = Options::default();
     for (k, v) in fields.iter() {
         let name = k.as_str().unwrap_or_default();
-        if !matches!(name, "hiera_config" | "environmentpath" | "environment" | "strict" | "puppet" | "limits" | "confine" | "codedir" | "basemodulepath" | "modulepath") {
+        if !matches!(
+            name,
+            "hiera_config"
+                | "environmentpath"
+                | "environment"
+                | "strict"
+                | "puppet"
+                | "limits"
+                | "confine"
+                | "codedir"
+                | "basemodulepath"
+                | "modulepath"
+        ) {
             return Err(invalid(format!("options_json: unknown field '{name}'")));
         }
         if name == "basemodulepath" || name == "modulepath" {
@@ -46,8 +58,16 @@ pub(crate) fn options_from_json(text: &str) -> Result<Options, Error> {
                     .iter()
                     .map(|d| d.as_str().map(PathBuf::from))
                     .collect::<Option<Vec<_>>>()
-                    .ok_or_else(|| invalid(format!("options_json: '{name}' must be an array of strings")))?,
-                _ => return Err(invalid(format!("options_json: '{name}' must be an array of strings"))),
+                    .ok_or_else(|| {
+                        invalid(format!(
+                            "options_json: '{name}' must be an array of strings"
+                        ))
+                    })?,
+                _ => {
+                    return Err(invalid(format!(
+                        "options_json: '{name}' must be an array of strings"
+                    )))
+                }
             };
             if name == "basemodulepath" {
                 options.basemodulepath = dirs;
@@ -72,7 +92,11 @@ pub(crate) fn options_from_json(text: &str) -> Result<Options, Error> {
             match v {
                 Value::Nil => {}
                 Value::Bool(b) => options.confine = *b,
-                _ => return Err(invalid("options_json: 'confine' must be true or false".into())),
+                _ => {
+                    return Err(invalid(
+                        "options_json: 'confine' must be true or false".into(),
+                    ))
+                }
             }
             continue;
         }
@@ -91,7 +115,11 @@ pub(crate) fn options_from_json(text: &str) -> Result<Options, Error> {
                     "off" => Strict::Off,
                     "warning" => Strict::Warning,
                     "error" => Strict::Error,
-                    other => return Err(invalid(format!("options_json: 'strict' must be off, warning or error, not '{other}'"))),
+                    other => {
+                        return Err(invalid(format!(
+                            "options_json: 'strict' must be off, warning or error, not '{other}'"
+                        )))
+                    }
                 })
             }
             _ => unreachable!("field names are checked above"),
@@ -113,11 +141,19 @@ fn limits_from_json(v: &Value, limits: &mut crate::limits::Limits) -> Result<(),
     for (k, n) in fields.iter() {
         let name = k.as_str().unwrap_or_default();
         let n = match n {
-            Value::Int(n) => usize::try_from(*n).map_err(|_| invalid(format!("options_json: limit '{name}' must not be negative")))?,
+            Value::Int(n) => usize::try_from(*n).map_err(|_| {
+                invalid(format!("options_json: limit '{name}' must not be negative"))
+            })?,
             Value::BigInt(digits) if !digits.starts_with('-') => usize::MAX,
-            _ => return Err(invalid(format!("options_json: limit '{name}' must be an integer"))),
+            _ => {
+                return Err(invalid(format!(
+                    "options_json: limit '{name}' must be an integer"
+                )))
+            }
         };
-        limits.set(name, n).map_err(|e| invalid(format!("options_json: {e}")))?;
+        limits
+            .set(name, n)
+            .map_err(|e| invalid(format!("options_json: {e}")))?;
     }
     Ok(())
 }
@@ -128,7 +164,10 @@ pub(crate) fn open_json(text: &str) -> Result<Hiera, Error> {
 }
 
 /// `hiera_open_with_host` without the pointers.
-pub(crate) fn open_json_with(text: &str, host: Option<crate::host::HostRef>) -> Result<Hiera, Error> {
+pub(crate) fn open_json_with(
+    text: &str,
+    host: Option<crate::host::HostRef>,
+) -> Result<Hiera, Error> {
     let mut options = options_from_json(text)?;
     options.host = host;
     Hiera::open(options)
@@ -188,7 +227,11 @@ pub(crate) fn open_json_with(text: &str, host: Option<crate::host::HostRef>) -> 
 /// `options_json` is NULL or a NUL-terminated string; `out` and `error_json`
 /// are NULL or valid for a write of a pointer.
 #[no_mangle]
-pub unsafe extern "C" fn hiera_open(options_json: *const c_char, out: *mut *mut hiera, error_json: *mut *mut c_char) -> hiera_status {
+pub unsafe extern "C" fn hiera_open(
+    options_json: *const c_char,
+    out: *mut *mut hiera,
+    error_json: *mut *mut c_char,
+) -> hiera_status {
     guard(hiera_status::HIERA_PANIC, || {
         if options_json.is_null() || out.is_null() || error_json.is_null() {
             return hiera_status::HIERA_NULL_ARGUMENT;
@@ -246,31 +289,67 @@ mod tests {
         assert!(o.basemodulepath.is_empty());
         assert_eq!(o.modulepath, None);
         let p8 = options_from_json(r#"{"puppet":8}"#).unwrap();
-        assert_eq!((p8.puppet, p8.strict, p8.strict()), (8, None, Strict::Error));
+        assert_eq!(
+            (p8.puppet, p8.strict, p8.strict()),
+            (8, None, Strict::Error)
+        );
         let p8 = options_from_json(r#"{"puppet":8,"strict":"warning"}"#).unwrap();
         assert_eq!(p8.strict(), Strict::Warning);
-        assert_eq!(options_from_json(r#"{"puppet":null}"#).unwrap().strict(), Strict::Warning);
-        let d = options_from_json(r#"{"environment":null,"confine":null,"basemodulepath":null,"modulepath":null}"#).unwrap();
+        assert_eq!(
+            options_from_json(r#"{"puppet":null}"#).unwrap().strict(),
+            Strict::Warning
+        );
+        let d = options_from_json(
+            r#"{"environment":null,"confine":null,"basemodulepath":null,"modulepath":null}"#,
+        )
+        .unwrap();
         assert_eq!(d.environment, "production");
         assert!(!d.confine);
         assert!(d.basemodulepath.is_empty());
         assert_eq!(d.modulepath, None);
         let m = options_from_json(r#"{"basemodulepath":["/b1","b2"],"modulepath":[]}"#).unwrap();
-        assert_eq!(m.basemodulepath, vec![PathBuf::from("/b1"), PathBuf::from("b2")]);
+        assert_eq!(
+            m.basemodulepath,
+            vec![PathBuf::from("/b1"), PathBuf::from("b2")]
+        );
         assert_eq!(m.modulepath, Some(vec![]));
         let m = options_from_json(r#"{"modulepath":["/m"]}"#).unwrap();
         assert_eq!(m.modulepath, Some(vec![PathBuf::from("/m")]));
         assert!(options_from_json(r#"{"confine":true}"#).unwrap().confine);
         assert!(!options_from_json(r#"{"confine":false}"#).unwrap().confine);
         let bad = |t: &str| options_from_json(t).unwrap_err().message;
-        assert_eq!(bad(r#"{"hiera-config":"x"}"#), "options_json: unknown field 'hiera-config'");
-        assert_eq!(bad(r#"{"strict":"loud"}"#), "options_json: 'strict' must be off, warning or error, not 'loud'");
-        assert_eq!(bad(r#"{"puppet":6}"#), "options_json: 'puppet' must be 7 or 8");
-        assert_eq!(bad(r#"{"puppet":"8"}"#), "options_json: 'puppet' must be 7 or 8");
-        assert_eq!(bad(r#"{"environment":1}"#), "options_json: 'environment' must be a string");
-        assert_eq!(bad(r#"{"confine":"yes"}"#), "options_json: 'confine' must be true or false");
-        assert_eq!(bad(r#"{"basemodulepath":"/a:/b"}"#), "options_json: 'basemodulepath' must be an array of strings");
-        assert_eq!(bad(r#"{"modulepath":["/a",1]}"#), "options_json: 'modulepath' must be an array of strings");
+        assert_eq!(
+            bad(r#"{"hiera-config":"x"}"#),
+            "options_json: unknown field 'hiera-config'"
+        );
+        assert_eq!(
+            bad(r#"{"strict":"loud"}"#),
+            "options_json: 'strict' must be off, warning or error, not 'loud'"
+        );
+        assert_eq!(
+            bad(r#"{"puppet":6}"#),
+            "options_json: 'puppet' must be 7 or 8"
+        );
+        assert_eq!(
+            bad(r#"{"puppet":"8"}"#),
+            "options_json: 'puppet' must be 7 or 8"
+        );
+        assert_eq!(
+            bad(r#"{"environment":1}"#),
+            "options_json: 'environment' must be a string"
+        );
+        assert_eq!(
+            bad(r#"{"confine":"yes"}"#),
+            "options_json: 'confine' must be true or false"
+        );
+        assert_eq!(
+            bad(r#"{"basemodulepath":"/a:/b"}"#),
+            "options_json: 'basemodulepath' must be an array of strings"
+        );
+        assert_eq!(
+            bad(r#"{"modulepath":["/a",1]}"#),
+            "options_json: 'modulepath' must be an array of strings"
+        );
         assert_eq!(bad("[]"), "options_json must be a JSON object");
         assert!(bad("{").starts_with("options_json is not valid JSON"));
         // Hiera::open's own checks are invalid arguments too.
@@ -283,7 +362,13 @@ mod tests {
         let mut h: *mut hiera = ptr::null_mut();
         let mut err: *mut c_char = ptr::null_mut();
         // SAFETY: valid pointers to locals and a C string literal.
-        let st = unsafe { hiera_open(c"{\"environment\":\"production\"}".as_ptr(), &mut h, &mut err) };
+        let st = unsafe {
+            hiera_open(
+                c"{\"environment\":\"production\"}".as_ptr(),
+                &mut h,
+                &mut err,
+            )
+        };
         assert_eq!(st, hiera_status::HIERA_OK);
         assert!(!h.is_null());
         assert!(err.is_null(), "error_json is not written on success");
@@ -303,7 +388,10 @@ mod tests {
         let st = unsafe { hiera_open(c"{\"bogus\":1}".as_ptr(), &mut h, &mut err) };
         assert_eq!(st, hiera_status::HIERA_INVALID_ARGUMENT);
         assert_eq!(h, sentinel, "out is not written on failure");
-        assert_eq!(take(err), r#"{"kind":"invalid_argument","message":"options_json: unknown field 'bogus'"}"#);
+        assert_eq!(
+            take(err),
+            r#"{"kind":"invalid_argument","message":"options_json: unknown field 'bogus'"}"#
+        );
 
         let mut err: *mut c_char = ptr::null_mut();
         // SAFETY: a NUL-terminated byte string that is not UTF-8.
@@ -314,9 +402,18 @@ mod tests {
         let mut err = 0x20 as *mut c_char;
         // SAFETY: every call passes one NULL; nothing else is dereferenced.
         unsafe {
-            assert_eq!(hiera_open(ptr::null(), &mut h, &mut err), hiera_status::HIERA_NULL_ARGUMENT);
-            assert_eq!(hiera_open(c"{}".as_ptr(), ptr::null_mut(), &mut err), hiera_status::HIERA_NULL_ARGUMENT);
-            assert_eq!(hiera_open(c"{}".as_ptr(), &mut h, ptr::null_mut()), hiera_status::HIERA_NULL_ARGUMENT);
+            assert_eq!(
+                hiera_open(ptr::null(), &mut h, &mut err),
+                hiera_status::HIERA_NULL_ARGUMENT
+            );
+            assert_eq!(
+                hiera_open(c"{}".as_ptr(), ptr::null_mut(), &mut err),
+                hiera_status::HIERA_NULL_ARGUMENT
+            );
+            assert_eq!(
+                hiera_open(c"{}".as_ptr(), &mut h, ptr::null_mut()),
+                hiera_status::HIERA_NULL_ARGUMENT
+            );
         }
         assert_eq!(h, sentinel);
         assert_eq!(err, 0x20 as *mut c_char);

@@ -21,7 +21,9 @@ use super::string::into_c_string;
 use super::{drop_made, guard, hiera_status, input_str, write_made, write_out};
 use crate::error::{Error, ErrorKind, Result};
 use crate::hiera3::config::Config;
-use crate::hiera3::helpers::{context_from_json, context_to_json, datasources_hosted, merge_answer_with_config};
+use crate::hiera3::helpers::{
+    context_from_json, context_to_json, datasources_hosted, merge_answer_with_config,
+};
 use crate::hiera3::interpolate::{self, Context, Lookup};
 use crate::hiera3::{Hiera3, ResolutionType};
 use crate::render::{from_json, to_json};
@@ -56,7 +58,10 @@ pub struct hiera3_answer {
 
 impl hiera3_answer {
     fn new() -> hiera3_answer {
-        hiera3_answer { outcome: Ok(None), seen: None }
+        hiera3_answer {
+            outcome: Ok(None),
+            seen: None,
+        }
     }
 }
 
@@ -74,15 +79,23 @@ impl hiera3_answer {
 /// The callback answers through `answer` (see `hiera3_answer_value`); it must
 /// not unwind (no C++ exception, no longjmp) out of the call.
 #[allow(non_camel_case_types)]
-pub type hiera3_lookup_fn =
-    Option<unsafe extern "C" fn(user_data: *mut c_void, key: *const c_char, context_json: *const c_char, answer: *mut hiera3_answer)>;
+pub type hiera3_lookup_fn = Option<
+    unsafe extern "C" fn(
+        user_data: *mut c_void,
+        key: *const c_char,
+        context_json: *const c_char,
+        answer: *mut hiera3_answer,
+    ),
+>;
 
 /// Answers a scope variable: the gem's `scope.include?(name)` and
 /// `scope[name]`, for hosts that keep the scope themselves (e.g. a Ruby
 /// `Hiera::Scope`). Not setting a value means the scope has no such variable.
 /// `name` is borrowed for the duration of the call. It must not unwind.
 #[allow(non_camel_case_types)]
-pub type hiera3_scope_fn = Option<unsafe extern "C" fn(user_data: *mut c_void, name: *const c_char, answer: *mut hiera3_answer)>;
+pub type hiera3_scope_fn = Option<
+    unsafe extern "C" fn(user_data: *mut c_void, name: *const c_char, answer: *mut hiera3_answer),
+>;
 
 /// What the host provides. Every field may be NULL.
 ///
@@ -126,13 +139,18 @@ fn callback_error(message: impl Into<String>) -> Error {
 /// A C string for a callback argument; a NUL inside is an error (the host
 /// could not see past it).
 fn c_arg(s: &str, what: &str) -> Result<CString> {
-    CString::new(s).map_err(|_| callback_error(format!("hiera3 callback: the {what} contains a NUL byte")))
+    CString::new(s)
+        .map_err(|_| callback_error(format!("hiera3 callback: the {what} contains a NUL byte")))
 }
 
 impl Lookup for Host<'_> {
     fn lookup(&mut self, key: &str, _scope: &Value, context: &Context) -> Result<Option<Value>> {
-        let Some(host) = self.host else { return Ok(None) };
-        let Some(f) = host.lookup else { return Ok(None) };
+        let Some(host) = self.host else {
+            return Ok(None);
+        };
+        let Some(f) = host.lookup else {
+            return Ok(None);
+        };
         let key = c_arg(key, "key")?;
         let ctx = c_arg(&context_to_json(context), "context")?;
         let mut answer = hiera3_answer::new();
@@ -165,7 +183,10 @@ impl Lookup for Host<'_> {
 /// Reads a wire JSON input exactly (an `invalid_argument` error names it).
 fn wire(text: &str, name: &str) -> Result<Value> {
     from_json(text).map_err(|e| {
-        let mut err = Error::new(ErrorKind::InvalidArgument, format!("{name} is not valid JSON: {}", e.message));
+        let mut err = Error::new(
+            ErrorKind::InvalidArgument,
+            format!("{name} is not valid JSON: {}", e.message),
+        );
         err.line = e.line;
         err
     })
@@ -206,19 +227,39 @@ pub(crate) struct Outcome {
 
 impl Outcome {
     fn failed(e: &Error) -> Outcome {
-        Outcome { status: hiera_status::of_input_error(e), result: Some(error_object(e)), guard: None }
+        Outcome {
+            status: hiera_status::of_input_error(e),
+            result: Some(error_object(e)),
+            guard: None,
+        }
     }
 
     /// A helper's JSON result.
     fn json(json: String) -> Outcome {
-        Outcome { status: hiera_status::HIERA_OK, result: Some(json), guard: None }
+        Outcome {
+            status: hiera_status::HIERA_OK,
+            result: Some(json),
+            guard: None,
+        }
     }
 
     fn of(r: Result<Option<Value>>, guard: Option<String>) -> Outcome {
         match r {
-            Ok(Some(v)) => Outcome { status: hiera_status::HIERA_OK, result: Some(to_json(&v)), guard },
-            Ok(None) => Outcome { status: hiera_status::HIERA_NOT_FOUND, result: None, guard },
-            Err(e) => Outcome { status: hiera_status::of_input_error(&e), result: Some(error_object(&e)), guard },
+            Ok(Some(v)) => Outcome {
+                status: hiera_status::HIERA_OK,
+                result: Some(to_json(&v)),
+                guard,
+            },
+            Ok(None) => Outcome {
+                status: hiera_status::HIERA_NOT_FOUND,
+                result: None,
+                guard,
+            },
+            Err(e) => Outcome {
+                status: hiera_status::of_input_error(&e),
+                result: Some(error_object(&e)),
+                guard,
+            },
         }
     }
 
@@ -227,7 +268,11 @@ impl Outcome {
     /// # Safety
     /// `result_json` is non-NULL and writable; `guard_json` is NULL or
     /// writable.
-    unsafe fn write(self, result_json: *mut *mut c_char, guard_json: *mut *mut c_char) -> hiera_status {
+    unsafe fn write(
+        self,
+        result_json: *mut *mut c_char,
+        guard_json: *mut *mut c_char,
+    ) -> hiera_status {
         let text = self.result.map_or(std::ptr::null_mut(), into_c_string);
         // SAFETY: the caller guarantees that `result_json` is writable.
         unsafe { write_out(result_json, text) };
@@ -276,7 +321,11 @@ unsafe fn answer_export(
 /// # Safety
 /// `answer` is NULL or the answer passed to the running callback; `text` is
 /// NULL or a NUL-terminated string.
-unsafe fn set_answer(answer: *mut hiera3_answer, text: *const c_char, set: impl FnOnce(&mut hiera3_answer, &[u8]) -> hiera_status) -> hiera_status {
+unsafe fn set_answer(
+    answer: *mut hiera3_answer,
+    text: *const c_char,
+    set: impl FnOnce(&mut hiera3_answer, &[u8]) -> hiera_status,
+) -> hiera_status {
     guard(hiera_status::HIERA_PANIC, || {
         if answer.is_null() || text.is_null() {
             return hiera_status::HIERA_NULL_ARGUMENT;
@@ -293,19 +342,31 @@ unsafe fn set_answer(answer: *mut hiera3_answer, text: *const c_char, set: impl 
 /// returns `HIERA_INVALID_ARGUMENT`.
 fn answer_json(bytes: &[u8], name: &str) -> Result<Value> {
     let text = std::str::from_utf8(bytes).map_err(|e| {
-        Error::new(ErrorKind::InvalidArgument, format!("{name} is not valid UTF-8 (invalid byte at offset {})", e.valid_up_to()))
+        Error::new(
+            ErrorKind::InvalidArgument,
+            format!(
+                "{name} is not valid UTF-8 (invalid byte at offset {})",
+                e.valid_up_to()
+            ),
+        )
     })?;
     wire(text, name)
 }
 
 fn refused(answer: &mut hiera3_answer, e: Error) -> hiera_status {
-    answer.outcome = Err(callback_error(format!("the lookup callback's answer: {}", e.message)));
+    answer.outcome = Err(callback_error(format!(
+        "the lookup callback's answer: {}",
+        e.message
+    )));
     hiera_status::HIERA_INVALID_ARGUMENT
 }
 
 /// A JSON list of strings.
 fn string_list(v: &Value) -> Option<Vec<String>> {
-    v.as_array()?.iter().map(|s| s.as_str().map(str::to_string)).collect()
+    v.as_array()?
+        .iter()
+        .map(|s| s.as_str().map(str::to_string))
+        .collect()
 }
 
 /// Hands a callback's value back: `value_json` is the found value as wire
@@ -320,15 +381,20 @@ fn string_list(v: &Value) -> Option<Vec<String>> {
 /// `answer` is NULL or the answer passed to the running callback;
 /// `value_json` is NULL or a NUL-terminated string.
 #[no_mangle]
-pub unsafe extern "C" fn hiera3_answer_value(answer: *mut hiera3_answer, value_json: *const c_char) -> hiera_status {
+pub unsafe extern "C" fn hiera3_answer_value(
+    answer: *mut hiera3_answer,
+    value_json: *const c_char,
+) -> hiera_status {
     // SAFETY: the contract of this function is the one of `set_answer`.
     unsafe {
-        set_answer(answer, value_json, |answer, bytes| match answer_json(bytes, "value_json") {
-            Ok(v) => {
-                answer.outcome = Ok(Some(v));
-                hiera_status::HIERA_OK
+        set_answer(answer, value_json, |answer, bytes| {
+            match answer_json(bytes, "value_json") {
+                Ok(v) => {
+                    answer.outcome = Ok(Some(v));
+                    hiera_status::HIERA_OK
+                }
+                Err(e) => refused(answer, e),
             }
-            Err(e) => refused(answer, e),
         })
     }
 }
@@ -346,7 +412,10 @@ pub unsafe extern "C" fn hiera3_answer_value(answer: *mut hiera3_answer, value_j
 /// `answer` is NULL or the answer passed to the running callback; `message`
 /// is NULL or a NUL-terminated string.
 #[no_mangle]
-pub unsafe extern "C" fn hiera3_answer_error(answer: *mut hiera3_answer, message: *const c_char) -> hiera_status {
+pub unsafe extern "C" fn hiera3_answer_error(
+    answer: *mut hiera3_answer,
+    message: *const c_char,
+) -> hiera_status {
     // SAFETY: the contract of this function is the one of `set_answer`.
     unsafe {
         set_answer(answer, message, |answer, bytes| {
@@ -371,12 +440,20 @@ pub unsafe extern "C" fn hiera3_answer_error(answer: *mut hiera3_answer, message
 /// `answer` is NULL or the answer passed to the running callback;
 /// `seen_json` is NULL or a NUL-terminated string.
 #[no_mangle]
-pub unsafe extern "C" fn hiera3_answer_seen(answer: *mut hiera3_answer, seen_json: *const c_char) -> hiera_status {
+pub unsafe extern "C" fn hiera3_answer_seen(
+    answer: *mut hiera3_answer,
+    seen_json: *const c_char,
+) -> hiera_status {
     // SAFETY: the contract of this function is the one of `set_answer`.
     unsafe {
         set_answer(answer, seen_json, |answer, bytes| {
             let list = answer_json(bytes, "seen_json").and_then(|v| {
-                string_list(&v).ok_or_else(|| Error::new(ErrorKind::InvalidArgument, "seen_json must be a JSON list of strings"))
+                string_list(&v).ok_or_else(|| {
+                    Error::new(
+                        ErrorKind::InvalidArgument,
+                        "seen_json must be a JSON list of strings",
+                    )
+                })
             });
             match list {
                 Ok(seen) => {
@@ -408,12 +485,22 @@ fn merge_config(config: Option<&Value>) -> Result<Config> {
 }
 
 /// `hiera3_merge_answer` without the pointers.
-pub(crate) fn merge_answer_json(new: &str, old: &str, resolution_type: &str, config: Option<&str>) -> Result<String> {
+pub(crate) fn merge_answer_json(
+    new: &str,
+    old: &str,
+    resolution_type: &str,
+    config: Option<&str>,
+) -> Result<String> {
     let new = wire(new, "new_json")?;
     let old = wire(old, "old_json")?;
     let rt = ResolutionType::from_value(&wire(resolution_type, "resolution_type_json")?)?;
     let config = config.map(|c| wire(c, "config_json")).transpose()?;
-    Ok(to_json(&merge_answer_with_config(new, old, &rt, &merge_config(config.as_ref())?)?))
+    Ok(to_json(&merge_answer_with_config(
+        new,
+        old,
+        &rt,
+        &merge_config(config.as_ref())?,
+    )?))
 }
 
 /// `Backend.merge_answer(new, old, resolution_type)`: merges the
@@ -471,14 +558,21 @@ pub unsafe extern "C" fn hiera3_merge_answer(
 }
 
 /// `hiera3_parse_answer` / `hiera3_parse_string` without the pointers.
-pub(crate) fn parse_json(data: &str, scope: Option<&str>, context: Option<&str>, host: Option<&hiera3_host>, whole: bool) -> Outcome {
+pub(crate) fn parse_json(
+    data: &str,
+    scope: Option<&str>,
+    context: Option<&str>,
+    host: Option<&hiera3_host>,
+    whole: bool,
+) -> Outcome {
     let inputs = (|| {
         let data = wire(data, "data_json")?;
         let scope = match scope {
             Some(s) => wire(s, "scope_json")?,
             None => Value::empty_hash(),
         };
-        let (ctx, extra) = context_from_json(context).map_err(|e| Error::new(ErrorKind::InvalidArgument, e.message))?;
+        let (ctx, extra) = context_from_json(context)
+            .map_err(|e| Error::new(ErrorKind::InvalidArgument, e.message))?;
         Ok((data, scope, ctx, extra))
     })();
     let (data, scope, ctx, extra) = match inputs {
@@ -544,7 +638,17 @@ pub unsafe extern "C" fn hiera3_parse_answer(
     guard_json: *mut *mut c_char,
 ) -> hiera_status {
     // SAFETY: the contract of this function is the one of `parse_export`.
-    unsafe { parse_export(data_json, scope_json, context_json, host, result_json, guard_json, true) }
+    unsafe {
+        parse_export(
+            data_json,
+            scope_json,
+            context_json,
+            host,
+            result_json,
+            guard_json,
+            true,
+        )
+    }
 }
 
 /// `Backend.parse_string(data, scope, extra_data, context)`: interpolates a
@@ -564,7 +668,17 @@ pub unsafe extern "C" fn hiera3_parse_string(
     guard_json: *mut *mut c_char,
 ) -> hiera_status {
     // SAFETY: the contract of this function is the one of `parse_export`.
-    unsafe { parse_export(data_json, scope_json, context_json, host, result_json, guard_json, false) }
+    unsafe {
+        parse_export(
+            data_json,
+            scope_json,
+            context_json,
+            host,
+            result_json,
+            guard_json,
+            false,
+        )
+    }
 }
 
 /// The body of `hiera3_parse_answer` and `hiera3_parse_string`.
@@ -600,14 +714,27 @@ unsafe fn parse_export(
 }
 
 /// `hiera3_datasources` without the pointers.
-pub(crate) fn datasources_json(hierarchy: &str, scope: Option<&str>, order_override: Option<&str>, host: Option<&hiera3_host>) -> Result<String> {
+pub(crate) fn datasources_json(
+    hierarchy: &str,
+    scope: Option<&str>,
+    order_override: Option<&str>,
+    host: Option<&hiera3_host>,
+) -> Result<String> {
     let hierarchy = wire(hierarchy, "hierarchy_json")?;
     let scope = match scope {
         Some(s) => wire(s, "scope_json")?,
         None => Value::empty_hash(),
     };
-    let order_override = order_override.map(|o| wire(o, "order_override_json")).transpose()?.filter(|v| !v.is_nil());
-    let list = datasources_hosted(Some(&hierarchy), &scope, order_override.as_ref(), &mut Host { host })?;
+    let order_override = order_override
+        .map(|o| wire(o, "order_override_json"))
+        .transpose()?
+        .filter(|v| !v.is_nil());
+    let list = datasources_hosted(
+        Some(&hierarchy),
+        &scope,
+        order_override.as_ref(),
+        &mut Host { host },
+    )?;
     Ok(to_json(&Value::array(list)))
 }
 
@@ -657,7 +784,14 @@ pub unsafe extern "C" fn hiera3_datasources(
         datasources_json(hierarchy, scope, oo, host).map(Outcome::json)
     };
     // SAFETY: `result_json` is NULL or writable per the contract.
-    unsafe { answer_export(hierarchy_json.is_null(), result_json, std::ptr::null_mut(), answer) }
+    unsafe {
+        answer_export(
+            hierarchy_json.is_null(),
+            result_json,
+            std::ptr::null_mut(),
+            answer,
+        )
+    }
 }
 
 // ---------------------------------------------------------------------------
@@ -677,14 +811,18 @@ pub(crate) fn open_json(text: &str) -> Result<Hiera3> {
             ("config_file", Value::String(s)) => file = Some(PathBuf::from(&**s)),
             ("cwd", Value::String(s)) => cwd = Some(PathBuf::from(&**s)),
             ("config", v) => config = Some(v.clone()),
-            ("config_file" | "cwd", _) => return Err(invalid(format!("options_json: '{name}' must be a string"))),
+            ("config_file" | "cwd", _) => {
+                return Err(invalid(format!("options_json: '{name}' must be a string")))
+            }
             _ => return Err(invalid(format!("options_json: unknown field '{name}'"))),
         }
     }
     match (file, config) {
         (Some(f), None) => Hiera3::open(&f, cwd.as_deref()),
         (None, Some(c)) => Ok(Hiera3::new(Config::from_value(&c)?, cwd)),
-        _ => Err(invalid("options_json: give exactly one of 'config_file' and 'config'".into())),
+        _ => Err(invalid(
+            "options_json: give exactly one of 'config_file' and 'config'".into(),
+        )),
     }
 }
 
@@ -719,7 +857,11 @@ pub(crate) fn open_json(text: &str) -> Result<Hiera3> {
 /// `options_json` is NULL or a NUL-terminated string; `out` and `error_json`
 /// are NULL or valid for a write of a pointer.
 #[no_mangle]
-pub unsafe extern "C" fn hiera3_open(options_json: *const c_char, out: *mut *mut hiera3, error_json: *mut *mut c_char) -> hiera_status {
+pub unsafe extern "C" fn hiera3_open(
+    options_json: *const c_char,
+    out: *mut *mut hiera3,
+    error_json: *mut *mut c_char,
+) -> hiera_status {
     guard(hiera_status::HIERA_PANIC, || {
         if options_json.is_null() || out.is_null() || error_json.is_null() {
             return hiera_status::HIERA_NULL_ARGUMENT;
@@ -761,16 +903,27 @@ struct Request {
 /// A context object of a request: `{"order_override": V, "seen": [...]}`.
 fn request_context(v: &Value, name: &str, config: bool) -> Result<Context> {
     let invalid = |m: String| Error::new(ErrorKind::InvalidArgument, m);
-    let h = v.as_hash().ok_or_else(|| invalid(format!("request_json: '{name}' must be an object")))?;
+    let h = v
+        .as_hash()
+        .ok_or_else(|| invalid(format!("request_json: '{name}' must be an object")))?;
     let mut seen = None;
     let mut order_override = None;
     for (k, v) in h.iter() {
         match k.as_str() {
             Some("order_override") => order_override = Some(v.clone()).filter(|v| !v.is_nil()),
             Some("seen") => {
-                seen = Some(string_list(v).ok_or_else(|| invalid(format!("request_json: '{name}.seen' must be a list of strings")))?)
+                seen = Some(string_list(v).ok_or_else(|| {
+                    invalid(format!(
+                        "request_json: '{name}.seen' must be a list of strings"
+                    ))
+                })?)
             }
-            _ => return Err(invalid(format!("request_json: unknown field '{name}.{}'", k.as_str().unwrap_or("?")))),
+            _ => {
+                return Err(invalid(format!(
+                    "request_json: unknown field '{name}.{}'",
+                    k.as_str().unwrap_or("?")
+                )))
+            }
         }
     }
     Ok(match (seen, config) {
@@ -872,10 +1025,16 @@ pub(crate) fn lookup_json(h: &Hiera3, text: &str, host: Option<&hiera3_host>) ->
     };
     let mut g = Map::default();
     if r.context.has_guard() {
-        g.insert(Value::from("seen"), Value::array(r.context.seen().into_iter().map(Value::from).collect()));
+        g.insert(
+            Value::from("seen"),
+            Value::array(r.context.seen().into_iter().map(Value::from).collect()),
+        );
     }
     if let Some(c) = &r.config_context {
-        g.insert(Value::from("config_seen"), Value::array(c.seen().into_iter().map(Value::from).collect()));
+        g.insert(
+            Value::from("config_seen"),
+            Value::array(c.seen().into_iter().map(Value::from).collect()),
+        );
     }
     Outcome::of(found, (!g.is_empty()).then(|| to_json(&Value::hash(g))))
 }
@@ -949,12 +1108,25 @@ pub unsafe extern "C" fn hiera3_lookup(
         // live handle; only shared access is taken, since other threads
         // may use it too. `request_json` is non-NULL and a NUL-terminated
         // string; `host` is NULL or valid.
-        let (config, text, host) = unsafe { (&*h, input_str(request_json, "request_json")?, host_ref(host)) };
+        let (config, text, host) = unsafe {
+            (
+                &*h,
+                input_str(request_json, "request_json")?,
+                host_ref(host),
+            )
+        };
         Ok(lookup_json(&config.inner, text, host))
     };
     // SAFETY: `result_json` and `guard_json` are NULL or writable per the
     // contract.
-    unsafe { answer_export(h.is_null() || request_json.is_null(), result_json, guard_json, answer) }
+    unsafe {
+        answer_export(
+            h.is_null() || request_json.is_null(),
+            result_json,
+            guard_json,
+            answer,
+        )
+    }
 }
 
 #[cfg(test)]
@@ -969,7 +1141,9 @@ mod tests {
     const UNSET: *mut c_char = 0x40 as *mut c_char;
 
     fn fixture_dir(name: &str) -> PathBuf {
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conformance").join(name)
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/conformance")
+            .join(name)
     }
 
     fn take(p: *mut c_char) -> Option<String> {
@@ -999,12 +1173,25 @@ mod tests {
         calls: RefCell<Vec<(String, String)>>,
     }
 
-    unsafe extern "C" fn table_lookup(user_data: *mut c_void, key: *const c_char, ctx: *const c_char, answer: *mut hiera3_answer) {
+    unsafe extern "C" fn table_lookup(
+        user_data: *mut c_void,
+        key: *const c_char,
+        ctx: *const c_char,
+        answer: *mut hiera3_answer,
+    ) {
         // SAFETY: user_data is the &Table the test passed; the strings are
         // valid for the call.
-        let (t, key, ctx) = unsafe { (&*(user_data as *const Table), CStr::from_ptr(key), CStr::from_ptr(ctx)) };
+        let (t, key, ctx) = unsafe {
+            (
+                &*(user_data as *const Table),
+                CStr::from_ptr(key),
+                CStr::from_ptr(ctx),
+            )
+        };
         let key = key.to_str().unwrap();
-        t.calls.borrow_mut().push((key.to_string(), ctx.to_str().unwrap().to_string()));
+        t.calls
+            .borrow_mut()
+            .push((key.to_string(), ctx.to_str().unwrap().to_string()));
         if let Some(seen) = t.seen_back {
             let s = c(seen);
             // SAFETY: the live answer of this callback.
@@ -1023,10 +1210,21 @@ mod tests {
         }
     }
 
-    unsafe extern "C" fn table_scope(user_data: *mut c_void, name: *const c_char, answer: *mut hiera3_answer) {
+    unsafe extern "C" fn table_scope(
+        user_data: *mut c_void,
+        name: *const c_char,
+        answer: *mut hiera3_answer,
+    ) {
         // SAFETY: as in table_lookup.
-        let (t, name) = unsafe { (&*(user_data as *const Table), CStr::from_ptr(name).to_str().unwrap()) };
-        t.calls.borrow_mut().push(("$".to_string() + name, String::new()));
+        let (t, name) = unsafe {
+            (
+                &*(user_data as *const Table),
+                CStr::from_ptr(name).to_str().unwrap(),
+            )
+        };
+        t.calls
+            .borrow_mut()
+            .push(("$".to_string() + name, String::new()));
         if let Some((_, v)) = t.scope.as_ref().unwrap().iter().find(|(k, _)| *k == name) {
             let v = c(v);
             // SAFETY: the live answer of this callback.
@@ -1038,11 +1236,18 @@ mod tests {
         hiera3_host {
             user_data: t as *const Table as *mut c_void,
             lookup: Some(table_lookup),
-            scope: t.scope.as_ref().map(|_| table_scope as unsafe extern "C" fn(*mut c_void, *const c_char, *mut hiera3_answer)),
+            scope: t.scope.as_ref().map(|_| {
+                table_scope as unsafe extern "C" fn(*mut c_void, *const c_char, *mut hiera3_answer)
+            }),
         }
     }
 
-    fn parse(data: &str, scope: Option<&str>, ctx: Option<&str>, host: Option<&hiera3_host>) -> (hiera_status, Option<String>, Option<String>) {
+    fn parse(
+        data: &str,
+        scope: Option<&str>,
+        ctx: Option<&str>,
+        host: Option<&hiera3_host>,
+    ) -> (hiera_status, Option<String>, Option<String>) {
         let (d, s, x) = (c(data), scope.map(c), ctx.map(c));
         let (mut out, mut g) = (UNSET, UNSET);
         // SAFETY: valid C strings or NULL, a valid host or NULL, local outs.
@@ -1066,7 +1271,15 @@ mod tests {
             let (n, o, r, cf) = (c(new), c(old), c(rt), cfg.map(c));
             let mut out = UNSET;
             // SAFETY: valid C strings and a local out-parameter.
-            let st = unsafe { hiera3_merge_answer(n.as_ptr(), o.as_ptr(), r.as_ptr(), cf.as_ref().map_or(ptr::null(), |c| c.as_ptr()), &mut out) };
+            let st = unsafe {
+                hiera3_merge_answer(
+                    n.as_ptr(),
+                    o.as_ptr(),
+                    r.as_ptr(),
+                    cf.as_ref().map_or(ptr::null(), |c| c.as_ptr()),
+                    &mut out,
+                )
+            };
             (st, take(out))
         };
         let sym_hash = |pairs: &str| format!(r#"{{"__type__":"Hash","entries":[{pairs}]}}"#);
@@ -1075,39 +1288,110 @@ mod tests {
         // A Hash resolution type with Symbol keys.
         let rt = sym_hash(&format!("{},{ko}", behavior("deeper")));
         assert_eq!(
-            call(r#"{"a":{"x":1},"l":["low"]}"#, r#"{"a":{"y":2},"l":["high","--low"]}"#, &rt, None),
+            call(
+                r#"{"a":{"x":1},"l":["low"]}"#,
+                r#"{"a":{"y":2},"l":["high","--low"]}"#,
+                &rt,
+                None
+            ),
             (HIERA_OK, Some(r#"{"a":{"x":1,"y":2},"l":["high"]}"#.into()))
         );
         // String keys are not options, as in Ruby: a native merge.
-        assert_eq!(call(r#"{"a":{"x":1}}"#, r#"{"a":{"y":2}}"#, r#"{"behavior":"deeper"}"#, None).1.unwrap(), r#"{"a":{"y":2}}"#);
+        assert_eq!(
+            call(
+                r#"{"a":{"x":1}}"#,
+                r#"{"a":{"y":2}}"#,
+                r#"{"behavior":"deeper"}"#,
+                None
+            )
+            .1
+            .unwrap(),
+            r#"{"a":{"y":2}}"#
+        );
         // A non-Hash resolution type takes the configuration's behaviour.
-        let cfg = sym_hash(r#"[{"__type__":"Symbol","value":"merge_behavior"},{"__type__":"Symbol","value":"deeper"}],[{"__type__":"Symbol","value":"backends"},["libhiera"]]"#);
-        assert_eq!(call(r#"{"a":{"x":1}}"#, r#"{"a":{"y":2}}"#, r#""hash""#, Some(&cfg)).1.unwrap(), r#"{"a":{"x":1,"y":2}}"#);
-        assert_eq!(call(r#"{"a":{"x":1}}"#, r#"{"a":{"y":2}}"#, r#"{"__type__":"Symbol","value":"hash"}"#, None).1.unwrap(), r#"{"a":{"y":2}}"#);
+        let cfg = sym_hash(
+            r#"[{"__type__":"Symbol","value":"merge_behavior"},{"__type__":"Symbol","value":"deeper"}],[{"__type__":"Symbol","value":"backends"},["libhiera"]]"#,
+        );
+        assert_eq!(
+            call(
+                r#"{"a":{"x":1}}"#,
+                r#"{"a":{"y":2}}"#,
+                r#""hash""#,
+                Some(&cfg)
+            )
+            .1
+            .unwrap(),
+            r#"{"a":{"x":1,"y":2}}"#
+        );
+        assert_eq!(
+            call(
+                r#"{"a":{"x":1}}"#,
+                r#"{"a":{"y":2}}"#,
+                r#"{"__type__":"Symbol","value":"hash"}"#,
+                None
+            )
+            .1
+            .unwrap(),
+            r#"{"a":{"y":2}}"#
+        );
         // What the gem raises.
         let (st, e) = call("[1]", "{}", "null", None);
         assert_eq!(st, HIERA_ERROR);
-        assert!(e.unwrap().contains("undefined method `merge' for [1]:Array"));
-        let (st, e) = call("{}", "{}", &sym_hash(&format!("{},{ko}", behavior("deep"))), None);
+        assert!(e
+            .unwrap()
+            .contains("undefined method `merge' for [1]:Array"));
+        let (st, e) = call(
+            "{}",
+            "{}",
+            &sym_hash(&format!("{},{ko}", behavior("deep"))),
+            None,
+        );
         assert_eq!(st, HIERA_ERROR);
-        assert!(e.unwrap().contains("overwrite_unmergeable must be true if knockout_prefix is specified"));
+        assert!(e
+            .unwrap()
+            .contains("overwrite_unmergeable must be true if knockout_prefix is specified"));
         // Invalid inputs.
         let (st, e) = call("{", "{}", "null", None);
         assert_eq!(st, HIERA_INVALID_ARGUMENT);
         assert!(e.unwrap().contains("new_json is not valid JSON"));
-        assert_eq!(call("{}", "{}", r#""lots""#, None).0, HIERA_INVALID_ARGUMENT);
+        assert_eq!(
+            call("{}", "{}", r#""lots""#, None).0,
+            HIERA_INVALID_ARGUMENT
+        );
         let mut out = UNSET;
         // SAFETY: NULL arguments are checked before anything is read.
         unsafe {
-            assert_eq!(hiera3_merge_answer(ptr::null(), c"{}".as_ptr(), c"null".as_ptr(), ptr::null(), &mut out), HIERA_NULL_ARGUMENT);
-            assert_eq!(hiera3_merge_answer(c"{}".as_ptr(), c"{}".as_ptr(), c"null".as_ptr(), ptr::null(), ptr::null_mut()), HIERA_NULL_ARGUMENT);
+            assert_eq!(
+                hiera3_merge_answer(
+                    ptr::null(),
+                    c"{}".as_ptr(),
+                    c"null".as_ptr(),
+                    ptr::null(),
+                    &mut out
+                ),
+                HIERA_NULL_ARGUMENT
+            );
+            assert_eq!(
+                hiera3_merge_answer(
+                    c"{}".as_ptr(),
+                    c"{}".as_ptr(),
+                    c"null".as_ptr(),
+                    ptr::null(),
+                    ptr::null_mut()
+                ),
+                HIERA_NULL_ARGUMENT
+            );
         }
         assert_eq!(out, UNSET);
     }
 
     #[test]
     fn parse_answer_with_callbacks() {
-        let t = Table { values: vec![("k", r#""K""#), ("arr", r#"["a",1]"#)], fail: Some("boom"), ..Default::default() };
+        let t = Table {
+            values: vec![("k", r#""K""#), ("arr", r#"["a",1]"#)],
+            fail: Some("boom"),
+            ..Default::default()
+        };
         let host = host_of(&t);
         let (st, v, g) = parse(
             r#"["%{hiera('k')}-%{v}", {"%{v}": "%{hiera('missing')}"}, "%{alias('arr')}", {"__type__":"Symbol","value":"s"}]"#,
@@ -1115,27 +1399,64 @@ mod tests {
             Some(r#"{"order_override":"special"}"#),
             Some(&host),
         );
-        assert_eq!((st, v.as_deref(), g), (HIERA_OK, Some(r#"["K-V",{"V":""},["a",1],null]"#), None));
-        assert_eq!(t.calls.borrow()[0], ("k".into(), r#"{"order_override":"special","seen":["hiera('k')"]}"#.into()));
+        assert_eq!(
+            (st, v.as_deref(), g),
+            (HIERA_OK, Some(r#"["K-V",{"V":""},["a",1],null]"#), None)
+        );
+        assert_eq!(
+            t.calls.borrow()[0],
+            (
+                "k".into(),
+                r#"{"order_override":"special","seen":["hiera('k')"]}"#.into()
+            )
+        );
         // A callback's error fails the interpolation with its message.
         let (st, e, _) = parse(r#""%{hiera('boom')}""#, None, None, Some(&host));
         assert_eq!(st, HIERA_ERROR);
         assert_eq!(e.unwrap(), r#"{"kind":"lookup","message":"host failed"}"#);
         // Without a host, hiera() finds nothing.
-        assert_eq!(parse(r#""<%{hiera('k')}>""#, None, None, None).1.unwrap(), r#""<>""#);
+        assert_eq!(
+            parse(r#""<%{hiera('k')}>""#, None, None, None).1.unwrap(),
+            r#""<>""#
+        );
         // The guard: given, it comes back (a literal() stays on it).
-        let (st, v, g) = parse(r#""%{literal('x')}""#, None, Some(r#"{"seen":["hiera('a')"]}"#), None);
-        assert_eq!((st, v.unwrap(), g.unwrap()), (HIERA_OK, r#""x""#.into(), r#"["hiera('a')","literal('x')"]"#.into()));
-        let (st, e, g) = parse(r#""%{hiera('a')}""#, None, Some(r#"{"seen":["hiera('a')"]}"#), Some(&host));
+        let (st, v, g) = parse(
+            r#""%{literal('x')}""#,
+            None,
+            Some(r#"{"seen":["hiera('a')"]}"#),
+            None,
+        );
+        assert_eq!(
+            (st, v.unwrap(), g.unwrap()),
+            (
+                HIERA_OK,
+                r#""x""#.into(),
+                r#"["hiera('a')","literal('x')"]"#.into()
+            )
+        );
+        let (st, e, g) = parse(
+            r#""%{hiera('a')}""#,
+            None,
+            Some(r#"{"seen":["hiera('a')"]}"#),
+            Some(&host),
+        );
         assert_eq!(st, HIERA_ERROR);
-        assert!(e.unwrap().contains("Lookup recursion detected in [hiera('a')]"));
+        assert!(e
+            .unwrap()
+            .contains("Lookup recursion detected in [hiera('a')]"));
         assert_eq!(g.unwrap(), r#"["hiera('a')"]"#);
         // Errors of the gem's interpolation.
         let (st, e, _) = parse(r#""%{lookup('a')}""#, None, None, None);
         assert_eq!(st, HIERA_ERROR);
-        assert_eq!(e.unwrap(), r#"{"kind":"interpolation","message":"Invalid interpolation method 'lookup'"}"#);
+        assert_eq!(
+            e.unwrap(),
+            r#"{"kind":"interpolation","message":"Invalid interpolation method 'lookup'"}"#
+        );
         assert_eq!(parse("{", None, None, None).0, HIERA_INVALID_ARGUMENT);
-        assert_eq!(parse(r#""x""#, None, Some(r#"{"bogus":1}"#), None).0, HIERA_INVALID_ARGUMENT);
+        assert_eq!(
+            parse(r#""x""#, None, Some(r#"{"bogus":1}"#), None).0,
+            HIERA_INVALID_ARGUMENT
+        );
     }
 
     #[test]
@@ -1150,23 +1471,50 @@ mod tests {
             ..Default::default()
         };
         let host = host_of(&t);
-        let (st, e, _) = parse(r#""%{hiera('lit')}%{hiera('lit')}""#, None, None, Some(&host));
+        let (st, e, _) = parse(
+            r#""%{hiera('lit')}%{hiera('lit')}""#,
+            None,
+            None,
+            Some(&host),
+        );
         assert_eq!(st, HIERA_ERROR);
-        assert!(e.unwrap().contains("Lookup recursion detected in [hiera('lit')]"));
+        assert!(e
+            .unwrap()
+            .contains("Lookup recursion detected in [hiera('lit')]"));
         // A malformed guard fails the lookup.
-        let t = Table { seen_back: Some("[1]"), ..Default::default() };
+        let t = Table {
+            seen_back: Some("[1]"),
+            ..Default::default()
+        };
         let host = host_of(&t);
         let (st, e, _) = parse(r#""%{hiera('x')}""#, None, None, Some(&host));
         assert_eq!(st, HIERA_ERROR);
-        assert!(e.unwrap().contains("seen_json must be a JSON list of strings"));
+        assert!(e
+            .unwrap()
+            .contains("seen_json must be a JSON list of strings"));
     }
 
     #[test]
     fn the_host_may_hold_the_scope() {
-        let t = Table { scope: Some(vec![("os", r#"{"family":"Debian"}"#), ("role", r#""%{hiera('k')}""#)]), values: vec![("k", r#""K""#)], ..Default::default() };
+        let t = Table {
+            scope: Some(vec![
+                ("os", r#"{"family":"Debian"}"#),
+                ("role", r#""%{hiera('k')}""#),
+            ]),
+            values: vec![("k", r#""K""#)],
+            ..Default::default()
+        };
         let host = host_of(&t);
-        let (st, v, _) = parse(r#""%{os.family}/%{role}/%{nope}/%{scope('os')}""#, None, Some(r#"{"extra_data":{"nope":"E"}}"#), Some(&host));
-        assert_eq!((st, v.unwrap()), (HIERA_OK, r#""Debian/K/E/{\"family\"=>\"Debian\"}""#.into()));
+        let (st, v, _) = parse(
+            r#""%{os.family}/%{role}/%{nope}/%{scope('os')}""#,
+            None,
+            Some(r#"{"extra_data":{"nope":"E"}}"#),
+            Some(&host),
+        );
+        assert_eq!(
+            (st, v.unwrap()),
+            (HIERA_OK, r#""Debian/K/E/{\"family\"=>\"Debian\"}""#.into())
+        );
         let names: Vec<String> = t.calls.borrow().iter().map(|c| c.0.clone()).collect();
         assert_eq!(names, ["$os", "$role", "k", "$nope", "$os"]);
         // A digits-only variable is an Array index into the scope Hash.
@@ -1180,35 +1528,74 @@ mod tests {
         let mut a = hiera3_answer::new();
         // SAFETY: a live local answer; NULLs are checked first.
         unsafe {
-            assert_eq!(hiera3_answer_value(ptr::null_mut(), c"1".as_ptr()), HIERA_NULL_ARGUMENT);
-            assert_eq!(hiera3_answer_value(&mut a, ptr::null()), HIERA_NULL_ARGUMENT);
-            assert_eq!(hiera3_answer_error(&mut a, ptr::null()), HIERA_NULL_ARGUMENT);
+            assert_eq!(
+                hiera3_answer_value(ptr::null_mut(), c"1".as_ptr()),
+                HIERA_NULL_ARGUMENT
+            );
+            assert_eq!(
+                hiera3_answer_value(&mut a, ptr::null()),
+                HIERA_NULL_ARGUMENT
+            );
+            assert_eq!(
+                hiera3_answer_error(&mut a, ptr::null()),
+                HIERA_NULL_ARGUMENT
+            );
             assert_eq!(hiera3_answer_seen(&mut a, ptr::null()), HIERA_NULL_ARGUMENT);
             assert!(matches!(a.outcome, Ok(None)));
-            assert_eq!(hiera3_answer_value(&mut a, c"[1".as_ptr()), HIERA_INVALID_ARGUMENT);
+            assert_eq!(
+                hiera3_answer_value(&mut a, c"[1".as_ptr()),
+                HIERA_INVALID_ARGUMENT
+            );
             assert!(a.outcome.is_err());
             assert_eq!(hiera3_answer_value(&mut a, c"null".as_ptr()), HIERA_OK);
             assert_eq!(a.outcome, Ok(Some(Value::Nil)));
             assert_eq!(hiera3_answer_error(&mut a, c"bad \xff".as_ptr()), HIERA_OK);
             assert_eq!(a.outcome.clone().unwrap_err().message, "bad \u{fffd}");
-            assert_eq!(hiera3_answer_seen(&mut a, c"{}".as_ptr()), HIERA_INVALID_ARGUMENT);
+            assert_eq!(
+                hiera3_answer_seen(&mut a, c"{}".as_ptr()),
+                HIERA_INVALID_ARGUMENT
+            );
         }
     }
 
     #[test]
     fn datasources_export() {
-        let t = Table { values: vec![("lvl", r#""from_hiera""#)], ..Default::default() };
+        let t = Table {
+            values: vec![("lvl", r#""from_hiera""#)],
+            ..Default::default()
+        };
         let host = host_of(&t);
-        let (h, s, o) = (c(r#"["nodes/%{host}", "%{missing}", "/abs", "%{hiera('lvl')}", "common"]"#), c(r#"{"host":"web01"}"#), c(r#"["first"]"#));
+        let (h, s, o) = (
+            c(r#"["nodes/%{host}", "%{missing}", "/abs", "%{hiera('lvl')}", "common"]"#),
+            c(r#"{"host":"web01"}"#),
+            c(r#"["first"]"#),
+        );
         let mut out = UNSET;
         // SAFETY: valid strings, host and out-parameter.
         let st = unsafe { hiera3_datasources(h.as_ptr(), s.as_ptr(), o.as_ptr(), &host, &mut out) };
-        assert_eq!((st, take(out).unwrap()), (HIERA_OK, r#"["first","nodes/web01","from_hiera","common"]"#.to_string()));
+        assert_eq!(
+            (st, take(out).unwrap()),
+            (
+                HIERA_OK,
+                r#"["first","nodes/web01","from_hiera","common"]"#.to_string()
+            )
+        );
         assert!(t.calls.borrow()[0].1.contains(r#""config":true"#));
         let mut out = UNSET;
         // SAFETY: as above, with NULL optional arguments.
-        let st = unsafe { hiera3_datasources(c"null".as_ptr(), ptr::null(), ptr::null(), ptr::null(), &mut out) };
-        assert_eq!((st, take(out).unwrap()), (HIERA_OK, r#"["common"]"#.to_string()));
+        let st = unsafe {
+            hiera3_datasources(
+                c"null".as_ptr(),
+                ptr::null(),
+                ptr::null(),
+                ptr::null(),
+                &mut out,
+            )
+        };
+        assert_eq!(
+            (st, take(out).unwrap()),
+            (HIERA_OK, r#"["common"]"#.to_string())
+        );
     }
 
     fn open(options: &str) -> (hiera_status, *mut hiera3, Option<String>) {
@@ -1220,39 +1607,73 @@ mod tests {
         (st, h, err)
     }
 
-    fn lookup(h: *mut hiera3, request: &str, host: Option<&hiera3_host>) -> (hiera_status, Option<String>, Option<String>) {
+    fn lookup(
+        h: *mut hiera3,
+        request: &str,
+        host: Option<&hiera3_host>,
+    ) -> (hiera_status, Option<String>, Option<String>) {
         let r = c(request);
         let (mut out, mut g) = (UNSET, UNSET);
         // SAFETY: a live handle, a valid string, host and outs.
-        let st = unsafe { hiera3_lookup(h, r.as_ptr(), host.map_or(ptr::null(), |h| h as *const _), &mut out, &mut g) };
+        let st = unsafe {
+            hiera3_lookup(
+                h,
+                r.as_ptr(),
+                host.map_or(ptr::null(), |h| h as *const _),
+                &mut out,
+                &mut g,
+            )
+        };
         (st, take(out), take(g))
     }
 
     #[test]
     fn open_lookup_free() {
         let dir = fixture_dir("hiera3/array_resolution");
-        let (st, h, err) = open(&format!(r#"{{"config_file":"hiera.yaml","cwd":"{}"}}"#, dir.display()));
+        let (st, h, err) = open(&format!(
+            r#"{{"config_file":"hiera.yaml","cwd":"{}"}}"#,
+            dir.display()
+        ));
         assert_eq!((st, err), (HIERA_OK, None));
         let scope = r#"{"clientcert":"web01","role":"web"}"#;
-        let (st, v, g) = lookup(h, &format!(r#"{{"key":"classes","scope":{scope},"resolution_type":"array"}}"#), None);
+        let (st, v, g) = lookup(
+            h,
+            &format!(r#"{{"key":"classes","scope":{scope},"resolution_type":"array"}}"#),
+            None,
+        );
         assert_eq!(st, HIERA_OK, "{v:?}");
         assert!(v.unwrap().starts_with('['));
         assert_eq!(g, None);
         let (st, v, _) = lookup(h, &format!(r#"{{"key":"nope","scope":{scope}}}"#), None);
         assert_eq!((st, v), (HIERA_NOT_FOUND, None));
-        let (st, v, _) = lookup(h, &format!(r#"{{"key":"nope","scope":{scope},"default":"d-%{{role}}"}}"#), None);
+        let (st, v, _) = lookup(
+            h,
+            &format!(r#"{{"key":"nope","scope":{scope},"default":"d-%{{role}}"}}"#),
+            None,
+        );
         assert_eq!((st, v.unwrap()), (HIERA_OK, r#""d-web""#.into()));
         // One backend, with a guard and a config context handed back.
         let (st, _, g) = lookup(
             h,
-            &format!(r#"{{"key":"nope","scope":{scope},"backend":"YAML","context":{{"seen":["x"]}},"config_context":{{"seen":[]}}}}"#),
+            &format!(
+                r#"{{"key":"nope","scope":{scope},"backend":"YAML","context":{{"seen":["x"]}},"config_context":{{"seen":[]}}}}"#
+            ),
             None,
         );
-        assert_eq!((st, g.unwrap()), (HIERA_NOT_FOUND, r#"{"seen":["x"],"config_seen":[]}"#.into()));
+        assert_eq!(
+            (st, g.unwrap()),
+            (HIERA_NOT_FOUND, r#"{"seen":["x"],"config_seen":[]}"#.into())
+        );
         let (st, e, _) = lookup(h, r#"{"key":"k","backend":"xml"}"#, None);
         assert_eq!(st, HIERA_ERROR);
         assert!(e.unwrap().contains("Cannot load backend xml"));
-        for bad in [r#"{"key":1}"#, r#"{"scope":{}}"#, r#"{"key":"k","bogus":1}"#, r#"{"key":"k","context":{"seen":[1]}}"#, "[]"] {
+        for bad in [
+            r#"{"key":1}"#,
+            r#"{"scope":{}}"#,
+            r#"{"key":"k","bogus":1}"#,
+            r#"{"key":"k","context":{"seen":[1]}}"#,
+            "[]",
+        ] {
             assert_eq!(lookup(h, bad, None).0, HIERA_INVALID_ARGUMENT, "{bad}");
         }
         // SAFETY: `h` came from hiera3_open; freed once; NULL is a no-op.
@@ -1266,8 +1687,17 @@ mod tests {
     fn open_errors() {
         let (st, h, err) = open(r#"{"config_file":"/nonexistent/hiera.yaml"}"#);
         assert_eq!((st, h), (HIERA_ERROR, ptr::null_mut()));
-        assert_eq!(err.unwrap(), r#"{"kind":"config","message":"Config file /nonexistent/hiera.yaml not found"}"#);
-        for bad in [r#"{}"#, r#"{"config_file":"a","config":{}}"#, r#"{"cwd":1,"config":{}}"#, r#"{"x":1}"#, "1"] {
+        assert_eq!(
+            err.unwrap(),
+            r#"{"kind":"config","message":"Config file /nonexistent/hiera.yaml not found"}"#
+        );
+        for bad in [
+            r#"{}"#,
+            r#"{"config_file":"a","config":{}}"#,
+            r#"{"cwd":1,"config":{}}"#,
+            r#"{"x":1}"#,
+            "1",
+        ] {
             assert_eq!(open(bad).0, HIERA_INVALID_ARGUMENT, "{bad}");
         }
         let (st, h, _) = open(r#"{"config":{}}"#);
@@ -1282,8 +1712,16 @@ mod tests {
         // Backend.lookup) answers, with the lookup's context.
         let dir = std::env::temp_dir().join(format!("libhiera-ffi-h3-{}", std::process::id()));
         std::fs::create_dir_all(dir.join("data")).unwrap();
-        std::fs::write(dir.join("data/common.yaml"), "k: \"%{hiera('other')} %{v}\"\n").unwrap();
-        let t = Table { values: vec![("other", r#""O""#)], scope: Some(vec![("v", r#""V""#)]), ..Default::default() };
+        std::fs::write(
+            dir.join("data/common.yaml"),
+            "k: \"%{hiera('other')} %{v}\"\n",
+        )
+        .unwrap();
+        let t = Table {
+            values: vec![("other", r#""O""#)],
+            scope: Some(vec![("v", r#""V""#)]),
+            ..Default::default()
+        };
         let host = host_of(&t);
         let config = format!(
             r#"{{"config":{{"__type__":"Hash","entries":[[{{"__type__":"Symbol","value":"hierarchy"}},["common"]],[{{"__type__":"Symbol","value":"yaml"}},{{"__type__":"Hash","entries":[[{{"__type__":"Symbol","value":"datadir"}},"{}/data"]]}}]]}}}}"#,
@@ -1291,9 +1729,19 @@ mod tests {
         );
         let (st, h, _) = open(&config);
         assert_eq!(st, HIERA_OK);
-        let (st, v, _) = lookup(h, r#"{"key":"k","backend":"yaml","context":{"order_override":"oo"}}"#, Some(&host));
+        let (st, v, _) = lookup(
+            h,
+            r#"{"key":"k","backend":"yaml","context":{"order_override":"oo"}}"#,
+            Some(&host),
+        );
         assert_eq!((st, v.unwrap()), (HIERA_OK, r#""O V""#.into()));
-        assert_eq!(t.calls.borrow()[0], ("other".into(), r#"{"order_override":"oo","seen":["hiera('other')"]}"#.into()));
+        assert_eq!(
+            t.calls.borrow()[0],
+            (
+                "other".into(),
+                r#"{"order_override":"oo","seen":["hiera('other')"]}"#.into()
+            )
+        );
         assert_eq!(t.calls.borrow()[1].0, "$v");
         // SAFETY: from hiera3_open, freed once.
         unsafe { hiera3_free(h) };

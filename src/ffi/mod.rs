@@ -60,10 +60,11 @@ pub const HIERA_VERSION_MINOR: u32 = 1;
 /// The patch version of libhiera that this header comes with.
 pub const HIERA_VERSION_PATCH: u32 = 0;
 
-const VERSION_C: &CStr = match CStr::from_bytes_with_nul(concat!(env!("CARGO_PKG_VERSION"), "\0").as_bytes()) {
-    Ok(v) => v,
-    Err(_) => panic!("the crate version contains a NUL byte"),
-};
+const VERSION_C: &CStr =
+    match CStr::from_bytes_with_nul(concat!(env!("CARGO_PKG_VERSION"), "\0").as_bytes()) {
+        Ok(v) => v,
+        Err(_) => panic!("the crate version contains a NUL byte"),
+    };
 
 /// The version of the loaded libhiera, e.g. `"0.1.0"` (the crate version).
 ///
@@ -106,7 +107,13 @@ pub(crate) unsafe fn input_str<'a>(p: *const c_char, name: &str) -> Result<&'a s
     // NUL-terminated string that outlives `'a` and is not written meanwhile.
     let c = unsafe { CStr::from_ptr(p) };
     c.to_str().map_err(|e| {
-        Error::new(ErrorKind::InvalidArgument, format!("{name} is not valid UTF-8 (invalid byte at offset {})", e.valid_up_to()))
+        Error::new(
+            ErrorKind::InvalidArgument,
+            format!(
+                "{name} is not valid UTF-8 (invalid byte at offset {})",
+                e.valid_up_to()
+            ),
+        )
     })
 }
 
@@ -114,7 +121,10 @@ pub(crate) unsafe fn input_str<'a>(p: *const c_char, name: &str) -> Result<&'a s
 /// error is an `invalid_argument` error naming the argument.
 pub(crate) fn input_json(text: &str, name: &str) -> Result<Value, Error> {
     from_json(text).map_err(|e| {
-        let mut err = Error::new(ErrorKind::InvalidArgument, format!("{name} is not valid JSON: {}", e.message));
+        let mut err = Error::new(
+            ErrorKind::InvalidArgument,
+            format!("{name} is not valid JSON: {}", e.message),
+        );
         err.line = e.line;
         err
     })
@@ -136,7 +146,11 @@ pub(crate) unsafe fn write_out<T>(out: *mut T, value: T) {
 ///
 /// # Safety
 /// `out` and `error_json` must be non-NULL, aligned and valid for writes.
-pub(crate) unsafe fn write_made<T>(made: Result<T, Error>, out: *mut *mut T, error_json: *mut *mut c_char) -> hiera_status {
+pub(crate) unsafe fn write_made<T>(
+    made: Result<T, Error>,
+    out: *mut *mut T,
+    error_json: *mut *mut c_char,
+) -> hiera_status {
     match made {
         Ok(object) => {
             let handle = Box::into_raw(Box::new(object));
@@ -174,15 +188,28 @@ mod tests {
 
     #[test]
     fn version_macros_match_the_crate() {
-        assert_eq!(HIERA_VERSION_MAJOR.to_string(), env!("CARGO_PKG_VERSION_MAJOR"));
-        assert_eq!(HIERA_VERSION_MINOR.to_string(), env!("CARGO_PKG_VERSION_MINOR"));
-        assert_eq!(HIERA_VERSION_PATCH.to_string(), env!("CARGO_PKG_VERSION_PATCH"));
+        assert_eq!(
+            HIERA_VERSION_MAJOR.to_string(),
+            env!("CARGO_PKG_VERSION_MAJOR")
+        );
+        assert_eq!(
+            HIERA_VERSION_MINOR.to_string(),
+            env!("CARGO_PKG_VERSION_MINOR")
+        );
+        assert_eq!(
+            HIERA_VERSION_PATCH.to_string(),
+            env!("CARGO_PKG_VERSION_PATCH")
+        );
         // SAFETY: hiera_version returns a static NUL-terminated string.
         let v = unsafe { CStr::from_ptr(hiera_version()) };
-        assert_eq!(v.to_str().unwrap(), format!("{HIERA_VERSION_MAJOR}.{HIERA_VERSION_MINOR}.{HIERA_VERSION_PATCH}"));
+        assert_eq!(
+            v.to_str().unwrap(),
+            format!("{HIERA_VERSION_MAJOR}.{HIERA_VERSION_MINOR}.{HIERA_VERSION_PATCH}")
+        );
         assert_eq!(hiera_abi_version(), HIERA_ABI_VERSION);
         // The SONAME set by build.rs carries the ABI version.
-        let build = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/build.rs")).unwrap();
+        let build =
+            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/build.rs")).unwrap();
         assert!(build.contains(&format!("libhiera.so.{HIERA_ABI_VERSION}")));
     }
 
@@ -210,12 +237,23 @@ mod tests {
             let lines: Vec<&str> = text.lines().collect();
             for (i, line) in lines.iter().enumerate() {
                 // The code of the line: no comment, no string literal.
-                let code: String = line.split("//").next().unwrap_or("").split('"').step_by(2).collect();
+                let code: String = line
+                    .split("//")
+                    .next()
+                    .unwrap_or("")
+                    .split('"')
+                    .step_by(2)
+                    .collect();
                 if !(code.contains("unsafe {") || code.contains("unsafe impl")) {
                     continue;
                 }
                 assert!(in_ffi, "{}:{}: unsafe outside src/ffi", f.display(), i + 1);
-                let comment: Vec<&str> = lines[..i].iter().rev().take_while(|l| l.trim_start().starts_with("//")).copied().collect();
+                let comment: Vec<&str> = lines[..i]
+                    .iter()
+                    .rev()
+                    .take_while(|l| l.trim_start().starts_with("//"))
+                    .copied()
+                    .collect();
                 assert!(
                     comment.iter().any(|l| l.contains("SAFETY:")),
                     "{}:{}: unsafe without a SAFETY: comment above it",
@@ -228,8 +266,14 @@ mod tests {
 
     #[test]
     fn guard_turns_panics_into_the_default() {
-        assert_eq!(guard(hiera_status::HIERA_PANIC, || hiera_status::HIERA_OK), hiera_status::HIERA_OK);
-        assert_eq!(guard(hiera_status::HIERA_PANIC, || panic!("boom")), hiera_status::HIERA_PANIC);
+        assert_eq!(
+            guard(hiera_status::HIERA_PANIC, || hiera_status::HIERA_OK),
+            hiera_status::HIERA_OK
+        );
+        assert_eq!(
+            guard(hiera_status::HIERA_PANIC, || panic!("boom")),
+            hiera_status::HIERA_PANIC
+        );
         assert_eq!(guard(7u32, || -> u32 { panic!("boom") }), 7);
         // A payload whose destructor panics is contained as well.
         struct Nasty;
@@ -250,9 +294,16 @@ mod tests {
         // SAFETY: a NUL-terminated byte string.
         let e = unsafe { input_str(bad.as_ptr().cast(), "scope_json") }.unwrap_err();
         assert_eq!(e.kind, ErrorKind::InvalidArgument);
-        assert_eq!(e.message, "scope_json is not valid UTF-8 (invalid byte at offset 2)");
+        assert_eq!(
+            e.message,
+            "scope_json is not valid UTF-8 (invalid byte at offset 2)"
+        );
         let e = input_json("{\"a\":", "options_json").unwrap_err();
         assert_eq!(e.kind, ErrorKind::InvalidArgument);
-        assert!(e.message.starts_with("options_json is not valid JSON: "), "{}", e.message);
+        assert!(
+            e.message.starts_with("options_json is not valid JSON: "),
+            "{}",
+            e.message
+        );
     }
 }

@@ -8,7 +8,9 @@ use super::{drop_made, guard, hiera_status, input_json, input_str, write_made, w
 use crate::error::{Error, ErrorKind};
 use crate::lookup::{LookupRequest, Session, SessionOptions};
 use crate::render::to_json;
-use crate::request::{error_json as error_object, parse_request, request_from_value, respond, response_json, Request};
+use crate::request::{
+    error_json as error_object, parse_request, request_from_value, respond, response_json, Request,
+};
 use crate::value::{Map, Value};
 use std::ffi::c_char;
 
@@ -36,7 +38,10 @@ const _: fn() = || {
 pub(crate) fn scope_from_json(text: &str) -> Result<Map, Error> {
     match input_json(text, "scope_json")? {
         Value::Hash(h) => Ok((*h).clone()),
-        _ => Err(Error::new(ErrorKind::InvalidArgument, "scope_json must be a JSON object")),
+        _ => Err(Error::new(
+            ErrorKind::InvalidArgument,
+            "scope_json must be a JSON object",
+        )),
     }
 }
 
@@ -64,15 +69,27 @@ fn test_hook(_req: &Request) {
 pub(crate) fn lookup_json(session: &Session, text: &str) -> Answer {
     let req = match parse_request(text) {
         Ok(r) => r,
-        Err(e) => return Answer { status: hiera_status::HIERA_INVALID_ARGUMENT, json: Some(error_object(&e)) },
+        Err(e) => {
+            return Answer {
+                status: hiera_status::HIERA_INVALID_ARGUMENT,
+                json: Some(error_object(&e)),
+            }
+        }
     };
     test_hook(&req);
     if req.explain {
         let (outcome, text) = session.explain(&req.lookup);
         return match outcome {
             Ok(found) => {
-                let status = if found.is_some() { hiera_status::HIERA_OK } else { hiera_status::HIERA_NOT_FOUND };
-                Answer { status, json: Some(response_json(&Ok(found), Some(&text))) }
+                let status = if found.is_some() {
+                    hiera_status::HIERA_OK
+                } else {
+                    hiera_status::HIERA_NOT_FOUND
+                };
+                Answer {
+                    status,
+                    json: Some(response_json(&Ok(found), Some(&text))),
+                }
             }
             Err(e) => {
                 let mut s = error_object(&e);
@@ -80,7 +97,10 @@ pub(crate) fn lookup_json(session: &Session, text: &str) -> Answer {
                 s.push_str(",\"explain\":");
                 s.push_str(&to_json(&Value::from(text.as_str())));
                 s.push('}');
-                Answer { status: hiera_status::HIERA_ERROR, json: Some(s) }
+                Answer {
+                    status: hiera_status::HIERA_ERROR,
+                    json: Some(s),
+                }
             }
         };
     }
@@ -89,7 +109,10 @@ pub(crate) fn lookup_json(session: &Session, text: &str) -> Answer {
 
 /// `hiera_lookup_key` without the pointers.
 pub(crate) fn lookup_key_json(session: &Session, key: &str) -> Answer {
-    let req = Request { lookup: LookupRequest::key(key), explain: false };
+    let req = Request {
+        lookup: LookupRequest::key(key),
+        explain: false,
+    };
     test_hook(&req);
     answer(session.lookup(&req.lookup))
 }
@@ -97,9 +120,18 @@ pub(crate) fn lookup_key_json(session: &Session, key: &str) -> Answer {
 /// The answer to a lookup without an explanation.
 fn answer(outcome: crate::error::Result<Option<Value>>) -> Answer {
     match outcome {
-        Ok(Some(v)) => Answer { status: hiera_status::HIERA_OK, json: Some(to_json(&v)) },
-        Ok(None) => Answer { status: hiera_status::HIERA_NOT_FOUND, json: None },
-        Err(e) => Answer { status: hiera_status::HIERA_ERROR, json: Some(error_object(&e)) },
+        Ok(Some(v)) => Answer {
+            status: hiera_status::HIERA_OK,
+            json: Some(to_json(&v)),
+        },
+        Ok(None) => Answer {
+            status: hiera_status::HIERA_NOT_FOUND,
+            json: None,
+        },
+        Err(e) => Answer {
+            status: hiera_status::HIERA_ERROR,
+            json: Some(error_object(&e)),
+        },
     }
 }
 
@@ -109,7 +141,10 @@ pub(crate) fn lookup_many_json(session: &Session, text: &str) -> (hiera_status, 
     let requests = match input_json(text, "requests_json") {
         Ok(Value::Array(a)) => a,
         Ok(_) => {
-            let e = Error::new(ErrorKind::InvalidArgument, "requests_json must be a JSON array of requests");
+            let e = Error::new(
+                ErrorKind::InvalidArgument,
+                "requests_json must be a JSON array of requests",
+            );
             return (hiera_status::HIERA_INVALID_ARGUMENT, error_object(&e));
         }
         Err(e) => return (hiera_status::HIERA_INVALID_ARGUMENT, error_object(&e)),
@@ -171,7 +206,9 @@ pub unsafe extern "C" fn hiera_session_new(
         // SAFETY: checked non-NULL; the caller guarantees a NUL-terminated
         // string valid for the duration of the call.
         let scope = unsafe { input_str(scope_json, "scope_json") }.and_then(scope_from_json);
-        let made = scope.map(|scope| hiera_session { inner: Session::new(config.inner.clone(), scope) });
+        let made = scope.map(|scope| hiera_session {
+            inner: Session::new(config.inner.clone(), scope),
+        });
         // SAFETY: `out` and `error_json` are non-NULL and, per the contract, writable.
         unsafe { write_made(made, out, error_json) }
     })
@@ -190,9 +227,15 @@ pub(crate) fn session_options_from_json(text: &str) -> Result<SessionOptions, Er
         match (k.as_str().unwrap_or_default(), v) {
             (_, Value::Nil) => {}
             ("plan", Value::Bool(b)) => options.plan = *b,
-            ("plan", _) => return Err(invalid("options_json: 'plan' must be true or false".into())),
+            ("plan", _) => {
+                return Err(invalid("options_json: 'plan' must be true or false".into()))
+            }
             ("hiera3_variables", Value::Hash(h)) => options.hiera3_variables = (**h).clone(),
-            ("hiera3_variables", _) => return Err(invalid("options_json: 'hiera3_variables' must be an object".into())),
+            ("hiera3_variables", _) => {
+                return Err(invalid(
+                    "options_json: 'hiera3_variables' must be an object".into(),
+                ))
+            }
             (name, _) => return Err(invalid(format!("options_json: unknown field '{name}'"))),
         }
     }
@@ -230,7 +273,12 @@ pub unsafe extern "C" fn hiera_session_new_with(
     error_json: *mut *mut c_char,
 ) -> hiera_status {
     guard(hiera_status::HIERA_PANIC, || {
-        if h.is_null() || scope_json.is_null() || options_json.is_null() || out.is_null() || error_json.is_null() {
+        if h.is_null()
+            || scope_json.is_null()
+            || options_json.is_null()
+            || out.is_null()
+            || error_json.is_null()
+        {
             return hiera_status::HIERA_NULL_ARGUMENT;
         }
         // SAFETY: `h` is non-NULL and, per the contract, a live handle from
@@ -238,11 +286,16 @@ pub unsafe extern "C" fn hiera_session_new_with(
         let config = unsafe { &*h };
         // SAFETY: both checked non-NULL; the caller guarantees NUL-terminated
         // strings valid for the duration of the call.
-        let made = unsafe { input_str(scope_json, "scope_json") }.and_then(scope_from_json).and_then(|scope| {
-            // SAFETY: as above.
-            let options = unsafe { input_str(options_json, "options_json") }.and_then(session_options_from_json)?;
-            Ok(hiera_session { inner: Session::with_options(config.inner.clone(), scope, options) })
-        });
+        let made = unsafe { input_str(scope_json, "scope_json") }
+            .and_then(scope_from_json)
+            .and_then(|scope| {
+                // SAFETY: as above.
+                let options = unsafe { input_str(options_json, "options_json") }
+                    .and_then(session_options_from_json)?;
+                Ok(hiera_session {
+                    inner: Session::with_options(config.inner.clone(), scope, options),
+                })
+            });
         // SAFETY: `out` and `error_json` are non-NULL and, per the contract, writable.
         unsafe { write_made(made, out, error_json) }
     })
@@ -292,7 +345,11 @@ pub unsafe extern "C" fn hiera_session_free(s: *mut hiera_session) {
 /// `s` is NULL or a live session; `request_json` is NULL or a NUL-terminated
 /// string; `result_json` is NULL or valid for a write of a pointer.
 #[no_mangle]
-pub unsafe extern "C" fn hiera_lookup(s: *mut hiera_session, request_json: *const c_char, result_json: *mut *mut c_char) -> hiera_status {
+pub unsafe extern "C" fn hiera_lookup(
+    s: *mut hiera_session,
+    request_json: *const c_char,
+    result_json: *mut *mut c_char,
+) -> hiera_status {
     guard(hiera_status::HIERA_PANIC, || {
         if s.is_null() || request_json.is_null() || result_json.is_null() {
             return hiera_status::HIERA_NULL_ARGUMENT;
@@ -304,7 +361,10 @@ pub unsafe extern "C" fn hiera_lookup(s: *mut hiera_session, request_json: *cons
         // string valid for the duration of the call.
         let answer = match unsafe { input_str(request_json, "request_json") } {
             Ok(text) => lookup_json(&session.inner, text),
-            Err(e) => Answer { status: hiera_status::HIERA_INVALID_ARGUMENT, json: Some(error_object(&e)) },
+            Err(e) => Answer {
+                status: hiera_status::HIERA_INVALID_ARGUMENT,
+                json: Some(error_object(&e)),
+            },
         };
         let text = answer.json.map_or(std::ptr::null_mut(), into_c_string);
         // SAFETY: `result_json` is non-NULL and, per the contract, writable.
@@ -338,7 +398,12 @@ pub unsafe extern "C" fn hiera_lookup(s: *mut hiera_session, request_json: *cons
 /// `s` is NULL or a live session; `key` is NULL or valid for reads of
 /// `key_len` bytes; `result_json` is NULL or valid for a write of a pointer.
 #[no_mangle]
-pub unsafe extern "C" fn hiera_lookup_key(s: *mut hiera_session, key: *const c_char, key_len: usize, result_json: *mut *mut c_char) -> hiera_status {
+pub unsafe extern "C" fn hiera_lookup_key(
+    s: *mut hiera_session,
+    key: *const c_char,
+    key_len: usize,
+    result_json: *mut *mut c_char,
+) -> hiera_status {
     guard(hiera_status::HIERA_PANIC, || {
         if s.is_null() || key.is_null() || result_json.is_null() {
             return hiera_status::HIERA_NULL_ARGUMENT;
@@ -352,8 +417,17 @@ pub unsafe extern "C" fn hiera_lookup_key(s: *mut hiera_session, key: *const c_c
         let answer = match std::str::from_utf8(bytes) {
             Ok(key) => lookup_key_json(&session.inner, key),
             Err(e) => {
-                let e = Error::new(ErrorKind::InvalidArgument, format!("key is not valid UTF-8 (invalid byte at offset {})", e.valid_up_to()));
-                Answer { status: hiera_status::HIERA_INVALID_ARGUMENT, json: Some(error_object(&e)) }
+                let e = Error::new(
+                    ErrorKind::InvalidArgument,
+                    format!(
+                        "key is not valid UTF-8 (invalid byte at offset {})",
+                        e.valid_up_to()
+                    ),
+                );
+                Answer {
+                    status: hiera_status::HIERA_INVALID_ARGUMENT,
+                    json: Some(error_object(&e)),
+                }
             }
         };
         let text = answer.json.map_or(std::ptr::null_mut(), into_c_string);
@@ -387,7 +461,11 @@ pub unsafe extern "C" fn hiera_lookup_key(s: *mut hiera_session, key: *const c_c
 /// NUL-terminated string; `results_json` is NULL or valid for a write of a
 /// pointer.
 #[no_mangle]
-pub unsafe extern "C" fn hiera_lookup_many(s: *mut hiera_session, requests_json: *const c_char, results_json: *mut *mut c_char) -> hiera_status {
+pub unsafe extern "C" fn hiera_lookup_many(
+    s: *mut hiera_session,
+    requests_json: *const c_char,
+    results_json: *mut *mut c_char,
+) -> hiera_status {
     guard(hiera_status::HIERA_PANIC, || {
         if s.is_null() || requests_json.is_null() || results_json.is_null() {
             return hiera_status::HIERA_NULL_ARGUMENT;
@@ -429,14 +507,23 @@ mod tests {
     impl Fixture {
         fn new() -> Fixture {
             let root = concat!(env!("CARGO_MANIFEST_DIR"), "/examples");
-            let opts = CString::new(format!(r#"{{"hiera_config":"{root}/hiera.yaml","environmentpath":"{root}/environments"}}"#)).unwrap();
-            let expected: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(format!("{root}/expected.json")).unwrap()).unwrap();
+            let opts = CString::new(format!(
+                r#"{{"hiera_config":"{root}/hiera.yaml","environmentpath":"{root}/environments"}}"#
+            ))
+            .unwrap();
+            let expected: serde_json::Value = serde_json::from_str(
+                &std::fs::read_to_string(format!("{root}/expected.json")).unwrap(),
+            )
+            .unwrap();
             let scope = CString::new(expected["scope"].to_string()).unwrap();
             let (mut h, mut s, mut err) = (ptr::null_mut(), ptr::null_mut(), UNSET);
             // SAFETY: valid C strings and pointers to locals.
             unsafe {
                 assert_eq!(hiera_open(opts.as_ptr(), &mut h, &mut err), HIERA_OK);
-                assert_eq!(hiera_session_new(h, scope.as_ptr(), &mut s, &mut err), HIERA_OK);
+                assert_eq!(
+                    hiera_session_new(h, scope.as_ptr(), &mut s, &mut err),
+                    HIERA_OK
+                );
             }
             assert_eq!(err, UNSET);
             Fixture { h, s }
@@ -486,22 +573,42 @@ mod tests {
     #[test]
     fn statuses_and_results() {
         let f = Fixture::new();
-        assert_eq!(f.lookup(br#"{"key":"ntp::service_name"}"#), (HIERA_OK, Some("\"ntpsec\"".into())));
-        assert_eq!(f.lookup(br#"{"key":"profile::web::settings"}"#), (HIERA_OK, Some(r#"{"workers":4,"listen":[80,443]}"#.into())));
-        assert_eq!(f.lookup(br#"{"key":"no::such::key"}"#), (HIERA_NOT_FOUND, None));
-        assert_eq!(f.lookup(br#"{"key":"no::such::key","default":[1]}"#), (HIERA_OK, Some("[1]".into())));
+        assert_eq!(
+            f.lookup(br#"{"key":"ntp::service_name"}"#),
+            (HIERA_OK, Some("\"ntpsec\"".into()))
+        );
+        assert_eq!(
+            f.lookup(br#"{"key":"profile::web::settings"}"#),
+            (HIERA_OK, Some(r#"{"workers":4,"listen":[80,443]}"#.into()))
+        );
+        assert_eq!(
+            f.lookup(br#"{"key":"no::such::key"}"#),
+            (HIERA_NOT_FOUND, None)
+        );
+        assert_eq!(
+            f.lookup(br#"{"key":"no::such::key","default":[1]}"#),
+            (HIERA_OK, Some("[1]".into()))
+        );
         let (st, err) = f.lookup(br#"{"key":"motd","merge":"bogus"}"#);
         assert_eq!(st, HIERA_ERROR);
-        assert!(err.unwrap().starts_with(r#"{"kind":"invalid_argument","message":"#));
+        assert!(err
+            .unwrap()
+            .starts_with(r#"{"kind":"invalid_argument","message":"#));
         let (st, err) = f.lookup(br#"{"key":"motd","color":"red"}"#);
         assert_eq!(st, HIERA_INVALID_ARGUMENT);
-        assert_eq!(err.unwrap(), r#"{"kind":"invalid_argument","message":"unknown request field 'color'"}"#);
+        assert_eq!(
+            err.unwrap(),
+            r#"{"kind":"invalid_argument","message":"unknown request field 'color'"}"#
+        );
         let (st, err) = f.lookup(br#"{"key":"#);
         assert_eq!(st, HIERA_INVALID_ARGUMENT);
         assert!(err.unwrap().contains("invalid JSON"));
         let (st, err) = f.lookup(b"{\"key\":\"\xff\"}");
         assert_eq!(st, HIERA_INVALID_ARGUMENT);
-        assert_eq!(err.unwrap(), r#"{"kind":"invalid_argument","message":"request_json is not valid UTF-8 (invalid byte at offset 8)"}"#);
+        assert_eq!(
+            err.unwrap(),
+            r#"{"kind":"invalid_argument","message":"request_json is not valid UTF-8 (invalid byte at offset 8)"}"#
+        );
     }
 
     #[test]
@@ -542,7 +649,10 @@ mod tests {
         assert_eq!(f.many("[]"), (HIERA_OK, "[]".into()));
         let (st, out) = f.many(r#"{"key":"motd"}"#);
         assert_eq!(st, HIERA_INVALID_ARGUMENT);
-        assert_eq!(out, r#"{"kind":"invalid_argument","message":"requests_json must be a JSON array of requests"}"#);
+        assert_eq!(
+            out,
+            r#"{"kind":"invalid_argument","message":"requests_json must be a JSON array of requests"}"#
+        );
         assert_eq!(f.many("[").0, HIERA_INVALID_ARGUMENT);
     }
 
@@ -550,7 +660,11 @@ mod tests {
     fn session_scope_errors() {
         let f = Fixture::new();
         let sentinel = 0x40 as *mut hiera_session;
-        for (scope, msg) in [(&b"[1]\0"[..], "scope_json must be a JSON object"), (b"{\0", "scope_json is not valid JSON"), (b"\"\xfe\"\0", "not valid UTF-8")] {
+        for (scope, msg) in [
+            (&b"[1]\0"[..], "scope_json must be a JSON object"),
+            (b"{\0", "scope_json is not valid JSON"),
+            (b"\"\xfe\"\0", "not valid UTF-8"),
+        ] {
             let (mut s, mut err) = (sentinel, UNSET);
             // SAFETY: a live configuration, NUL-terminated input, local out-parameters.
             let st = unsafe { hiera_session_new(f.h, scope.as_ptr().cast(), &mut s, &mut err) };
@@ -568,16 +682,46 @@ mod tests {
         let mut err = UNSET;
         // SAFETY: each call passes exactly one NULL; everything else is valid.
         unsafe {
-            assert_eq!(hiera_session_new(ptr::null(), c"{}".as_ptr(), &mut s, &mut err), HIERA_NULL_ARGUMENT);
-            assert_eq!(hiera_session_new(f.h, ptr::null(), &mut s, &mut err), HIERA_NULL_ARGUMENT);
-            assert_eq!(hiera_session_new(f.h, c"{}".as_ptr(), ptr::null_mut(), &mut err), HIERA_NULL_ARGUMENT);
-            assert_eq!(hiera_session_new(f.h, c"{}".as_ptr(), &mut s, ptr::null_mut()), HIERA_NULL_ARGUMENT);
-            assert_eq!(hiera_lookup(ptr::null_mut(), req.as_ptr(), &mut out), HIERA_NULL_ARGUMENT);
-            assert_eq!(hiera_lookup(f.s, ptr::null(), &mut out), HIERA_NULL_ARGUMENT);
-            assert_eq!(hiera_lookup(f.s, req.as_ptr(), ptr::null_mut()), HIERA_NULL_ARGUMENT);
-            assert_eq!(hiera_lookup_many(ptr::null_mut(), c"[]".as_ptr(), &mut out), HIERA_NULL_ARGUMENT);
-            assert_eq!(hiera_lookup_many(f.s, ptr::null(), &mut out), HIERA_NULL_ARGUMENT);
-            assert_eq!(hiera_lookup_many(f.s, c"[]".as_ptr(), ptr::null_mut()), HIERA_NULL_ARGUMENT);
+            assert_eq!(
+                hiera_session_new(ptr::null(), c"{}".as_ptr(), &mut s, &mut err),
+                HIERA_NULL_ARGUMENT
+            );
+            assert_eq!(
+                hiera_session_new(f.h, ptr::null(), &mut s, &mut err),
+                HIERA_NULL_ARGUMENT
+            );
+            assert_eq!(
+                hiera_session_new(f.h, c"{}".as_ptr(), ptr::null_mut(), &mut err),
+                HIERA_NULL_ARGUMENT
+            );
+            assert_eq!(
+                hiera_session_new(f.h, c"{}".as_ptr(), &mut s, ptr::null_mut()),
+                HIERA_NULL_ARGUMENT
+            );
+            assert_eq!(
+                hiera_lookup(ptr::null_mut(), req.as_ptr(), &mut out),
+                HIERA_NULL_ARGUMENT
+            );
+            assert_eq!(
+                hiera_lookup(f.s, ptr::null(), &mut out),
+                HIERA_NULL_ARGUMENT
+            );
+            assert_eq!(
+                hiera_lookup(f.s, req.as_ptr(), ptr::null_mut()),
+                HIERA_NULL_ARGUMENT
+            );
+            assert_eq!(
+                hiera_lookup_many(ptr::null_mut(), c"[]".as_ptr(), &mut out),
+                HIERA_NULL_ARGUMENT
+            );
+            assert_eq!(
+                hiera_lookup_many(f.s, ptr::null(), &mut out),
+                HIERA_NULL_ARGUMENT
+            );
+            assert_eq!(
+                hiera_lookup_many(f.s, c"[]".as_ptr(), ptr::null_mut()),
+                HIERA_NULL_ARGUMENT
+            );
             hiera_session_free(ptr::null_mut());
         }
         assert_eq!((s, out, err), (0x40 as *mut hiera_session, UNSET, UNSET));
@@ -588,11 +732,23 @@ mod tests {
         let f = Fixture::new();
         let mut out = UNSET;
         // SAFETY: a live session, a valid C string and a local out-parameter.
-        let st = unsafe { hiera_lookup(f.s, c"{\"key\":\"__hiera_test_panic__\"}".as_ptr(), &mut out) };
+        let st = unsafe {
+            hiera_lookup(
+                f.s,
+                c"{\"key\":\"__hiera_test_panic__\"}".as_ptr(),
+                &mut out,
+            )
+        };
         assert_eq!(st, HIERA_PANIC);
         assert_eq!(out, UNSET, "nothing is written on HIERA_PANIC");
         // SAFETY: as above.
-        let st = unsafe { hiera_lookup_many(f.s, c"[{\"key\":\"motd\"},{\"key\":\"__hiera_test_panic__\"}]".as_ptr(), &mut out) };
+        let st = unsafe {
+            hiera_lookup_many(
+                f.s,
+                c"[{\"key\":\"motd\"},{\"key\":\"__hiera_test_panic__\"}]".as_ptr(),
+                &mut out,
+            )
+        };
         assert_eq!(st, HIERA_PANIC);
         assert_eq!(out, UNSET);
         // The session is still usable afterwards.
@@ -605,15 +761,30 @@ mod tests {
         let mut h2 = ptr::null_mut();
         let mut s2 = ptr::null_mut();
         let mut err = UNSET;
-        let opts = CString::new(format!(r#"{{"hiera_config":"{}/examples/hiera.yaml"}}"#, env!("CARGO_MANIFEST_DIR"))).unwrap();
+        let opts = CString::new(format!(
+            r#"{{"hiera_config":"{}/examples/hiera.yaml"}}"#,
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap();
         // SAFETY: valid handles, C strings and local out-parameters; `h2` is
         // freed before the session made from it, which is allowed.
         unsafe {
             assert_eq!(hiera_open(opts.as_ptr(), &mut h2, &mut err), HIERA_OK);
-            assert_eq!(hiera_session_new(h2, c"{\"trusted\":{\"certname\":\"web01.example.com\"}}".as_ptr(), &mut s2, &mut err), HIERA_OK);
+            assert_eq!(
+                hiera_session_new(
+                    h2,
+                    c"{\"trusted\":{\"certname\":\"web01.example.com\"}}".as_ptr(),
+                    &mut s2,
+                    &mut err
+                ),
+                HIERA_OK
+            );
             hiera_free(h2);
             let mut out = UNSET;
-            assert_eq!(hiera_lookup(s2, c"{\"key\":\"motd\"}".as_ptr(), &mut out), HIERA_OK);
+            assert_eq!(
+                hiera_lookup(s2, c"{\"key\":\"motd\"}".as_ptr(), &mut out),
+                HIERA_OK
+            );
             assert!(take(out).unwrap().starts_with('"'));
             hiera_session_free(s2);
         }
@@ -641,7 +812,14 @@ mod tests {
                         let mut out = UNSET;
                         // SAFETY: a live session shared read-only, a valid C string, a local out-parameter.
                         let st = unsafe { hiera_lookup(shared.0, req.as_ptr(), &mut out) };
-                        assert_eq!(st, if want.is_some() { HIERA_OK } else { HIERA_NOT_FOUND });
+                        assert_eq!(
+                            st,
+                            if want.is_some() {
+                                HIERA_OK
+                            } else {
+                                HIERA_NOT_FOUND
+                            }
+                        );
                         assert_eq!(take(out).as_deref(), want);
                     }
                 });

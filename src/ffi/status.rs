@@ -53,16 +53,32 @@ mod tests {
 
     #[test]
     fn values_are_the_contract() {
-        let all = [HIERA_OK, HIERA_NOT_FOUND, HIERA_ERROR, HIERA_NULL_ARGUMENT, HIERA_INVALID_ARGUMENT, HIERA_PANIC];
+        let all = [
+            HIERA_OK,
+            HIERA_NOT_FOUND,
+            HIERA_ERROR,
+            HIERA_NULL_ARGUMENT,
+            HIERA_INVALID_ARGUMENT,
+            HIERA_PANIC,
+        ];
         for (i, s) in all.iter().enumerate() {
             assert_eq!(*s as u32, i as u32);
         }
-        assert_eq!(std::mem::size_of::<hiera_status>(), std::mem::size_of::<std::ffi::c_int>());
+        assert_eq!(
+            std::mem::size_of::<hiera_status>(),
+            std::mem::size_of::<std::ffi::c_int>()
+        );
     }
 
     #[test]
     fn input_errors_map_by_kind() {
-        assert_eq!(hiera_status::of_input_error(&Error::new(ErrorKind::InvalidArgument, "x")), HIERA_INVALID_ARGUMENT);
-        assert_eq!(hiera_status::of_input_error(&Error::new(ErrorKind::Io, "x")), HIERA_ERROR);
+        assert_eq!(
+            hiera_status::of_input_error(&Error::new(ErrorKind::InvalidArgument, "x")),
+            HIERA_INVALID_ARGUMENT
+        );
+        assert_eq!(
+            hiera_status::of_input_error(&Error::new(ErrorKind::Io, "x")),
+            HIERA_ERROR
+        );
     }
 }

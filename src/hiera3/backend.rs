@@ -47,9 +47,7 @@ fn reader_error(bytes: &[u8]) -> Option<&'static str> {
         Err(e) => e.valid_up_to(),
     };
     let prefix = std::str::from_utf8(&bytes[..valid]).unwrap_or_default();
-    let allowed = |c: char| {
-        matches!(c as u32, 0x09 | 0x0A | 0x0D | 0x20..=0x7E | 0x85 | 0xA0..=0xD7FF | 0xE000..=0xFFFD | 0x10000..=0x10FFFF)
-    };
+    let allowed = |c: char| matches!(c as u32, 0x09 | 0x0A | 0x0D | 0x20..=0x7E | 0x85 | 0xA0..=0xD7FF | 0xE000..=0xFFFD | 0x10000..=0x10FFFF);
     if prefix.chars().any(|c| !allowed(c)) {
         return Some("control characters are not allowed");
     }
@@ -72,7 +70,10 @@ fn reader_error(bytes: &[u8]) -> Option<&'static str> {
         }
         value = (value << 6) | (b & 0x3F) as u32;
     }
-    if (width == 2 && value < 0x80) || (width == 3 && value < 0x800) || (width == 4 && value < 0x10000) {
+    if (width == 2 && value < 0x80)
+        || (width == 3 && value < 0x800)
+        || (width == 4 && value < 0x10000)
+    {
         return Some("invalid length of a UTF-8 sequence");
     }
     Some("invalid Unicode character")
@@ -85,7 +86,10 @@ pub fn load_yaml(bytes: &[u8]) -> std::result::Result<Value, String> {
         return Err(format!("(<unknown>): {problem} at line 1 column 1"));
     }
     let text = std::str::from_utf8(bytes).unwrap_or_default();
-    let opts = crate::yaml::YamlOptions { aliases: false, ..Default::default() };
+    let opts = crate::yaml::YamlOptions {
+        aliases: false,
+        ..Default::default()
+    };
     match crate::yaml::load(text, &opts) {
         Ok(v) => Ok(v.unwrap_or_default()),
         // Psych names the source in syntax errors only; DisallowedClass and
@@ -123,14 +127,24 @@ impl FileCache {
     /// is where it is on disk.
     pub fn read_file(&mut self, shown: &str, fs_path: &Path, kind: BackendKind) -> Result<Value> {
         let md = std::fs::metadata(fs_path).map_err(|_| {
-            Error::new(ErrorKind::Io, format!("No such file or directory @ rb_file_s_stat - {shown}"))
+            Error::new(
+                ErrorKind::Io,
+                format!("No such file or directory @ rb_file_s_stat - {shown}"),
+            )
         })?;
         #[cfg(unix)]
         let ino = std::os::unix::fs::MetadataExt::ino(&md);
         #[cfg(not(unix))]
         let ino = 0;
-        let stamp = Stamp { ino, mtime: md.modified().ok(), size: md.len() };
-        let entry = self.entries.entry(shown.to_string()).or_insert(Entry { stamp: None, data: Value::Nil });
+        let stamp = Stamp {
+            ino,
+            mtime: md.modified().ok(),
+            size: md.len(),
+        };
+        let entry = self.entries.entry(shown.to_string()).or_insert(Entry {
+            stamp: None,
+            data: Value::Nil,
+        });
         if entry.stamp == Some(stamp) {
             return Ok(entry.data.clone());
         }
@@ -138,17 +152,23 @@ impl FileCache {
         let bytes = read_bom_utf8(fs_path, shown)?;
         let bytes = &bytes[..];
         let data = match kind {
-            BackendKind::Yaml => match load_yaml(bytes).map_err(|m| Error::new(ErrorKind::Parse, m))? {
-                v if v.is_truthy() => v,
-                _ => Value::empty_hash(),
-            },
-            BackendKind::Json => crate::json::load_bytes(bytes).map_err(|e| Error::new(ErrorKind::Parse, e.message))?,
+            BackendKind::Yaml => {
+                match load_yaml(bytes).map_err(|m| Error::new(ErrorKind::Parse, m))? {
+                    v if v.is_truthy() => v,
+                    _ => Value::empty_hash(),
+                }
+            }
+            BackendKind::Json => crate::json::load_bytes(bytes)
+                .map_err(|e| Error::new(ErrorKind::Parse, e.message))?,
         };
         entry.data = data.clone();
         if !matches!(data, Value::Hash(_)) {
             return Err(Error::new(
                 ErrorKind::Type,
-                format!("Data retrieved from {shown} is {} not Hash", data.ruby_class()),
+                format!(
+                    "Data retrieved from {shown} is {} not Hash",
+                    data.ruby_class()
+                ),
             ));
         }
         Ok(data)
@@ -172,7 +192,10 @@ pub fn lookup_in(data: &Value, key: &Value) -> Result<Option<Value>> {
                 return Ok(None);
             }
             Err(match key {
-                Value::Nil => Error::new(ErrorKind::Type, "no implicit conversion from nil to integer"),
+                Value::Nil => Error::new(
+                    ErrorKind::Type,
+                    "no implicit conversion from nil to integer",
+                ),
                 other => no_implicit_conversion(other, "Integer"),
             })
         }
@@ -200,21 +223,50 @@ mod tests {
     #[test]
     fn yaml_like_psych_4() {
         assert_eq!(load_yaml(b"").unwrap(), Value::Nil);
-        assert_eq!(load_yaml(b"a: :s\n").unwrap().get("a"), Some(&Value::Symbol("s".into())));
-        assert_eq!(load_yaml(b"a: &x 1\nb: *x\n").unwrap_err(), "Unknown alias: x");
-        assert_eq!(load_yaml(b"a: 2020-01-01\n").unwrap_err(), "Tried to load unspecified class: Date");
-        assert!(load_yaml(b"a: [\n").unwrap_err().starts_with("(<unknown>): "));
+        assert_eq!(
+            load_yaml(b"a: :s\n").unwrap().get("a"),
+            Some(&Value::Symbol("s".into()))
+        );
+        assert_eq!(
+            load_yaml(b"a: &x 1\nb: *x\n").unwrap_err(),
+            "Unknown alias: x"
+        );
+        assert_eq!(
+            load_yaml(b"a: 2020-01-01\n").unwrap_err(),
+            "Tried to load unspecified class: Date"
+        );
+        assert!(load_yaml(b"a: [\n")
+            .unwrap_err()
+            .starts_with("(<unknown>): "));
     }
 
     #[test]
     fn libyaml_reader_errors() {
         let e = |b: &[u8]| load_yaml(b).unwrap_err();
-        assert_eq!(e(b"a: \xff\n"), "(<unknown>): invalid leading UTF-8 octet at line 1 column 1");
-        assert_eq!(e(b"a: b\nc: \xc3\n"), "(<unknown>): invalid trailing UTF-8 octet at line 1 column 1");
-        assert_eq!(e(b"\xe0\x80\x80"), "(<unknown>): invalid length of a UTF-8 sequence at line 1 column 1");
-        assert_eq!(e(b"\xed\xa0\x80"), "(<unknown>): invalid Unicode character at line 1 column 1");
-        assert_eq!(e(b"a\xc3"), "(<unknown>): incomplete UTF-8 octet sequence at line 1 column 1");
-        assert_eq!(e(b"\x01a: \xff"), "(<unknown>): control characters are not allowed at line 1 column 1");
+        assert_eq!(
+            e(b"a: \xff\n"),
+            "(<unknown>): invalid leading UTF-8 octet at line 1 column 1"
+        );
+        assert_eq!(
+            e(b"a: b\nc: \xc3\n"),
+            "(<unknown>): invalid trailing UTF-8 octet at line 1 column 1"
+        );
+        assert_eq!(
+            e(b"\xe0\x80\x80"),
+            "(<unknown>): invalid length of a UTF-8 sequence at line 1 column 1"
+        );
+        assert_eq!(
+            e(b"\xed\xa0\x80"),
+            "(<unknown>): invalid Unicode character at line 1 column 1"
+        );
+        assert_eq!(
+            e(b"a\xc3"),
+            "(<unknown>): incomplete UTF-8 octet sequence at line 1 column 1"
+        );
+        assert_eq!(
+            e(b"\x01a: \xff"),
+            "(<unknown>): control characters are not allowed at line 1 column 1"
+        );
     }
 
     #[test]
@@ -225,12 +277,28 @@ mod tests {
         assert_eq!(lookup_in(&h, &Value::from("k")).unwrap(), Some(Value::Nil));
         assert_eq!(lookup_in(&h, &Value::from("x")).unwrap(), None);
         // What a failed read can leave in the cache:
-        assert_eq!(lookup_in(&Value::Nil, &Value::from("k")).unwrap_err().message, "undefined method `empty?' for nil:NilClass");
+        assert_eq!(
+            lookup_in(&Value::Nil, &Value::from("k"))
+                .unwrap_err()
+                .message,
+            "undefined method `empty?' for nil:NilClass"
+        );
         let a = Value::array(vec![Value::from("k")]);
         assert_eq!(lookup_in(&a, &Value::from("x")).unwrap(), None);
-        assert_eq!(lookup_in(&a, &Value::from("k")).unwrap_err().message, "no implicit conversion of String into Integer");
-        assert_eq!(lookup_in(&Value::from("k and more"), &Value::from("and")).unwrap(), Some(Value::from("and")));
-        assert_eq!(lookup_in(&Value::Int(5), &Value::from("k")).unwrap_err().message, "undefined method `empty?' for 5:Integer");
+        assert_eq!(
+            lookup_in(&a, &Value::from("k")).unwrap_err().message,
+            "no implicit conversion of String into Integer"
+        );
+        assert_eq!(
+            lookup_in(&Value::from("k and more"), &Value::from("and")).unwrap(),
+            Some(Value::from("and"))
+        );
+        assert_eq!(
+            lookup_in(&Value::Int(5), &Value::from("k"))
+                .unwrap_err()
+                .message,
+            "undefined method `empty?' for 5:Integer"
+        );
     }
 
     #[test]
@@ -240,19 +308,43 @@ mod tests {
         let p = dir.join("x.yaml");
         let mut cache = FileCache::default();
         std::fs::write(&p, "k: one\n").unwrap();
-        assert_eq!(cache.read_file("x.yaml", &p, BackendKind::Yaml).unwrap().get("k"), Some(&Value::from("one")));
+        assert_eq!(
+            cache
+                .read_file("x.yaml", &p, BackendKind::Yaml)
+                .unwrap()
+                .get("k"),
+            Some(&Value::from("one"))
+        );
         std::fs::write(&p, "k: three\n").unwrap();
-        assert_eq!(cache.read_file("x.yaml", &p, BackendKind::Yaml).unwrap().get("k"), Some(&Value::from("three")));
+        assert_eq!(
+            cache
+                .read_file("x.yaml", &p, BackendKind::Yaml)
+                .unwrap()
+                .get("k"),
+            Some(&Value::from("three"))
+        );
         std::fs::write(&p, "k: [broken\n").unwrap();
         assert!(cache.read_file("x.yaml", &p, BackendKind::Yaml).is_err());
         // unchanged since the failure: the old data
-        assert_eq!(cache.read_file("x.yaml", &p, BackendKind::Yaml).unwrap().get("k"), Some(&Value::from("three")));
+        assert_eq!(
+            cache
+                .read_file("x.yaml", &p, BackendKind::Yaml)
+                .unwrap()
+                .get("k"),
+            Some(&Value::from("three"))
+        );
         std::fs::write(&p, "[1]").unwrap();
         assert_eq!(
-            cache.read_file("x.yaml", &p, BackendKind::Json).unwrap_err().message,
+            cache
+                .read_file("x.yaml", &p, BackendKind::Json)
+                .unwrap_err()
+                .message,
             "Data retrieved from x.yaml is Array not Hash"
         );
-        assert_eq!(cache.read_file("x.yaml", &p, BackendKind::Json).unwrap(), Value::array(vec![Value::Int(1)]));
+        assert_eq!(
+            cache.read_file("x.yaml", &p, BackendKind::Json).unwrap(),
+            Value::array(vec![Value::Int(1)])
+        );
         cache.clear();
         assert!(cache.read_file("x.yaml", &p, BackendKind::Json).is_err());
         std::fs::remove_dir_all(&dir).unwrap();

@@ -60,8 +60,11 @@ impl Config {
             return Err(config_error(format!("Config file {shown} not found")));
         }
         let bytes = super::ruby::read_bom_utf8(&fs_path, &shown)?;
-        let loaded = super::backend::load_yaml(&bytes).map_err(|m| {
-            Error { kind: ErrorKind::Parse, message: m.replacen("(<unknown>)", &format!("({shown})"), 1), file: Some(fs_path.clone()), line: None }
+        let loaded = super::backend::load_yaml(&bytes).map_err(|m| Error {
+            kind: ErrorKind::Parse,
+            message: m.replacen("(<unknown>)", &format!("({shown})"), 1),
+            file: Some(fs_path.clone()),
+            line: None,
         })?;
         let mut map = Map::default();
         if loaded.is_truthy() {
@@ -92,14 +95,20 @@ impl Config {
         map.insert(sym("backends"), Value::array(vec![Value::from("yaml")]));
         map.insert(
             sym("hierarchy"),
-            Value::array(vec![Value::from("nodes/%{::trusted.certname}"), Value::from("common")]),
+            Value::array(vec![
+                Value::from("nodes/%{::trusted.certname}"),
+                Value::from("common"),
+            ]),
         );
         map.insert(sym("merge_behavior"), sym("native"));
         for (k, v) in given {
             map.insert(k, v);
         }
         let mut flat = Vec::new();
-        flatten(map.get(&sym("backends")).cloned().unwrap_or_default(), &mut flat);
+        flatten(
+            map.get(&sym("backends")).cloned().unwrap_or_default(),
+            &mut flat,
+        );
         map.insert(sym("backends"), Value::array(flat.clone()));
         if !map.contains_key(&sym("logger")) {
             map.insert(sym("logger"), Value::from("console"));
@@ -156,15 +165,13 @@ impl Config {
 
 /// `[v].flatten`.
 pub(crate) fn flatten(v: Value, out: &mut Vec<Value>) {
-    crate::stack::grow(|| {
-        match v {
-            Value::Array(a) => {
-                for x in a.iter() {
-                    flatten(x.clone(), out);
-                }
+    crate::stack::grow(|| match v {
+        Value::Array(a) => {
+            for x in a.iter() {
+                flatten(x.clone(), out);
             }
-            other => out.push(other),
         }
+        other => out.push(other),
     })
 }
 
@@ -179,7 +186,9 @@ fn index(config: &Value, key: &Value) -> Result<Value> {
     }
     match config {
         Value::Hash(h) => Ok(h.get(key).cloned().unwrap_or_default()),
-        Value::Array(_) | Value::Int(_) | Value::BigInt(_) => Err(no_implicit_conversion(key, "Integer")),
+        Value::Array(_) | Value::Int(_) | Value::BigInt(_) => {
+            Err(no_implicit_conversion(key, "Integer"))
+        }
         other => Err(no_method("[]", other)),
     }
 }
@@ -194,7 +203,10 @@ fn at_least_4(v: &Value) -> Result<bool> {
             ErrorKind::Config,
             format!("comparison of {} with 4 failed", v.ruby_class()),
         )),
-        Value::Hash(_) => Err(Error::new(ErrorKind::Type, "no implicit conversion of Integer into Hash")),
+        Value::Hash(_) => Err(Error::new(
+            ErrorKind::Type,
+            "no implicit conversion of Integer into Hash",
+        )),
         other => Err(no_method(">=", other)),
     }
 }
@@ -204,7 +216,11 @@ mod tests {
     use super::*;
 
     fn load_text(text: &str) -> Result<Config> {
-        let dir = std::env::temp_dir().join(format!("libhiera-h3cfg-{}-{}", std::process::id(), text.len()));
+        let dir = std::env::temp_dir().join(format!(
+            "libhiera-h3cfg-{}-{}",
+            std::process::id(),
+            text.len()
+        ));
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(dir.join("hiera.yaml"), text).unwrap();
         let r = Config::load(Path::new("hiera.yaml"), Some(&dir));
@@ -230,14 +246,27 @@ mod tests {
             "v5 hiera.yaml is only to be used inside an environment or a module and cannot be given to the global hiera"
         );
         assert_eq!(
-            load_text(":backends: [yaml, Puppet]\n").unwrap_err().message,
+            load_text(":backends: [yaml, Puppet]\n")
+                .unwrap_err()
+                .message,
             "Cannot load backend Puppet: cannot load such file -- hiera/backend/puppet_backend"
         );
-        assert_eq!(load_text("[1]\n").unwrap_err().message, "no implicit conversion of String into Integer");
-        assert_eq!(load_text("a: &x 1\nb: *x\n").unwrap_err().message, "Unknown alias: x");
-        assert!(load_text("a: [\n").unwrap_err().message.starts_with("(hiera.yaml): "));
         assert_eq!(
-            Config::load(Path::new("/nonexistent/hiera.yaml"), None).unwrap_err().message,
+            load_text("[1]\n").unwrap_err().message,
+            "no implicit conversion of String into Integer"
+        );
+        assert_eq!(
+            load_text("a: &x 1\nb: *x\n").unwrap_err().message,
+            "Unknown alias: x"
+        );
+        assert!(load_text("a: [\n")
+            .unwrap_err()
+            .message
+            .starts_with("(hiera.yaml): "));
+        assert_eq!(
+            Config::load(Path::new("/nonexistent/hiera.yaml"), None)
+                .unwrap_err()
+                .message,
             "Config file /nonexistent/hiera.yaml not found"
         );
     }

@@ -37,45 +37,90 @@ pub fn merge_answer(new: Value, old: Value, resolution_type: &ResolutionType) ->
 
 /// `Backend.merge_answer` with a configuration's `:merge_behavior` and
 /// `:deep_merge_options` for non-Hash resolution types.
-pub fn merge_answer_with_config(new: Value, old: Value, resolution_type: &ResolutionType, config: &Config) -> Result<Value> {
+pub fn merge_answer_with_config(
+    new: Value,
+    old: Value,
+    resolution_type: &ResolutionType,
+    config: &Config,
+) -> Result<Value> {
     merge::merge_answer(new, old, resolution_type, config)
 }
 
 /// `Backend.parse_answer(data, scope, extra_data, context)`.
-pub fn parse_answer(data: &Value, scope: &Value, extra_data: &Value, context: &Context, lookup: &mut LookupFn) -> Result<Value> {
+pub fn parse_answer(
+    data: &Value,
+    scope: &Value,
+    extra_data: &Value,
+    context: &Context,
+    lookup: &mut LookupFn,
+) -> Result<Value> {
     interpolate::parse_answer(data, scope, extra_data, context, &mut FnLookup(lookup))
 }
 
 /// `Backend.parse_string(data, scope, extra_data, context)`.
-pub fn parse_string(data: &Value, scope: &Value, extra_data: &Value, context: &Context, lookup: &mut LookupFn) -> Result<Value> {
+pub fn parse_string(
+    data: &Value,
+    scope: &Value,
+    extra_data: &Value,
+    context: &Context,
+    lookup: &mut LookupFn,
+) -> Result<Value> {
     interpolate::parse_string(data, scope, extra_data, context, &mut FnLookup(lookup))
 }
 
 /// `Backend.datasources(scope, order_override, hierarchy)`: `hierarchy`
 /// (`None`, `nil` or `false`: `["common"]`) with `order_override` in front, each entry
 /// interpolated as a hiera.yaml entry, bad definitions left out.
-pub fn datasources(hierarchy: Option<&Value>, scope: &Value, order_override: Option<&Value>, lookup: &mut LookupFn) -> Result<Vec<Value>> {
+pub fn datasources(
+    hierarchy: Option<&Value>,
+    scope: &Value,
+    order_override: Option<&Value>,
+    lookup: &mut LookupFn,
+) -> Result<Vec<Value>> {
     datasources_hosted(hierarchy, scope, order_override, &mut FnLookup(lookup))
 }
 
 /// [`datasources`] with a [`Lookup`] host (which may also hold the scope,
 /// see [`Lookup::scope_variable`]).
-pub fn datasources_hosted(hierarchy: Option<&Value>, scope: &Value, order_override: Option<&Value>, host: &mut dyn Lookup) -> Result<Vec<Value>> {
-    let hierarchy = vec![hierarchy.filter(|h| h.is_truthy()).cloned().unwrap_or_else(|| Value::from("common"))];
+pub fn datasources_hosted(
+    hierarchy: Option<&Value>,
+    scope: &Value,
+    order_override: Option<&Value>,
+    host: &mut dyn Lookup,
+) -> Result<Vec<Value>> {
+    let hierarchy = vec![hierarchy
+        .filter(|h| h.is_truthy())
+        .cloned()
+        .unwrap_or_else(|| Value::from("common"))];
     expand_hosted(hierarchy, scope, order_override, host)
 }
 
 /// `Backend.datasources(scope, order_override)` with a configuration's
 /// `:hierarchy`.
-pub fn datasources_with_config(config: &Config, scope: &Value, order_override: Option<&Value>, lookup: &mut LookupFn) -> Result<Vec<Value>> {
+pub fn datasources_with_config(
+    config: &Config,
+    scope: &Value,
+    order_override: Option<&Value>,
+    lookup: &mut LookupFn,
+) -> Result<Vec<Value>> {
     expand(config.hierarchy(), scope, order_override, lookup)
 }
 
-fn expand(hierarchy: Vec<Value>, scope: &Value, order_override: Option<&Value>, lookup: &mut LookupFn) -> Result<Vec<Value>> {
+fn expand(
+    hierarchy: Vec<Value>,
+    scope: &Value,
+    order_override: Option<&Value>,
+    lookup: &mut LookupFn,
+) -> Result<Vec<Value>> {
     expand_hosted(hierarchy, scope, order_override, &mut FnLookup(lookup))
 }
 
-fn expand_hosted(hierarchy: Vec<Value>, scope: &Value, order_override: Option<&Value>, host: &mut dyn Lookup) -> Result<Vec<Value>> {
+fn expand_hosted(
+    hierarchy: Vec<Value>,
+    scope: &Value,
+    order_override: Option<&Value>,
+    host: &mut dyn Lookup,
+) -> Result<Vec<Value>> {
     let mut out = Vec::new();
     for entry in with_override(hierarchy, order_override) {
         let ctx = Context::for_config(order_override.cloned());
@@ -91,7 +136,8 @@ fn expand_hosted(hierarchy: Vec<Value>, scope: &Value, order_override: Option<&V
 // JSON level
 
 fn arg(name: &str, json: &str) -> Result<Value> {
-    from_json(json).map_err(|e| Error::new(ErrorKind::InvalidArgument, format!("{name}: {}", e.message)))
+    from_json(json)
+        .map_err(|e| Error::new(ErrorKind::InvalidArgument, format!("{name}: {}", e.message)))
 }
 
 fn optional_arg(name: &str, json: Option<&str>) -> Result<Option<Value>> {
@@ -107,8 +153,14 @@ fn optional_arg(name: &str, json: Option<&str>) -> Result<Option<Value>> {
 /// interpolation of a hiera.yaml entry (the gem's `is_interpolate_config`).
 pub fn context_to_json(context: &Context) -> String {
     let mut m = crate::value::Map::default();
-    m.insert("order_override".into(), context.order_override.clone().unwrap_or_default());
-    m.insert("seen".into(), Value::array(context.seen().into_iter().map(Value::from).collect()));
+    m.insert(
+        "order_override".into(),
+        context.order_override.clone().unwrap_or_default(),
+    );
+    m.insert(
+        "seen".into(),
+        Value::array(context.seen().into_iter().map(Value::from).collect()),
+    );
     if context.is_interpolate_config {
         m.insert("config".into(), Value::Bool(true));
     }
@@ -124,7 +176,12 @@ pub fn context_from_json(json: Option<&str>) -> Result<(Context, Value)> {
     let Some(v) = optional_arg("context", json)? else {
         return Ok((Context::default(), Value::empty_hash()));
     };
-    let h = v.as_hash().ok_or_else(|| Error::new(ErrorKind::InvalidArgument, "context: expected a JSON object"))?;
+    let h = v.as_hash().ok_or_else(|| {
+        Error::new(
+            ErrorKind::InvalidArgument,
+            "context: expected a JSON object",
+        )
+    })?;
     let mut seen = None;
     let mut order_override = None;
     let mut extra = Value::empty_hash();
@@ -133,12 +190,22 @@ pub fn context_from_json(json: Option<&str>) -> Result<(Context, Value)> {
         match k.as_str() {
             Some("order_override") => order_override = Some(v.clone()).filter(|v| !v.is_nil()),
             Some("seen") => {
-                let list = v.as_array().ok_or_else(|| Error::new(ErrorKind::InvalidArgument, "context: seen must be a list of strings"))?;
+                let list = v.as_array().ok_or_else(|| {
+                    Error::new(
+                        ErrorKind::InvalidArgument,
+                        "context: seen must be a list of strings",
+                    )
+                })?;
                 seen = Some(
                     list.iter()
                         .map(|s| s.as_str().map(str::to_string))
                         .collect::<Option<Vec<_>>>()
-                        .ok_or_else(|| Error::new(ErrorKind::InvalidArgument, "context: seen must be a list of strings"))?,
+                        .ok_or_else(|| {
+                            Error::new(
+                                ErrorKind::InvalidArgument,
+                                "context: seen must be a list of strings",
+                            )
+                        })?,
                 );
             }
             Some("extra_data") => extra = v.clone(),
@@ -162,9 +229,12 @@ pub fn context_from_json(json: Option<&str>) -> Result<(Context, Value)> {
 /// A JSON `lookup` callback: `(key, context_json)` to `Ok(Some(value_json))`,
 /// `Ok(None)` for not found, or `Err(message)` to make the interpolation
 /// fail with that message.
-pub type JsonLookupFn<'a> = dyn FnMut(&str, &str) -> std::result::Result<Option<String>, String> + 'a;
+pub type JsonLookupFn<'a> =
+    dyn FnMut(&str, &str) -> std::result::Result<Option<String>, String> + 'a;
 
-fn json_lookup<'a, 'b: 'a>(lookup: &'a mut JsonLookupFn<'b>) -> impl FnMut(&str, &Context) -> Result<Option<Value>> + use<'a, 'b> {
+fn json_lookup<'a, 'b: 'a>(
+    lookup: &'a mut JsonLookupFn<'b>,
+) -> impl FnMut(&str, &Context) -> Result<Option<Value>> + use<'a, 'b> {
     move |key, ctx| match lookup(key, &context_to_json(ctx)) {
         Ok(None) => Ok(None),
         Ok(Some(json)) => Ok(Some(arg("lookup callback result", &json)?)),
@@ -176,7 +246,11 @@ fn json_lookup<'a, 'b: 'a>(lookup: &'a mut JsonLookupFn<'b>) -> impl FnMut(&str,
 /// `"array"`, `"hash"` or an object `{"behavior": "deeper",
 /// "knockout_prefix": "--", ...}` whose keys are taken as Symbols.
 /// Returns the merged value as JSON.
-pub fn merge_answer_json(new_json: &str, old_json: &str, resolution_type_json: &str) -> Result<String> {
+pub fn merge_answer_json(
+    new_json: &str,
+    old_json: &str,
+    resolution_type_json: &str,
+) -> Result<String> {
     let new = arg("new", new_json)?;
     let old = arg("old", old_json)?;
     let rt = ResolutionType::from_plain_value(&arg("resolution_type", resolution_type_json)?)?;
@@ -185,7 +259,12 @@ pub fn merge_answer_json(new_json: &str, old_json: &str, resolution_type_json: &
 
 /// [`parse_answer`] on JSON. `context_json` is `None`, `""` or an object
 /// as [`context_from_json`] reads it.
-pub fn parse_answer_json(data_json: &str, scope_json: &str, context_json: Option<&str>, lookup: &mut JsonLookupFn) -> Result<String> {
+pub fn parse_answer_json(
+    data_json: &str,
+    scope_json: &str,
+    context_json: Option<&str>,
+    lookup: &mut JsonLookupFn,
+) -> Result<String> {
     let data = arg("data", data_json)?;
     let scope = arg("scope", scope_json)?;
     let (ctx, extra) = context_from_json(context_json)?;
@@ -196,7 +275,12 @@ pub fn parse_answer_json(data_json: &str, scope_json: &str, context_json: Option
 /// [`datasources`] on JSON: `hierarchy_json` is a list or a string
 /// (`null`/`""`: `["common"]`), `order_override_json` a string, a list,
 /// `null` or `""` (none). Returns a JSON list.
-pub fn datasources_json(hierarchy_json: &str, scope_json: &str, order_override_json: Option<&str>, lookup: &mut JsonLookupFn) -> Result<String> {
+pub fn datasources_json(
+    hierarchy_json: &str,
+    scope_json: &str,
+    order_override_json: Option<&str>,
+    lookup: &mut JsonLookupFn,
+) -> Result<String> {
     let hierarchy = optional_arg("hierarchy", Some(hierarchy_json))?;
     let scope = arg("scope", scope_json)?;
     let order_override = optional_arg("order_override", order_override_json)?;
@@ -218,7 +302,10 @@ mod tests {
         )
         .unwrap();
         assert_eq!(got, r#"{"a":{"x":1,"y":2},"l":["high"]}"#);
-        assert_eq!(merge_answer_json(r#"{"a":1}"#, r#"{"b":2}"#, r#""hash""#).unwrap(), r#"{"a":1,"b":2}"#);
+        assert_eq!(
+            merge_answer_json(r#"{"a":1}"#, r#"{"b":2}"#, r#""hash""#).unwrap(),
+            r#"{"a":1,"b":2}"#
+        );
         assert!(merge_answer_json("{", "{}", "\"hash\"").is_err());
     }
 
@@ -241,17 +328,27 @@ mod tests {
         )
         .unwrap();
         assert_eq!(got, r#"["K-V",{"V":""}]"#);
-        assert_eq!(calls.borrow()[0].1, r#"{"order_override":"special","seen":["hiera('k')"]}"#);
+        assert_eq!(
+            calls.borrow()[0].1,
+            r#"{"order_override":"special","seen":["hiera('k')"]}"#
+        );
         let e = parse_answer_json(r#""%{hiera('boom')}""#, "{}", None, &mut lookup).unwrap_err();
         assert_eq!(e.message, "host failed");
         // A chain handed back in is part of the guard.
-        let e = parse_answer_json(r#""%{hiera('a')}""#, "{}", Some(r#"{"seen": ["hiera('a')"]}"#), &mut lookup).unwrap_err();
+        let e = parse_answer_json(
+            r#""%{hiera('a')}""#,
+            "{}",
+            Some(r#"{"seen": ["hiera('a')"]}"#),
+            &mut lookup,
+        )
+        .unwrap_err();
         assert_eq!(e.message, "Lookup recursion detected in [hiera('a')]");
     }
 
     #[test]
     fn datasources_skip_bad_entries() {
-        let mut lookup = |_: &str, _: &str| -> std::result::Result<Option<String>, String> { Ok(None) };
+        let mut lookup =
+            |_: &str, _: &str| -> std::result::Result<Option<String>, String> { Ok(None) };
         let got = datasources_json(
             r#"["nodes/%{host}", "roles/%{missing}", "%{missing}", "/abs", "a//b", "common"]"#,
             r#"{"host": "web01"}"#,
@@ -260,6 +357,9 @@ mod tests {
         )
         .unwrap();
         assert_eq!(got, r#"["first","second/web01","nodes/web01","common"]"#);
-        assert_eq!(datasources_json("null", "{}", None, &mut lookup).unwrap(), r#"["common"]"#);
+        assert_eq!(
+            datasources_json("null", "{}", None, &mut lookup).unwrap(),
+            r#"["common"]"#
+        );
     }
 }

@@ -64,7 +64,12 @@ struct Work {
 impl Context {
     /// A context without a guard (each string interpolated gets its own).
     pub fn new(order_override: Option<Value>) -> Context {
-        Context { guard: None, order_override, is_interpolate_config: false, work: Rc::default() }
+        Context {
+            guard: None,
+            order_override,
+            is_interpolate_config: false,
+            work: Rc::default(),
+        }
     }
 
     /// A context whose recursion guard already holds `seen`: what a host
@@ -72,24 +77,42 @@ impl Context {
     /// interpolates the value it found, so that loops across the callback
     /// are still detected (see [`Context::seen`]).
     pub fn with_seen(seen: Vec<String>, order_override: Option<Value>) -> Context {
-        Context { guard: Some(Rc::new(RefCell::new(seen))), order_override, is_interpolate_config: false, work: Rc::default() }
+        Context {
+            guard: Some(Rc::new(RefCell::new(seen))),
+            order_override,
+            is_interpolate_config: false,
+            work: Rc::default(),
+        }
     }
 
     /// A context for hiera.yaml entries, with a fresh guard.
     pub fn for_config(order_override: Option<Value>) -> Context {
-        Context { guard: Some(Rc::default()), order_override, is_interpolate_config: true, work: Rc::default() }
+        Context {
+            guard: Some(Rc::default()),
+            order_override,
+            is_interpolate_config: true,
+            work: Rc::default(),
+        }
     }
 
     /// A hiera.yaml context (`@config_lookup_context`) whose guard already
     /// holds `seen`: a host that is itself interpolating a hiera.yaml entry
     /// hands its context in this way.
     pub fn config_with_seen(seen: Vec<String>, order_override: Option<Value>) -> Context {
-        Context { guard: Some(Rc::new(RefCell::new(seen))), order_override, is_interpolate_config: true, work: Rc::default() }
+        Context {
+            guard: Some(Rc::new(RefCell::new(seen))),
+            order_override,
+            is_interpolate_config: true,
+            work: Rc::default(),
+        }
     }
 
     /// The expressions the guard holds, outermost first.
     pub fn seen(&self) -> Vec<String> {
-        self.guard.as_ref().map(|g| g.borrow().clone()).unwrap_or_default()
+        self.guard
+            .as_ref()
+            .map(|g| g.borrow().clone())
+            .unwrap_or_default()
     }
 
     /// Whether the context has a recursion guard yet.
@@ -193,7 +216,13 @@ fn interpolation_error(message: String) -> Error {
 /// `Backend.parse_string` / `Interpolate.interpolate`: interpolates a String
 /// value; any other value is returned as it is. The result is a String,
 /// except for a whole-string `alias()` of a non-String.
-pub fn interpolate(data: &Value, scope: &Value, extra: &Value, context: &Context, host: &mut dyn Lookup) -> Result<Value> {
+pub fn interpolate(
+    data: &Value,
+    scope: &Value,
+    extra: &Value,
+    context: &Context,
+    host: &mut dyn Lookup,
+) -> Result<Value> {
     let s: std::borrow::Cow<str> = match data {
         Value::String(s) => std::borrow::Cow::Borrowed(s),
         // A binary string is interpolated as text only if it has a token.
@@ -212,7 +241,9 @@ pub fn interpolate(data: &Value, scope: &Value, extra: &Value, context: &Context
             if only_interpolation_re().is_match(&s) {
                 return Ok(value);
             }
-            return Err(interpolation_error("Cannot call alias in the string context".into()));
+            return Err(interpolation_error(
+                "Cannot call alias in the string context".into(),
+            ));
         }
         ruby_to_s(&value, &mut out);
         Limits::default().check_string_bytes(out.len())?;
@@ -223,13 +254,25 @@ pub fn interpolate(data: &Value, scope: &Value, extra: &Value, context: &Context
 }
 
 /// The same as [`interpolate`] (the gem's `Backend.parse_string`).
-pub fn parse_string(data: &Value, scope: &Value, extra: &Value, context: &Context, host: &mut dyn Lookup) -> Result<Value> {
+pub fn parse_string(
+    data: &Value,
+    scope: &Value,
+    extra: &Value,
+    context: &Context,
+    host: &mut dyn Lookup,
+) -> Result<Value> {
     interpolate(data, scope, extra, context, host)
 }
 
 /// `Backend.parse_answer`: interpolates every String (and Hash key) in an
 /// answer read from a data file.
-pub fn parse_answer(data: &Value, scope: &Value, extra: &Value, context: &Context, host: &mut dyn Lookup) -> Result<Value> {
+pub fn parse_answer(
+    data: &Value,
+    scope: &Value,
+    extra: &Value,
+    context: &Context,
+    host: &mut dyn Lookup,
+) -> Result<Value> {
     // Walked without recursion on the native stack: `host` may call back
     // into the host language (see `crate::stack`).
     let rebuilt = crate::interpolate::rebuild(data, &mut |v: &Value, key: bool| {
@@ -238,7 +281,9 @@ pub fn parse_answer(data: &Value, scope: &Value, extra: &Value, context: &Contex
         }
         Ok(match v {
             Value::Int(_) | Value::BigInt(_) | Value::Float(_) | Value::Bool(_) => Leaf::Keep,
-            Value::String(_) | Value::Bytes(_) => Leaf::Replace(interpolate(v, scope, extra, context, host)?),
+            Value::String(_) | Value::Bytes(_) => {
+                Leaf::Replace(interpolate(v, scope, extra, context, host)?)
+            }
             Value::Hash(_) | Value::Array(_) => Leaf::Descend,
             _ => Leaf::Replace(Value::Nil),
         })
@@ -281,7 +326,10 @@ fn do_interpolation(
             return Err(limits::exceeded(
                 "lookup_depth",
                 depth,
-                format_args!("interpolations nested more than {} deep, at '%{{{inner}}}'", 8 * depth),
+                format_args!(
+                    "interpolations nested more than {} deep, at '%{{{inner}}}'",
+                    8 * depth
+                ),
             ));
         }
         seen.push(inner.to_string());
@@ -337,7 +385,11 @@ fn method_and_key(inner: &str) -> Result<(Method, &str)> {
         "scope" => Method::Scope,
         "literal" => Method::Literal,
         "alias" => Method::Alias,
-        _ => return Err(interpolation_error(format!("Invalid interpolation method '{name}'"))),
+        _ => {
+            return Err(interpolation_error(format!(
+                "Invalid interpolation method '{name}'"
+            )))
+        }
     };
     let arg = caps.get(2).unwrap().as_str();
     let Some(q) = quoted_re().captures(arg) else {
@@ -352,9 +404,16 @@ fn method_and_key(inner: &str) -> Result<(Method, &str)> {
 /// `data` is the text the token was found in (it names the expression in
 /// syntax errors). A host that holds the scope is asked for the variable
 /// (the first segment); the rest is dug into its value.
-fn scope_interpolate(data: &str, key: &str, scope: &Value, extra: &Value, host: &mut dyn Lookup) -> Result<Value> {
-    let segments = split_key(key)
-        .ok_or_else(|| interpolation_error(format!("Syntax error in interpolation expression: {data}")))?;
+fn scope_interpolate(
+    data: &str,
+    key: &str,
+    scope: &Value,
+    extra: &Value,
+    host: &mut dyn Lookup,
+) -> Result<Value> {
+    let segments = split_key(key).ok_or_else(|| {
+        interpolation_error(format!("Syntax error in interpolation expression: {data}"))
+    })?;
     // A digits-only first segment is an Array index into the scope Hash: a
     // type mismatch whatever the scope holds, as qualified_lookup says.
     let hosted = match segments.first() {
@@ -410,8 +469,14 @@ mod tests {
     }
 
     fn run(s: &str) -> std::result::Result<Value, String> {
-        parse_string(&Value::from(s), &scope(), &Value::empty_hash(), &Context::default(), &mut FnLookup(table))
-            .map_err(|e| e.message)
+        parse_string(
+            &Value::from(s),
+            &scope(),
+            &Value::empty_hash(),
+            &Context::default(),
+            &mut FnLookup(table),
+        )
+        .map_err(|e| e.message)
     }
 
     fn text(s: &str) -> String {
@@ -423,7 +488,10 @@ mod tests {
 
     #[test]
     fn variables_and_methods() {
-        assert_eq!(text("%{a}-%{scope('a')}-%{os.family}-%{n}-%{f}-%{nope}"), "x-x-Debian-3-false-");
+        assert_eq!(
+            text("%{a}-%{scope('a')}-%{os.family}-%{n}-%{f}-%{nope}"),
+            "x-x-Debian-3-false-"
+        );
         assert_eq!(text("%{ a }|%{}|%{::}|%{'::'}|%{::a}"), "||||");
         assert_eq!(text("%{literal('%')}{a}"), "%{a}");
         assert_eq!(text("<%{hiera('arr')}>"), "<[\"a\", 1]>");
@@ -433,20 +501,47 @@ mod tests {
 
     #[test]
     fn alias_keeps_the_type_only_as_a_whole_line() {
-        assert_eq!(run("%{alias('arr')}").unwrap(), Value::array(vec![Value::from("a"), Value::Int(1)]));
-        assert_eq!(run("x\n%{alias('arr')}").unwrap(), Value::array(vec![Value::from("a"), Value::Int(1)]));
+        assert_eq!(
+            run("%{alias('arr')}").unwrap(),
+            Value::array(vec![Value::from("a"), Value::Int(1)])
+        );
+        assert_eq!(
+            run("x\n%{alias('arr')}").unwrap(),
+            Value::array(vec![Value::from("a"), Value::Int(1)])
+        );
         assert_eq!(run("%{alias('nope')}").unwrap(), Value::Nil);
-        assert_eq!(run("x %{alias('arr')}").unwrap_err(), "Cannot call alias in the string context");
+        assert_eq!(
+            run("x %{alias('arr')}").unwrap_err(),
+            "Cannot call alias in the string context"
+        );
     }
 
     #[test]
     fn errors() {
-        assert_eq!(run("%{lookup('a')}").unwrap_err(), "Invalid interpolation method 'lookup'");
-        assert_eq!(run("%{hiera(a)}").unwrap_err(), "Argument to interpolation method 'hiera' must be quoted, got 'a'");
-        assert_eq!(run("x%{a..b}").unwrap_err(), "Syntax error in interpolation expression: %{a..b}");
-        assert_eq!(run("%{loop}").unwrap_err(), "Lookup recursion detected in [loop]");
-        assert_eq!(run("%{literal('a')}%{literal('a')}").unwrap_err(), "Lookup recursion detected in [literal('a')]");
-        assert_eq!(run("%{b}%{b}").unwrap_err(), "Lookup recursion detected in [b]");
+        assert_eq!(
+            run("%{lookup('a')}").unwrap_err(),
+            "Invalid interpolation method 'lookup'"
+        );
+        assert_eq!(
+            run("%{hiera(a)}").unwrap_err(),
+            "Argument to interpolation method 'hiera' must be quoted, got 'a'"
+        );
+        assert_eq!(
+            run("x%{a..b}").unwrap_err(),
+            "Syntax error in interpolation expression: %{a..b}"
+        );
+        assert_eq!(
+            run("%{loop}").unwrap_err(),
+            "Lookup recursion detected in [loop]"
+        );
+        assert_eq!(
+            run("%{literal('a')}%{literal('a')}").unwrap_err(),
+            "Lookup recursion detected in [literal('a')]"
+        );
+        assert_eq!(
+            run("%{b}%{b}").unwrap_err(),
+            "Lookup recursion detected in [b]"
+        );
         assert_eq!(text("%{a}%{a}"), "xx");
         assert_eq!(
             run("%{1}").unwrap_err(),
@@ -457,11 +552,28 @@ mod tests {
     #[test]
     fn parse_answer_walks_values() {
         let mut h = Map::default();
-        h.insert(Value::from("%{a}"), Value::array(vec![Value::from("%{a}"), Value::Symbol("s".into()), Value::Nil]));
+        h.insert(
+            Value::from("%{a}"),
+            Value::array(vec![
+                Value::from("%{a}"),
+                Value::Symbol("s".into()),
+                Value::Nil,
+            ]),
+        );
         h.insert(Value::Symbol("k".into()), Value::Float(1.5));
-        let got = parse_answer(&Value::hash(h), &scope(), &Value::empty_hash(), &Context::default(), &mut NoLookup).unwrap();
+        let got = parse_answer(
+            &Value::hash(h),
+            &scope(),
+            &Value::empty_hash(),
+            &Context::default(),
+            &mut NoLookup,
+        )
+        .unwrap();
         let mut want = Map::default();
-        want.insert(Value::from("x"), Value::array(vec![Value::from("x"), Value::Nil, Value::Nil]));
+        want.insert(
+            Value::from("x"),
+            Value::array(vec![Value::from("x"), Value::Nil, Value::Nil]),
+        );
         want.insert(Value::Symbol("k".into()), Value::Float(1.5));
         assert_eq!(got, Value::hash(want));
     }

@@ -68,8 +68,16 @@ pub fn split_key(key: &str) -> Option<Vec<String>> {
 
 /// `Backend.qualified_lookup(segments, value, full_key)`: digs `segments`
 /// into `value`. `Ok(None)` is the gem's `throw :no_such_key`.
-pub fn qualified_lookup(segments: &[String], value: &Value, full_key: Option<&str>) -> Result<Option<Value>> {
-    let suffix = || full_key.map(|k| format!(" from key '{k}'")).unwrap_or_default();
+pub fn qualified_lookup(
+    segments: &[String],
+    value: &Value,
+    full_key: Option<&str>,
+) -> Result<Option<Value>> {
+    let suffix = || {
+        full_key
+            .map(|k| format!(" from key '{k}'"))
+            .unwrap_or_default()
+    };
     let mut value = value.clone();
     for segment in segments {
         if value.is_nil() {
@@ -77,7 +85,9 @@ pub fn qualified_lookup(segments: &[String], value: &Value, full_key: Option<&st
         }
         if is_index(segment) {
             let index = to_i(segment);
-            let shown = index.map(|i| i.to_string()).unwrap_or_else(|| segment.trim().to_string());
+            let shown = index
+                .map(|i| i.to_string())
+                .unwrap_or_else(|| segment.trim().to_string());
             let Value::Array(a) = &value else {
                 return Err(Error::new(
                     ErrorKind::Type,
@@ -95,7 +105,11 @@ pub fn qualified_lookup(segments: &[String], value: &Value, full_key: Option<&st
             };
             // Ruby's Array#[]: a negative index counts from the end.
             let at = if i < 0 { i + len } else { i };
-            value = if at < 0 { Value::Nil } else { a[at as usize].clone() };
+            value = if at < 0 {
+                Value::Nil
+            } else {
+                a[at as usize].clone()
+            };
         } else {
             match &value {
                 Value::Hash(h) => match h.get(&Value::from(segment.as_str())) {
@@ -143,7 +157,9 @@ mod tests {
 
     #[test]
     fn syntax_errors() {
-        for bad in ["a..b", ".a", "a.", "a'b", "a'b'", "'a", "...", "'", "a.''", "''"] {
+        for bad in [
+            "a..b", ".a", "a.", "a'b", "a'b'", "'a", "...", "'", "a.''", "''",
+        ] {
             assert!(split_key(bad).is_none(), "{bad:?} should be a syntax error");
         }
     }
@@ -158,9 +174,15 @@ mod tests {
 
     #[test]
     fn digs() {
-        let v = hash(&[("a", Value::array(vec![Value::from("x"), Value::from("y")])), ("n", Value::Int(5))]);
+        let v = hash(&[
+            ("a", Value::array(vec![Value::from("x"), Value::from("y")])),
+            ("n", Value::Int(5)),
+        ]);
         let seg = |s: &[&str]| s.iter().map(|x| x.to_string()).collect::<Vec<_>>();
-        assert_eq!(qualified_lookup(&seg(&["a", "1"]), &v, None).unwrap(), Some(Value::from("y")));
+        assert_eq!(
+            qualified_lookup(&seg(&["a", "1"]), &v, None).unwrap(),
+            Some(Value::from("y"))
+        );
         assert_eq!(qualified_lookup(&seg(&["a", "2"]), &v, None).unwrap(), None);
         assert_eq!(qualified_lookup(&seg(&["b"]), &v, None).unwrap(), None);
         assert_eq!(
@@ -172,9 +194,14 @@ mod tests {
             "Hiera type mismatch: Got Array when a hash-like object was expected to access value using 'one' from key 'a.one'"
         );
         assert_eq!(
-            qualified_lookup(&seg(&["n", "x"]), &v, None).unwrap_err().message,
+            qualified_lookup(&seg(&["n", "x"]), &v, None)
+                .unwrap_err()
+                .message,
             "undefined method `include?' for 5:Integer"
         );
-        assert_eq!(qualified_lookup(&seg(&["x"]), &Value::Nil, None).unwrap(), None);
+        assert_eq!(
+            qualified_lookup(&seg(&["x"]), &Value::Nil, None).unwrap(),
+            None
+        );
     }
 }

@@ -50,12 +50,19 @@ impl Hiera3 {
     /// datadirs') are taken relative to `cwd`, or to the process's working
     /// directory when `cwd` is `None`.
     pub fn open(config: &Path, cwd: Option<&Path>) -> Result<Hiera3> {
-        Ok(Hiera3::new(Config::load(config, cwd)?, cwd.map(Path::to_path_buf)))
+        Ok(Hiera3::new(
+            Config::load(config, cwd)?,
+            cwd.map(Path::to_path_buf),
+        ))
     }
 
     /// An instance for an already loaded configuration.
     pub fn new(config: Config, cwd: Option<PathBuf>) -> Hiera3 {
-        Hiera3 { config, cwd, caches: Mutex::default() }
+        Hiera3 {
+            config,
+            cwd,
+            caches: Mutex::default(),
+        }
     }
 
     /// The configuration.
@@ -65,7 +72,10 @@ impl Hiera3 {
 
     /// `Backend.clear!`: forgets the backends and their file caches.
     pub fn clear(&self) {
-        self.caches.lock().unwrap_or_else(|e| e.into_inner()).clear();
+        self.caches
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clear();
     }
 
     /// `Hiera#lookup`. `default: None` means no default: `Ok(None)` is then
@@ -78,7 +88,17 @@ impl Hiera3 {
         order_override: Option<&Value>,
         resolution_type: &ResolutionType,
     ) -> Result<Option<Value>> {
-        self.lookup_hosted(key, default, scope, order_override, resolution_type, &Context::default(), None, &mut NoLookup, false)
+        self.lookup_hosted(
+            key,
+            default,
+            scope,
+            order_override,
+            resolution_type,
+            &Context::default(),
+            None,
+            &mut NoLookup,
+            false,
+        )
     }
 
     /// `Hiera#lookup` with a host: `host` provides the scope variables if
@@ -102,8 +122,21 @@ impl Hiera3 {
         host: &mut dyn Lookup,
         delegate: bool,
     ) -> Result<Option<Value>> {
-        let mut run = Run { h: self, cwd, config_ctx: None, host: Some(host), delegate };
-        run.lookup(key, default, scope, order_override.cloned(), resolution_type, context)
+        let mut run = Run {
+            h: self,
+            cwd,
+            config_ctx: None,
+            host: Some(host),
+            delegate,
+        };
+        run.lookup(
+            key,
+            default,
+            scope,
+            order_override.cloned(),
+            resolution_type,
+            context,
+        )
     }
 
     /// One backend's `lookup(key, scope, order_override, resolution_type,
@@ -142,14 +175,34 @@ impl Hiera3 {
                 ))
             }
         };
-        let mut run = Run { h: self, cwd, config_ctx: config_context.cloned(), host: Some(host), delegate: true };
-        run.backend_lookup(&Value::from(backend), kind, key, scope, order_override, resolution_type, context)
+        let mut run = Run {
+            h: self,
+            cwd,
+            config_ctx: config_context.cloned(),
+            host: Some(host),
+            delegate: true,
+        };
+        run.backend_lookup(
+            &Value::from(backend),
+            kind,
+            key,
+            scope,
+            order_override,
+            resolution_type,
+            context,
+        )
     }
 
     /// `Backend.datasources(scope, order_override)`: the sources a lookup
     /// reads, in order (interpolated, bad definitions left out).
     pub fn datasources(&self, scope: &Value, order_override: Option<&Value>) -> Result<Vec<Value>> {
-        let mut run = Run { h: self, cwd: None, config_ctx: None, host: None, delegate: false };
+        let mut run = Run {
+            h: self,
+            cwd: None,
+            config_ctx: None,
+            host: None,
+            delegate: false,
+        };
         let mut out = Vec::new();
         for entry in with_override(self.config.hierarchy(), order_override) {
             let source = run.interpolate_config(&entry, scope, order_override)?;
@@ -162,7 +215,14 @@ impl Hiera3 {
 
     /// `Backend.datadir(backend, scope)`, interpolated.
     pub fn datadir(&self, backend: BackendKind, scope: &Value) -> Result<String> {
-        Run { h: self, cwd: None, config_ctx: None, host: None, delegate: false }.datadir(backend, scope)
+        Run {
+            h: self,
+            cwd: None,
+            config_ctx: None,
+            host: None,
+            delegate: false,
+        }
+        .datadir(backend, scope)
     }
 
     fn cache(&self, backend: &Value) -> Arc<Mutex<FileCache>> {
@@ -198,7 +258,10 @@ fn truthy(v: Option<Value>) -> Option<Value> {
 fn type_mismatch(key: &str, expected: &str, got: &Value) -> Error {
     Error::new(
         ErrorKind::Type,
-        format!("Hiera type mismatch for key '{key}': expected {expected} and got {}", got.ruby_class()),
+        format!(
+            "Hiera type mismatch for key '{key}': expected {expected} and got {}",
+            got.ruby_class()
+        ),
     )
 }
 
@@ -254,13 +317,14 @@ impl Run<'_> {
         context: &Context,
     ) -> Result<Option<Value>> {
         let mut context = context.clone();
-        let order_override = truthy(order_override).or_else(|| truthy(context.order_override.clone()));
+        let order_override =
+            truthy(order_override).or_else(|| truthy(context.order_override.clone()));
         if truthy(context.order_override.clone()).is_none() {
             context.order_override = order_override.clone();
         }
         let strategy = resolution_type.strategy();
-        let segments =
-            split_key(key).ok_or_else(|| Error::new(ErrorKind::Lookup, format!("Syntax error in key: {key}")))?;
+        let segments = split_key(key)
+            .ok_or_else(|| Error::new(ErrorKind::Lookup, format!("Syntax error in key: {key}")))?;
         if segments.len() > 1 && strategy != Strategy::Priority {
             return Err(Error::new(
                 ErrorKind::Lookup,
@@ -270,12 +334,23 @@ impl Run<'_> {
                 ),
             ));
         }
-        let root = segments.first().map(|s| Value::from(s.as_str())).unwrap_or_default();
+        let root = segments
+            .first()
+            .map(|s| Value::from(s.as_str()))
+            .unwrap_or_default();
         let config = &self.h.config;
         let mut answer = Value::Nil;
         let mut found = false;
         for (name, kind) in config.backends() {
-            let new = self.backend_lookup(name, *kind, &root, scope, order_override.as_ref(), resolution_type, &context)?;
+            let new = self.backend_lookup(
+                name,
+                *kind,
+                &root,
+                scope,
+                order_override.as_ref(),
+                resolution_type,
+                &context,
+            )?;
             let new = match new {
                 Some(v) if segments.len() > 1 => qualified_lookup(&segments[1..], &v, Some(key))?,
                 other => other,
@@ -340,8 +415,13 @@ impl Run<'_> {
             if std::fs::metadata(&on_disk).is_err() {
                 continue;
             }
-            let data = cache.lock().unwrap_or_else(|e| e.into_inner()).read_file(&shown, &on_disk, kind)?;
-            let Some(raw) = lookup_in(&data, key)? else { continue };
+            let data = cache
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .read_file(&shown, &on_disk, kind)?;
+            let Some(raw) = lookup_in(&data, key)? else {
+                continue;
+            };
             found = true;
             let new = parse_answer(&raw, scope, &Value::empty_hash(), context, self)?;
             if accumulate(&mut answer, new, &key_text, resolution_type, &self.h.config)? {
@@ -355,7 +435,10 @@ impl Run<'_> {
     fn datadir(&mut self, kind: BackendKind, scope: &Value) -> Result<String> {
         let dir = match self.h.config.get(kind.name()) {
             None | Some(Value::Nil) | Some(Value::Bool(false)) => None,
-            Some(Value::Hash(h)) => h.get(&Value::Symbol("datadir".into())).filter(|v| v.is_truthy()).cloned(),
+            Some(Value::Hash(h)) => h
+                .get(&Value::Symbol("datadir".into()))
+                .filter(|v| v.is_truthy())
+                .cloned(),
             Some(
                 Value::String(_)
                 | Value::Bytes(_)
@@ -363,12 +446,20 @@ impl Run<'_> {
                 | Value::Array(_)
                 | Value::Int(_)
                 | Value::BigInt(_),
-            ) => return Err(no_implicit_conversion(&Value::Symbol("datadir".into()), "Integer")),
+            ) => {
+                return Err(no_implicit_conversion(
+                    &Value::Symbol("datadir".into()),
+                    "Integer",
+                ))
+            }
             Some(other) => return Err(no_method("[]", other)),
         };
         let dir = dir.unwrap_or_else(|| Value::from(DEFAULT_DATADIR));
         if !matches!(dir, Value::String(_) | Value::Bytes(_)) {
-            return Err(Error::new(ErrorKind::Config, format!("datadir for {} cannot be an array", kind.name())));
+            return Err(Error::new(
+                ErrorKind::Config,
+                format!("datadir for {} cannot be an array", kind.name()),
+            ));
         }
         match self.interpolate_config(&dir, scope, None)? {
             Value::String(s) => Ok(s.to_string()),
@@ -380,7 +471,12 @@ impl Run<'_> {
     /// `Backend.interpolate_config(entry, scope, override)`: a top-level
     /// call gets a fresh config context (and guard); calls made while one
     /// is active (through `%{hiera()}` in hiera.yaml) share it.
-    fn interpolate_config(&mut self, entry: &Value, scope: &Value, order_override: Option<&Value>) -> Result<Value> {
+    fn interpolate_config(
+        &mut self,
+        entry: &Value,
+        scope: &Value,
+        order_override: Option<&Value>,
+    ) -> Result<Value> {
         let order_override = order_override.cloned();
         match &self.config_ctx {
             Some(active) => {
@@ -407,7 +503,15 @@ impl Lookup for Run<'_> {
             }
         }
         let order_override = context.order_override.clone();
-        Run::lookup(self, key, None, scope, order_override, &ResolutionType::Priority, context)
+        Run::lookup(
+            self,
+            key,
+            None,
+            scope,
+            order_override,
+            &ResolutionType::Priority,
+            context,
+        )
     }
 
     fn scope_variable(&mut self, name: &str) -> Option<Result<Option<Value>>> {
@@ -421,7 +525,8 @@ mod tests {
     use crate::value::Map;
 
     fn setup(name: &str, files: &[(&str, &str)]) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("libhiera-h3lookup-{name}-{}", std::process::id()));
+        let dir =
+            std::env::temp_dir().join(format!("libhiera-h3lookup-{name}-{}", std::process::id()));
         for (path, text) in files {
             let p = dir.join(path);
             std::fs::create_dir_all(p.parent().unwrap()).unwrap();
@@ -431,7 +536,12 @@ mod tests {
     }
 
     fn scope(pairs: &[(&str, &str)]) -> Value {
-        Value::hash(pairs.iter().map(|(k, v)| (Value::from(*k), Value::from(*v))).collect::<Map>())
+        Value::hash(
+            pairs
+                .iter()
+                .map(|(k, v)| (Value::from(*k), Value::from(*v)))
+                .collect::<Map>(),
+        )
     }
 
     #[test]
@@ -439,23 +549,44 @@ mod tests {
         let dir = setup(
             "cwd",
             &[
-                ("hiera.yaml", ":hierarchy: [\"%{role}\", common]\n:yaml:\n  :datadir: data\n"),
+                (
+                    "hiera.yaml",
+                    ":hierarchy: [\"%{role}\", common]\n:yaml:\n  :datadir: data\n",
+                ),
                 ("data/common.yaml", "k: common\nl: [c]\n"),
                 ("data/web.yaml", "l: [w]\n"),
             ],
         );
         let h = Hiera3::open(Path::new("hiera.yaml"), Some(&dir)).unwrap();
         let s = scope(&[("role", "web")]);
-        assert_eq!(h.lookup("k", None, &s, None, &ResolutionType::Priority).unwrap(), Some(Value::from("common")));
-        let l = h.lookup("l", None, &s, None, &ResolutionType::Array).unwrap().unwrap();
+        assert_eq!(
+            h.lookup("k", None, &s, None, &ResolutionType::Priority)
+                .unwrap(),
+            Some(Value::from("common"))
+        );
+        let l = h
+            .lookup("l", None, &s, None, &ResolutionType::Array)
+            .unwrap()
+            .unwrap();
         assert_eq!(crate::render::to_json(&l), r#"["w","c"]"#);
-        assert_eq!(h.lookup("nope", None, &s, None, &ResolutionType::Priority).unwrap(), None);
+        assert_eq!(
+            h.lookup("nope", None, &s, None, &ResolutionType::Priority)
+                .unwrap(),
+            None
+        );
         assert_eq!(
             h.datasources(&s, Some(&Value::from("first"))).unwrap(),
-            vec![Value::from("first"), Value::from("web"), Value::from("common")]
+            vec![
+                Value::from("first"),
+                Value::from("web"),
+                Value::from("common")
+            ]
         );
         assert_eq!(h.datadir(BackendKind::Yaml, &s).unwrap(), "data");
-        assert_eq!(h.datadir(BackendKind::Json, &s).unwrap(), "/etc/puppet/environments//hieradata");
+        assert_eq!(
+            h.datadir(BackendKind::Json, &s).unwrap(),
+            "/etc/puppet/environments//hieradata"
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
@@ -463,17 +594,35 @@ mod tests {
     fn clear_forgets_the_file_caches() {
         let dir = setup(
             "clear",
-            &[("hiera.yaml", ":hierarchy: [common]\n:yaml:\n  :datadir: data\n"), ("data/common.yaml", "k: [\n")],
+            &[
+                (
+                    "hiera.yaml",
+                    ":hierarchy: [common]\n:yaml:\n  :datadir: data\n",
+                ),
+                ("data/common.yaml", "k: [\n"),
+            ],
         );
         let h = Hiera3::open(Path::new("hiera.yaml"), Some(&dir)).unwrap();
         let s = Value::empty_hash();
-        let first = h.lookup("k", None, &s, None, &ResolutionType::Priority).unwrap_err();
-        assert!(first.message.starts_with("(<unknown>)"), "{}", first.message);
+        let first = h
+            .lookup("k", None, &s, None, &ResolutionType::Priority)
+            .unwrap_err();
+        assert!(
+            first.message.starts_with("(<unknown>)"),
+            "{}",
+            first.message
+        );
         // the gem's cache keeps nil for the failed file
-        let second = h.lookup("k", None, &s, None, &ResolutionType::Priority).unwrap_err();
+        let second = h
+            .lookup("k", None, &s, None, &ResolutionType::Priority)
+            .unwrap_err();
         assert_eq!(second.message, "undefined method `empty?' for nil:NilClass");
         h.clear();
-        assert_eq!(h.lookup("k", None, &s, None, &ResolutionType::Priority).unwrap_err(), first);
+        assert_eq!(
+            h.lookup("k", None, &s, None, &ResolutionType::Priority)
+                .unwrap_err(),
+            first
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

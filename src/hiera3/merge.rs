@@ -20,11 +20,11 @@
 //! but not a String (the gem would use its `to_s` in some places and the
 //! object itself in others).
 
-use crate::value::ArcStr;
 use super::config::{flatten, Config};
 use super::ruby::{no_implicit_conversion, no_method};
 use crate::deep_merge::{deep_merge, DeepMergeOptions};
 use crate::error::{Error, ErrorKind, Result};
+use crate::value::ArcStr;
 use crate::value::{Map, Value};
 use indexmap::IndexSet;
 
@@ -139,7 +139,10 @@ pub fn deep_merge_options(options: &Value, preserve: bool) -> Result<DeepMergeOp
             Some(Value::String(s)) => Ok(Some(s.to_string())),
             Some(other) => Err(Error::new(
                 ErrorKind::InvalidArgument,
-                format!("libhiera: the deep_merge option :{name} must be a String, got {}", other.ruby_class()),
+                format!(
+                    "libhiera: the deep_merge option :{name} must be a String, got {}",
+                    other.ruby_class()
+                ),
             )),
         }
     };
@@ -160,7 +163,12 @@ pub fn deep_merge_options(options: &Value, preserve: bool) -> Result<DeepMergeOp
 /// `Backend.merge_answer(new, old, resolution_type)`: a Hash resolution
 /// type gives the behaviour and options, anything else takes them from
 /// `config` (`:merge_behavior`, `:deep_merge_options`).
-pub fn merge_answer(new: Value, old: Value, resolution_type: &ResolutionType, config: &Config) -> Result<Value> {
+pub fn merge_answer(
+    new: Value,
+    old: Value,
+    resolution_type: &ResolutionType,
+    config: &Config,
+) -> Result<Value> {
     let (behavior, options) = match resolution_type {
         ResolutionType::HashWith(m) => {
             let mut m = m.clone();
@@ -172,7 +180,10 @@ pub fn merge_answer(new: Value, old: Value, resolution_type: &ResolutionType, co
                 Some(v) if v.is_truthy() => v.clone(),
                 _ => Value::empty_hash(),
             };
-            (config.get("merge_behavior").cloned().unwrap_or_default(), options)
+            (
+                config.get("merge_behavior").cloned().unwrap_or_default(),
+                options,
+            )
         }
     };
     match behavior.string_or_symbol() {
@@ -233,7 +244,12 @@ mod tests {
     use super::*;
 
     fn h(pairs: &[(&str, Value)]) -> Value {
-        Value::hash(pairs.iter().map(|(k, v)| (Value::from(*k), v.clone())).collect())
+        Value::hash(
+            pairs
+                .iter()
+                .map(|(k, v)| (Value::from(*k), v.clone()))
+                .collect(),
+        )
     }
 
     fn rt(pairs: &[(&str, Value)]) -> ResolutionType {
@@ -252,20 +268,57 @@ mod tests {
     fn deep_keeps_the_lower_scalar_and_deeper_the_higher() {
         let new = h(&[("a", Value::from("low"))]);
         let old = h(&[("a", Value::from("high"))]);
-        let deep = merge_answer(new.clone(), old.clone(), &rt(&[("behavior", "deep".into())]), &Config::defaults());
+        let deep = merge_answer(
+            new.clone(),
+            old.clone(),
+            &rt(&[("behavior", "deep".into())]),
+            &Config::defaults(),
+        );
         assert_eq!(deep.unwrap(), h(&[("a", Value::from("low"))]));
-        let deeper = merge_answer(new.clone(), old.clone(), &rt(&[("behavior", sym("deeper"))]), &Config::defaults());
+        let deeper = merge_answer(
+            new.clone(),
+            old.clone(),
+            &rt(&[("behavior", sym("deeper"))]),
+            &Config::defaults(),
+        );
         assert_eq!(deeper.unwrap(), h(&[("a", Value::from("high"))]));
-        let e = merge_answer(new, old, &rt(&[("behavior", "deep".into()), ("knockout_prefix", "--".into())]), &Config::defaults());
-        assert_eq!(e.unwrap_err().message, "overwrite_unmergeable must be true if knockout_prefix is specified in deep_merge!");
+        let e = merge_answer(
+            new,
+            old,
+            &rt(&[
+                ("behavior", "deep".into()),
+                ("knockout_prefix", "--".into()),
+            ]),
+            &Config::defaults(),
+        );
+        assert_eq!(
+            e.unwrap_err().message,
+            "overwrite_unmergeable must be true if knockout_prefix is specified in deep_merge!"
+        );
     }
 
     #[test]
     fn ruby_errors_for_non_hashes() {
-        let e = merge_answer(Value::Int(1), Value::empty_hash(), &ResolutionType::Hash, &Config::defaults());
-        assert_eq!(e.unwrap_err().message, "undefined method `merge' for 1:Integer");
-        let e = merge_answer(Value::empty_hash(), Value::from("s"), &ResolutionType::Hash, &Config::defaults());
-        assert_eq!(e.unwrap_err().message, "no implicit conversion of String into Hash");
+        let e = merge_answer(
+            Value::Int(1),
+            Value::empty_hash(),
+            &ResolutionType::Hash,
+            &Config::defaults(),
+        );
+        assert_eq!(
+            e.unwrap_err().message,
+            "undefined method `merge' for 1:Integer"
+        );
+        let e = merge_answer(
+            Value::empty_hash(),
+            Value::from("s"),
+            &ResolutionType::Hash,
+            &Config::defaults(),
+        );
+        assert_eq!(
+            e.unwrap_err().message,
+            "no implicit conversion of String into Hash"
+        );
     }
 
     #[test]
@@ -283,8 +336,14 @@ mod tests {
 
     #[test]
     fn resolution_types() {
-        assert_eq!(ResolutionType::from_value(&Value::Nil).unwrap(), ResolutionType::Priority);
-        assert_eq!(ResolutionType::from_value(&sym("array")).unwrap(), ResolutionType::Array);
+        assert_eq!(
+            ResolutionType::from_value(&Value::Nil).unwrap(),
+            ResolutionType::Priority
+        );
+        assert_eq!(
+            ResolutionType::from_value(&sym("array")).unwrap(),
+            ResolutionType::Array
+        );
         assert!(ResolutionType::from_value(&Value::from("first")).is_err());
         let plain = ResolutionType::from_plain_value(&h(&[("behavior", "deeper".into())])).unwrap();
         assert_eq!(plain, rt(&[("behavior", "deeper".into())]));

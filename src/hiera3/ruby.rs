@@ -59,15 +59,22 @@ pub fn read_bom_utf8(fs_path: &std::path::Path, shown: &str) -> Result<Vec<u8>, 
             m.split(" (os error").next().unwrap_or(&m).to_string()
         }
     };
-    let mut f = std::fs::File::open(fs_path)
-        .map_err(|e| Error::new(ErrorKind::Io, format!("{} @ rb_sysopen - {shown}", errno(&e))))?;
+    let mut f = std::fs::File::open(fs_path).map_err(|e| {
+        Error::new(
+            ErrorKind::Io,
+            format!("{} @ rb_sysopen - {shown}", errno(&e)),
+        )
+    })?;
     let mut bytes = Vec::new();
     if let Err(e) = f.read_to_end(&mut bytes) {
         #[cfg(unix)]
         let fd = std::os::unix::io::AsRawFd::as_raw_fd(&f);
         #[cfg(not(unix))]
         let fd = 0;
-        return Err(Error::new(ErrorKind::Io, format!("{} @ io_fillbuf - fd:{fd} {shown}", errno(&e))));
+        return Err(Error::new(
+            ErrorKind::Io,
+            format!("{} @ io_fillbuf - fd:{fd} {shown}", errno(&e)),
+        ));
     }
     if bytes.starts_with(b"\xEF\xBB\xBF") {
         bytes.drain(..3);
@@ -85,7 +92,11 @@ fn receiver(v: &Value) -> String {
 pub fn no_method(method: &str, v: &Value) -> Error {
     Error::new(
         ErrorKind::Type,
-        format!("undefined method `{method}' for {}:{}", receiver(v), v.ruby_class()),
+        format!(
+            "undefined method `{method}' for {}:{}",
+            receiver(v),
+            v.ruby_class()
+        ),
     )
 }
 
@@ -102,7 +113,13 @@ pub fn conversion_name(v: &Value) -> &'static str {
 
 /// `TypeError: no implicit conversion of <X> into <Y>`.
 pub fn no_implicit_conversion(v: &Value, into: &str) -> Error {
-    Error::new(ErrorKind::Type, format!("no implicit conversion of {} into {into}", conversion_name(v)))
+    Error::new(
+        ErrorKind::Type,
+        format!(
+            "no implicit conversion of {} into {into}",
+            conversion_name(v)
+        ),
+    )
 }
 
 #[cfg(test)]
@@ -131,12 +148,21 @@ mod tests {
 
     #[test]
     fn ruby_error_wording() {
-        assert_eq!(no_method("empty?", &Value::Nil).message, "undefined method `empty?' for nil:NilClass");
+        assert_eq!(
+            no_method("empty?", &Value::Nil).message,
+            "undefined method `empty?' for nil:NilClass"
+        );
         assert_eq!(
             no_method("include?", &Value::Symbol("sym".into())).message,
             "undefined method `include?' for :sym:Symbol"
         );
-        assert_eq!(no_implicit_conversion(&Value::Bool(true), "Hash").message, "no implicit conversion of true into Hash");
-        assert_eq!(no_implicit_conversion(&Value::from("s"), "Hash").message, "no implicit conversion of String into Hash");
+        assert_eq!(
+            no_implicit_conversion(&Value::Bool(true), "Hash").message,
+            "no implicit conversion of true into Hash"
+        );
+        assert_eq!(
+            no_implicit_conversion(&Value::from("s"), "Hash").message,
+            "no implicit conversion of String into Hash"
+        );
     }
 }

@@ -65,7 +65,10 @@ mod tests {
         }
         assert!(!is_bad_source(&Value::Nil));
         assert_eq!(datafile("data", &Value::Nil, "yaml"), "data/.yaml");
-        assert_eq!(datafile("data/", &Value::Int(2020), "json"), "data/2020.json");
+        assert_eq!(
+            datafile("data/", &Value::Int(2020), "json"),
+            "data/2020.json"
+        );
     }
 
     #[test]

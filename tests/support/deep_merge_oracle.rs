@@ -28,7 +28,10 @@ pub fn encode_opts(o: &DeepMergeOptions) -> Json {
 /// case, in order, `{"ok": value}` or `{"error": {"class": .., "message":
 /// ..}}`. `tag` names the temporary directory the cases are written to.
 /// Fails the test when Ruby fails or answers a different number of cases.
-pub fn run<'a>(tag: &str, cases: impl IntoIterator<Item = (&'a Value, &'a Value, &'a DeepMergeOptions)>) -> Vec<Json> {
+pub fn run<'a>(
+    tag: &str,
+    cases: impl IntoIterator<Item = (&'a Value, &'a Value, &'a DeepMergeOptions)>,
+) -> Vec<Json> {
     run_lines(
         tag,
         cases.into_iter().map(|(source, dest, opts)| {
@@ -42,7 +45,10 @@ pub fn run<'a>(tag: &str, cases: impl IntoIterator<Item = (&'a Value, &'a Value,
 /// `memo = values[0]`, then `memo = DeepMerge.deep_merge!(memo,
 /// deep_clone(v), opts)` for each later `v`. Answers as [`run`]'s; the first
 /// error ends a chain.
-pub fn run_chains<'a>(tag: &str, cases: impl IntoIterator<Item = (&'a [Value], &'a DeepMergeOptions)>) -> Vec<Json> {
+pub fn run_chains<'a>(
+    tag: &str,
+    cases: impl IntoIterator<Item = (&'a [Value], &'a DeepMergeOptions)>,
+) -> Vec<Json> {
     run_lines(
         tag,
         cases.into_iter().map(|(values, opts)| {
@@ -64,7 +70,10 @@ fn run_lines(tag: &str, lines: impl Iterator<Item = Json>) -> Vec<Json> {
             count += 1;
         }
     }
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/support/deep_merge_oracle.rb");
+    let script = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/support/deep_merge_oracle.rb"
+    );
     let out = Command::new("ruby")
         .arg(script)
         .stdin(Stdio::from(std::fs::File::open(&input).unwrap()))
@@ -82,6 +91,10 @@ fn run_lines(tag: &str, lines: impl Iterator<Item = Json>) -> Vec<Json> {
         .lines()
         .map(|l| serde_json::from_str(l).expect("oracle JSON"))
         .collect();
-    assert_eq!(results.len(), count, "the oracle answered a different number of cases");
+    assert_eq!(
+        results.len(),
+        count,
+        "the oracle answered a different number of cases"
+    );
     results
 }

@@ -51,14 +51,23 @@ pub struct CaseSettings {
 /// Reads a case's `settings:` mapping; an unknown setting is an error.
 fn case_settings(case: &Value, dir: &Path) -> Result<CaseSettings, String> {
     let mut settings = CaseSettings::default();
-    let Some(fields) = case.get("settings") else { return Ok(settings) };
+    let Some(fields) = case.get("settings") else {
+        return Ok(settings);
+    };
     let fields = fields.as_hash().ok_or("settings is not a mapping")?;
     for (name, v) in fields.iter() {
         match name.as_str() {
             Some("basemodulepath") => {
-                let dirs = v.as_array().ok_or("settings.basemodulepath is not a list")?;
+                let dirs = v
+                    .as_array()
+                    .ok_or("settings.basemodulepath is not a list")?;
                 for d in dirs.iter() {
-                    settings.basemodulepath.push(dir.join(d.as_str().ok_or("settings.basemodulepath holds a non-string")?));
+                    settings.basemodulepath.push(
+                        dir.join(
+                            d.as_str()
+                                .ok_or("settings.basemodulepath holds a non-string")?,
+                        ),
+                    );
                 }
             }
             Some("strict") => {
@@ -66,7 +75,11 @@ fn case_settings(case: &Value, dir: &Path) -> Result<CaseSettings, String> {
                     Some("off") => Strict::Off,
                     Some("warning") => Strict::Warning,
                     Some("error") => Strict::Error,
-                    _ => return Err(format!("settings.strict must be off, warning or error, not {v:?}")),
+                    _ => {
+                        return Err(format!(
+                            "settings.strict must be off, warning or error, not {v:?}"
+                        ))
+                    }
                 })
             }
             other => return Err(format!("unknown setting {other:?}")),
@@ -90,24 +103,39 @@ pub fn find_cases(dir: &Path, out: &mut Vec<PathBuf>) {
 }
 
 fn json_value(v: &serde_json::Value) -> Value {
-    hiera::render::from_json(&serde_json::to_string(v).unwrap()).expect("expected.json value decodes")
+    hiera::render::from_json(&serde_json::to_string(v).unwrap())
+        .expect("expected.json value decodes")
 }
 
 pub fn load_case(dir: &Path) -> Result<Case, String> {
     let text = std::fs::read_to_string(dir.join("case.yaml")).map_err(|e| e.to_string())?;
-    let case = hiera::yaml::load(&text, &Default::default()).map_err(|e| e.message)?.unwrap_or_default();
-    let expected: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(dir.join("expected.json")).map_err(|e| e.to_string())?)
-            .map_err(|e| e.to_string())?;
-    let engine = case.get("engine").and_then(Value::as_str).unwrap_or("hiera5").to_string();
-    let environment = case.get("environment").and_then(Value::as_str).unwrap_or("production").to_string();
+    let case = hiera::yaml::load(&text, &Default::default())
+        .map_err(|e| e.message)?
+        .unwrap_or_default();
+    let expected: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.join("expected.json")).map_err(|e| e.to_string())?,
+    )
+    .map_err(|e| e.to_string())?;
+    let engine = case
+        .get("engine")
+        .and_then(Value::as_str)
+        .unwrap_or("hiera5")
+        .to_string();
+    let environment = case
+        .get("environment")
+        .and_then(Value::as_str)
+        .unwrap_or("production")
+        .to_string();
     let settings = case_settings(&case, dir)?;
     let scope = match json_value(&expected["scope"]) {
         Value::Hash(h) => (*h).clone(),
         _ => Map::default(),
     };
     let results = expected["results"].as_array().ok_or("no results")?;
-    let qs = case.get("queries").and_then(Value::as_array).ok_or("no queries")?;
+    let qs = case
+        .get("queries")
+        .and_then(Value::as_array)
+        .ok_or("no queries")?;
     if qs.len() != results.len() {
         return Err("queries and results differ in length".into());
     }
@@ -123,7 +151,9 @@ pub fn load_case(dir: &Path) -> Result<Case, String> {
             Outcome::Error(r["error"].as_str().unwrap_or("").to_string())
         };
         queries.push(CaseQuery {
-            key: get("key").and_then(|k| k.as_str().map(str::to_string)).ok_or("query without key")?,
+            key: get("key")
+                .and_then(|k| k.as_str().map(str::to_string))
+                .ok_or("query without key")?,
             merge: get("merge"),
             default: get("default"),
             resolution_type: get("resolution_type"),
@@ -131,7 +161,15 @@ pub fn load_case(dir: &Path) -> Result<Case, String> {
             expected,
         });
     }
-    Ok(Case { dir: dir.to_path_buf(), engine, environment, settings, puppet: 7, scope, queries })
+    Ok(Case {
+        dir: dir.to_path_buf(),
+        engine,
+        environment,
+        settings,
+        puppet: 7,
+        scope,
+        queries,
+    })
 }
 
 pub fn engine_supported(engine: &str) -> bool {
@@ -181,7 +219,9 @@ pub fn run_query_with(case: &Case, q: &CaseQuery, confine: bool) -> Outcome {
     session.forget_results();
     let again = outcome(session.lookup(&req));
     if format!("{again:?}") != format!("{first:?}") {
-        return Outcome::Error(format!("a second lookup on the same session gave {again:?}, the first {first:?}"));
+        return Outcome::Error(format!(
+            "a second lookup on the same session gave {again:?}, the first {first:?}"
+        ));
     }
     first
 }
@@ -198,7 +238,12 @@ pub fn relativize(msg: &str, dir: &Path) -> String {
 /// recorded scope, and the query's resolution type and order_override.
 fn run_hiera3_query(case: &Case, q: &CaseQuery) -> Outcome {
     use hiera::hiera3::{Hiera3, ResolutionType};
-    let rt = match q.resolution_type.as_ref().map(ResolutionType::from_plain_value).transpose() {
+    let rt = match q
+        .resolution_type
+        .as_ref()
+        .map(ResolutionType::from_plain_value)
+        .transpose()
+    {
         Ok(rt) => rt.unwrap_or(ResolutionType::Priority),
         Err(e) => return Outcome::Error(e.message),
     };
@@ -207,7 +252,13 @@ fn run_hiera3_query(case: &Case, q: &CaseQuery) -> Outcome {
         Err(e) => return Outcome::Error(e.message),
     };
     let scope = Value::hash(case.scope.clone());
-    match h.lookup(&q.key, q.default.as_ref(), &scope, q.order_override.as_ref(), &rt) {
+    match h.lookup(
+        &q.key,
+        q.default.as_ref(),
+        &scope,
+        q.order_override.as_ref(),
+        &rt,
+    ) {
         Ok(Some(v)) => Outcome::Value(v),
         Ok(None) => Outcome::NotFound,
         Err(e) => Outcome::Error(e.message),
@@ -221,7 +272,10 @@ pub fn limit_memory() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
         let cap = 3u64 << 30;
-        let limit = libc::rlimit { rlim_cur: cap, rlim_max: libc::RLIM_INFINITY };
+        let limit = libc::rlimit {
+            rlim_cur: cap,
+            rlim_max: libc::RLIM_INFINITY,
+        };
         // SAFETY: setrlimit reads the struct it is given.
         assert_eq!(unsafe { libc::setrlimit(libc::RLIMIT_AS, &limit) }, 0);
     });

@@ -90,7 +90,9 @@ pub fn encode(v: &Value) -> Json {
             "__type__": "Hash",
             "entries": h.iter().map(|(k, v)| json!([encode(k), encode(v)])).collect::<Vec<_>>(),
         }),
-        Value::Sensitive(_) | Value::Rich(_) => panic!("Sensitive and rich values are not generated"),
+        Value::Sensitive(_) | Value::Rich(_) => {
+            panic!("Sensitive and rich values are not generated")
+        }
     }
 }
 
@@ -118,7 +120,9 @@ pub fn decode(j: &Json) -> Value {
                 }
                 Value::hash(map)
             }
-            Some("Symbol") => Value::Symbol(hiera::value::ArcStr::from(o["name"].as_str().unwrap())),
+            Some("Symbol") => {
+                Value::Symbol(hiera::value::ArcStr::from(o["name"].as_str().unwrap()))
+            }
             Some("Bytes") => Value::Bytes(Arc::from(unhex(o["hex"].as_str().unwrap()))),
             _ => panic!("unexpected object from the oracle: {j}"),
         },
@@ -130,16 +134,24 @@ pub fn hex(b: &[u8]) -> String {
 }
 
 pub fn unhex(s: &str) -> Vec<u8> {
-    (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap()).collect()
+    (0..s.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
+        .collect()
 }
 
 /// Exact equality: same types, same key order, floats by bits.
 pub fn same(a: &Value, b: &Value) -> bool {
     match (a, b) {
         (Value::Hash(x), Value::Hash(y)) => {
-            x.len() == y.len() && x.iter().zip(y.iter()).all(|((k1, v1), (k2, v2))| same(k1, k2) && same(v1, v2))
+            x.len() == y.len()
+                && x.iter()
+                    .zip(y.iter())
+                    .all(|((k1, v1), (k2, v2))| same(k1, k2) && same(v1, v2))
         }
-        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| same(p, q)),
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| same(p, q))
+        }
         _ => a == b,
     }
 }
