@@ -81,9 +81,10 @@ pub unsafe extern "C" fn hiera_parse_data(
             unsafe { std::slice::from_raw_parts(bytes, len) }
         };
         // SAFETY: checked non-NULL; NUL-terminated strings per the contract.
-        let r =
-            unsafe { input_str(format, "format").and_then(|f| Ok((f, input_str(path, "path")?))) }
-                .and_then(|(f, p)| parse_data(f, p, content));
+        let format = unsafe { input_str(format, "format") };
+        // SAFETY: as above.
+        let path = unsafe { input_str(path, "path") };
+        let r = format.and_then(|f| parse_data(f, path?, content));
         let (status, text) = match r {
             Ok(json) => (hiera_status::HIERA_OK, json),
             Err(e) => (hiera_status::of_input_error(&e), error_object(&e)),

@@ -54,10 +54,8 @@ mod tests {
     fn round_trip() {
         let p = into_c_string("{\"a\":\"é\"}".to_string());
         // SAFETY: `p` was just made by into_c_string.
-        assert_eq!(
-            unsafe { CStr::from_ptr(p) }.to_str().unwrap(),
-            "{\"a\":\"é\"}"
-        );
+        let text = unsafe { CStr::from_ptr(p) };
+        assert_eq!(text.to_str().unwrap(), "{\"a\":\"é\"}");
         // SAFETY: `p` came from into_c_string and is freed once.
         unsafe { hiera_string_free(p) };
         // SAFETY: NULL is documented as a no-op.
@@ -68,10 +66,8 @@ mod tests {
     fn nul_bytes_are_escaped() {
         let p = into_c_string("\"a\0b\"".to_string());
         // SAFETY: `p` was just made by into_c_string.
-        assert_eq!(
-            unsafe { CStr::from_ptr(p) }.to_str().unwrap(),
-            "\"a\\u0000b\""
-        );
+        let text = unsafe { CStr::from_ptr(p) };
+        assert_eq!(text.to_str().unwrap(), "\"a\\u0000b\"");
         // SAFETY: `p` came from into_c_string and is freed once.
         unsafe { hiera_string_free(p) };
     }
