@@ -282,6 +282,12 @@ typedef struct hiera3_host {
  *   searches its own hierarchy), with `merge` (absent: first found);
  *   answer the value of the whole key, or nothing.
  *
+ * With the option `host_variables: true` it is also called as
+ * `{"kind": "variable", "key": NAME}` for a qualified variable (`a::b`,
+ * a class's variable) the session does not have: answer its value, or
+ * nothing when there is no such variable (an error counts as nothing).
+ * It must not look up from inside such a call.
+ *
  * The string is borrowed for the call. The callback answers through
  * `answer`; it may look up again (any session, any `hiera`) before it
  * returns. It must not unwind (no C++ exception, no longjmp) out of the
@@ -410,7 +416,7 @@ enum hiera_status hiera_parse_data(const char *format,
  *   "limits": {"lookup_depth": 32, "nested_lookups": 100000,
  *              "string_bytes": 16777216, "interpolated_bytes": 268435456,
  *              "merge_entries": 1000000, "nested_values": 10000000},
- *   "confine": false, "codedir": "/etc/puppet/code"}`
+ *   "confine": false, "codedir": "/etc/puppet/code", "host_variables": false}`
  * (the values shown are the defaults, but for `strict`: without it, the
  * default of the Puppet version, `warning` for 7 and `error` for 8).
  * `puppet` picks the Puppet the engine answers as: 7 (Puppet 7.23, the
@@ -431,6 +437,9 @@ enum hiera_status hiera_parse_data(const char *format,
  * taken relative to the process's working directory at the time of the
  * call. `codedir` is Puppet's setting: where a Hiera 3 global hiera.yaml
  * without a `datadir` reads data (`<codedir>/environments/<env>/hieradata`).
+ * `host_variables: true` (with `hiera_open_with_host`) asks the host's
+ * `call` for the qualified variables (`a::b`) a session does not have
+ * (see `hiera_call_fn`).
  * Only the environment's `environment.conf` is read now (for its
  * `modulepath`; an error there fails the call): configuration and data
  * errors surface at lookup time, as in Puppet.
@@ -870,8 +879,46 @@ enum hiera_status hiera_session_new_with(const struct hiera *h,
                                          char **error_json);
 
 /**
- * Frees a session made by `hiera_session_new` or `hiera_session_new_with`. NULL is allowed and does
- * nothing.
+ * Makes an overlay session: `parent`'s variables with `vars_json`'s over
+ * them, as a Puppet class or resource scope adds its own variables to a
+ * compile's top scope.
+ *
+ * `vars_json` is a JSON object, the variables to add or replace (`{}` for
+ * none). `options_json` is a JSON object, every field optional:
+ * `{"hiera3_variables": {}}` (as `hiera_session_new_with`; the overlay's
+ * own, not its parent's). An overlay always searches its parent's `plan`
+ * hierarchy.
+ *
+ * The overlay shares its parent's snapshot and caches: whatever read none
+ * of the variables the overlay changes (a hierarchy resolved from facts, a
+ * lookup whose data names no class variable) is computed once for both,
+ * so an overlay costs what its own variables change, not a new session.
+ * An overlay of an overlay is an overlay of that overlay's parent with
+ * both sets of variables.
+ *
+ * Returns what `hiera_session_new` returns (`HIERA_INVALID_ARGUMENT` also
+ * for a bad `vars_json` or `options_json`, or one with `plan`).
+ *
+ * Ownership: `parent`, `vars_json` and `options_json` are borrowed for the
+ * call; the overlay holds its own reference to its parent, which may be
+ * freed first. Free the overlay with `hiera_session_free`.
+ * Threads: any thread, also while other threads look up through `parent`;
+ * the overlay is shared by threads like any session.
+ *
+ * # Safety
+ * `parent` is NULL or a live session; `vars_json` and `options_json` are
+ * NULL or NUL-terminated strings; `out` and `error_json` are NULL or valid
+ * for a write of a pointer.
+ */
+enum hiera_status hiera_session_overlay(const struct hiera_session *parent,
+                                        const char *vars_json,
+                                        const char *options_json,
+                                        struct hiera_session **out,
+                                        char **error_json);
+
+/**
+ * Frees a session made by `hiera_session_new`, `hiera_session_new_with` or
+ * `hiera_session_overlay`. NULL is allowed and does nothing.
  *
  * Ownership: takes back `s`, which must not be used afterwards and must be
  * freed only once.
@@ -972,6 +1019,34 @@ enum hiera_status hiera_lookup_key(struct hiera_session *s,
  */
 enum hiera_status hiera_lookup_many(struct hiera_session *s,
                                     const char *requests_json,
+                                    char **results_json);
+
+/**
+ * Looks up keys as Puppet's automatic parameter lookup does (a class's
+ * parameters, `<class>::<param>`): each key alone (first found, no merge
+ * argument, no default), in order, up to the first that fails.
+ *
+ * `keys_json` is a JSON array of strings.
+ *
+ * Returns, with `*results_json`:
+ * - `HIERA_OK`: a JSON array with one response per key, in order, as
+ *   `hiera_lookup_many` writes them: `{"value": V}` or
+ *   `{"not_found": true}`; when a lookup fails, its `{"error": {...}}` is
+ *   the last entry and the keys after it are not looked up.
+ * - `HIERA_INVALID_ARGUMENT`: an error object: `keys_json` is not UTF-8,
+ *   not JSON, or not an array of strings.
+ * - `HIERA_NULL_ARGUMENT`, `HIERA_PANIC`: `*results_json` is not written.
+ *
+ * Ownership: `s` and `keys_json` are borrowed for the call;
+ * `*results_json` belongs to the caller: free it with `hiera_string_free`.
+ * Threads: many threads may call this on one session at once.
+ *
+ * # Safety
+ * `s` is NULL or a live session; `keys_json` is NULL or a NUL-terminated
+ * string; `results_json` is NULL or valid for a write of a pointer.
+ */
+enum hiera_status hiera_lookup_keys(struct hiera_session *s,
+                                    const char *keys_json,
                                     char **results_json);
 
 /**

@@ -16,6 +16,10 @@
 //! | `data_dig` | per key and location | the key's segments, the location | the value of the whole dotted key |
 //! | `hiera3_backend` | per key, once for the level | the whole key, the merge | the level's value of the whole key |
 //!
+//! With [`crate::Options::host_variables`], the host also answers the
+//! qualified variables (`ntp::params::servers`) a session does not have,
+//! as Puppet's scope does: the variables of the classes evaluated so far.
+//!
 //! The engine then treats the answer as Puppet's provider treats the
 //! function's result: a `data_hash` value is checked and interpolated, the
 //! others are taken as they are; a dug value is put back under its key
@@ -225,6 +229,16 @@ pub trait Host: Send + Sync {
     /// A warning Puppet would log (an undefined variable, a data file that
     /// is not a hash, an ignored hiera.yaml).
     fn warn(&self, warning: &Warning);
+
+    /// A qualified variable the session does not have (`ntp::params::servers`,
+    /// a class's variable, as Puppet's `Scope#lookupvar` finds it), asked
+    /// only when [`crate::Options::host_variables`] is set: `Some(value)`,
+    /// or `None` when the host has no such variable (it is then undefined,
+    /// and what read it is not kept: it may be defined later). By default:
+    /// none.
+    fn variable(&self, _name: &str) -> Option<Value> {
+        None
+    }
 }
 
 /// A host, as [`crate::Options`] holds it.

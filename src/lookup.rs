@@ -18,6 +18,7 @@ use crate::modulepath::is_module_name;
 use crate::rubyre::Pattern;
 use crate::value::Str;
 use crate::value::{Key, Map, Value};
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -98,6 +99,11 @@ pub struct Options {
     /// `/etc/puppet/code` (Debian's Puppet; `/etc/puppetlabs/code` for
     /// Puppet's own packages).
     pub codedir: PathBuf,
+    /// Ask the host ([`Options::host`], [`crate::host::Host::variable`]) for
+    /// the qualified variables (`a::b`) a session does not have: a catalog
+    /// compile's class variables. Off by default (such a variable is then
+    /// undefined).
+    pub host_variables: bool,
 }
 
 impl Default for Options {
@@ -115,6 +121,7 @@ impl Default for Options {
             confine: false,
             host: None,
             codedir: PathBuf::from("/etc/puppet/code"),
+            host_variables: false,
         }
     }
 }
@@ -414,17 +421,26 @@ impl CompiledOptions {
 /// session see that snapshot; a new session sees files as they are then.
 pub struct Session {
     hiera: Arc<Hiera>,
+    /// The variables this session was given: the whole scope, or for an
+    /// overlay session the variables it adds to its parent's.
     scope: Map,
     options: SessionOptions,
+    /// An overlay session's parent (never itself an overlay): the session
+    /// whose variables it sees under its own, and whose caches it shares.
+    parent: Option<Arc<Session>>,
+    /// An overlay session's variables whose values differ from its
+    /// parent's: whatever read none of them is the same in both sessions,
+    /// and is kept in (and taken from) the parent's caches.
+    changed: Box<[Box<str>]>,
     /// Compiled lookup_options by module name ("" for keys outside modules).
-    options_cache: Mutex<FastMap<String, Option<Arc<CompiledOptions>>>>,
+    options_cache: Mutex<FastMap<String, KeptOptions>>,
     hierarchy_cache: Mutex<FastMap<(usize, bool), Arc<ResolvedHierarchy>>>,
-    base_options: OnceLock<Option<Value>>,
+    base_options: OnceLock<(Option<Value>, Reads)>,
     global_config: OnceLock<Arc<HieraConfig>>,
     env_config: OnceLock<Option<Arc<HieraConfig>>>,
     module_configs: Mutex<FastMap<String, Option<Arc<HieraConfig>>>>,
-    /// Finished lookups: key -> (merge, result). Correct because a session
-    /// is a snapshot and its scope does not change.
+    /// Finished lookups: key -> (merge, result, variables read). Correct
+    /// because a session is a snapshot and its scope does not change.
     results: Mutex<FastMap<String, Vec<CachedResult>>>,
     /// The global and environment hierarchies for [`Session::quick_lookup`],
     /// once both are resolved and indexed.
@@ -456,6 +472,12 @@ struct QuickBase {
     env: Option<Arc<ResolvedHierarchy>>,
 }
 
+impl QuickBase {
+    fn layers(&self) -> impl Iterator<Item = &Arc<ResolvedHierarchy>> {
+        self.global.iter().chain(self.env.iter())
+    }
+}
+
 /// One module namespace as the quick path searches it.
 struct QuickModule {
     /// The merged lookup_options for the namespace's keys.
@@ -464,6 +486,8 @@ struct QuickModule {
     layer: Option<Arc<ResolvedHierarchy>>,
     /// The module has a default hierarchy (searched when nothing is found).
     default_hierarchy: bool,
+    /// The variables its options read.
+    options_reads: Reads,
 }
 
 /// What [`Session::quick_layer`] makes of a layer's configuration.
@@ -484,10 +508,60 @@ impl Session {
 
     /// A session for `scope` with [`SessionOptions`].
     pub fn with_options(hiera: Arc<Hiera>, scope: Map, options: SessionOptions) -> Session {
+        Session::make(hiera, scope, options, None, Box::default())
+    }
+
+    /// An overlay session: this session's variables with `vars` over them
+    /// (a class's or a resource's own variables over a compile's top
+    /// scope), and the Hiera 3 calling variables `hiera3_variables`
+    /// (`plan` is this session's).
+    ///
+    /// It shares this session's snapshot: a lookup, hierarchy or
+    /// lookup_options that reads none of the variables the overlay changes
+    /// is the same in both, so it is found in, or kept in, this session's
+    /// caches; the rest is the overlay's own. An overlay of an overlay is an
+    /// overlay of its parent with both sets of variables.
+    pub fn overlay(self: &Arc<Session>, vars: Map, hiera3_variables: Map) -> Session {
+        let (parent, vars) = match &self.parent {
+            Some(p) if !self.scope.is_empty() => {
+                let mut all = self.scope.clone();
+                for (k, v) in vars {
+                    all.insert(k, v);
+                }
+                (Arc::clone(p), all)
+            }
+            Some(p) => (Arc::clone(p), vars),
+            None => (Arc::clone(self), vars),
+        };
+        let mut changed: Vec<Box<str>> = vars
+            .iter()
+            .filter(|(k, v)| parent.scope.get(*k) != Some(*v))
+            .filter_map(|(k, _)| k.as_str().map(Box::from))
+            .collect();
+        if hiera3_variables != parent.options.hiera3_variables {
+            changed.extend(HIERA3_CALLING_KEYS.iter().map(|k| Box::from(*k)));
+        }
+        let options = SessionOptions {
+            plan: parent.options.plan,
+            hiera3_variables,
+        };
+        let hiera = Arc::clone(&parent.hiera);
+        Session::make(hiera, vars, options, Some(parent), changed.into())
+    }
+
+    fn make(
+        hiera: Arc<Hiera>,
+        scope: Map,
+        options: SessionOptions,
+        parent: Option<Arc<Session>>,
+        changed: Box<[Box<str>]>,
+    ) -> Session {
         Session {
             hiera,
             scope,
             options,
+            parent,
+            changed,
             options_cache: Mutex::new(FastMap::default()),
             hierarchy_cache: Mutex::new(FastMap::default()),
             base_options: OnceLock::new(),
@@ -654,6 +728,7 @@ impl Session {
         };
         let mut found = None;
         let mut interpolated = false;
+        let mut all_reads = Vec::new();
         for (site, layer) in [
             (Layer::Global, &base.global),
             (Layer::Environment, &base.env),
@@ -683,7 +758,7 @@ impl Session {
             }
             // Interpolated values are kept as the general path keeps them:
             // the session's finished lookups.
-            if let Some(done) = self.finished(name, None) {
+            if let Some((done, _)) = self.finished(name, None) {
                 return Some(done);
             }
             // Interpolated as the general path does: inside the layer's
@@ -703,6 +778,7 @@ impl Session {
                     .map_or_else(|| Arc::from(name), |lk| Arc::clone(&lk.key)),
             );
             found = Some(interpolate::interpolate(value, &mut inv, true).ok()?);
+            all_reads = inv.reads.take();
             for w in inv.warnings {
                 if !warnings.contains(&w) {
                     warnings.push(w);
@@ -720,7 +796,19 @@ impl Session {
             return None;
         }
         if interpolated {
-            self.keep(name, None, &found);
+            // What the general path would have read: the layers' and the
+            // options' variables, and the interpolation's.
+            let mut reads: Vec<Box<str>> = base
+                .layers()
+                .chain(quick.layer.iter())
+                .flat_map(|r| r.reads.iter())
+                .chain(quick.options_reads.iter())
+                .chain(all_reads.iter())
+                .cloned()
+                .collect();
+            reads.sort_unstable();
+            reads.dedup();
+            self.keep(name, None, &found, reads.into());
         }
         Some(found)
     }
@@ -728,11 +816,12 @@ impl Session {
     /// The quick path's global and environment layers, when the general
     /// path has resolved and indexed both (`None`: not yet, or never).
     fn quick_base_now(&self) -> Option<QuickBase> {
-        let global = match self.quick_layer(Some(self.global_config.get()?)) {
+        let configs = self.configs();
+        let global = match self.quick_layer(Some(configs.global_config.get()?)) {
             QuickLayer::Ready(r) => r,
             QuickLayer::NotYet | QuickLayer::Never => return None,
         };
-        let env = match self.quick_layer(self.env_config.get()?.as_ref()) {
+        let env = match self.quick_layer(configs.env_config.get()?.as_ref()) {
             QuickLayer::Ready(r) => r,
             QuickLayer::NotYet | QuickLayer::Never => return None,
         };
@@ -742,14 +831,10 @@ impl Session {
     /// The quick path's view of a module namespace: `None` when the general
     /// path has not gathered it yet; `Some(None)` when it never can be used.
     fn quick_module_now(&self, module: Option<&str>) -> Option<Option<Arc<QuickModule>>> {
-        let options = self
-            .options_cache
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .get(module.unwrap_or(""))?
-            .clone();
+        let (options, options_reads) = self.cached_options(module.unwrap_or(""))?;
         let config = match module {
             Some(m) => self
+                .configs()
                 .module_configs
                 .lock()
                 .unwrap_or_else(|p| p.into_inner())
@@ -767,6 +852,7 @@ impl Session {
             options,
             layer,
             default_hierarchy,
+            options_reads,
         })))
     }
 
@@ -778,11 +864,7 @@ impl Session {
         if config.path.is_none() {
             return QuickLayer::Never;
         }
-        let hierarchies = self
-            .hierarchy_cache
-            .lock()
-            .unwrap_or_else(|p| p.into_inner());
-        let Some(resolved) = hierarchies.get(&(Arc::as_ptr(config) as usize, false)) else {
+        let Some(resolved) = self.cached_hierarchy((Arc::as_ptr(config) as usize, false)) else {
             return QuickLayer::NotYet;
         };
         if resolved.entries.is_empty() {
@@ -791,27 +873,155 @@ impl Session {
         match resolved.index.get() {
             None => QuickLayer::NotYet,
             Some(None) => QuickLayer::Never,
-            Some(Some(_)) => QuickLayer::Ready(Some(Arc::clone(resolved))),
+            Some(Some(_)) => QuickLayer::Ready(Some(resolved)),
         }
     }
 
-    /// A finished lookup of `key` with `merge`, if the session keeps one.
-    fn finished(&self, key: &str, merge: Option<&Value>) -> Option<Found> {
-        let results = self.results.lock().unwrap_or_else(|p| p.into_inner());
-        results
-            .get(key)?
-            .iter()
-            .find(|(m, _)| m.as_ref() == merge)
-            .map(|(_, found)| found.clone())
+    /// A variable of this session: its own, else its parent's.
+    fn variable(&self, name: &str) -> Option<&Value> {
+        match self.scope.get(&Key(name)) {
+            Some(v) => Some(v),
+            None => self.parent.as_ref()?.scope.get(&Key(name)),
+        }
     }
 
-    /// Keeps a finished lookup (the first answer kept for a key and merge stays).
-    fn keep(&self, key: &str, merge: Option<&Value>, found: &Found) {
-        let mut results = self.results.lock().unwrap_or_else(|p| p.into_inner());
+    /// The session whose caches hold what was computed from `reads`: the
+    /// parent when none of them is a variable this overlay changes.
+    fn keeper(&self, reads: &[Box<str>]) -> &Session {
+        match &self.parent {
+            Some(p) if !reads.iter().any(|r| self.changed.contains(r)) => p,
+            _ => self,
+        }
+    }
+
+    /// The sessions whose caches may hold what this session computes: its
+    /// own, then its parent's (whose entries count only when they read no
+    /// variable this overlay changes).
+    fn cache_sessions(&self) -> impl Iterator<Item = &Session> {
+        std::iter::once(self).chain(self.parent.as_deref())
+    }
+
+    /// Whether an entry of `owner`'s caches that read `reads` is this
+    /// session's answer too.
+    fn sees(&self, owner: &Session, reads: &[Box<str>]) -> bool {
+        std::ptr::eq(owner, self) || !reads.iter().any(|r| self.changed.contains(r))
+    }
+
+    /// A finished lookup of `key` with `merge`, if the session keeps one,
+    /// and the variables it read.
+    fn finished(&self, key: &str, merge: Option<&Value>) -> Option<(Found, Reads)> {
+        for owner in self.cache_sessions() {
+            let results = owner.results.lock().unwrap_or_else(|p| p.into_inner());
+            let hit = results.get(key).and_then(|slot| {
+                slot.iter()
+                    .find(|(m, _, reads)| m.as_ref() == merge && self.sees(owner, reads))
+            });
+            if let Some((_, found, reads)) = hit {
+                return Some((found.clone(), Arc::clone(reads)));
+            }
+        }
+        None
+    }
+
+    /// Keeps a finished lookup that read `reads` (the first answer kept for
+    /// a key and merge stays).
+    fn keep(&self, key: &str, merge: Option<&Value>, found: &Found, reads: Reads) {
+        if reads.iter().any(|r| &**r == VOLATILE) {
+            return;
+        }
+        let owner = self.keeper(&reads);
+        let mut results = owner.results.lock().unwrap_or_else(|p| p.into_inner());
         let slot = results.entry(key.to_string()).or_default();
-        if !slot.iter().any(|(m, _)| m.as_ref() == merge) {
-            slot.push((merge.cloned(), found.clone()));
+        if !slot
+            .iter()
+            .any(|(m, _, r)| m.as_ref() == merge && self.sees(owner, r))
+        {
+            slot.push((merge.cloned(), found.clone(), reads));
         }
+    }
+
+    /// A resolved hierarchy this session may search, if one is kept.
+    fn cached_hierarchy(&self, key: (usize, bool)) -> Option<Arc<ResolvedHierarchy>> {
+        self.cache_sessions().find_map(|owner| {
+            let cache = owner
+                .hierarchy_cache
+                .lock()
+                .unwrap_or_else(|p| p.into_inner());
+            cache
+                .get(&key)
+                .filter(|r| self.sees(owner, &r.reads))
+                .map(Arc::clone)
+        })
+    }
+
+    /// Keeps a resolved hierarchy; returns the one kept (another thread's,
+    /// when it was first).
+    fn keep_hierarchy(
+        &self,
+        key: (usize, bool),
+        resolved: Arc<ResolvedHierarchy>,
+    ) -> Arc<ResolvedHierarchy> {
+        if resolved.reads.iter().any(|r| &**r == VOLATILE) {
+            return resolved;
+        }
+        let owner = self.keeper(&resolved.reads);
+        let mut cache = owner
+            .hierarchy_cache
+            .lock()
+            .unwrap_or_else(|p| p.into_inner());
+        Arc::clone(cache.entry(key).or_insert(resolved))
+    }
+
+    /// The compiled lookup_options of a module namespace ("" outside
+    /// modules), if kept, and the variables they read.
+    fn cached_options(&self, namespace: &str) -> Option<KeptOptions> {
+        self.cache_sessions().find_map(|owner| {
+            let cache = owner
+                .options_cache
+                .lock()
+                .unwrap_or_else(|p| p.into_inner());
+            cache
+                .get(namespace)
+                .filter(|(_, reads)| self.sees(owner, reads))
+                .cloned()
+        })
+    }
+
+    fn keep_options(&self, namespace: &str, options: Option<Arc<CompiledOptions>>, reads: Reads) {
+        if reads.iter().any(|r| &**r == VOLATILE) {
+            return;
+        }
+        let owner = self.keeper(&reads);
+        let mut cache = owner
+            .options_cache
+            .lock()
+            .unwrap_or_else(|p| p.into_inner());
+        cache
+            .entry(namespace.to_string())
+            .or_insert((options, reads));
+    }
+
+    /// The merged global and environment lookup_options, if kept.
+    fn cached_base_options(&self) -> Option<&(Option<Value>, Reads)> {
+        self.cache_sessions().find_map(|owner| {
+            owner
+                .base_options
+                .get()
+                .filter(|(_, reads)| self.sees(owner, reads))
+        })
+    }
+
+    fn keep_base_options(&self, options: Option<Value>, reads: Reads) {
+        if reads.iter().any(|r| &**r == VOLATILE) {
+            return;
+        }
+        let _ = self.keeper(&reads).base_options.set((options, reads));
+    }
+
+    /// The session that reads and keeps the configurations (they do not
+    /// depend on variables): the parent of an overlay.
+    fn configs(&self) -> &Session {
+        self.parent.as_deref().unwrap_or(self)
     }
 
     /// Forgets the finished lookups this session keeps (its other caches
@@ -894,6 +1104,8 @@ struct ResolvedHierarchy {
     /// load, or a function other than yaml_data/json_data): lookups then
     /// probe every location, which also reports the error where Puppet does.
     index: OnceLock<Option<Arc<KeyIndex>>>,
+    /// The variables its resolution read.
+    reads: Reads,
 }
 
 /// Root key -> the locations whose data has that key, in hierarchy order.
@@ -973,6 +1185,13 @@ struct Invocation<'s> {
     /// a Hiera 3 global layer's data makes when the environment has no
     /// data provider of its own, and the lookups they make.
     global_only: bool,
+    /// The scope variables read so far, including those read by the cached
+    /// results used: what is kept is kept with the part of this list read
+    /// while it was computed.
+    reads: RefCell<Vec<Box<str>>>,
+    /// The qualified variables the host did not have (asked once per
+    /// lookup: nothing is evaluated during one).
+    host_misses: RefCell<Vec<Box<str>>>,
 }
 
 type Found = Option<Value>;
@@ -1058,7 +1277,19 @@ fn find_line_matching(path: &Path, name: &str) -> Option<usize> {
 }
 
 /// A finished lookup kept by a session: the merge it was asked with, and its result.
-type CachedResult = (Option<Value>, Found);
+type CachedResult = (Option<Value>, Found, Reads);
+
+/// A module namespace's compiled lookup_options and what they read.
+type KeptOptions = (Option<Arc<CompiledOptions>>, Reads);
+
+/// The scope variables (their root names) something computed from the
+/// scope read, found or not: what an overlay session must not change for
+/// it to be shared.
+type Reads = Arc<[Box<str>]>;
+
+/// The read of something that may change during the session (a qualified
+/// variable the host does not have yet): what read it is not kept.
+const VOLATILE: &str = "::";
 
 impl<'s> Invocation<'s> {
     fn new(session: &'s Session, req: &'s LookupRequest) -> Invocation<'s> {
@@ -1078,7 +1309,34 @@ impl<'s> Invocation<'s> {
             interpolated: 0,
             site: (Layer::Global, None),
             global_only: false,
+            reads: RefCell::new(Vec::new()),
+            host_misses: RefCell::new(Vec::new()),
         }
+    }
+
+    /// Notes that the scope variable `name` was read.
+    fn read(&self, name: &str) {
+        let mut reads = self.reads.borrow_mut();
+        if !reads.iter().any(|r| **r == *name) {
+            reads.push(Box::from(name));
+        }
+    }
+
+    /// Notes that what was read to compute a cached result was read.
+    fn read_all(&self, names: &[Box<str>]) {
+        for n in names {
+            self.read(n);
+        }
+    }
+
+    /// Where the reads of what is computed next start.
+    fn reads_mark(&self) -> usize {
+        self.reads.borrow().len()
+    }
+
+    /// The variables read since `mark`.
+    fn reads_since(&self, mark: usize) -> Reads {
+        self.reads.borrow()[mark..].iter().cloned().collect()
     }
 
     fn limits(&self) -> &'s Limits {
@@ -1205,13 +1463,16 @@ impl<'s> Invocation<'s> {
         if !cacheable {
             return self.lookup_key_uncached(key, merge);
         }
-        if let Some(found) = self.session.finished(key, merge) {
+        if let Some((found, reads)) = self.session.finished(key, merge) {
+            self.read_all(&reads);
             return Ok(found);
         }
+        let mark = self.reads_mark();
         let found = self.lookup_key_uncached(key, merge)?;
         // lookup_options gathered during this lookup may have been partial.
         if self.options_busy.is_empty() {
-            self.session.keep(key, merge, &found);
+            self.session
+                .keep(key, merge, &found, self.reads_since(mark));
         }
         Ok(found)
     }
@@ -1285,7 +1546,7 @@ impl<'s> Invocation<'s> {
     /// The configuration of a layer, read once per session (errors are not
     /// kept: they are met again at the next lookup, as in Puppet).
     fn layer_config(&self, layer: Layer, module: Option<&str>) -> Result<Option<Arc<HieraConfig>>> {
-        let session = self.session;
+        let session = self.session.configs();
         match layer {
             Layer::Global => {
                 if let Some(c) = session.global_config.get() {
@@ -1418,15 +1679,12 @@ impl<'s> Invocation<'s> {
             && self.locals.is_empty();
         let cache_key = (Arc::as_ptr(config) as usize, default_hierarchy);
         if cacheable {
-            let cache = self
-                .session
-                .hierarchy_cache
-                .lock()
-                .unwrap_or_else(|p| p.into_inner());
-            if let Some(r) = cache.get(&cache_key) {
-                return Ok(Arc::clone(r));
+            if let Some(r) = self.session.cached_hierarchy(cache_key) {
+                self.read_all(&r.reads);
+                return Ok(r);
             }
         }
+        let mark = self.reads_mark();
         let entries = self.session.entries(config, default_hierarchy);
         // Puppet does not explain the interpolation of hiera.yaml strings.
         let explain = self.explain.take();
@@ -1440,15 +1698,11 @@ impl<'s> Invocation<'s> {
             _config: Arc::clone(config),
             entries: entries?,
             index: OnceLock::new(),
+            reads: self.reads_since(mark),
         });
         if cacheable {
             // The entry keeps its config alive, so the address stays unique.
-            let mut cache = self
-                .session
-                .hierarchy_cache
-                .lock()
-                .unwrap_or_else(|p| p.into_inner());
-            cache.insert(cache_key, Arc::clone(&resolved));
+            return Ok(self.session.keep_hierarchy(cache_key, resolved));
         }
         Ok(resolved)
     }
@@ -2077,6 +2331,7 @@ impl<'s> Invocation<'s> {
     /// `settings::` the engine knows); not the default values.
     fn variable(&self, written: &str) -> Option<Value> {
         let name = written.strip_prefix("::").unwrap_or(written);
+        self.read(name);
         if let Some(v) = self.req.override_values.get(&Key(name)) {
             return Some(v.clone());
         }
@@ -2092,7 +2347,7 @@ impl<'s> Invocation<'s> {
         if let Some((_, v)) = self.locals.iter().rev().find(|(n, _)| n == name) {
             return Some(v.clone());
         }
-        if let Some(v) = self.session.scope.get(&Key(name)) {
+        if let Some(v) = self.session.variable(name) {
             return Some(v.clone());
         }
         if let Some(setting) = name.strip_prefix("settings::") {
@@ -2111,7 +2366,31 @@ impl<'s> Invocation<'s> {
                 _ => {}
             }
         }
-        None
+        self.host_variable(name)
+    }
+
+    /// A qualified variable from the host, when it answers them. One it
+    /// does not have may be defined later in the compile: what read it is
+    /// not kept (the read [`VOLATILE`] says so).
+    fn host_variable(&self, name: &str) -> Option<Value> {
+        let options = &self.session.hiera.options;
+        if !options.host_variables || !name.contains("::") {
+            return None;
+        }
+        let host = options.host.as_ref()?;
+        if self.host_misses.borrow().iter().any(|m| **m == *name) {
+            return None;
+        }
+        // A host call on the thread's own stack, with room left for it.
+        let found = match crate::stack::check_lookup(name) {
+            Ok(()) => host.0.variable(name),
+            Err(_) => None,
+        };
+        if found.is_none() {
+            self.read(VOLATILE);
+            self.host_misses.borrow_mut().push(Box::from(name));
+        }
+        found
     }
 
     /// Puppet's `Scope#variable_not_found` for the scope expression root
@@ -2159,6 +2438,7 @@ impl<'s> Invocation<'s> {
         self.site.0 == Layer::Global
             && self
                 .session
+                .configs()
                 .global_config
                 .get()
                 .is_some_and(|c| c.version == 3)
@@ -2274,29 +2554,24 @@ impl<'s> Invocation<'s> {
 
     fn lookup_options_for(&mut self, lk: &LookupKey) -> Result<Option<Map>> {
         let module = lk.module();
-        let cached = {
-            let cache = self
-                .session
-                .options_cache
-                .lock()
-                .unwrap_or_else(|p| p.into_inner());
-            cache.get(module.unwrap_or("")).cloned()
-        };
-        let compiled = match cached {
-            Some(c) => c,
+        let compiled = match self.session.cached_options(module.unwrap_or("")) {
+            Some((c, reads)) => {
+                self.read_all(&reads);
+                c
+            }
             None => {
+                let mark = self.reads_mark();
                 self.ex_push(|| "Searching for \"lookup_options\"".to_string());
                 let c = self.retrieve_lookup_options(module);
                 self.ex_pop();
                 let c = c?;
                 // Options gathered while others are being gathered are partial.
                 if self.options_busy.is_empty() {
-                    let mut cache = self
-                        .session
-                        .options_cache
-                        .lock()
-                        .unwrap_or_else(|p| p.into_inner());
-                    cache.insert(module.unwrap_or("").to_string(), c.clone());
+                    self.session.keep_options(
+                        module.unwrap_or(""),
+                        c.clone(),
+                        self.reads_since(mark),
+                    );
                 }
                 c
             }
@@ -2340,10 +2615,12 @@ impl<'s> Invocation<'s> {
     fn global_and_environment_options(&mut self) -> Result<Option<Value>> {
         let complete = self.options_busy.is_empty();
         if complete {
-            if let Some(v) = self.session.base_options.get() {
+            if let Some((v, reads)) = self.session.cached_base_options() {
+                self.read_all(reads);
                 return Ok(v.clone());
             }
         }
+        let mark = self.reads_mark();
         let global =
             validate_lookup_options(self.options_lookup(Layer::Global, None, false)?, None)?;
         let env_only =
@@ -2360,7 +2637,8 @@ impl<'s> Invocation<'s> {
         };
         if complete {
             // Gathered with nothing else in progress: the whole answer.
-            let _ = self.session.base_options.set(opts.clone());
+            self.session
+                .keep_base_options(opts.clone(), self.reads_since(mark));
         }
         Ok(opts)
     }

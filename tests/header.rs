@@ -76,6 +76,8 @@ fn header_states_the_contract() {
         "void hiera_session_free(struct hiera_session *s);",
         "enum hiera_status hiera_lookup(struct hiera_session *s,\n",
         "enum hiera_status hiera_lookup_many(struct hiera_session *s,\n",
+        "enum hiera_status hiera_session_overlay(const struct hiera_session *parent,\n",
+        "enum hiera_status hiera_lookup_keys(struct hiera_session *s,\n",
         "void hiera_string_free(char *s);",
     ] {
         assert!(h.contains(want), "include/hiera.h lacks {want:?}");
@@ -112,6 +114,8 @@ fn header_states_the_contract() {
         "hiera_session_free",
         "hiera_lookup",
         "hiera_lookup_many",
+        "hiera_session_overlay",
+        "hiera_lookup_keys",
         "hiera_string_free",
     ] {
         let at = h.find(&format!(" {name}(")).unwrap();

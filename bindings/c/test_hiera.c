@@ -561,11 +561,88 @@ static void test_lifetimes(void) {
   free(opts);
 }
 
+/* Overlay sessions and hiera_lookup_keys: a class's variables over the
+   node's, the parent's caches shared, the overlay outliving its parent. */
+static void test_overlay(void) {
+  char dir[] = "/tmp/libhiera-c-overlay-XXXXXX";
+  if (!mkdtemp(dir)) exit(2);
+  write_file(dir, "hiera.yaml",
+             "version: 5\nhierarchy:\n  - name: mod\n    path: \"mod/%{module_name}.yaml\"\n"
+             "  - name: common\n    path: common.yaml\n");
+  make_dir(dir, "data");
+  make_dir(dir, "data/mod");
+  write_file(dir, "data/mod/ntp.yaml", "ntp::servers: [ntp.example.com]\n");
+  write_file(dir, "data/common.yaml",
+             "ntp::servers: [pool]\nntp::greeting: \"%{local} on %{facts.host}\"\nntp::host: \"%{facts.host}\"\n");
+  char *opts = xasprintf("{\"hiera_config\":\"%s/hiera.yaml\"}", dir);
+  hiera *h = open_ok(opts);
+  hiera_session *root = session_ok(h, "{\"facts\":{\"host\":\"web01\"},\"module_name\":\"\",\"local\":\"top\"}");
+  char *out = NULL;
+  CHECK(lookup(root, "{\"key\":\"ntp::greeting\"}", &out) == HIERA_OK && strcmp(out, "\"top on web01\"") == 0, "root: %s", out);
+  hiera_string_free(out);
+
+  hiera_session *ov = UNSET_SESSION;
+  char *err = UNSET_STR;
+  hiera_status st = hiera_session_overlay(root, "{\"module_name\":\"ntp\",\"local\":\"in ntp\"}", "{}", &ov, &err);
+  CHECK(st == HIERA_OK && err == UNSET_STR, "hiera_session_overlay = %s", status_name(st));
+  if (st != HIERA_OK) exit(1);
+  out = UNSET_STR;
+  st = hiera_lookup_keys(ov, "[\"ntp::servers\",\"ntp::nope\",\"ntp::greeting\",\"ntp::host\"]", &out);
+  CHECK(st == HIERA_OK && out != UNSET_STR &&
+            strcmp(out, "[{\"value\":[\"ntp.example.com\"]},{\"not_found\":true},{\"value\":\"in ntp on web01\"},"
+                        "{\"value\":\"web01\"}]") == 0,
+        "hiera_lookup_keys: %s %s", status_name(st), out);
+  if (out != UNSET_STR) hiera_string_free(out);
+  /* The parent's answers are its own still. */
+  CHECK(lookup(root, "{\"key\":\"ntp::servers\"}", &out) == HIERA_OK && strcmp(out, "[\"pool\"]") == 0, "root after: %s", out);
+  hiera_string_free(out);
+  /* The first failure ends the answers. */
+  out = UNSET_STR;
+  st = hiera_lookup_keys(ov, "[\"ntp::host\",\"bad'key\",\"ntp::servers\"]", &out);
+  CHECK(st == HIERA_OK && out != UNSET_STR && contains(out, "[{\"value\":\"web01\"},{\"error\":{\"kind\":") &&
+            !contains(out, "ntp.example.com"),
+        "stops at the error: %s", out);
+  if (out != UNSET_STR) hiera_string_free(out);
+  /* Bad arguments. */
+  hiera_session *bad = UNSET_SESSION;
+  CHECK(hiera_session_overlay(NULL, "{}", "{}", &bad, &err) == HIERA_NULL_ARGUMENT, "overlay parent NULL");
+  CHECK(hiera_session_overlay(root, NULL, "{}", &bad, &err) == HIERA_NULL_ARGUMENT, "overlay vars NULL");
+  CHECK(hiera_session_overlay(root, "{}", NULL, &bad, &err) == HIERA_NULL_ARGUMENT, "overlay options NULL");
+  CHECK(hiera_session_overlay(root, "{}", "{}", NULL, &err) == HIERA_NULL_ARGUMENT, "overlay out NULL");
+  CHECK(hiera_session_overlay(root, "{}", "{}", &bad, NULL) == HIERA_NULL_ARGUMENT, "overlay error NULL");
+  st = hiera_session_overlay(root, "[1]", "{}", &bad, &err);
+  CHECK(st == HIERA_INVALID_ARGUMENT && bad == UNSET_SESSION && err != UNSET_STR && contains(err, "vars_json must be a JSON object"),
+        "overlay vars not an object: %s %s", status_name(st), err != UNSET_STR ? err : "");
+  if (err != UNSET_STR) hiera_string_free(err);
+  err = UNSET_STR;
+  st = hiera_session_overlay(root, "{}", "{\"plan\":true}", &bad, &err);
+  CHECK(st == HIERA_INVALID_ARGUMENT && bad == UNSET_SESSION && err != UNSET_STR && contains(err, "'plan' is the parent's"),
+        "overlay with plan: %s", status_name(st));
+  if (err != UNSET_STR) hiera_string_free(err);
+  out = UNSET_STR;
+  CHECK(hiera_lookup_keys(NULL, "[]", &out) == HIERA_NULL_ARGUMENT && out == UNSET_STR, "keys s NULL");
+  CHECK(hiera_lookup_keys(ov, NULL, &out) == HIERA_NULL_ARGUMENT && out == UNSET_STR, "keys NULL");
+  CHECK(hiera_lookup_keys(ov, "[]", NULL) == HIERA_NULL_ARGUMENT, "keys out NULL");
+  st = hiera_lookup_keys(ov, "[\"a\",1]", &out);
+  CHECK(st == HIERA_INVALID_ARGUMENT && out != UNSET_STR && contains(out, "keys_json must be a JSON array of strings"),
+        "keys not strings: %s", status_name(st));
+  if (out != UNSET_STR) hiera_string_free(out);
+  /* The overlay outlives its parent and its hiera. */
+  hiera_session_free(root);
+  hiera_free(h);
+  CHECK(lookup(ov, "{\"key\":\"ntp::greeting\"}", &out) == HIERA_OK && strcmp(out, "\"in ntp on web01\"") == 0,
+        "overlay after its parent: %s", out);
+  hiera_string_free(out);
+  hiera_session_free(ov);
+  free(opts);
+  remove_tree(dir);
+}
+
 /* ---- host functions ---------------------------------------------------------- */
 
 typedef struct host_state {
   hiera_session *session; /* for lookups made from inside a call */
-  int calls, warnings, released, nested;
+  int calls, warnings, released, nested, variables;
   char last_warning[512];
 } host_state;
 
@@ -573,6 +650,12 @@ typedef struct host_state {
 static void host_call(void *user_data, const char *call_json, hiera_answer *answer) {
   host_state *st = (host_state *)user_data;
   st->calls++;
+  if (contains(call_json, "\"kind\":\"variable\"")) {
+    /* A qualified variable (host_variables: true): my::var only. */
+    st->variables++;
+    if (contains(call_json, "\"key\":\"my::var\"")) hiera_answer_value(answer, "\"from host\"");
+    return;
+  }
   if (contains(call_json, "\"kind\":\"data_hash\"")) {
     CHECK(contains(call_json, "\"function\":\"my::hash\"") && contains(call_json, "common.yaml"), "data_hash call: %s", call_json ? call_json : "(null)");
     hiera_answer_value(answer, "{\"from_hash\":\"v %{facts.x}\",\"alias\":\"%{alias('from_fn')}\"}");
@@ -616,11 +699,11 @@ static void test_host(void) {
              "  - name: hash\n    data_hash: my::hash\n    path: common.yaml\n  - name: yaml\n    path: plain.yaml\n");
   make_dir(dir, "data");
   write_file(dir, "data/common.yaml", "");
-  write_file(dir, "data/plain.yaml", "undef: \"%{nosuch}\"\n");
+  write_file(dir, "data/plain.yaml", "undef: \"%{nosuch}\"\nqualified: \"%{my::var}|%{my::other}\"\n");
   host_state st;
   memset(&st, 0, sizeof st);
   hiera_host host = {&st, host_call, host_warn, host_release};
-  char *opts = xasprintf("{\"hiera_config\":\"%s/hiera.yaml\"}", dir);
+  char *opts = xasprintf("{\"hiera_config\":\"%s/hiera.yaml\",\"host_variables\":true}", dir);
   hiera *h = UNSET_HIERA;
   char *err = UNSET_STR;
   CHECK(hiera_open_with_host(opts, NULL, &h, &err) == HIERA_NULL_ARGUMENT, "hiera_open_with_host(host NULL)");
@@ -645,6 +728,7 @@ static void test_host(void) {
       {"{\"key\":\"missing\"}", HIERA_NOT_FOUND, NULL},
       {"{\"key\":\"failing\"}", HIERA_ERROR, "the vault is sealed"},
       {"{\"key\":\"bad_json\"}", HIERA_ERROR, "value_json is not valid JSON"},
+      {"{\"key\":\"qualified\"}", HIERA_OK, "\"from host|\""}, /* host_variables */
       {"{\"key\":\"undef\"}", HIERA_OK, "\"\""},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -655,9 +739,10 @@ static void test_host(void) {
     hiera_string_free(out);
   }
   CHECK(st.nested == 1, "one nested lookup from inside a call (%d)", st.nested);
-  CHECK(st.warnings == 1 && contains(st.last_warning, "\"kind\":\"undefined_variables\"") &&
+  CHECK(st.variables == 2, "the host was asked for my::var and my::other (%d)", st.variables);
+  CHECK(st.warnings == 2 && contains(st.last_warning, "\"kind\":\"undefined_variables\"") &&
             contains(st.last_warning, "Undefined variable 'nosuch'"),
-        "the undefined variable reached warn: %d %s", st.warnings, st.last_warning);
+        "the undefined variables reached warn: %d %s", st.warnings, st.last_warning);
   hiera_free(h);
   CHECK(st.released == 0, "release waits for the sessions");
   hiera_session_free(sess);
@@ -816,6 +901,7 @@ int main(int argc, char **argv) {
   test_explain(s);
   test_lookup_many(s);
   test_lifetimes();
+  test_overlay();
   test_host();
   test_threads(h, s);
   hiera_session_free(s);

@@ -48,6 +48,7 @@ pub(crate) fn options_from_json(text: &str) -> Result<Options, Error> {
                 | "codedir"
                 | "basemodulepath"
                 | "modulepath"
+                | "host_variables"
         ) {
             return Err(invalid(format!("options_json: unknown field '{name}'")));
         }
@@ -88,15 +89,20 @@ pub(crate) fn options_from_json(text: &str) -> Result<Options, Error> {
             }
             continue;
         }
-        if name == "confine" {
-            match v {
-                Value::Nil => {}
-                Value::Bool(b) => options.confine = *b,
+        if name == "confine" || name == "host_variables" {
+            let flag = match v {
+                Value::Nil => continue,
+                Value::Bool(b) => *b,
                 _ => {
-                    return Err(invalid(
-                        "options_json: 'confine' must be true or false".into(),
-                    ))
+                    return Err(invalid(format!(
+                        "options_json: '{name}' must be true or false"
+                    )))
                 }
+            };
+            if name == "confine" {
+                options.confine = flag;
+            } else {
+                options.host_variables = flag;
             }
             continue;
         }
@@ -183,7 +189,7 @@ pub(crate) fn open_json_with(
 ///   "limits": {"lookup_depth": 32, "nested_lookups": 100000,
 ///              "string_bytes": 16777216, "interpolated_bytes": 268435456,
 ///              "merge_entries": 1000000, "nested_values": 10000000},
-///   "confine": false, "codedir": "/etc/puppet/code"}`
+///   "confine": false, "codedir": "/etc/puppet/code", "host_variables": false}`
 /// (the values shown are the defaults, but for `strict`: without it, the
 /// default of the Puppet version, `warning` for 7 and `error` for 8).
 /// `puppet` picks the Puppet the engine answers as: 7 (Puppet 7.23, the
@@ -204,6 +210,9 @@ pub(crate) fn open_json_with(
 /// taken relative to the process's working directory at the time of the
 /// call. `codedir` is Puppet's setting: where a Hiera 3 global hiera.yaml
 /// without a `datadir` reads data (`<codedir>/environments/<env>/hieradata`).
+/// `host_variables: true` (with `hiera_open_with_host`) asks the host's
+/// `call` for the qualified variables (`a::b`) a session does not have
+/// (see `hiera_call_fn`).
 /// Only the environment's `environment.conf` is read now (for its
 /// `modulepath`; an error there fails the call): configuration and data
 /// errors surface at lookup time, as in Puppet.

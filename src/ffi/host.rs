@@ -40,6 +40,12 @@ pub struct hiera_answer {
 ///   searches its own hierarchy), with `merge` (absent: first found);
 ///   answer the value of the whole key, or nothing.
 ///
+/// With the option `host_variables: true` it is also called as
+/// `{"kind": "variable", "key": NAME}` for a qualified variable (`a::b`,
+/// a class's variable) the session does not have: answer its value, or
+/// nothing when there is no such variable (an error counts as nothing).
+/// It must not look up from inside such a call.
+///
 /// The string is borrowed for the call. The callback answers through
 /// `answer`; it may look up again (any session, any `hiera`) before it
 /// returns. It must not unwind (no C++ exception, no longjmp) out of the
@@ -135,6 +141,19 @@ impl Host for CHost {
 
     fn runs_functions(&self) -> bool {
         self.host.call.is_some()
+    }
+
+    fn variable(&self, name: &str) -> Option<Value> {
+        let f = self.host.call?;
+        let mut call = crate::value::Map::default();
+        call.insert(Value::from("kind"), Value::from("variable"));
+        call.insert(Value::from("key"), Value::from(name));
+        let text = CString::new(crate::render::to_json(&Value::hash(call))).ok()?;
+        let mut answer = hiera_answer { outcome: Ok(None) };
+        // SAFETY: as in `call`: `text` is NUL-terminated and alive for the
+        // call, `answer` is live until the callback returns.
+        unsafe { f(self.host.user_data, text.as_ptr(), &mut answer) };
+        answer.outcome.ok().flatten()
     }
 
     fn warn(&self, warning: &Warning) {

@@ -1,6 +1,6 @@
 //! `hiera_session`: one scope bound to a configuration, and the lookups
-//! (`hiera_session_new`, `hiera_session_free`, `hiera_lookup`,
-//! `hiera_lookup_many`).
+//! (`hiera_session_new`, `hiera_session_overlay`, `hiera_session_free`,
+//! `hiera_lookup`, `hiera_lookup_many`, `hiera_lookup_keys`).
 
 use super::hiera::hiera;
 use super::string::into_c_string;
@@ -13,6 +13,7 @@ use crate::request::{
 };
 use crate::value::{Map, Value};
 use std::ffi::c_char;
+use std::sync::Arc;
 
 /// A scope (the node's variables: facts, trusted, top-scope variables) bound
 /// to a `hiera`, and the caches that depend on it.
@@ -23,7 +24,7 @@ use std::ffi::c_char;
 /// synchronized. It keeps its `hiera` alive.
 #[allow(non_camel_case_types)]
 pub struct hiera_session {
-    pub(crate) inner: Session,
+    pub(crate) inner: Arc<Session>,
 }
 
 // The thread contract of the header, checked by the compiler: both handles
@@ -167,6 +168,40 @@ pub(crate) fn lookup_many_json(session: &Session, text: &str) -> (hiera_status, 
     (hiera_status::HIERA_OK, out)
 }
 
+/// `hiera_lookup_keys` without the pointers: each key looked up as an
+/// automatic parameter lookup, in order, up to the first that fails.
+pub(crate) fn lookup_keys_json(session: &Session, text: &str) -> (hiera_status, String) {
+    let keys = match input_json(text, "keys_json") {
+        Ok(Value::Array(a)) if a.iter().all(|k| k.as_str().is_some()) => a,
+        Ok(_) => {
+            let e = Error::new(
+                ErrorKind::InvalidArgument,
+                "keys_json must be a JSON array of strings",
+            );
+            return (hiera_status::HIERA_INVALID_ARGUMENT, error_object(&e));
+        }
+        Err(e) => return (hiera_status::HIERA_INVALID_ARGUMENT, error_object(&e)),
+    };
+    let mut out = String::from("[");
+    for (i, key) in keys.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        let req = Request {
+            lookup: LookupRequest::key(key.as_str().unwrap_or_default()),
+            explain: false,
+        };
+        test_hook(&req);
+        let outcome = session.lookup(&req.lookup);
+        out.push_str(&response_json(&outcome, None));
+        if outcome.is_err() {
+            break;
+        }
+    }
+    out.push(']');
+    (hiera_status::HIERA_OK, out)
+}
+
 /// Makes a session: binds a configuration to one scope.
 ///
 /// `scope_json` is a JSON object, the variable map, as the CLI's `--scope`
@@ -207,7 +242,7 @@ pub unsafe extern "C" fn hiera_session_new(
         // string valid for the duration of the call.
         let scope = unsafe { input_str(scope_json, "scope_json") }.and_then(scope_from_json);
         let made = scope.map(|scope| hiera_session {
-            inner: Session::new(config.inner.clone(), scope),
+            inner: Arc::new(Session::new(config.inner.clone(), scope)),
         });
         // SAFETY: `out` and `error_json` are non-NULL and, per the contract, writable.
         unsafe { write_made(made, out, error_json) }
@@ -293,7 +328,7 @@ pub unsafe extern "C" fn hiera_session_new_with(
                 let options = unsafe { input_str(options_json, "options_json") }
                     .and_then(session_options_from_json)?;
                 Ok(hiera_session {
-                    inner: Session::with_options(config.inner.clone(), scope, options),
+                    inner: Arc::new(Session::with_options(config.inner.clone(), scope, options)),
                 })
             });
         // SAFETY: `out` and `error_json` are non-NULL and, per the contract, writable.
@@ -301,8 +336,87 @@ pub unsafe extern "C" fn hiera_session_new_with(
     })
 }
 
-/// Frees a session made by `hiera_session_new` or `hiera_session_new_with`. NULL is allowed and does
-/// nothing.
+/// Makes an overlay session: `parent`'s variables with `vars_json`'s over
+/// them, as a Puppet class or resource scope adds its own variables to a
+/// compile's top scope.
+///
+/// `vars_json` is a JSON object, the variables to add or replace (`{}` for
+/// none). `options_json` is a JSON object, every field optional:
+/// `{"hiera3_variables": {}}` (as `hiera_session_new_with`; the overlay's
+/// own, not its parent's). An overlay always searches its parent's `plan`
+/// hierarchy.
+///
+/// The overlay shares its parent's snapshot and caches: whatever read none
+/// of the variables the overlay changes (a hierarchy resolved from facts, a
+/// lookup whose data names no class variable) is computed once for both,
+/// so an overlay costs what its own variables change, not a new session.
+/// An overlay of an overlay is an overlay of that overlay's parent with
+/// both sets of variables.
+///
+/// Returns what `hiera_session_new` returns (`HIERA_INVALID_ARGUMENT` also
+/// for a bad `vars_json` or `options_json`, or one with `plan`).
+///
+/// Ownership: `parent`, `vars_json` and `options_json` are borrowed for the
+/// call; the overlay holds its own reference to its parent, which may be
+/// freed first. Free the overlay with `hiera_session_free`.
+/// Threads: any thread, also while other threads look up through `parent`;
+/// the overlay is shared by threads like any session.
+///
+/// # Safety
+/// `parent` is NULL or a live session; `vars_json` and `options_json` are
+/// NULL or NUL-terminated strings; `out` and `error_json` are NULL or valid
+/// for a write of a pointer.
+#[no_mangle]
+pub unsafe extern "C" fn hiera_session_overlay(
+    parent: *const hiera_session,
+    vars_json: *const c_char,
+    options_json: *const c_char,
+    out: *mut *mut hiera_session,
+    error_json: *mut *mut c_char,
+) -> hiera_status {
+    guard(hiera_status::HIERA_PANIC, || {
+        if parent.is_null()
+            || vars_json.is_null()
+            || options_json.is_null()
+            || out.is_null()
+            || error_json.is_null()
+        {
+            return hiera_status::HIERA_NULL_ARGUMENT;
+        }
+        // SAFETY: `parent` is non-NULL and, per the contract, a live session;
+        // only shared access is taken.
+        let parent = unsafe { &*parent };
+        // SAFETY: both checked non-NULL; the caller guarantees NUL-terminated
+        // strings valid for the duration of the call.
+        let made = unsafe { input_str(vars_json, "vars_json") }
+            .and_then(|text| {
+                scope_from_json(text).map_err(|e| {
+                    Error::new(e.kind, e.message.replace("scope_json", "vars_json"))
+                })
+            })
+            .and_then(|vars| {
+                // SAFETY: as above.
+                let text = unsafe { input_str(options_json, "options_json") }?;
+                if let Ok(Value::Hash(h)) = input_json(text, "options_json") {
+                    if h.contains_key(&Value::from("plan")) {
+                        return Err(Error::new(
+                            ErrorKind::InvalidArgument,
+                            "options_json: an overlay searches its parent's hierarchy: 'plan' is the parent's",
+                        ));
+                    }
+                }
+                let options = session_options_from_json(text)?;
+                Ok(hiera_session {
+                    inner: Arc::new(parent.inner.overlay(vars, options.hiera3_variables)),
+                })
+            });
+        // SAFETY: `out` and `error_json` are non-NULL and, per the contract, writable.
+        unsafe { write_made(made, out, error_json) }
+    })
+}
+
+/// Frees a session made by `hiera_session_new`, `hiera_session_new_with` or
+/// `hiera_session_overlay`. NULL is allowed and does nothing.
 ///
 /// Ownership: takes back `s`, which must not be used afterwards and must be
 /// freed only once.
@@ -477,6 +591,54 @@ pub unsafe extern "C" fn hiera_lookup_many(
         // string valid for the duration of the call.
         let (status, json) = match unsafe { input_str(requests_json, "requests_json") } {
             Ok(text) => lookup_many_json(&session.inner, text),
+            Err(e) => (hiera_status::HIERA_INVALID_ARGUMENT, error_object(&e)),
+        };
+        let text = into_c_string(json);
+        // SAFETY: `results_json` is non-NULL and, per the contract, writable.
+        unsafe { write_out(results_json, text) };
+        status
+    })
+}
+
+/// Looks up keys as Puppet's automatic parameter lookup does (a class's
+/// parameters, `<class>::<param>`): each key alone (first found, no merge
+/// argument, no default), in order, up to the first that fails.
+///
+/// `keys_json` is a JSON array of strings.
+///
+/// Returns, with `*results_json`:
+/// - `HIERA_OK`: a JSON array with one response per key, in order, as
+///   `hiera_lookup_many` writes them: `{"value": V}` or
+///   `{"not_found": true}`; when a lookup fails, its `{"error": {...}}` is
+///   the last entry and the keys after it are not looked up.
+/// - `HIERA_INVALID_ARGUMENT`: an error object: `keys_json` is not UTF-8,
+///   not JSON, or not an array of strings.
+/// - `HIERA_NULL_ARGUMENT`, `HIERA_PANIC`: `*results_json` is not written.
+///
+/// Ownership: `s` and `keys_json` are borrowed for the call;
+/// `*results_json` belongs to the caller: free it with `hiera_string_free`.
+/// Threads: many threads may call this on one session at once.
+///
+/// # Safety
+/// `s` is NULL or a live session; `keys_json` is NULL or a NUL-terminated
+/// string; `results_json` is NULL or valid for a write of a pointer.
+#[no_mangle]
+pub unsafe extern "C" fn hiera_lookup_keys(
+    s: *mut hiera_session,
+    keys_json: *const c_char,
+    results_json: *mut *mut c_char,
+) -> hiera_status {
+    guard(hiera_status::HIERA_PANIC, || {
+        if s.is_null() || keys_json.is_null() || results_json.is_null() {
+            return hiera_status::HIERA_NULL_ARGUMENT;
+        }
+        // SAFETY: `s` is non-NULL and, per the contract, a live session;
+        // only shared access is taken, since other threads may use it too.
+        let session = unsafe { &*s };
+        // SAFETY: checked non-NULL; the caller guarantees a NUL-terminated
+        // string valid for the duration of the call.
+        let (status, json) = match unsafe { input_str(keys_json, "keys_json") } {
+            Ok(text) => lookup_keys_json(&session.inner, text),
             Err(e) => (hiera_status::HIERA_INVALID_ARGUMENT, error_object(&e)),
         };
         let text = into_c_string(json);

@@ -1,0 +1,233 @@
+//! Overlay sessions (`Session::overlay`, `hiera_session_overlay`) answer
+//! exactly as a session made with the whole scope, though they share their
+//! parent's caches: every query of every recorded Hiera 5 case (Puppet 7
+//! and 8) is answered by an overlay whose parent lacks, or has other values
+//! for, some of the case's variables, after the parent has answered the
+//! same queries with its own variables (so its caches hold answers that
+//! are wrong for the overlay); then the parent must still answer as a
+//! fresh session with its variables (what the overlay kept in the parent's
+//! caches is right for the parent too).
+//!
+//! `CASE=substring cargo test --test overlay` runs a subset.
+
+mod support;
+
+use hiera::{LookupRequest, Map, Options, Session, Value};
+use std::path::Path;
+use std::sync::Arc;
+use support::{load_case, Case, CaseQuery};
+
+fn outcome(r: hiera::Result<Option<Value>>) -> String {
+    match r {
+        Ok(Some(v)) => format!("value {}", hiera::render::to_json(&v)),
+        Ok(None) => "not found".into(),
+        Err(e) => format!("error {:?}: {}", e.kind, e.message),
+    }
+}
+
+fn request(q: &CaseQuery) -> LookupRequest {
+    LookupRequest {
+        keys: vec![q.key.clone()],
+        merge: q.merge.clone(),
+        default: q.default.clone(),
+        ..Default::default()
+    }
+}
+
+fn open(case: &Case) -> Option<Arc<hiera::Hiera>> {
+    let opts = Options {
+        hiera_config: case.dir.join("hiera.yaml"),
+        environmentpath: case.dir.join("environments"),
+        environment: case.environment.clone(),
+        basemodulepath: case.settings.basemodulepath.clone(),
+        strict: case.settings.strict,
+        puppet: case.puppet,
+        ..Default::default()
+    };
+    hiera::Hiera::open(opts).ok().map(Arc::new)
+}
+
+/// How the case's variables are split between parent and overlay.
+#[derive(Clone, Copy, Debug)]
+enum Split {
+    /// Every third variable only in the overlay, every third in both with
+    /// another value in the parent, the rest only in the parent.
+    Mixed,
+    /// Every variable in the overlay, the parent empty.
+    AllInOverlay,
+    /// Every variable in the parent, with a different value in the
+    /// overlay: the overlay puts the real ones back.
+    AllReplaced,
+}
+
+/// The parent's and the overlay's variables for `scope`.
+fn split(scope: &Map, how: Split) -> (Map, Map) {
+    let decoy = |v: &Value| match v {
+        Value::Hash(_) => Value::empty_hash(),
+        Value::String(s) => Value::from(format!("{s}-decoy")),
+        _ => Value::from("decoy"),
+    };
+    let (mut parent, mut overlay) = (Map::default(), Map::default());
+    for (i, (k, v)) in scope.iter().enumerate() {
+        match (how, i % 3) {
+            (Split::AllInOverlay, _) | (Split::Mixed, 0) => {
+                overlay.insert(k.clone(), v.clone());
+            }
+            (Split::AllReplaced, _) | (Split::Mixed, 1) => {
+                parent.insert(k.clone(), decoy(v));
+                overlay.insert(k.clone(), v.clone());
+            }
+            _ => {
+                parent.insert(k.clone(), v.clone());
+            }
+        }
+    }
+    (parent, overlay)
+}
+
+fn run_tree(root: &Path, puppet: u8) -> (usize, Vec<String>) {
+    let filter = std::env::var("CASE").unwrap_or_default();
+    let mut cases = Vec::new();
+    support::find_cases(root, &mut cases);
+    cases.sort();
+    assert!(!cases.is_empty(), "no cases under {}", root.display());
+    let (mut queries, mut failures) = (0, Vec::new());
+    for dir in &cases {
+        let name = dir.strip_prefix(root).unwrap_or(dir).display().to_string();
+        if !name.contains(&filter) {
+            continue;
+        }
+        let Ok(mut case) = load_case(dir) else {
+            continue;
+        };
+        case.puppet = puppet;
+        if case.engine != "hiera5" {
+            continue;
+        }
+        let Some(h) = open(&case) else { continue };
+        let reqs: Vec<LookupRequest> = case.queries.iter().map(request).collect();
+        // What a session with the whole scope answers (the conformance
+        // tests hold it to Puppet's answers).
+        let want: Vec<String> = reqs
+            .iter()
+            .map(|r| outcome(Session::new(Arc::clone(&h), case.scope.clone()).lookup(r)))
+            .collect();
+        for how in [Split::Mixed, Split::AllInOverlay, Split::AllReplaced] {
+            let (vars, overlay_vars) = split(&case.scope, how);
+            let parent = Arc::new(Session::new(Arc::clone(&h), vars.clone()));
+            let parent_want: Vec<String> = reqs
+                .iter()
+                .map(|r| outcome(Session::new(Arc::clone(&h), vars.clone()).lookup(r)))
+                .collect();
+            // The parent's caches first hold the parent's answers.
+            for r in &reqs {
+                let _ = parent.lookup(r);
+            }
+            let overlay = parent.overlay(overlay_vars.clone(), Map::default());
+            // Twice: cold, then from the overlay's (and the quick path's) caches.
+            for round in 0..2 {
+                for (i, r) in reqs.iter().enumerate() {
+                    queries += 1;
+                    let got = outcome(overlay.lookup(r));
+                    if got != want[i] {
+                        failures.push(format!(
+                            "{name} #{i} {} ({how:?}, round {round}): the overlay answered {got}, a whole session {}",
+                            r.keys[0], want[i]
+                        ));
+                    }
+                }
+            }
+            // An overlay of the overlay with nothing more is the same.
+            let again = Arc::new(overlay).overlay(Map::default(), Map::default());
+            for (i, r) in reqs.iter().enumerate() {
+                let got = outcome(again.lookup(r));
+                if got != want[i] {
+                    failures.push(format!(
+                        "{name} #{i} {} ({how:?}): an overlay of the overlay answered {got}, a whole session {}",
+                        r.keys[0], want[i]
+                    ));
+                }
+            }
+            for (i, r) in reqs.iter().enumerate() {
+                let got = outcome(parent.lookup(r));
+                if got != parent_want[i] {
+                    failures.push(format!(
+                        "{name} #{i} {} ({how:?}): after the overlay the parent answered {got}, a fresh session {}",
+                        r.keys[0], parent_want[i]
+                    ));
+                }
+            }
+        }
+    }
+    (queries, failures)
+}
+
+#[test]
+fn overlays_answer_as_whole_sessions() {
+    let base = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut total = 0;
+    let mut failures = Vec::new();
+    for (tree, puppet) in [("tests/conformance", 7), ("tests/conformance-p8", 8)] {
+        let (q, f) = run_tree(&base.join(tree), puppet);
+        total += q;
+        failures.extend(f);
+    }
+    for f in &failures {
+        eprintln!("FAIL {f}");
+    }
+    eprintln!(
+        "overlays: {total} overlay lookups, {} differ",
+        failures.len()
+    );
+    assert!(total > 3000, "only {total} overlay lookups ran");
+    assert!(
+        failures.is_empty(),
+        "{} overlay differences",
+        failures.len()
+    );
+}
+
+/// The Hiera 3 calling variables of an overlay are its own: a hierarchy
+/// that names `calling_module` is resolved again for an overlay with
+/// another one, and is shared when it is the same.
+#[test]
+fn hiera3_variables_are_the_overlays() {
+    let root = &std::env::temp_dir().join(format!("libhiera-overlay-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(root);
+    std::fs::create_dir_all(root.join("data/mods")).unwrap();
+    std::fs::write(
+        root.join("hiera.yaml"),
+        ":backends: [yaml]\n:yaml:\n  :datadir: DATA\n:hierarchy:\n  - \"mods/%{calling_module}\"\n  - common\n"
+            .replace("DATA", &root.join("data").display().to_string()),
+    )
+    .unwrap();
+    std::fs::write(root.join("data/mods/ntp.yaml"), "who: ntp\n").unwrap();
+    std::fs::write(root.join("data/mods/ssh.yaml"), "who: ssh\n").unwrap();
+    std::fs::write(root.join("data/common.yaml"), "who: common\n").unwrap();
+    let h = Arc::new(
+        hiera::Hiera::open(Options {
+            hiera_config: root.join("hiera.yaml"),
+            environmentpath: root.join("environments"),
+            ..Default::default()
+        })
+        .unwrap(),
+    );
+    let parent = Arc::new(Session::new(h, Map::default()));
+    let calling = |m: &str| {
+        let mut v = Map::default();
+        v.insert("calling_module".into(), m.into());
+        v
+    };
+    let who = |s: &Session| outcome(s.lookup(&LookupRequest::key("who")));
+    assert_eq!(who(&parent), "value \"common\"");
+    let ntp = parent.overlay(Map::default(), calling("ntp"));
+    let ssh = parent.overlay(Map::default(), calling("ssh"));
+    assert_eq!(who(&ntp), "value \"ntp\"");
+    assert_eq!(who(&ssh), "value \"ssh\"");
+    assert_eq!(who(&parent), "value \"common\"");
+    assert_eq!(
+        who(&parent.overlay(Map::default(), Map::default())),
+        "value \"common\""
+    );
+    let _ = std::fs::remove_dir_all(root);
+}
