@@ -123,6 +123,51 @@ class TestPuppetHandoff < Minitest::Test
     end
   end
 
+
+  # A session shares what it computed with the overlays of a compile's
+  # other scopes: what reads a class's or a resource's own variables must
+  # be computed for that scope, whatever was looked up before.
+  OVERLAY_CASE = {
+    'hiera.yaml' => "version: 5\n",
+    'environments/production/hiera.yaml' =>
+      "version: 5\nhierarchy:\n  - name: mod\n    path: \"mod/%{module_name}.yaml\"\n  - name: common\n    path: common.yaml\n",
+    'environments/production/data/mod/bar.yaml' => "foo::where: in module bar\n",
+    'environments/production/data/common.yaml' =>
+      "foo::greeting: \"hello %{local} from %{module_name} in %{title}/%{name} by %{caller_module_name} top %{::topvar}\"\n" \
+      "foo::where: \"common for %{module_name}\"\n" \
+      "foo::qualified: \"q=%{foo::params::val}\"\n" \
+      "foo::x: \"x %{module_name} %{title}\"\nbar::x: \"x %{module_name} %{title}\"\nfoo::child::x: \"cx %{module_name} %{title} %{val}\"\n" \
+      "common::x: plain\n",
+    'environments/production/modules/foo/manifests/init.pp' =>
+      "class foo(String $x) {\n  $local = 'in-foo'\n  notify { \"foo: ${x} | ${lookup('foo::greeting')} | ${lookup('foo::where')}\": }\n" \
+      "  foo::thing { ['a', 'b']: }\n}\n",
+    'environments/production/modules/foo/manifests/params.pp' => "class foo::params {\n  $val = 'from-params'\n}\n",
+    'environments/production/modules/foo/manifests/child.pp' =>
+      "class foo::child(String $x) inherits foo::params {\n  notify { \"child: ${x} | ${lookup('foo::qualified')} | ${lookup('foo::greeting')}\": }\n}\n",
+    'environments/production/modules/foo/manifests/thing.pp' =>
+      "define foo::thing {\n  $local = \"thing-${title}\"\n  notify { \"thing ${title}: ${lookup('foo::greeting')}\": }\n}\n",
+    'environments/production/modules/bar/manifests/init.pp' =>
+      "class bar(String $x) {\n  $local = 'in-bar'\n  notify { \"bar: ${x} | ${lookup('foo::greeting')} | ${lookup('foo::where')}\": }\n  include foo::child\n}\n",
+  }.freeze
+
+  def test_class_and_resource_variables_in_data_are_each_scopes_own
+    Dir.mktmpdir do |dir|
+      write(dir, OVERLAY_CASE)
+      kase = { 'node' => { 'certname' => 'web01' }, 'facts' => { 'role' => 'web' } }
+      # foo::qualified reads foo::params::val before foo::params is evaluated, then after.
+      code = "notify { \"early: ${lookup('foo::greeting')} ${lookup('common::x')} ${lookup('foo::qualified')}\": }\n" \
+             "$topvar = 'late'\nnotify { \"mid: ${lookup('foo::qualified')}\": }\ninclude foo\ninclude bar\n" \
+             "notify { \"late: ${lookup('foo::greeting')} ${lookup('foo::qualified')}\": }\n"
+      puppet, = in_child(handoff: false) { notices(dir, kase, code) }
+      ours, st = in_child { notices(dir, kase, code) }
+      assert_equal 8, puppet.size, puppet.inspect
+      assert_equal puppet, ours
+      assert_operator st[:handed_off], :>=, 12, st.inspect
+      assert_empty st.select { |k, _| k.to_s.start_with?('declined') }, st.inspect
+      warn "overlays: #{puppet.size} notices as Puppet's; #{st.sort.to_h}"
+    end
+  end
+
   def test_explanations_are_puppets
     dir = EXAMPLES
     kase = YAML.safe_load(File.read(File.join(dir, 'case.yaml')))

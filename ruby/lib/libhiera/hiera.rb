@@ -60,8 +60,12 @@ module Libhiera
     # `host`: an object that runs the hierarchy functions libhiera does not
     # have and receives Puppet's warnings (see {Host}); its calls run on the
     # thread that looks up, during the lookup, and may look up again.
+    # `host_variables: true`: the host's `call` also answers the qualified
+    # variables (`a::b`) a session does not have, as
+    # `{'kind' => 'variable', 'key' => name}` (the value, or {NOT_FOUND}).
     def initialize(hiera_config: 'hiera.yaml', environmentpath: 'environments', environment: 'production', strict: nil,
-                   limits: nil, confine: false, basemodulepath: nil, modulepath: nil, host: nil, codedir: nil, puppet: nil)
+                   limits: nil, confine: false, basemodulepath: nil, modulepath: nil, host: nil, codedir: nil, puppet: nil,
+                   host_variables: false)
       options = { 'hiera_config' => hiera_config.to_s, 'environmentpath' => environmentpath.to_s,
                   'environment' => environment.to_s }
       options['strict'] = strict.to_s unless strict.nil?
@@ -71,6 +75,7 @@ module Libhiera
       options['limits'] = limits.to_h { |k, v| [k.to_s, v] } unless limits.nil?
       options['confine'] = true if confine
       options['codedir'] = codedir.to_s unless codedir.nil?
+      options['host_variables'] = true if host_variables
       json = Native.cstr(JSON.generate(options))
       @host = !host.nil?
       @handle = if host.nil?
@@ -125,8 +130,10 @@ module Libhiera
     # give back as they are.
     attr_accessor :objects
 
-    def initialize(hiera, scope, strict: false, plan: false, hiera3_variables: nil)
+    def initialize(hiera, scope, strict: false, plan: false, hiera3_variables: nil, parent: nil)
       raise InvalidArgumentError.new('libhiera: the scope must be a Hash', kind: 'invalid_argument') unless scope.is_a?(Hash)
+
+      return overlay_of(parent, scope, strict, hiera3_variables) if parent
 
       json = Native.cstr(Wire.dump(scope, strict: strict))
       options = {}
@@ -176,6 +183,40 @@ module Libhiera
         default
       else raise failure(status, Native.take_written(status, out))
       end
+    end
+
+    # An overlay session: this session's variables with `vars` over them,
+    # as a Puppet class or resource scope adds its own variables to a
+    # compile's top scope (`hiera3_variables`: the overlay's own; `plan` is
+    # this session's). It shares this session's caches: what reads none of
+    # the variables `vars` changes is computed once for both, so an overlay
+    # costs what its own variables change. `strict:` as {Hiera#session}.
+    def overlay(vars, hiera3_variables: nil, strict: false)
+      Session.new(nil, vars, strict: strict, hiera3_variables: hiera3_variables, parent: self)
+    end
+
+    # Looks keys up as Puppet's automatic parameter lookup does (each key
+    # alone: first found, no merge argument, no default), in order, in one
+    # call. Returns their values ({NOT_FOUND} for a key not found). When a
+    # lookup fails, the keys after it are not looked up and its error is
+    # raised; with a block, each value is yielded (with its index) before
+    # that, as it comes.
+    def lookup_keys(keys)
+      text = Native.cstr(JSON.generate(keys.map { |k| Wire.string(k.to_s) }))
+      out = Native.out_pointer
+      status = @handle.use { |s| @host ? Native.hiera_lookup_keys_host(s, text, out) : Native.hiera_lookup_keys(s, text, out) }
+      json = Native.take_written(status, out)
+      raise failure(status, json) unless status == Native::OK
+
+      values = []
+      Wire.load(json, @objects).each do |resp|
+        raise failure(Native::ERROR, JSON.generate(resp['error'])) if resp.key?('error')
+
+        value = resp.key?('value') ? resp['value'] : NOT_FOUND
+        yield value, values.size if block_given?
+        values << value
+      end
+      values
     end
 
     # Like {#lookup}, but not found raises {NotFoundError}.
@@ -236,6 +277,12 @@ module Libhiera
 
     include HandleOwner
 
+    # Whether lookups may call back into Ruby.
+    # @api private
+    def host?
+      @host
+    end
+
     # The request text of a lookup of `key` (a String) with no options,
     # memoized: the same keys are looked up in every compile. The cache holds
     # at most KEY_REQUESTS_MAX keys and is emptied when full. Keys eql? to
@@ -271,6 +318,18 @@ module Libhiera
     end
 
     private
+
+    def overlay_of(parent, vars, strict, hiera3_variables)
+      json = Native.cstr(Wire.dump(vars, strict: strict))
+      options = {}
+      options['hiera3_variables'] = hiera3_variables unless hiera3_variables.nil? || hiera3_variables.empty?
+      text = Native.cstr(Wire.dump(options, strict: strict))
+      @handle = Native.make(Native::FREE_SESSION) do |out, err|
+        parent.use { |p| Native.hiera_session_overlay(p, json, text, out, err) }
+      end
+      @host = parent.host?
+      @objects = parent.objects
+    end
 
     def lookup_text(text, out)
       if @host

@@ -15,24 +15,31 @@ module Libhiera
   #    the one method every `lookup()`, automatic parameter lookup and
   #    `hiera_*()` call of a catalog compile goes through, hands the whole
   #    key to libhiera: the search of the global, environment and module
-  #    layers, lookup_options, merges, interpolation and dotted keys. One
-  #    libhiera configuration per (hiera.yaml, environment, modulepath)
-  #    lives for the process (its file cache), one session per compile and
-  #    scope. libhiera is given the environment's modulepath as Puppet made
-  #    it (`full_modulepath`: environment.conf, basemodulepath, PUPPETLIB).
+  #    layers, lookup_options, merges, interpolation and dotted keys; and
+  #    `Puppet::Resource::Type#inject_external_parameters` hands a class's
+  #    automatic parameter lookups to libhiera in one call. One libhiera
+  #    configuration per (hiera.yaml, environment, modulepath) lives for
+  #    the process (its file cache). A compile has one session, of its top
+  #    scope's variables (made again only when a top-scope variable is
+  #    added), and each other scope an overlay on it with the variables it
+  #    adds (class parameters and locals, a resource's title): the overlay
+  #    shares what reads none of them. Class variables named by qualified
+  #    names (`ntp::params::servers`) are asked of Puppet's scope when
+  #    libhiera meets them. libhiera is given the environment's modulepath
+  #    as Puppet made it (`full_modulepath`: environment.conf,
+  #    basemodulepath, PUPPETLIB).
   #
-  # The hand-off answers only what it answers exactly as Puppet; everything
-  # else goes to Puppet's own code, per lookup:
-  # - explanations (`puppet lookup --explain`), `hiera_*()` and
-  #   global-only lookups, a data_binding_terminus other than hiera;
-  # - modules or environments with the deprecated `data_provider` setting;
-  # - hierarchies with functions libhiera does not run itself (anything but
-  #   yaml_data, json_data and this gem's functions): the first lookup that
-  #   meets one makes the rest of the compile use Puppet's code;
-  # - scopes that hold values the wire cannot carry exactly.
-  #
-  # Not forwarded: Puppet's warnings during a handed-off lookup (e.g. a data
-  # file that is not a hash).
+  # The hand-off answers only what it answers exactly as Puppet; the rest
+  # goes to Puppet's own code, per lookup, for the reasons of the closed
+  # list {DECLINE_REASONS}: explanations (`puppet lookup --explain`, and
+  # Puppet's `--debug`), `hiera_*()` and global-only lookups, a
+  # data_binding_terminus other than hiera, lookups outside a compile's
+  # scope or with scope values the wire cannot carry exactly, and
+  # environments or modules with the deprecated `data_provider` setting.
+  # Hierarchy functions libhiera does not run itself (custom functions,
+  # eyaml, hocon, Hiera 3 backends) are run by Puppet's own providers from
+  # inside libhiera's lookup (see {Host}); Puppet's warnings are logged
+  # through Puppet's logger.
   module Puppet
     # What the data_hash functions say when hiera.yaml gives them no path
     # (as yaml_data and json_data say it).
@@ -54,6 +61,8 @@ module Libhiera
         require 'puppet'
         adapter = ::Puppet::Pops::Lookup::LookupAdapter
         adapter.prepend(Handoff) unless adapter < Handoff
+        type = ::Puppet::Resource::Type
+        type.prepend(ClassParameters) unless type < ClassParameters
         unless @enabled
           ::Puppet.info("libhiera hand-off: on (libhiera #{Native.hiera_version} from #{Native.path}, " \
                         "answering as Puppet #{puppet_version})")
@@ -93,7 +102,8 @@ module Libhiera
         @lock.synchronize do
           @engines[key] ||= Libhiera::Hiera.new(hiera_config: hiera_config, environmentpath: environmentpath,
                                                 environment: environment, strict: strict, codedir: codedir,
-                                                modulepath: modulepath, puppet: puppet, host: Host.new)
+                                                modulepath: modulepath, puppet: puppet, host: Host.new,
+                                                host_variables: true)
         end
       end
 
@@ -168,7 +178,10 @@ module Libhiera
     # The state of one compile (kept on its LookupAdapter).
     # @api private
     class CompileState
-      attr_accessor :stamp, :top, :sessions, :engine, :unusable, :plan
+      # `root`: the session of the compile's top scope; `sessions`: the
+      # overlays on it, by the variables (and Hiera 3 calling variables)
+      # a scope adds.
+      attr_accessor :stamp, :top, :root, :sessions, :engine, :unusable, :plan
       # The objects host functions returned that the wire cannot carry,
       # passed by reference.
       attr_reader :objects
@@ -177,6 +190,7 @@ module Libhiera
         @objects = []
         @stamp = nil
         @top = nil
+        @root = nil
         @sessions = {}
         @engine = nil
         @unusable = nil
@@ -197,6 +211,7 @@ module Libhiera
       def call(call)
         invocation = Thread.current[CURRENT]&.last
         raise ::Puppet::DataBinding::LookupError, 'libhiera: a host call outside of a handed-off lookup' if invocation.nil?
+        return variable(invocation.scope, call['key']) if call['kind'] == 'variable'
 
         provider = entry_provider(invocation, call)
         location = location_of(provider, call['location'])
@@ -234,6 +249,13 @@ module Libhiera
       end
 
       private
+
+      # A qualified variable (a class's), as the scope finds it; NOT_FOUND
+      # for one that does not exist (yet): libhiera then treats it as
+      # undefined, as Puppet's scope does (and warns as Puppet does).
+      def variable(scope, name)
+        scope.exist?(name) ? scope.lookupvar(name) : NOT_FOUND
+      end
 
       # Puppet's provider of the hierarchy entry the call names.
       def entry_provider(invocation, call)
@@ -273,6 +295,39 @@ module Libhiera
       unusable: 'the environment is not one libhiera reads as Puppet does',
     }.freeze
 
+    # Prepended to Puppet::Resource::Type by {Puppet.accelerate!}: a class's
+    # automatic parameter lookups in one call (Puppet makes one lookup per
+    # parameter, each through the whole lookup machinery).
+    # @api private
+    module ClassParameters
+      private
+
+      # Puppet::Resource::Type#inject_external_parameters, the parameters
+      # given no value looked up in one call: the same keys, in the same
+      # order, each value assigned as Puppet assigns it.
+      def inject_external_parameters(resource, scope)
+        return super unless type == :hostclass && Libhiera::Puppet.enabled?
+
+        parameters = resource.parameters
+        wanted = arguments.select do |param_name, _default|
+          param = parameters[param_name.to_sym]
+          param.nil? || param.value.nil?
+        end
+        return if wanted.empty?
+
+        invocation = ::Puppet::Pops::Lookup::Invocation.new(scope)
+        names = wanted.keys
+        keys = names.map { |param_name| "#{name}::#{param_name}" }
+        handed = invocation.lookup_adapter.libhiera_lookup_keys(keys, invocation) do |value, i|
+          next if value.equal?(Libhiera::NOT_FOUND)
+
+          # Assign bound value but don't let an undef trump a default expression
+          resource[names[i].to_sym] = value unless value.nil? && !wanted[names[i]].nil?
+        end
+        super unless handed
+      end
+    end
+
     # Prepended to Puppet::Pops::Lookup::LookupAdapter by {Puppet.accelerate!}.
     # @api private
     module Handoff
@@ -284,12 +339,45 @@ module Libhiera
         session = libhiera_session(key, lookup_invocation)
         return super if session.nil?
 
+        value = Handoff.answering(lookup_invocation) do
+          session.lookup(key, merge: Handoff.merge_option(merge),
+                              override: Handoff.presence(lookup_invocation.override_values),
+                              default_values_hash: Handoff.presence(lookup_invocation.default_values))
+        end
+        Libhiera::Puppet.stats[:handed_off] += 1
+        libhiera_record(key)
+        throw :no_such_key if value.equal?(Libhiera::NOT_FOUND)
+
+        value
+      end
+
+      # A class's automatic parameter lookups (`<class>::<param>` for each
+      # of `keys`) in one call, as {#lookup} answers each: yields each
+      # value (or NOT_FOUND) and its index, in order; the first that fails
+      # raises as {#lookup} raises. False when Puppet must answer them (one
+      # by one, through {#lookup}, which counts why).
+      # @api private
+      def libhiera_lookup_keys(keys, invocation)
+        session = libhiera_session(keys.first, invocation, count: false)
+        return false if session.nil?
+
+        Handoff.answering(invocation) do
+          session.lookup_keys(keys) do |value, i|
+            Libhiera::Puppet.stats[:handed_off] += 1
+            libhiera_record(keys[i])
+            yield value, i
+          end
+        end
+        true
+      end
+
+      # Runs a handed-off lookup: the invocation on the stack of host calls,
+      # libhiera's errors raised as Puppet raises them.
+      def self.answering(invocation)
         stack = (Thread.current[CURRENT] ||= [])
-        stack.push(lookup_invocation)
+        stack.push(invocation)
         begin
-          value = session.lookup(key, merge: Handoff.merge_option(merge),
-                                      override: Handoff.presence(lookup_invocation.override_values),
-                                      default_values_hash: Handoff.presence(lookup_invocation.default_values))
+          yield
         rescue Libhiera::Error => e
           Libhiera::Puppet.stats[:errors] += 1
           raise ::Puppet::DataBinding::LookupError, e.message
@@ -303,11 +391,6 @@ module Libhiera
         ensure
           stack.pop
         end
-        Libhiera::Puppet.stats[:handed_off] += 1
-        @key_recorder&.record(key)
-        throw :no_such_key if value.equal?(Libhiera::NOT_FOUND)
-
-        value
       end
 
       # The merge argument as libhiera's request takes it.
@@ -329,46 +412,53 @@ module Libhiera
         @libhiera_state ||= CompileState.new
       end
 
-      # The session for this lookup, or nil when Puppet must answer.
-      def libhiera_session(key, invocation)
-        return decline(:explain) unless invocation.explainer.nil?
-        return decline(:global_only) if invocation.global_only? || invocation.hiera_xxx_call?
-        return decline(:lookup_options) if key == LOOKUP_OPTIONS || key.start_with?("#{LOOKUP_OPTIONS}.")
-        return decline(:terminus) unless %w[hiera].include?(::Puppet[:data_binding_terminus].to_s)
+      def libhiera_record(key)
+        @key_recorder&.record(key)
+      end
+
+      # The session for this lookup, or nil when Puppet must answer (a
+      # decline, counted unless `count` is false).
+      def libhiera_session(key, invocation, count: true)
+        return decline(:explain, nil, count) unless invocation.explainer.nil?
+        return decline(:global_only, nil, count) if invocation.global_only? || invocation.hiera_xxx_call?
+        return decline(:lookup_options, nil, count) if key == LOOKUP_OPTIONS || key.start_with?("#{LOOKUP_OPTIONS}.")
+        return decline(:terminus, nil, count) unless %w[hiera].include?(::Puppet[:data_binding_terminus].to_s)
 
         scope = invocation.scope
-        return decline(:scope) unless scope.is_a?(::Puppet::Parser::Scope)
+        return decline(:scope, nil, count) unless scope.is_a?(::Puppet::Parser::Scope)
 
         state = libhiera_state
         state.engine ||= libhiera_engine(state)
-        return decline(:unusable, state.unusable) if state.unusable
+        return decline(:unusable, state.unusable, count) if state.unusable
 
         top = scope.compiler.topscope
         stamp = Handoff.top_stamp(top)
         unless state.stamp == stamp
           hash = top.to_hash(false, true)
           unless hash == state.top
+            # A session of the top scope's variables, made once (and again
+            # only when a top-scope variable is added); every other scope's
+            # lookups go to an overlay on it.
+            state.plan = Handoff.plan? if state.plan.nil?
+            state.root = state.engine.session(hash, strict: true, plan: state.plan)
+            state.root.objects = state.objects
             state.top = hash
             state.sessions.clear
           end
           state.stamp = stamp
         end
         overlay = Handoff.overlay(scope, top)
-        # A compile is a plan's or not for its whole life.
-        state.plan = Handoff.plan? if state.plan.nil?
         calling = Handoff.calling(scope)
-        state.sessions[[overlay, calling]] ||= begin
-          session = state.engine.session(overlay.empty? ? state.top : state.top.merge(overlay), strict: true,
-                                                                                                plan: state.plan,
-                                                                                                hiera3_variables: calling)
-          session.objects = state.objects
-          session
-        end
+        return state.root if overlay.empty? && calling.empty?
+
+        state.sessions[[overlay, calling]] ||= state.root.overlay(overlay, hiera3_variables: calling, strict: true)
       rescue Libhiera::Wire::Unrepresentable, Libhiera::InvalidArgumentError => e
-        decline(:scope, e.message)
+        decline(:scope, e.message, count)
       end
 
-      def decline(why, detail = nil)
+      def decline(why, detail = nil, count = true)
+        return nil unless count
+
         Libhiera::Puppet.stats[:"declined_#{why}"] += 1
         Libhiera::Puppet.log_decline(environment, why, detail)
         nil
