@@ -9,8 +9,9 @@
 #
 # Only the samples taken inside Hiera (a stack holding HieraTimer.enter, i.e.
 # under the outermost entry point the driver times) are counted: the frames
-# with the most self time, and the frames with the most inclusive time (each
-# counted once per sample).
+# with the most self time, and the frames under the outermost entry with the
+# most inclusive time (each counted once per sample). Wall-clock samples: a
+# Libhiera::Native frame's time is the foreign call's, Rust included.
 
 top = Integer(ARGV[1] || 25)
 data = Marshal.load(File.binread(ARGV.fetch(0) { abort 'usage: profile_report.rb DUMP [TOP]' }))
@@ -30,11 +31,13 @@ while (len = raw[i])
   weight = raw[i + 1 + len]
   i += len + 2
   total += weight
-  next unless stack.any? { |id| enter_ids.include?(id) }
+  outer = stack.index { |id| enter_ids.include?(id) }
+  next if outer.nil?
 
   inside += weight
   self_w[name.call(stack.last)] += weight
-  stack.reject { |id| timer_ids.include?(id) }.map { |id| name.call(id) }.uniq.each { |n| incl_w[n] += weight }
+  # inclusive: the frames under the outermost entry only
+  stack[(outer + 1)..].reject { |id| timer_ids.include?(id) }.map { |id| name.call(id) }.uniq.each { |n| incl_w[n] += weight }
 end
 
 pct = ->(w) { format('%5.1f%%', 100.0 * w / [inside, 1].max) }
