@@ -16,6 +16,8 @@
 //! environments/production/modules/<m>/hiera.yaml, data/...   module layer (~50 modules at scale 1)
 //! nodes/<certname>.json                    facts of the nodes the workload runs for (50)
 //! workload.jsonl                           the lookups of one compile, in the CLI's --batch request format
+//! environments/production/manifests/...    site.pp, role::bench, the profile and foreign-module classes
+//! environments/production/modules/<m>/manifests/...   the module classes of the workload (see build_manifests)
 //! corpus.json                              seed, scale, statistics and the benches' probe keys
 //! ```
 //!
@@ -1923,6 +1925,9 @@ impl Corpus {
         files.insert("workload.jsonl".into(), wl_text);
         // The kind of each request (apl, dotted, merge_deep, ...), line by line.
         files.insert("workload-kinds.txt".into(), kinds_text);
+        // Manifests compiling the workload (no random draws: the other
+        // outputs are the same as without them).
+        files.extend(build_manifests(&workload, &u));
         let workload: Vec<Value> = workload.into_iter().map(|(r, _)| r).collect();
         stats.workload = workload.len();
         stats.workload_kinds = kinds;
@@ -2311,4 +2316,190 @@ fn build_workload(
         deep: "profile::bench::tuning".into(),
     };
     (workload, kinds, probes)
+}
+
+/// A Puppet literal for a request's value (strings, integers, booleans,
+/// arrays, hashes).
+fn pp_literal(v: &Value, out: &mut String) {
+    match v {
+        Value::Nil => out.push_str("undef"),
+        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Value::Int(i) => out.push_str(&i.to_string()),
+        Value::Float(f) => out.push_str(&format!("{f:?}")),
+        Value::String(s) => {
+            out.push('\'');
+            for c in s.chars() {
+                if c == '\\' || c == '\'' {
+                    out.push('\\');
+                }
+                out.push(c);
+            }
+            out.push('\'');
+        }
+        Value::Array(a) => {
+            out.push('[');
+            for (i, e) in a.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                pp_literal(e, out);
+            }
+            out.push(']');
+        }
+        Value::Hash(h) => {
+            out.push('{');
+            for (i, (k, e)) in h.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                pp_literal(k, out);
+                out.push_str(" => ");
+                pp_literal(e, out);
+            }
+            out.push('}');
+        }
+        other => panic!("not a request value: {other:?}"),
+    }
+}
+
+/// One class of the generated manifests.
+#[derive(Default)]
+struct PpClass {
+    params: Vec<String>,
+    /// Explicit lookups: the `lookup()` call's options hash.
+    lookups: Vec<String>,
+    includes: Vec<String>,
+}
+
+/// The manifests that make a catalog compile do (roughly) the workload:
+/// every class whose parameters the workload looks up (`apl` requests,
+/// `<class>::<param>`) is a class with those parameters (`Any`, default
+/// undef), found by automatic parameter lookup; every other request is an
+/// explicit `lookup()` (the hash form, with its merge and default; a request
+/// without a default gets `undef`, so that a miss is not an error) in the
+/// class whose parameters precede it in the workload. Each class puts what
+/// it got into a `notify` resource's message, so that the catalogs of two
+/// engines can be compared.
+///
+/// The include tree follows the workload's order: `node default` includes
+/// `role::bench`, which includes the profiles (`profile::*`); a module class
+/// is included by the last profile before it (or by the role). Classes of
+/// the repo's modules are in their module (`modules/<m>/manifests/`);
+/// profiles and the classes of modules the repo does not have are in the
+/// environment's `manifests/`, so that no module directory is added (the
+/// module layer of their lookups stays "module not found").
+fn build_manifests(workload: &[(Value, String)], u: &Universe) -> BTreeMap<String, String> {
+    let env = format!("environments/{ENVIRONMENT}");
+    let repo_modules: BTreeSet<&str> = u.modules.iter().map(|m| m.name.as_str()).collect();
+    let mut order: Vec<String> = Vec::new();
+    let mut classes: BTreeMap<String, PpClass> = BTreeMap::new();
+    let role = "role::bench".to_string();
+    classes.insert(role.clone(), PpClass::default());
+    let mut current = role.clone();
+    let mut profile = role.clone();
+    for (r, kind) in workload {
+        if kind == "apl" {
+            let key = r.get("key").and_then(Value::as_str).unwrap();
+            let (class, param) = key.rsplit_once("::").unwrap();
+            if !classes.contains_key(class) {
+                order.push(class.to_string());
+                let parent = if class.starts_with("profile::") {
+                    profile = class.to_string();
+                    role.clone()
+                } else {
+                    profile.clone()
+                };
+                classes
+                    .get_mut(&parent)
+                    .unwrap()
+                    .includes
+                    .push(class.to_string());
+                classes.insert(class.to_string(), PpClass::default());
+            }
+            classes
+                .get_mut(class)
+                .unwrap()
+                .params
+                .push(param.to_string());
+            current = class.to_string();
+        } else {
+            let mut call = String::from("{ 'name' => ");
+            pp_literal(r.get("key").unwrap(), &mut call);
+            if let Some(m) = r.get("merge") {
+                call.push_str(", 'merge' => ");
+                pp_literal(m, &mut call);
+            }
+            call.push_str(", 'default_value' => ");
+            pp_literal(r.get("default").unwrap_or(&Value::Nil), &mut call);
+            call.push_str(" }");
+            classes.get_mut(&current).unwrap().lookups.push(call);
+        }
+    }
+
+    let mut files: BTreeMap<String, String> = BTreeMap::new();
+    let mut in_env: BTreeMap<&str, String> = BTreeMap::new();
+    for name in std::iter::once(&role).chain(&order) {
+        let c = &classes[name];
+        let mut t = String::new();
+        t.push_str(&format!(
+            "# {} automatic parameter lookup(s), {} explicit lookup(s).\nclass {name}",
+            c.params.len(),
+            c.lookups.len()
+        ));
+        if !c.params.is_empty() {
+            t.push_str(" (\n");
+            for p in &c.params {
+                t.push_str(&format!("  Any ${p} = undef,\n"));
+            }
+            t.push(')');
+        }
+        t.push_str(" {\n");
+        for i in &c.includes {
+            t.push_str(&format!("  include {i}\n"));
+        }
+        for (i, l) in c.lookups.iter().enumerate() {
+            t.push_str(&format!("  $lookup_{i} = lookup({l})\n"));
+        }
+        if !c.params.is_empty() || !c.lookups.is_empty() {
+            t.push_str(&format!("  notify {{ '{name}':\n    message => {{\n"));
+            for p in &c.params {
+                t.push_str(&format!("      '{p}' => ${p},\n"));
+            }
+            for i in 0..c.lookups.len() {
+                t.push_str(&format!("      'lookup_{i}' => $lookup_{i},\n"));
+            }
+            t.push_str("    },\n  }\n");
+        }
+        t.push_str("}\n");
+        let module = name.split("::").next().unwrap();
+        if repo_modules.contains(module) {
+            let mut segs: Vec<&str> = name.split("::").skip(1).collect();
+            if segs.is_empty() {
+                segs.push("init");
+            }
+            files.insert(
+                format!("{env}/modules/{module}/manifests/{}.pp", segs.join("/")),
+                t,
+            );
+        } else {
+            let file = match module {
+                "role" => "role.pp",
+                "profile" => "profiles.pp",
+                _ => "foreign.pp",
+            };
+            let text = in_env.entry(file).or_default();
+            if !text.is_empty() {
+                text.push('\n');
+            }
+            text.push_str(&t);
+        }
+    }
+    for (file, text) in in_env {
+        files.insert(format!("{env}/manifests/{file}"), text);
+    }
+    files.insert(
+        format!("{env}/manifests/site.pp"),
+        "# The generated catalog: one role for every node.\nnode default {\n  include role::bench\n}\n".into(),
+    );
+    files
 }

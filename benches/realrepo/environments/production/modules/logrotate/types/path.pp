@@ -1,0 +1,1 @@
+type Logrotate::Path = Variant[Stdlib::UnixPath,Array[Stdlib::UnixPath]]

@@ -1,0 +1,1 @@
+type Logrotate::Size = Variant[Integer, Pattern[/^\d+[kMG]?$/]]

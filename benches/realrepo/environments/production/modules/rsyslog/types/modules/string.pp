@@ -1,0 +1,6 @@
+type Rsyslog::Modules::String = Enum[
+  'smfile',
+  'smfwd',
+  'smtradfile',
+  'smtradfwd',
+]

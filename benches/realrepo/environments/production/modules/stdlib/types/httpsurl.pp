@@ -1,0 +1,2 @@
+# @summary Validate a HTTPS URL
+type Stdlib::HTTPSUrl = Pattern[/(?i:\Ahttps:\/\/.*\z)/]

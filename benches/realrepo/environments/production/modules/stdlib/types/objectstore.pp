@@ -1,0 +1,5 @@
+# @summary Validate an ObjectStore
+type Stdlib::ObjectStore = Variant[
+  Stdlib::ObjectStore::GSUri,
+  Stdlib::ObjectStore::S3Uri,
+]

@@ -1,0 +1,2 @@
+# @summary Validate a priviliged port number
+type Stdlib::Port::Privileged = Integer[1, 1023]

@@ -1,0 +1,2 @@
+# @summary Defines allowed capabilities
+type Systemd::Capabilities = Variant[Pattern[/^~?(CAP_[A-Z_]+ *)+$/]]

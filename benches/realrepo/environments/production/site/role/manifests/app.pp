@@ -1,0 +1,5 @@
+# Role app.
+class role::app {
+  include profile::base
+  include profile::app
+}

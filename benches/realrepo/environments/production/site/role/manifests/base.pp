@@ -1,0 +1,4 @@
+# Role base.
+class role::base {
+  include profile::base
+}

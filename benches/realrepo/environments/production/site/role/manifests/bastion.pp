@@ -1,0 +1,5 @@
+# Role bastion.
+class role::bastion {
+  include profile::base
+  include profile::bastion
+}

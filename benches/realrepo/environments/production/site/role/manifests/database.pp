@@ -1,0 +1,5 @@
+# Role database.
+class role::database {
+  include profile::base
+  include profile::database
+}

@@ -1,0 +1,5 @@
+# Role loghost.
+class role::loghost {
+  include profile::base
+  include profile::loghost
+}

@@ -1,0 +1,5 @@
+# Role monitoring.
+class role::monitoring {
+  include profile::base
+  include profile::monitoring
+}

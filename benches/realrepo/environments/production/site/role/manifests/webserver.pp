@@ -1,0 +1,5 @@
+# Role webserver.
+class role::webserver {
+  include profile::base
+  include profile::webserver
+}
