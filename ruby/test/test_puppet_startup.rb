@@ -32,6 +32,7 @@ class TestPuppetStartup < Minitest::Test
     Puppet::ApplicationSupport.push_application_context(Puppet::Util::RunMode[:server])
     Puppet::ApplicationSupport.configure_indirector_routes('server')
     out = {
+      'puppet_version' => Puppet.version,
       'terminus' => Puppet::DataBinding.indirection.terminus_class.to_s,
       'terminus_class' => Module.instance_method(:name).bind(Puppet::DataBinding.indirection.terminus.class).call,
       'enabled' => defined?(Libhiera::Puppet) ? Libhiera::Puppet.enabled? : false,
@@ -65,7 +66,10 @@ class TestPuppetStartup < Minitest::Test
                  "version: 5\nhierarchy:\n  - name: common\n    path: common.yaml\n")
       File.write(File.join(dir, 'code/environments/production/data/common.yaml'), "greeting: hello\n")
       File.symlink(File.join(ROOT, 'ruby'), File.join(dir, 'code/modules/libhiera')) if module_installed
-      out, err, status = Open3.capture3(env, RbConfig.ruby, '-e', START, dir)
+      # The Puppet this test runs with (ruby/test/run: Debian's, or OpenVox 8 by -I).
+      puppet_lib = $LOAD_PATH.find { |d| File.file?(File.join(d, 'puppet.rb')) }
+      args = puppet_lib ? ['-I', puppet_lib] : []
+      out, err, status = Open3.capture3(env, RbConfig.ruby, *args, '-e', START, dir)
       assert status.success?, "the start failed:\n#{out}\n#{err}"
       JSON.parse(out.lines.last)
     end

@@ -3,7 +3,8 @@
 # Helpers of scripts/test-puppetserver (plain Ruby, no gems):
 #   helper.rb port                       a free TCP port on 127.0.0.1
 #   helper.rb wait URL PID               waits until Puppet Server at URL says it
-#                                        is running (fails when PID exits first)
+#                                        is running (fails when PID exits first,
+#                                        or after 15 minutes)
 #   helper.rb compile URL OUT            compiles node1.example.com's catalog
 #                                        (POST /puppet/v4/catalog), writes it to OUT
 #   helper.rb compare A B                the catalogs' resources and edges, without
@@ -57,7 +58,12 @@ when 'port'
   s.close
 when 'wait'
   url, pid = ARGV
+  # A guard against a server that hangs, not a measure: it usually takes 1-3 minutes.
+  deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + 900
   loop do
+    if Process.clock_gettime(Process::CLOCK_MONOTONIC) > deadline
+      fail!("Puppet Server (pid #{pid}) was not running after 15 minutes")
+    end
     begin
       Process.kill(0, Integer(pid))
     rescue Errno::ESRCH
