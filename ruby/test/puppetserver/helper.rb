@@ -9,9 +9,10 @@
 #                                        (POST /puppet/v4/catalog), writes it to OUT
 #   helper.rb compare A B                the catalogs' resources and edges, without
 #                                        the volatile fields, are the same
-#   helper.rb counters LOG COMPILES      the hand-off's log lines in puppetserver.log:
-#                                        on from the first compile of the JRuby
-#                                        instance, every lookup answered
+#   helper.rb counters LOG COMPILES LIB  the hand-off's log lines in puppetserver.log:
+#                                        on (with the library LIB) from the first
+#                                        compile of the JRuby instance, every
+#                                        lookup answered
 #   helper.rb readme README OUT CONFDIR CODEDIR TARBALL
 #                                        the README's Puppet Server instructions as
 #                                        a shell script for these directories
@@ -98,12 +99,15 @@ when 'compare'
   end
   puts "the same: #{a['resources'].size} resources, #{a['edges'].size} edges"
 when 'counters'
-  log, compiles = ARGV
+  log, compiles, library = ARGV
   lines = File.readlines(log).grep(/libhiera hand-off/)
   on = lines.each_index.select { |i| lines[i].include?('libhiera hand-off: on (') }
   fail!("no 'libhiera hand-off: on' line in #{log}:\n#{File.read(log)[-4000..]}") if on.empty?
   fail!("#{on.size} 'on' lines for one JRuby instance") unless on.size == 1
   puts lines[on.first].strip
+  unless lines[on.first].include?(" from #{library}, ")
+    fail!("the hand-off did not load the module's library #{library}: #{lines[on.first]}")
+  end
   per_compile = lines.each_index.select { |i| lines[i].include?('libhiera hand-off: catalog for ') }
   unless per_compile.size == Integer(compiles)
     fail!("#{per_compile.size} compile lines for #{compiles} compiles:\n#{lines.join}")
