@@ -63,6 +63,10 @@ module Libhiera
         adapter.prepend(Handoff) unless adapter < Handoff
         type = ::Puppet::Resource::Type
         type.prepend(ClassParameters) unless type < ClassParameters
+        # A line per compile with its counts (compile_log.rb).
+        require_relative 'compile_log'
+        compiler = ::Puppet::Parser::Compiler.singleton_class
+        compiler.prepend(CompileLog) unless compiler < CompileLog
         unless @enabled
           ::Puppet.info("libhiera hand-off: on (libhiera #{Native.hiera_version} from #{Native.path}, " \
                         "answering as Puppet #{puppet_version})")
@@ -556,10 +560,12 @@ module Libhiera
   end
 end
 
-# LIBHIERA_HANDOFF=1 installs the hand-off when this file is loaded (by the
-# gem's functions, or `RUBYOPT=-rlibhiera/puppet`); LIBHIERA_STATS=1 prints
-# the hand-off's counts on stderr at exit.
-if %w[1 true yes on].include?(ENV['LIBHIERA_HANDOFF'].to_s.downcase)
+# LIBHIERA_HANDOFF=1 (or true, yes, on: Libhiera::Startup.switch) installs
+# the hand-off when this file is loaded (by the gem's functions, or
+# `RUBYOPT=-rlibhiera/puppet`); LIBHIERA_STATS=1 prints the hand-off's counts
+# on stderr at exit. Puppet Server: lib/puppet/indirector/data_binding/libhiera.rb.
+require_relative 'startup'
+if Libhiera::Startup.switch(ENV['LIBHIERA_HANDOFF']) == :on
   Libhiera::Puppet.accelerate!
   at_exit { warn "libhiera hand-off: #{Libhiera::Puppet.stats.sort.to_h}" } if ENV['LIBHIERA_STATS'] == '1'
 end
