@@ -89,6 +89,34 @@ class TestApi < Minitest::Test
     assert_equal 'Libhiera::NOT_FOUND', Libhiera::NOT_FOUND.inspect
   end
 
+  def test_overlays_and_lookup_keys
+    files = {
+      'hiera.yaml' => "version: 5\nhierarchy:\n  - name: mod\n    path: \"mod/%{module_name}.yaml\"\n  - name: c\n    path: c.yaml\n",
+      'data/mod/ntp.yaml' => "ntp::servers: [ntp.example.com]\n",
+      'data/c.yaml' => "ntp::servers: [pool]\nntp::greeting: \"%{local} on %{facts.host}\"\nntp::undef: ~\n",
+    }
+    fixture(files) do |dir|
+      hiera = Libhiera::Hiera.new(hiera_config: File.join(dir, 'hiera.yaml'), environmentpath: dir)
+      root = hiera.session({ 'facts' => { 'host' => 'web01' }, 'module_name' => '', 'local' => 'top' })
+      assert_equal 'top on web01', root.lookup('ntp::greeting')
+      ntp = root.overlay({ 'module_name' => 'ntp', 'local' => 'in ntp' })
+      assert_equal [%w[ntp.example.com], Libhiera::NOT_FOUND, 'in ntp on web01', nil],
+                   ntp.lookup_keys(%w[ntp::servers ntp::nope ntp::greeting ntp::undef])
+      assert_equal %w[pool], root.lookup('ntp::servers')
+      # An overlay of an overlay has both sets of variables.
+      assert_equal 'again on web01', ntp.overlay({ 'local' => 'again' }).lookup('ntp::greeting')
+      seen = []
+      e = assert_raises(Libhiera::LookupError) { ntp.lookup_keys(['ntp::greeting', "bad'key", 'ntp::servers']) { |v, i| seen << [i, v] } }
+      assert_includes e.message, "bad'key"
+      assert_equal [[0, 'in ntp on web01']], seen
+      assert_equal [], ntp.lookup_keys([])
+      assert_raises(Libhiera::InvalidArgumentError) { root.overlay([1]) }
+      # An overlay outlives its parent.
+      root.close
+      assert_equal 'in ntp on web01', ntp.lookup('ntp::greeting')
+    end
+  end
+
   def test_not_found_is_not_nil
     fixture('hiera.yaml' => "version: 5\nhierarchy:\n  - name: c\n    path: c.yaml\n", 'data/c.yaml' => "nothing: ~\n") do |dir|
       s = Libhiera::Hiera.new(hiera_config: File.join(dir, 'hiera.yaml'), environmentpath: dir).session({})
