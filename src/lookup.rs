@@ -432,6 +432,9 @@ pub struct Session {
     /// parent's: whatever read none of them is the same in both sessions,
     /// and is kept in (and taken from) the parent's caches.
     changed: Box<[Box<str>]>,
+    /// An overlay's variables whose values the host gives when first read
+    /// (`None` inside: the host has no such variable).
+    deferred: FastMap<Box<str>, OnceLock<Option<Value>>>,
     /// Compiled lookup_options by module name ("" for keys outside modules).
     options_cache: Mutex<FastMap<String, KeptOptions>>,
     hierarchy_cache: Mutex<FastMap<(usize, bool), Arc<ResolvedHierarchy>>>,
@@ -514,29 +517,49 @@ impl Session {
     /// An overlay session: this session's variables with `vars` over them
     /// (a class's or a resource's own variables over a compile's top
     /// scope), and the Hiera 3 calling variables `hiera3_variables`
-    /// (`plan` is this session's).
+    /// (`plan` is this session's). `deferred` names more variables of the
+    /// overlay whose values the host gives ([`crate::host::Host::variable`])
+    /// when a lookup first reads them (a class parameter's big value, which
+    /// data seldom names).
     ///
     /// It shares this session's snapshot: a lookup, hierarchy or
     /// lookup_options that reads none of the variables the overlay changes
     /// is the same in both, so it is found in, or kept in, this session's
     /// caches; the rest is the overlay's own. An overlay of an overlay is an
     /// overlay of its parent with both sets of variables.
-    pub fn overlay(self: &Arc<Session>, vars: Map, hiera3_variables: Map) -> Session {
-        let (parent, vars) = match &self.parent {
-            Some(p) if !self.scope.is_empty() => {
+    pub fn overlay(
+        self: &Arc<Session>,
+        vars: Map,
+        hiera3_variables: Map,
+        deferred: &[&str],
+    ) -> Session {
+        let (parent, mut vars, mut later) = match &self.parent {
+            Some(p) => {
                 let mut all = self.scope.clone();
                 for (k, v) in vars {
                     all.insert(k, v);
                 }
-                (Arc::clone(p), all)
+                let later: Vec<Box<str>> = self
+                    .deferred
+                    .keys()
+                    .filter(|n| !all.contains_key(&Key(n)))
+                    .cloned()
+                    .collect();
+                (Arc::clone(p), all, later)
             }
-            Some(p) => (Arc::clone(p), vars),
-            None => (Arc::clone(self), vars),
+            None => (Arc::clone(self), vars, Vec::new()),
         };
+        for name in deferred {
+            vars.shift_remove(&Key(name));
+            if !later.iter().any(|n| **n == **name) {
+                later.push(Box::from(*name));
+            }
+        }
         let mut changed: Vec<Box<str>> = vars
             .iter()
             .filter(|(k, v)| parent.scope.get(*k) != Some(*v))
             .filter_map(|(k, _)| k.as_str().map(Box::from))
+            .chain(later.iter().cloned())
             .collect();
         if hiera3_variables != parent.options.hiera3_variables {
             changed.extend(HIERA3_CALLING_KEYS.iter().map(|k| Box::from(*k)));
@@ -546,7 +569,9 @@ impl Session {
             hiera3_variables,
         };
         let hiera = Arc::clone(&parent.hiera);
-        Session::make(hiera, vars, options, Some(parent), changed.into())
+        let mut session = Session::make(hiera, vars, options, Some(parent), changed.into());
+        session.deferred = later.into_iter().map(|n| (n, OnceLock::new())).collect();
+        session
     }
 
     fn make(
@@ -562,6 +587,7 @@ impl Session {
             options,
             parent,
             changed,
+            deferred: FastMap::default(),
             options_cache: Mutex::new(FastMap::default()),
             hierarchy_cache: Mutex::new(FastMap::default()),
             base_options: OnceLock::new(),
@@ -877,13 +903,6 @@ impl Session {
         }
     }
 
-    /// A variable of this session: its own, else its parent's.
-    fn variable(&self, name: &str) -> Option<&Value> {
-        match self.scope.get(&Key(name)) {
-            Some(v) => Some(v),
-            None => self.parent.as_ref()?.scope.get(&Key(name)),
-        }
-    }
 
     /// The session whose caches hold what was computed from `reads`: the
     /// parent when none of them is a variable this overlay changes.
@@ -2347,7 +2366,14 @@ impl<'s> Invocation<'s> {
         if let Some((_, v)) = self.locals.iter().rev().find(|(n, _)| n == name) {
             return Some(v.clone());
         }
-        if let Some(v) = self.session.variable(name) {
+        let session = self.session;
+        if let Some(v) = session.scope.get(&Key(name)) {
+            return Some(v.clone());
+        }
+        if let Some(slot) = session.deferred.get(name) {
+            return slot.get_or_init(|| self.asked_variable(name)).clone();
+        }
+        if let Some(v) = session.parent.as_ref().and_then(|p| p.scope.get(&Key(name))) {
             return Some(v.clone());
         }
         if let Some(setting) = name.strip_prefix("settings::") {
@@ -2377,20 +2403,23 @@ impl<'s> Invocation<'s> {
         if !options.host_variables || !name.contains("::") {
             return None;
         }
-        let host = options.host.as_ref()?;
         if self.host_misses.borrow().iter().any(|m| **m == *name) {
             return None;
         }
-        // A host call on the thread's own stack, with room left for it.
-        let found = match crate::stack::check_lookup(name) {
-            Ok(()) => host.0.variable(name),
-            Err(_) => None,
-        };
+        let found = self.asked_variable(name);
         if found.is_none() {
             self.read(VOLATILE);
             self.host_misses.borrow_mut().push(Box::from(name));
         }
         found
+    }
+
+    /// A variable asked of the host: on the thread's own stack, with room
+    /// left for the call.
+    fn asked_variable(&self, name: &str) -> Option<Value> {
+        let host = self.session.hiera.options.host.as_ref()?;
+        crate::stack::check_lookup(name).ok()?;
+        host.0.variable(name)
     }
 
     /// Puppet's `Scope#variable_not_found` for the scope expression root

@@ -34,8 +34,31 @@ fn request(q: &CaseQuery) -> LookupRequest {
     }
 }
 
+/// A host that answers the variables an overlay defers from the case's
+/// scope (and runs no functions: they fail as without a host).
+struct Variables(Map, std::sync::atomic::AtomicUsize);
+
+impl hiera::host::Host for Variables {
+    fn call(&self, _call: &hiera::host::HostCall<'_>) -> hiera::Result<Option<Value>> {
+        unreachable!("runs_functions is false")
+    }
+    fn runs_functions(&self) -> bool {
+        false
+    }
+    fn warn(&self, _warning: &hiera::host::Warning) {}
+    fn variable(&self, name: &str) -> Option<Value> {
+        self.1.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        self.0.get(&hiera::Key(name)).cloned()
+    }
+}
+
 fn open(case: &Case) -> Option<Arc<hiera::Hiera>> {
+    open_with(case, None)
+}
+
+fn open_with(case: &Case, host: Option<hiera::host::HostRef>) -> Option<Arc<hiera::Hiera>> {
     let opts = Options {
+        host,
         hiera_config: case.dir.join("hiera.yaml"),
         environmentpath: case.dir.join("environments"),
         environment: case.environment.clone(),
@@ -58,6 +81,9 @@ enum Split {
     /// Every variable in the parent, with a different value in the
     /// overlay: the overlay puts the real ones back.
     AllReplaced,
+    /// As `AllReplaced`, the overlay's Arrays and Hashes deferred: the host
+    /// gives them when first read.
+    Deferred,
 }
 
 /// The parent's and the overlay's variables for `scope`.
@@ -73,7 +99,7 @@ fn split(scope: &Map, how: Split) -> (Map, Map) {
             (Split::AllInOverlay, _) | (Split::Mixed, 0) => {
                 overlay.insert(k.clone(), v.clone());
             }
-            (Split::AllReplaced, _) | (Split::Mixed, 1) => {
+            (Split::AllReplaced | Split::Deferred, _) | (Split::Mixed, 1) => {
                 parent.insert(k.clone(), decoy(v));
                 overlay.insert(k.clone(), v.clone());
             }
@@ -92,6 +118,8 @@ fn run_tree(root: &Path, puppet: u8) -> (usize, Vec<String>) {
     cases.sort();
     assert!(!cases.is_empty(), "no cases under {}", root.display());
     let (mut queries, mut failures) = (0, Vec::new());
+    let mut deferred_total = 0;
+    let mut asked = 0;
     for dir in &cases {
         let name = dir.strip_prefix(root).unwrap_or(dir).display().to_string();
         if !name.contains(&filter) {
@@ -112,8 +140,38 @@ fn run_tree(root: &Path, puppet: u8) -> (usize, Vec<String>) {
             .iter()
             .map(|r| outcome(Session::new(Arc::clone(&h), case.scope.clone()).lookup(r)))
             .collect();
-        for how in [Split::Mixed, Split::AllInOverlay, Split::AllReplaced] {
-            let (vars, overlay_vars) = split(&case.scope, how);
+        let counter = Arc::new(Variables(
+            case.scope.clone(),
+            std::sync::atomic::AtomicUsize::new(0),
+        ));
+        let with_host = open_with(&case, Some(hiera::host::HostRef(counter.clone())));
+        for how in [
+            Split::Mixed,
+            Split::AllInOverlay,
+            Split::AllReplaced,
+            Split::Deferred,
+        ] {
+            let h = match how {
+                Split::Deferred => match &with_host {
+                    Some(h) => Arc::clone(h),
+                    None => continue,
+                },
+                _ => Arc::clone(&h),
+            };
+            let (vars, mut overlay_vars) = split(&case.scope, how);
+            let deferred: Vec<String> = match how {
+                Split::Deferred => overlay_vars
+                    .iter()
+                    .filter(|(_, v)| matches!(v, Value::Array(_) | Value::Hash(_)))
+                    .filter_map(|(k, _)| k.as_str().map(str::to_string))
+                    .collect(),
+                _ => Vec::new(),
+            };
+            for name in &deferred {
+                overlay_vars.shift_remove(&hiera::Key(name));
+            }
+            let deferred: Vec<&str> = deferred.iter().map(String::as_str).collect();
+            deferred_total += deferred.len();
             let parent = Arc::new(Session::new(Arc::clone(&h), vars.clone()));
             let parent_want: Vec<String> = reqs
                 .iter()
@@ -123,7 +181,7 @@ fn run_tree(root: &Path, puppet: u8) -> (usize, Vec<String>) {
             for r in &reqs {
                 let _ = parent.lookup(r);
             }
-            let overlay = parent.overlay(overlay_vars.clone(), Map::default());
+            let overlay = parent.overlay(overlay_vars.clone(), Map::default(), &deferred);
             // Twice: cold, then from the overlay's (and the quick path's) caches.
             for round in 0..2 {
                 for (i, r) in reqs.iter().enumerate() {
@@ -138,7 +196,7 @@ fn run_tree(root: &Path, puppet: u8) -> (usize, Vec<String>) {
                 }
             }
             // An overlay of the overlay with nothing more is the same.
-            let again = Arc::new(overlay).overlay(Map::default(), Map::default());
+            let again = Arc::new(overlay).overlay(Map::default(), Map::default(), &[]);
             for (i, r) in reqs.iter().enumerate() {
                 let got = outcome(again.lookup(r));
                 if got != want[i] {
@@ -148,6 +206,7 @@ fn run_tree(root: &Path, puppet: u8) -> (usize, Vec<String>) {
                     ));
                 }
             }
+            asked += counter.1.swap(0, std::sync::atomic::Ordering::Relaxed);
             for (i, r) in reqs.iter().enumerate() {
                 let got = outcome(parent.lookup(r));
                 if got != parent_want[i] {
@@ -159,6 +218,11 @@ fn run_tree(root: &Path, puppet: u8) -> (usize, Vec<String>) {
             }
         }
     }
+    eprintln!(
+        "overlays under {}: {deferred_total} deferred variables, asked of the host {asked} times",
+        root.display()
+    );
+    assert!(deferred_total > 100 && asked > 50, "deferred variables were exercised");
     (queries, failures)
 }
 
@@ -220,13 +284,13 @@ fn hiera3_variables_are_the_overlays() {
     };
     let who = |s: &Session| outcome(s.lookup(&LookupRequest::key("who")));
     assert_eq!(who(&parent), "value \"common\"");
-    let ntp = parent.overlay(Map::default(), calling("ntp"));
-    let ssh = parent.overlay(Map::default(), calling("ssh"));
+    let ntp = parent.overlay(Map::default(), calling("ntp"), &[]);
+    let ssh = parent.overlay(Map::default(), calling("ssh"), &[]);
     assert_eq!(who(&ntp), "value \"ntp\"");
     assert_eq!(who(&ssh), "value \"ssh\"");
     assert_eq!(who(&parent), "value \"common\"");
     assert_eq!(
-        who(&parent.overlay(Map::default(), Map::default())),
+        who(&parent.overlay(Map::default(), Map::default(), &[])),
         "value \"common\""
     );
     let _ = std::fs::remove_dir_all(root);

@@ -42,9 +42,11 @@ pub struct hiera_answer {
 ///
 /// With the option `host_variables: true` it is also called as
 /// `{"kind": "variable", "key": NAME}` for a qualified variable (`a::b`,
-/// a class's variable) the session does not have: answer its value, or
-/// nothing when there is no such variable (an error counts as nothing).
-/// It must not look up from inside such a call.
+/// a class's variable) the session does not have, and, always, for a
+/// variable an overlay session defers (`hiera_session_overlay`'s
+/// `deferred`) when a lookup first reads it: answer its value, or nothing
+/// when there is no such variable (an error counts as nothing). It must
+/// not look up from inside such a call.
 ///
 /// The string is borrowed for the call. The callback answers through
 /// `answer`; it may look up again (any session, any `hiera`) before it

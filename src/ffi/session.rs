@@ -249,6 +249,53 @@ pub unsafe extern "C" fn hiera_session_new(
     })
 }
 
+/// Decodes `options_json` of `hiera_session_overlay`: `{"hiera3_variables":
+/// {...}, "deferred": [NAME, ...]}`, every field optional (null: its
+/// default); `plan` and unknown fields are an error.
+fn overlay_options_from_json(text: &str) -> Result<(Map, Vec<String>), Error> {
+    let invalid = |m: &str| Error::new(ErrorKind::InvalidArgument, m.to_string());
+    let Value::Hash(fields) = input_json(text, "options_json")? else {
+        return Err(invalid("options_json must be a JSON object"));
+    };
+    let (mut hiera3_variables, mut deferred) = (Map::default(), Vec::new());
+    for (k, v) in fields.iter() {
+        match (k.as_str().unwrap_or_default(), v) {
+            (_, Value::Nil) => {}
+            ("hiera3_variables", Value::Hash(h)) => hiera3_variables = (**h).clone(),
+            ("hiera3_variables", _) => {
+                return Err(invalid("options_json: 'hiera3_variables' must be an object"))
+            }
+            ("deferred", Value::Array(names)) => {
+                for n in names.iter() {
+                    match n.as_str() {
+                        Some(n) => deferred.push(n.to_string()),
+                        None => {
+                            return Err(invalid(
+                                "options_json: 'deferred' must be an array of strings",
+                            ))
+                        }
+                    }
+                }
+            }
+            ("deferred", _) => {
+                return Err(invalid("options_json: 'deferred' must be an array of strings"))
+            }
+            ("plan", _) => {
+                return Err(invalid(
+                    "options_json: an overlay searches its parent's hierarchy: 'plan' is the parent's",
+                ))
+            }
+            (name, _) => {
+                return Err(Error::new(
+                    ErrorKind::InvalidArgument,
+                    format!("options_json: unknown field '{name}'"),
+                ))
+            }
+        }
+    }
+    Ok((hiera3_variables, deferred))
+}
+
 /// Decodes `options_json` of `hiera_session_new_with`: `{"plan": BOOL,
 /// "hiera3_variables": {...}}`, every field optional (null: its default);
 /// unknown fields are an error.
@@ -342,9 +389,14 @@ pub unsafe extern "C" fn hiera_session_new_with(
 ///
 /// `vars_json` is a JSON object, the variables to add or replace (`{}` for
 /// none). `options_json` is a JSON object, every field optional:
-/// `{"hiera3_variables": {}}` (as `hiera_session_new_with`; the overlay's
-/// own, not its parent's). An overlay always searches its parent's `plan`
-/// hierarchy.
+/// `{"hiera3_variables": {}, "deferred": []}`. `hiera3_variables`: as
+/// `hiera_session_new_with`'s, the overlay's own, not its parent's.
+/// `deferred`: names of more variables of the overlay whose values the
+/// configuration's host gives, through its `call` (`{"kind": "variable",
+/// "key": NAME}`), when a lookup first reads one (once per overlay): for
+/// big values that data seldom names, such as a class's parameters; it
+/// needs a configuration opened with `hiera_open_with_host`. An overlay
+/// always searches its parent's `plan` hierarchy.
 ///
 /// The overlay shares its parent's snapshot and caches: whatever read none
 /// of the variables the overlay changes (a hierarchy resolved from facts, a
@@ -397,17 +449,16 @@ pub unsafe extern "C" fn hiera_session_overlay(
             .and_then(|vars| {
                 // SAFETY: as above.
                 let text = unsafe { input_str(options_json, "options_json") }?;
-                if let Ok(Value::Hash(h)) = input_json(text, "options_json") {
-                    if h.contains_key(&Value::from("plan")) {
-                        return Err(Error::new(
-                            ErrorKind::InvalidArgument,
-                            "options_json: an overlay searches its parent's hierarchy: 'plan' is the parent's",
-                        ));
-                    }
+                let (hiera3_variables, deferred) = overlay_options_from_json(text)?;
+                if !deferred.is_empty() && parent.inner.hiera().options().host.is_none() {
+                    return Err(Error::new(
+                        ErrorKind::InvalidArgument,
+                        "options_json: 'deferred' variables are asked of the host: the configuration has none (hiera_open_with_host)",
+                    ));
                 }
-                let options = session_options_from_json(text)?;
+                let deferred: Vec<&str> = deferred.iter().map(String::as_str).collect();
                 Ok(hiera_session {
-                    inner: Arc::new(parent.inner.overlay(vars, options.hiera3_variables)),
+                    inner: Arc::new(parent.inner.overlay(vars, hiera3_variables, &deferred)),
                 })
             });
         // SAFETY: `out` and `error_json` are non-NULL and, per the contract, writable.

@@ -130,10 +130,10 @@ module Libhiera
     # give back as they are.
     attr_accessor :objects
 
-    def initialize(hiera, scope, strict: false, plan: false, hiera3_variables: nil, parent: nil)
+    def initialize(hiera, scope, strict: false, plan: false, hiera3_variables: nil, parent: nil, deferred: nil)
       raise InvalidArgumentError.new('libhiera: the scope must be a Hash', kind: 'invalid_argument') unless scope.is_a?(Hash)
 
-      return overlay_of(parent, scope, strict, hiera3_variables) if parent
+      return overlay_of(parent, scope, strict, hiera3_variables, deferred) if parent
 
       json = Native.cstr(Wire.dump(scope, strict: strict))
       options = {}
@@ -191,8 +191,13 @@ module Libhiera
     # this session's). It shares this session's caches: what reads none of
     # the variables `vars` changes is computed once for both, so an overlay
     # costs what its own variables change. `strict:` as {Hiera#session}.
-    def overlay(vars, hiera3_variables: nil, strict: false)
-      Session.new(nil, vars, strict: strict, hiera3_variables: hiera3_variables, parent: self)
+    #
+    # `deferred`: names of more variables of the overlay, whose values the
+    # configuration's host gives (its `call` with `{'kind' => 'variable',
+    # 'key' => name}`) when a lookup first reads one: big values that data
+    # seldom names (a class's parameters) need not cross at all.
+    def overlay(vars, hiera3_variables: nil, strict: false, deferred: nil)
+      Session.new(nil, vars, strict: strict, hiera3_variables: hiera3_variables, parent: self, deferred: deferred)
     end
 
     # Looks keys up as Puppet's automatic parameter lookup does (each key
@@ -319,10 +324,11 @@ module Libhiera
 
     private
 
-    def overlay_of(parent, vars, strict, hiera3_variables)
+    def overlay_of(parent, vars, strict, hiera3_variables, deferred)
       json = Native.cstr(Wire.dump(vars, strict: strict))
       options = {}
       options['hiera3_variables'] = hiera3_variables unless hiera3_variables.nil? || hiera3_variables.empty?
+      options['deferred'] = deferred.map { |n| Wire.string(n.to_s) } unless deferred.nil? || deferred.empty?
       text = Native.cstr(Wire.dump(options, strict: strict))
       @handle = Native.make(Native::FREE_SESSION) do |out, err|
         parent.use { |p| Native.hiera_session_overlay(p, json, text, out, err) }

@@ -186,6 +186,9 @@ module Libhiera
       # overlays on it, by the variables (and Hiera 3 calling variables)
       # a scope adds.
       attr_accessor :stamp, :top, :root, :sessions, :engine, :unusable, :plan
+      # Per scope (by identity): [stamp, overlay, calling, session] of its
+      # last lookup (see {Handoff.scope_stamp}).
+      attr_reader :scopes
       # The objects host functions returned that the wire cannot carry,
       # passed by reference.
       attr_reader :objects
@@ -196,6 +199,7 @@ module Libhiera
         @top = nil
         @root = nil
         @sessions = {}
+        @scopes = {}.compare_by_identity
         @engine = nil
         @unusable = nil
       end
@@ -440,24 +444,53 @@ module Libhiera
         unless state.stamp == stamp
           hash = top.to_hash(false, true)
           unless hash == state.top
-            # A session of the top scope's variables, made once (and again
-            # only when a top-scope variable is added); every other scope's
-            # lookups go to an overlay on it.
-            state.plan = Handoff.plan? if state.plan.nil?
-            state.root = state.engine.session(hash, strict: true, plan: state.plan)
-            state.root.objects = state.objects
+            # A session of the top scope's variables, made once per compile;
+            # the variables added to the top scope later go to an overlay on
+            # it (sharing what it computed). Every other scope's lookups go
+            # to an overlay of the variables it adds.
+            if state.root.nil?
+              state.plan = Handoff.plan? if state.plan.nil?
+              state.root = state.engine.session(hash, strict: true, plan: state.plan)
+              state.root.objects = state.objects
+            else
+              added = hash.reject { |k, v| state.top.key?(k) && state.top[k].equal?(v) }
+              state.root = state.root.overlay(added, strict: true)
+            end
             state.top = hash
             state.sessions.clear
+            state.scopes.clear
           end
           state.stamp = stamp
         end
-        overlay = Handoff.overlay(scope, top)
-        calling = Handoff.calling(scope)
-        return state.root if overlay.empty? && calling.empty?
+        return state.root if scope.equal?(top)
 
-        state.sessions[[overlay, calling]] ||= state.root.overlay(overlay, hiera3_variables: calling, strict: true)
+        scope_session(state, scope, top)
       rescue Libhiera::Wire::Unrepresentable, Libhiera::InvalidArgumentError => e
         decline(:scope, e.message, count)
+      end
+
+      # The session of a scope other than the top scope: an overlay on the
+      # compile's session with the variables the scope adds. Kept per scope
+      # until its variables change; then the overlay of its last overlay
+      # with the variables added since (a class body's assignments), or,
+      # when they are not only added, a new overlay.
+      def scope_session(state, scope, top)
+        stamp = Handoff.scope_stamp(scope, top)
+        memo = state.scopes[scope]
+        return memo[3] if memo && memo[0] == stamp
+
+        overlay = Handoff.overlay(scope, top)
+        calling = Handoff.calling(scope)
+        added = Handoff.added(memo[1], overlay) if memo && memo[2].equal?(calling)
+        session = if added
+                    added.empty? ? memo[3] : Handoff.overlay_session(memo[3], added, calling)
+                  elsif overlay.empty? && calling.empty?
+                    state.root
+                  else
+                    state.sessions[[overlay, calling]] ||= Handoff.overlay_session(state.root, overlay, calling)
+                  end
+        state.scopes[scope] = [stamp, overlay, calling, session]
+        session
       end
 
       def decline(why, detail = nil, count = true)
@@ -542,6 +575,55 @@ module Libhiera
         table = top.instance_variable_get(:@symtable)
         symbols = table&.instance_variable_get(:@symbols)
         symbols.is_a?(Hash) ? symbols.size : top.to_hash(false, true).size
+      end
+
+      # An overlay of `session` with `vars`: scalars passed, other values
+      # (a class parameter's Hash or Array, a Puppet object) deferred:
+      # asked of the scope ({Host#call}, kind variable) if a lookup reads
+      # them, which data seldom does.
+      def self.overlay_session(session, vars, calling)
+        deferred = nil
+        inline = vars
+        vars.each do |k, v|
+          next if SCALARS.include?(v.class) && !(v.is_a?(String) && v.bytesize > 1024)
+
+          (deferred ||= []) << k
+        end
+        inline = vars.reject { |k, _| deferred.include?(k) } if deferred
+        session.overlay(inline, hiera3_variables: calling, strict: true, deferred: deferred)
+      end
+
+      # The classes of the values an overlay passes as they are.
+      SCALARS = [String, Integer, Float, TrueClass, FalseClass, NilClass, Symbol].freeze
+
+      # What changes when the variables a lookup from `scope` sees (those
+      # {overlay} gives) change: for each scope between it and the top
+      # scope, its innermost local scope (a lambda's, a match's) and how
+      # many variables its local scopes hold (variables are only added).
+      def self.scope_stamp(scope, top)
+        stamp = []
+        while scope && !scope.equal?(top)
+          eph = scope.instance_variable_get(:@ephemeral).last
+          stamp << eph
+          n = 0
+          while eph
+            symbols = eph.instance_variable_get(:@symbols)
+            n += symbols.size if symbols
+            eph = eph.parent
+          end
+          stamp << n
+          scope = scope.inherited_scope || scope.enclosing_scope
+        end
+        stamp
+      end
+
+      # The variables of `now` that `before` lacks, when `now` only adds to
+      # `before` (every variable of `before` is in `now`, the same object);
+      # else nil.
+      def self.added(before, now)
+        return nil unless before.size <= now.size && before.all? { |k, v| now.key?(k) && now[k].equal?(v) }
+
+        now.size == before.size ? {} : now.reject { |k, _| before.key?(k) }
       end
 
       # The variables a lookup from `scope` sees that the top scope does not
