@@ -284,9 +284,11 @@ typedef struct hiera3_host {
  *
  * With the option `host_variables: true` it is also called as
  * `{"kind": "variable", "key": NAME}` for a qualified variable (`a::b`,
- * a class's variable) the session does not have: answer its value, or
- * nothing when there is no such variable (an error counts as nothing).
- * It must not look up from inside such a call.
+ * a class's variable) the session does not have, and, always, for a
+ * variable an overlay session defers (`hiera_session_overlay`'s
+ * `deferred`) when a lookup first reads it: answer its value, or nothing
+ * when there is no such variable (an error counts as nothing). It must
+ * not look up from inside such a call.
  *
  * The string is borrowed for the call. The callback answers through
  * `answer`; it may look up again (any session, any `hiera`) before it
@@ -885,9 +887,14 @@ enum hiera_status hiera_session_new_with(const struct hiera *h,
  *
  * `vars_json` is a JSON object, the variables to add or replace (`{}` for
  * none). `options_json` is a JSON object, every field optional:
- * `{"hiera3_variables": {}}` (as `hiera_session_new_with`; the overlay's
- * own, not its parent's). An overlay always searches its parent's `plan`
- * hierarchy.
+ * `{"hiera3_variables": {}, "deferred": []}`. `hiera3_variables`: as
+ * `hiera_session_new_with`'s, the overlay's own, not its parent's.
+ * `deferred`: names of more variables of the overlay whose values the
+ * configuration's host gives, through its `call` (`{"kind": "variable",
+ * "key": NAME}`), when a lookup first reads one (once per overlay): for
+ * big values that data seldom names, such as a class's parameters; it
+ * needs a configuration opened with `hiera_open_with_host`. An overlay
+ * always searches its parent's `plan` hierarchy.
  *
  * The overlay shares its parent's snapshot and caches: whatever read none
  * of the variables the overlay changes (a hierarchy resolved from facts, a
@@ -934,8 +941,14 @@ void hiera_session_free(struct hiera_session *s);
  *
  * `request_json` is the request object of the CLI's `--batch` mode:
  * `{"key": K | [K, ...], "merge": ..., "default": ..., "default_values_hash":
- * {...}, "override": {...}, "explain": bool}`; only `key` is required and
- * unknown fields are an error.
+ * {...}, "override": {...}, "explain": bool, "local_variables": [NAME, ...],
+ * "hiera3_variables": {...}}`; only `key` is required and unknown fields
+ * are an error. `local_variables` names the variables the lookup's scope
+ * has beyond the session's (a class's parameters and locals): their values
+ * are asked of the configuration's host (`hiera_call_fn`, kind `variable`)
+ * when the lookup reads one, and what reads one is not kept in the
+ * session's caches; it needs `hiera_open_with_host`. `hiera3_variables`:
+ * the lookup's own Hiera 3 calling variables.
  *
  * Returns, with `*result_json`:
  * - `HIERA_OK`: the value as JSON (the wire format of `--render-as json`,
@@ -1026,7 +1039,11 @@ enum hiera_status hiera_lookup_many(struct hiera_session *s,
  * parameters, `<class>::<param>`): each key alone (first found, no merge
  * argument, no default), in order, up to the first that fails.
  *
- * `keys_json` is a JSON array of strings.
+ * `keys_json` is a JSON array of strings. `options_json` is a JSON object,
+ * every field optional (`{}` for none): `{"local_variables": [NAME, ...],
+ * "hiera3_variables": {...}}`, as the request fields of `hiera_lookup`
+ * (the variables of the lookups' scope beyond the session's, asked of the
+ * host; the scope's Hiera 3 calling variables).
  *
  * Returns, with `*results_json`:
  * - `HIERA_OK`: a JSON array with one response per key, in order, as
@@ -1034,19 +1051,22 @@ enum hiera_status hiera_lookup_many(struct hiera_session *s,
  *   `{"not_found": true}`; when a lookup fails, its `{"error": {...}}` is
  *   the last entry and the keys after it are not looked up.
  * - `HIERA_INVALID_ARGUMENT`: an error object: `keys_json` is not UTF-8,
- *   not JSON, or not an array of strings.
+ *   not JSON, or not an array of strings, or `options_json` is not valid.
  * - `HIERA_NULL_ARGUMENT`, `HIERA_PANIC`: `*results_json` is not written.
  *
- * Ownership: `s` and `keys_json` are borrowed for the call;
- * `*results_json` belongs to the caller: free it with `hiera_string_free`.
+ * Ownership: `s`, `keys_json` and `options_json` are borrowed for the
+ * call; `*results_json` belongs to the caller: free it with
+ * `hiera_string_free`.
  * Threads: many threads may call this on one session at once.
  *
  * # Safety
- * `s` is NULL or a live session; `keys_json` is NULL or a NUL-terminated
- * string; `results_json` is NULL or valid for a write of a pointer.
+ * `s` is NULL or a live session; `keys_json` and `options_json` are NULL
+ * or NUL-terminated strings; `results_json` is NULL or valid for a write
+ * of a pointer.
  */
 enum hiera_status hiera_lookup_keys(struct hiera_session *s,
                                     const char *keys_json,
+                                    const char *options_json,
                                     char **results_json);
 
 /**

@@ -377,6 +377,31 @@ pub struct LookupRequest {
     pub default_values_hash: Map,
     /// Values that win over any data (and over scope variables).
     pub override_values: Map,
+    /// Names of variables the lookup's scope has beyond the session's (a
+    /// class's parameters and locals, a resource's title: what Puppet's
+    /// scope of the lookup adds to the compile's top scope). Their values
+    /// are asked of the host ([`crate::host::Host::variable`], with the
+    /// lookup's scope) when the lookup reads one, once per lookup; what
+    /// read one is not kept in, nor taken from, the session's caches. A
+    /// class's lookups need no session of their own. Needs a host.
+    pub local_variables: Vec<String>,
+    /// The lookup's own Hiera 3 calling variables (`calling_class`,
+    /// `calling_class_path`, `calling_module`), in place of the session's;
+    /// what read one is not kept, as for `local_variables`.
+    pub hiera3_variables: Option<Map>,
+}
+
+impl LookupRequest {
+    /// Whether something computed from `reads` may differ for this request
+    /// from what the session has: it read one of the request's own
+    /// variables.
+    fn hides(&self, reads: &[Box<str>]) -> bool {
+        (!self.local_variables.is_empty() || self.hiera3_variables.is_some())
+            && reads.iter().any(|r| {
+                self.local_variables.iter().any(|l| **l == **r)
+                    || (self.hiera3_variables.is_some() && HIERA3_CALLING_KEYS.contains(&&**r))
+            })
+    }
 }
 
 impl LookupRequest {
@@ -647,6 +672,13 @@ impl Session {
 
     /// The lookup and the warnings Puppet would log, as Puppet logs them.
     fn lookup_warned(&self, req: &LookupRequest) -> (Result<Option<Value>>, Vec<Warning>) {
+        if !req.local_variables.is_empty() && self.hiera.options.host.is_none() {
+            let e = Error::new(
+                ErrorKind::InvalidArgument,
+                "a lookup's local_variables are asked of the host: the configuration has none",
+            );
+            return (Err(e), Vec::new());
+        }
         if let Some((found, warnings)) = self.quick_lookup(req) {
             return (Ok(found.or_else(|| req.default.clone())), warnings);
         }
@@ -747,6 +779,16 @@ impl Session {
             // reports it).
             return None;
         }
+        // The request's own variables hide what read them.
+        if (!req.local_variables.is_empty() || req.hiera3_variables.is_some())
+            && (base
+                .layers()
+                .chain(quick.layer.iter())
+                .any(|r| req.hides(&r.reads))
+                || req.hides(&quick.options_reads))
+        {
+            return None;
+        }
         let parsed = if root.len() < name.len() {
             Some(LookupKey::parse(name).ok().filter(|lk| &*lk.root == root)?)
         } else {
@@ -784,7 +826,10 @@ impl Session {
             }
             // Interpolated values are kept as the general path keeps them:
             // the session's finished lookups.
-            if let Some((done, _)) = self.finished(name, None) {
+            if let Some((done, _)) = self
+                .finished(name, None)
+                .filter(|(_, reads)| !req.hides(reads))
+            {
                 return Some(done);
             }
             // Interpolated as the general path does: inside the layer's
@@ -834,7 +879,9 @@ impl Session {
                 .collect();
             reads.sort_unstable();
             reads.dedup();
-            self.keep(name, None, &found, reads.into());
+            if !req.hides(&reads) {
+                self.keep(name, None, &found, reads.into());
+            }
         }
         Some(found)
     }
@@ -902,7 +949,6 @@ impl Session {
             Some(Some(_)) => QuickLayer::Ready(Some(resolved)),
         }
     }
-
 
     /// The session whose caches hold what was computed from `reads`: the
     /// parent when none of them is a variable this overlay changes.
@@ -1211,6 +1257,8 @@ struct Invocation<'s> {
     /// The qualified variables the host did not have (asked once per
     /// lookup: nothing is evaluated during one).
     host_misses: RefCell<Vec<Box<str>>>,
+    /// The request's local variables read so far, as the host gave them.
+    local_values: RefCell<Vec<(Box<str>, Option<Value>)>>,
 }
 
 type Found = Option<Value>;
@@ -1330,15 +1378,15 @@ impl<'s> Invocation<'s> {
             global_only: false,
             reads: RefCell::new(Vec::new()),
             host_misses: RefCell::new(Vec::new()),
+            local_values: RefCell::new(Vec::new()),
         }
     }
 
-    /// Notes that the scope variable `name` was read.
+    /// Notes that the scope variable `name` was read. Every read is noted
+    /// (a name read before a mark must be seen after it too); the part of
+    /// the list a cache entry keeps is deduplicated then.
     fn read(&self, name: &str) {
-        let mut reads = self.reads.borrow_mut();
-        if !reads.iter().any(|r| **r == *name) {
-            reads.push(Box::from(name));
-        }
+        self.reads.borrow_mut().push(Box::from(name));
     }
 
     /// Notes that what was read to compute a cached result was read.
@@ -1353,9 +1401,12 @@ impl<'s> Invocation<'s> {
         self.reads.borrow().len()
     }
 
-    /// The variables read since `mark`.
+    /// The variables read since `mark`, each once.
     fn reads_since(&self, mark: usize) -> Reads {
-        self.reads.borrow()[mark..].iter().cloned().collect()
+        let mut since: Vec<Box<str>> = self.reads.borrow()[mark..].to_vec();
+        since.sort_unstable();
+        since.dedup();
+        since.into()
     }
 
     fn limits(&self) -> &'s Limits {
@@ -1482,16 +1533,20 @@ impl<'s> Invocation<'s> {
         if !cacheable {
             return self.lookup_key_uncached(key, merge);
         }
-        if let Some((found, reads)) = self.session.finished(key, merge) {
+        if let Some((found, reads)) = self
+            .session
+            .finished(key, merge)
+            .filter(|(_, reads)| !self.req.hides(reads))
+        {
             self.read_all(&reads);
             return Ok(found);
         }
         let mark = self.reads_mark();
         let found = self.lookup_key_uncached(key, merge)?;
         // lookup_options gathered during this lookup may have been partial.
-        if self.options_busy.is_empty() {
-            self.session
-                .keep(key, merge, &found, self.reads_since(mark));
+        let reads = self.reads_since(mark);
+        if self.options_busy.is_empty() && !self.req.hides(&reads) {
+            self.session.keep(key, merge, &found, reads);
         }
         Ok(found)
     }
@@ -1698,7 +1753,11 @@ impl<'s> Invocation<'s> {
             && self.locals.is_empty();
         let cache_key = (Arc::as_ptr(config) as usize, default_hierarchy);
         if cacheable {
-            if let Some(r) = self.session.cached_hierarchy(cache_key) {
+            if let Some(r) = self
+                .session
+                .cached_hierarchy(cache_key)
+                .filter(|r| !self.req.hides(&r.reads))
+            {
                 self.read_all(&r.reads);
                 return Ok(r);
             }
@@ -1719,7 +1778,7 @@ impl<'s> Invocation<'s> {
             index: OnceLock::new(),
             reads: self.reads_since(mark),
         });
-        if cacheable {
+        if cacheable && !self.req.hides(&resolved.reads) {
             // The entry keeps its config alive, so the address stays unique.
             return Ok(self.session.keep_hierarchy(cache_key, resolved));
         }
@@ -2357,7 +2416,12 @@ impl<'s> Invocation<'s> {
         // Hiera::Scope#[] knows them by their bare names (`::calling_module`
         // is an ordinary, undefined, variable).
         if HIERA3_CALLING_KEYS.contains(&written) && self.in_hiera3_layer() {
-            return match self.session.options.hiera3_variables.get(&Key(name)) {
+            let calling = self
+                .req
+                .hiera3_variables
+                .as_ref()
+                .unwrap_or(&self.session.options.hiera3_variables);
+            return match calling.get(&Key(name)) {
                 Some(Value::String(s)) if s.is_empty() => Some(Value::Nil),
                 Some(v) => Some(v.clone()),
                 None => Some(Value::Nil),
@@ -2366,6 +2430,9 @@ impl<'s> Invocation<'s> {
         if let Some((_, v)) = self.locals.iter().rev().find(|(n, _)| n == name) {
             return Some(v.clone());
         }
+        if self.req.local_variables.iter().any(|l| l == name) {
+            return self.local_variable(name);
+        }
         let session = self.session;
         if let Some(v) = session.scope.get(&Key(name)) {
             return Some(v.clone());
@@ -2373,7 +2440,11 @@ impl<'s> Invocation<'s> {
         if let Some(slot) = session.deferred.get(name) {
             return slot.get_or_init(|| self.asked_variable(name)).clone();
         }
-        if let Some(v) = session.parent.as_ref().and_then(|p| p.scope.get(&Key(name))) {
+        if let Some(v) = session
+            .parent
+            .as_ref()
+            .and_then(|p| p.scope.get(&Key(name)))
+        {
             return Some(v.clone());
         }
         if let Some(setting) = name.strip_prefix("settings::") {
@@ -2412,6 +2483,24 @@ impl<'s> Invocation<'s> {
             self.host_misses.borrow_mut().push(Box::from(name));
         }
         found
+    }
+
+    /// One of the request's local variables, asked of the host once per
+    /// lookup.
+    fn local_variable(&self, name: &str) -> Option<Value> {
+        if let Some((_, v)) = self
+            .local_values
+            .borrow()
+            .iter()
+            .find(|(n, _)| **n == *name)
+        {
+            return v.clone();
+        }
+        let v = self.asked_variable(name);
+        self.local_values
+            .borrow_mut()
+            .push((Box::from(name), v.clone()));
+        v
     }
 
     /// A variable asked of the host: on the thread's own stack, with room
@@ -2583,7 +2672,11 @@ impl<'s> Invocation<'s> {
 
     fn lookup_options_for(&mut self, lk: &LookupKey) -> Result<Option<Map>> {
         let module = lk.module();
-        let compiled = match self.session.cached_options(module.unwrap_or("")) {
+        let compiled = match self
+            .session
+            .cached_options(module.unwrap_or(""))
+            .filter(|(_, reads)| !self.req.hides(reads))
+        {
             Some((c, reads)) => {
                 self.read_all(&reads);
                 c
@@ -2595,12 +2688,10 @@ impl<'s> Invocation<'s> {
                 self.ex_pop();
                 let c = c?;
                 // Options gathered while others are being gathered are partial.
-                if self.options_busy.is_empty() {
-                    self.session.keep_options(
-                        module.unwrap_or(""),
-                        c.clone(),
-                        self.reads_since(mark),
-                    );
+                let reads = self.reads_since(mark);
+                if self.options_busy.is_empty() && !self.req.hides(&reads) {
+                    self.session
+                        .keep_options(module.unwrap_or(""), c.clone(), reads);
                 }
                 c
             }
@@ -2644,7 +2735,11 @@ impl<'s> Invocation<'s> {
     fn global_and_environment_options(&mut self) -> Result<Option<Value>> {
         let complete = self.options_busy.is_empty();
         if complete {
-            if let Some((v, reads)) = self.session.cached_base_options() {
+            if let Some((v, reads)) = self
+                .session
+                .cached_base_options()
+                .filter(|(_, reads)| !self.req.hides(reads))
+            {
                 self.read_all(reads);
                 return Ok(v.clone());
             }
@@ -2664,10 +2759,10 @@ impl<'s> Invocation<'s> {
                 Strategy::new(StrategyKind::Hash).merge(g, e).map(Some)
             })?,
         };
-        if complete {
+        let reads = self.reads_since(mark);
+        if complete && !self.req.hides(&reads) {
             // Gathered with nothing else in progress: the whole answer.
-            self.session
-                .keep_base_options(opts.clone(), self.reads_since(mark));
+            self.session.keep_base_options(opts.clone(), reads);
         }
         Ok(opts)
     }

@@ -66,6 +66,11 @@ pub fn request_from_value(v: &Value) -> Result<Request, Error> {
             "default" => req.lookup.default = Some(v.clone()),
             "default_values_hash" => req.lookup.default_values_hash = hash_field(name, v)?,
             "override" => req.lookup.override_values = hash_field(name, v)?,
+            "local_variables" => req.lookup.local_variables = string_list(name, v)?,
+            "hiera3_variables" => match v {
+                Value::Nil => {}
+                _ => req.lookup.hiera3_variables = Some(hash_field(name, v)?),
+            },
             "explain" => match v {
                 Value::Bool(b) => req.explain = *b,
                 Value::Nil => {}
@@ -78,6 +83,18 @@ pub fn request_from_value(v: &Value) -> Result<Request, Error> {
         return Err(invalid("a request needs a 'key'"));
     }
     Ok(req)
+}
+
+fn string_list(name: &str, v: &Value) -> Result<Vec<String>, Error> {
+    match v {
+        Value::Nil => Ok(Vec::new()),
+        Value::Array(a) => a
+            .iter()
+            .map(|x| x.as_str().map(str::to_string))
+            .collect::<Option<_>>()
+            .ok_or_else(|| invalid(format!("'{name}' must be an array of strings"))),
+        _ => Err(invalid(format!("'{name}' must be an array of strings"))),
+    }
 }
 
 fn hash_field(name: &str, v: &Value) -> Result<Map, Error> {

@@ -120,6 +120,7 @@ fn run_tree(root: &Path, puppet: u8) -> (usize, Vec<String>) {
     let (mut queries, mut failures) = (0, Vec::new());
     let mut deferred_total = 0;
     let mut asked = 0;
+    let mut locals_asked = 0;
     for dir in &cases {
         let name = dir.strip_prefix(root).unwrap_or(dir).display().to_string();
         if !name.contains(&filter) {
@@ -207,6 +208,51 @@ fn run_tree(root: &Path, puppet: u8) -> (usize, Vec<String>) {
                 }
             }
             asked += counter.1.swap(0, std::sync::atomic::Ordering::Relaxed);
+            if let Split::Deferred = how {
+                // No overlay at all: the same variables as each request's
+                // local variables, on the parent (whose caches hold its own
+                // answers), asked of the host.
+                let mut names: Vec<String> = deferred.iter().map(|n| n.to_string()).collect();
+                names.extend(
+                    overlay_vars
+                        .keys()
+                        .filter_map(|k| k.as_str().map(str::to_string)),
+                );
+                let locals = Arc::new(Variables(
+                    case.scope.clone(),
+                    std::sync::atomic::AtomicUsize::new(0),
+                ));
+                let hl = open_with(&case, Some(hiera::host::HostRef(locals.clone())))
+                    .expect("opened once already");
+                let parent = Session::new(Arc::clone(&hl), vars.clone());
+                for r in &reqs {
+                    let _ = parent.lookup(r);
+                }
+                for round in 0..2 {
+                    for (i, r) in reqs.iter().enumerate() {
+                        let mut r = r.clone();
+                        r.local_variables = names.clone();
+                        queries += 1;
+                        let got = outcome(parent.lookup(&r));
+                        if got != want[i] {
+                            failures.push(format!(
+                                "{name} #{i} {} (local variables, round {round}): answered {got}, a whole session {}",
+                                r.keys[0], want[i]
+                            ));
+                        }
+                    }
+                }
+                for (i, r) in reqs.iter().enumerate() {
+                    let got = outcome(parent.lookup(r));
+                    if got != parent_want[i] {
+                        failures.push(format!(
+                            "{name} #{i} {} (local variables): then the session answered {got}, a fresh one {}",
+                            r.keys[0], parent_want[i]
+                        ));
+                    }
+                }
+                locals_asked += locals.1.load(std::sync::atomic::Ordering::Relaxed);
+            }
             for (i, r) in reqs.iter().enumerate() {
                 let got = outcome(parent.lookup(r));
                 if got != parent_want[i] {
@@ -219,10 +265,14 @@ fn run_tree(root: &Path, puppet: u8) -> (usize, Vec<String>) {
         }
     }
     eprintln!(
-        "overlays under {}: {deferred_total} deferred variables, asked of the host {asked} times",
+        "overlays under {}: {deferred_total} deferred variables, asked of the host {asked} times; local variables asked {locals_asked} times",
         root.display()
     );
-    assert!(deferred_total > 100 && asked > 50, "deferred variables were exercised");
+    assert!(
+        deferred_total > 100 && asked > 50,
+        "deferred variables were exercised"
+    );
+    assert!(locals_asked > 100, "local variables were exercised");
     (queries, failures)
 }
 

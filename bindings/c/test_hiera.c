@@ -587,7 +587,7 @@ static void test_overlay(void) {
   CHECK(st == HIERA_OK && err == UNSET_STR, "hiera_session_overlay = %s", status_name(st));
   if (st != HIERA_OK) exit(1);
   out = UNSET_STR;
-  st = hiera_lookup_keys(ov, "[\"ntp::servers\",\"ntp::nope\",\"ntp::greeting\",\"ntp::host\"]", &out);
+  st = hiera_lookup_keys(ov, "[\"ntp::servers\",\"ntp::nope\",\"ntp::greeting\",\"ntp::host\"]", "{}", &out);
   CHECK(st == HIERA_OK && out != UNSET_STR &&
             strcmp(out, "[{\"value\":[\"ntp.example.com\"]},{\"not_found\":true},{\"value\":\"in ntp on web01\"},"
                         "{\"value\":\"web01\"}]") == 0,
@@ -598,7 +598,7 @@ static void test_overlay(void) {
   hiera_string_free(out);
   /* The first failure ends the answers. */
   out = UNSET_STR;
-  st = hiera_lookup_keys(ov, "[\"ntp::host\",\"bad'key\",\"ntp::servers\"]", &out);
+  st = hiera_lookup_keys(ov, "[\"ntp::host\",\"bad'key\",\"ntp::servers\"]", "{}", &out);
   CHECK(st == HIERA_OK && out != UNSET_STR && contains(out, "[{\"value\":\"web01\"},{\"error\":{\"kind\":") &&
             !contains(out, "ntp.example.com"),
         "stops at the error: %s", out);
@@ -620,12 +620,18 @@ static void test_overlay(void) {
         "overlay with plan: %s", status_name(st));
   if (err != UNSET_STR) hiera_string_free(err);
   out = UNSET_STR;
-  CHECK(hiera_lookup_keys(NULL, "[]", &out) == HIERA_NULL_ARGUMENT && out == UNSET_STR, "keys s NULL");
-  CHECK(hiera_lookup_keys(ov, NULL, &out) == HIERA_NULL_ARGUMENT && out == UNSET_STR, "keys NULL");
-  CHECK(hiera_lookup_keys(ov, "[]", NULL) == HIERA_NULL_ARGUMENT, "keys out NULL");
-  st = hiera_lookup_keys(ov, "[\"a\",1]", &out);
+  CHECK(hiera_lookup_keys(NULL, "[]", "{}", &out) == HIERA_NULL_ARGUMENT && out == UNSET_STR, "keys s NULL");
+  CHECK(hiera_lookup_keys(ov, "[]", NULL, &out) == HIERA_NULL_ARGUMENT && out == UNSET_STR, "keys options NULL");
+  CHECK(hiera_lookup_keys(ov, NULL, "{}", &out) == HIERA_NULL_ARGUMENT && out == UNSET_STR, "keys NULL");
+  CHECK(hiera_lookup_keys(ov, "[]", "{}", NULL) == HIERA_NULL_ARGUMENT, "keys out NULL");
+  st = hiera_lookup_keys(ov, "[\"a\",1]", "{}", &out);
   CHECK(st == HIERA_INVALID_ARGUMENT && out != UNSET_STR && contains(out, "keys_json must be a JSON array of strings"),
         "keys not strings: %s", status_name(st));
+  if (out != UNSET_STR) hiera_string_free(out);
+  out = UNSET_STR;
+  st = hiera_lookup_keys(ov, "[\"ntp::greeting\"]", "{\"local_variables\":[\"local\"]}", &out);
+  CHECK(st == HIERA_OK && out != UNSET_STR && contains(out, "local_variables are asked of the host"),
+        "local variables need a host: %s", out);
   if (out != UNSET_STR) hiera_string_free(out);
   /* The overlay outlives its parent and its hiera. */
   hiera_session_free(root);
@@ -654,6 +660,7 @@ static void host_call(void *user_data, const char *call_json, hiera_answer *answ
     /* A qualified variable (host_variables: true): my::var only. */
     st->variables++;
     if (contains(call_json, "\"key\":\"my::var\"")) hiera_answer_value(answer, "\"from host\"");
+    if (contains(call_json, "\"key\":\"lv\"")) hiera_answer_value(answer, "\"local value\"");
     return;
   }
   if (contains(call_json, "\"kind\":\"data_hash\"")) {
@@ -699,7 +706,7 @@ static void test_host(void) {
              "  - name: hash\n    data_hash: my::hash\n    path: common.yaml\n  - name: yaml\n    path: plain.yaml\n");
   make_dir(dir, "data");
   write_file(dir, "data/common.yaml", "");
-  write_file(dir, "data/plain.yaml", "undef: \"%{nosuch}\"\nqualified: \"%{my::var}|%{my::other}\"\n");
+  write_file(dir, "data/plain.yaml", "undef: \"%{nosuch}\"\nqualified: \"%{my::var}|%{my::other}\"\nlocal: \"v=%{lv}\"\n");
   host_state st;
   memset(&st, 0, sizeof st);
   hiera_host host = {&st, host_call, host_warn, host_release};
@@ -729,6 +736,7 @@ static void test_host(void) {
       {"{\"key\":\"failing\"}", HIERA_ERROR, "the vault is sealed"},
       {"{\"key\":\"bad_json\"}", HIERA_ERROR, "value_json is not valid JSON"},
       {"{\"key\":\"qualified\"}", HIERA_OK, "\"from host|\""}, /* host_variables */
+      {"{\"key\":\"local\",\"local_variables\":[\"lv\"]}", HIERA_OK, "\"v=local value\""}, /* asked of the host */
       {"{\"key\":\"undef\"}", HIERA_OK, "\"\""},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -739,7 +747,7 @@ static void test_host(void) {
     hiera_string_free(out);
   }
   CHECK(st.nested == 1, "one nested lookup from inside a call (%d)", st.nested);
-  CHECK(st.variables == 2, "the host was asked for my::var and my::other (%d)", st.variables);
+  CHECK(st.variables == 3, "the host was asked for my::var, my::other and lv (%d)", st.variables);
   CHECK(st.warnings == 2 && contains(st.last_warning, "\"kind\":\"undefined_variables\"") &&
             contains(st.last_warning, "Undefined variable 'nosuch'"),
         "the undefined variables reached warn: %d %s", st.warnings, st.last_warning);

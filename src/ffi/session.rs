@@ -170,7 +170,15 @@ pub(crate) fn lookup_many_json(session: &Session, text: &str) -> (hiera_status, 
 
 /// `hiera_lookup_keys` without the pointers: each key looked up as an
 /// automatic parameter lookup, in order, up to the first that fails.
-pub(crate) fn lookup_keys_json(session: &Session, text: &str) -> (hiera_status, String) {
+pub(crate) fn lookup_keys_json(
+    session: &Session,
+    text: &str,
+    options: &str,
+) -> (hiera_status, String) {
+    let (local_variables, hiera3_variables) = match keys_options_from_json(options) {
+        Ok(o) => o,
+        Err(e) => return (hiera_status::HIERA_INVALID_ARGUMENT, error_object(&e)),
+    };
     let keys = match input_json(text, "keys_json") {
         Ok(Value::Array(a)) if a.iter().all(|k| k.as_str().is_some()) => a,
         Ok(_) => {
@@ -187,8 +195,11 @@ pub(crate) fn lookup_keys_json(session: &Session, text: &str) -> (hiera_status, 
         if i > 0 {
             out.push(',');
         }
+        let mut lookup = LookupRequest::key(key.as_str().unwrap_or_default());
+        lookup.local_variables = local_variables.clone();
+        lookup.hiera3_variables = hiera3_variables.clone();
         let req = Request {
-            lookup: LookupRequest::key(key.as_str().unwrap_or_default()),
+            lookup,
             explain: false,
         };
         test_hook(&req);
@@ -200,6 +211,43 @@ pub(crate) fn lookup_keys_json(session: &Session, text: &str) -> (hiera_status, 
     }
     out.push(']');
     (hiera_status::HIERA_OK, out)
+}
+
+/// Decodes `options_json` of `hiera_lookup_keys`: `{"local_variables":
+/// [NAME, ...], "hiera3_variables": {...}}`, every field optional.
+fn keys_options_from_json(text: &str) -> Result<(Vec<String>, Option<Map>), Error> {
+    let invalid = |m: String| Error::new(ErrorKind::InvalidArgument, m);
+    let Value::Hash(fields) = input_json(text, "options_json")? else {
+        return Err(invalid("options_json must be a JSON object".into()));
+    };
+    let (mut locals, mut calling) = (Vec::new(), None);
+    for (k, v) in fields.iter() {
+        match (k.as_str().unwrap_or_default(), v) {
+            (_, Value::Nil) => {}
+            ("local_variables", Value::Array(a)) => {
+                for n in a.iter() {
+                    locals.push(n.as_str().map(str::to_string).ok_or_else(|| {
+                        invalid(
+                            "options_json: 'local_variables' must be an array of strings".into(),
+                        )
+                    })?);
+                }
+            }
+            ("local_variables", _) => {
+                return Err(invalid(
+                    "options_json: 'local_variables' must be an array of strings".into(),
+                ))
+            }
+            ("hiera3_variables", Value::Hash(h)) => calling = Some((**h).clone()),
+            ("hiera3_variables", _) => {
+                return Err(invalid(
+                    "options_json: 'hiera3_variables' must be an object".into(),
+                ))
+            }
+            (name, _) => return Err(invalid(format!("options_json: unknown field '{name}'"))),
+        }
+    }
+    Ok((locals, calling))
 }
 
 /// Makes a session: binds a configuration to one scope.
@@ -263,7 +311,9 @@ fn overlay_options_from_json(text: &str) -> Result<(Map, Vec<String>), Error> {
             (_, Value::Nil) => {}
             ("hiera3_variables", Value::Hash(h)) => hiera3_variables = (**h).clone(),
             ("hiera3_variables", _) => {
-                return Err(invalid("options_json: 'hiera3_variables' must be an object"))
+                return Err(invalid(
+                    "options_json: 'hiera3_variables' must be an object",
+                ))
             }
             ("deferred", Value::Array(names)) => {
                 for n in names.iter() {
@@ -278,13 +328,13 @@ fn overlay_options_from_json(text: &str) -> Result<(Map, Vec<String>), Error> {
                 }
             }
             ("deferred", _) => {
-                return Err(invalid("options_json: 'deferred' must be an array of strings"))
-            }
-            ("plan", _) => {
                 return Err(invalid(
-                    "options_json: an overlay searches its parent's hierarchy: 'plan' is the parent's",
+                    "options_json: 'deferred' must be an array of strings",
                 ))
             }
+            ("plan", _) => return Err(invalid(
+                "options_json: an overlay searches its parent's hierarchy: 'plan' is the parent's",
+            )),
             (name, _) => {
                 return Err(Error::new(
                     ErrorKind::InvalidArgument,
@@ -487,8 +537,14 @@ pub unsafe extern "C" fn hiera_session_free(s: *mut hiera_session) {
 ///
 /// `request_json` is the request object of the CLI's `--batch` mode:
 /// `{"key": K | [K, ...], "merge": ..., "default": ..., "default_values_hash":
-/// {...}, "override": {...}, "explain": bool}`; only `key` is required and
-/// unknown fields are an error.
+/// {...}, "override": {...}, "explain": bool, "local_variables": [NAME, ...],
+/// "hiera3_variables": {...}}`; only `key` is required and unknown fields
+/// are an error. `local_variables` names the variables the lookup's scope
+/// has beyond the session's (a class's parameters and locals): their values
+/// are asked of the configuration's host (`hiera_call_fn`, kind `variable`)
+/// when the lookup reads one, and what reads one is not kept in the
+/// session's caches; it needs `hiera_open_with_host`. `hiera3_variables`:
+/// the lookup's own Hiera 3 calling variables.
 ///
 /// Returns, with `*result_json`:
 /// - `HIERA_OK`: the value as JSON (the wire format of `--render-as json`,
@@ -655,7 +711,11 @@ pub unsafe extern "C" fn hiera_lookup_many(
 /// parameters, `<class>::<param>`): each key alone (first found, no merge
 /// argument, no default), in order, up to the first that fails.
 ///
-/// `keys_json` is a JSON array of strings.
+/// `keys_json` is a JSON array of strings. `options_json` is a JSON object,
+/// every field optional (`{}` for none): `{"local_variables": [NAME, ...],
+/// "hiera3_variables": {...}}`, as the request fields of `hiera_lookup`
+/// (the variables of the lookups' scope beyond the session's, asked of the
+/// host; the scope's Hiera 3 calling variables).
 ///
 /// Returns, with `*results_json`:
 /// - `HIERA_OK`: a JSON array with one response per key, in order, as
@@ -663,24 +723,27 @@ pub unsafe extern "C" fn hiera_lookup_many(
 ///   `{"not_found": true}`; when a lookup fails, its `{"error": {...}}` is
 ///   the last entry and the keys after it are not looked up.
 /// - `HIERA_INVALID_ARGUMENT`: an error object: `keys_json` is not UTF-8,
-///   not JSON, or not an array of strings.
+///   not JSON, or not an array of strings, or `options_json` is not valid.
 /// - `HIERA_NULL_ARGUMENT`, `HIERA_PANIC`: `*results_json` is not written.
 ///
-/// Ownership: `s` and `keys_json` are borrowed for the call;
-/// `*results_json` belongs to the caller: free it with `hiera_string_free`.
+/// Ownership: `s`, `keys_json` and `options_json` are borrowed for the
+/// call; `*results_json` belongs to the caller: free it with
+/// `hiera_string_free`.
 /// Threads: many threads may call this on one session at once.
 ///
 /// # Safety
-/// `s` is NULL or a live session; `keys_json` is NULL or a NUL-terminated
-/// string; `results_json` is NULL or valid for a write of a pointer.
+/// `s` is NULL or a live session; `keys_json` and `options_json` are NULL
+/// or NUL-terminated strings; `results_json` is NULL or valid for a write
+/// of a pointer.
 #[no_mangle]
 pub unsafe extern "C" fn hiera_lookup_keys(
     s: *mut hiera_session,
     keys_json: *const c_char,
+    options_json: *const c_char,
     results_json: *mut *mut c_char,
 ) -> hiera_status {
     guard(hiera_status::HIERA_PANIC, || {
-        if s.is_null() || keys_json.is_null() || results_json.is_null() {
+        if s.is_null() || keys_json.is_null() || options_json.is_null() || results_json.is_null() {
             return hiera_status::HIERA_NULL_ARGUMENT;
         }
         // SAFETY: `s` is non-NULL and, per the contract, a live session;
@@ -688,8 +751,11 @@ pub unsafe extern "C" fn hiera_lookup_keys(
         let session = unsafe { &*s };
         // SAFETY: checked non-NULL; the caller guarantees a NUL-terminated
         // string valid for the duration of the call.
-        let (status, json) = match unsafe { input_str(keys_json, "keys_json") } {
-            Ok(text) => lookup_keys_json(&session.inner, text),
+        let options = unsafe { input_str(options_json, "options_json") };
+        // SAFETY: as above.
+        let keys = unsafe { input_str(keys_json, "keys_json") };
+        let (status, json) = match keys.and_then(|k| Ok((k, options?))) {
+            Ok((keys, options)) => lookup_keys_json(&session.inner, keys, options),
             Err(e) => (hiera_status::HIERA_INVALID_ARGUMENT, error_object(&e)),
         };
         let text = into_c_string(json);

@@ -157,12 +157,22 @@ module Libhiera
     #   `'deep'`, or a Hash (`{'strategy' => 'deep', 'knockout_prefix' => '--'}`);
     # - `default`: returned when nothing is found ({NOT_FOUND} when not
     #   given); like Puppet's, it is neither interpolated nor merged;
-    # - `default_values_hash`, `override`: as `lookup()`'s options.
+    # - `default_values_hash`, `override`: as `lookup()`'s options;
+    # - `local_variables`: names of variables the lookup's scope has beyond
+    #   the session's (a class's parameters and locals), asked of the
+    #   configuration's host (`call` with `{'kind' => 'variable', 'key' =>
+    #   name}`) when the lookup reads one; `hiera3_variables`: the lookup's
+    #   own Hiera 3 calling variables. What reads them is not kept in the
+    #   session's caches.
     #
     # Errors raise a {Libhiera::Error} subclass.
-    def lookup(key, merge: nil, default: NOT_FOUND, default_values_hash: nil, override: nil)
+    def lookup(key, merge: nil, default: NOT_FOUND, default_values_hash: nil, override: nil, local_variables: nil,
+               hiera3_variables: nil, scope_fields: nil)
+      scope_fields ||= Session.scope_fields(local_variables, hiera3_variables)
       out = Native.out_pointer
-      status = if merge.nil? && default_values_hash.nil? && override.nil? && key.instance_of?(String)
+      status = if scope_fields
+                 lookup_text(request(key, merge, default_values_hash, override, scope_fields), out)
+               elsif merge.nil? && default_values_hash.nil? && override.nil? && key.instance_of?(String)
                  if UTF8_COMPATIBLE[key.encoding] && key.valid_encoding?
                    # the common case: the key alone, passed as it is
                    if @host
@@ -205,11 +215,15 @@ module Libhiera
     # call. Returns their values ({NOT_FOUND} for a key not found). When a
     # lookup fails, the keys after it are not looked up and its error is
     # raised; with a block, each value is yielded (with its index) before
-    # that, as it comes.
-    def lookup_keys(keys)
+    # that, as it comes. `local_variables`, `hiera3_variables`: as {#lookup}.
+    def lookup_keys(keys, local_variables: nil, hiera3_variables: nil, scope_fields: nil)
+      scope_fields ||= Session.scope_fields(local_variables, hiera3_variables)
       text = Native.cstr(JSON.generate(keys.map { |k| Wire.string(k.to_s) }))
+      options = scope_fields ? "{#{scope_fields}}" : '{}'
       out = Native.out_pointer
-      status = @handle.use { |s| @host ? Native.hiera_lookup_keys_host(s, text, out) : Native.hiera_lookup_keys(s, text, out) }
+      status = @handle.use do |s|
+        @host ? Native.hiera_lookup_keys_host(s, text, options, out) : Native.hiera_lookup_keys(s, text, options, out)
+      end
       json = Native.take_written(status, out)
       raise failure(status, json) unless status == Native::OK
 
@@ -288,6 +302,18 @@ module Libhiera
       @host
     end
 
+    # The request fields (JSON text, without braces) that give a lookup its
+    # scope's own variables, or nil for none.
+    # @api private
+    def self.scope_fields(local_variables, hiera3_variables)
+      fields = []
+      unless local_variables.nil? || local_variables.empty?
+        fields << %("local_variables":#{JSON.generate(local_variables.map { |n| Wire.string(n.to_s) })})
+      end
+      fields << %("hiera3_variables":#{Wire.dump(hiera3_variables)}) unless hiera3_variables.nil? || hiera3_variables.empty?
+      fields.empty? ? nil : fields.join(',').freeze
+    end
+
     # The request text of a lookup of `key` (a String) with no options,
     # memoized: the same keys are looked up in every compile. The cache holds
     # at most KEY_REQUESTS_MAX keys and is emptied when full. Keys eql? to
@@ -352,10 +378,14 @@ module Libhiera
       @host && Host.raised_for(error) || error
     end
 
-    def request(key, merge, default_values_hash, override)
+    def request(key, merge, default_values_hash, override, scope_fields = nil)
       if merge.nil? && default_values_hash.nil? && override.nil? && key.is_a?(String)
         # the common case, without building a Hash
-        return %({"key":#{JSON.generate(Wire.string(key))}})
+        return %({"key":#{JSON.generate(Wire.string(key))}#{scope_fields ? ",#{scope_fields}" : ''}})
+      end
+      if scope_fields
+        text = request(key, merge, default_values_hash, override)
+        return "#{text[0...-1]},#{scope_fields}}"
       end
 
       req = { 'key' => key.is_a?(Array) ? key.map { |k| Wire.string(k.to_s) } : Wire.string(key.to_s) }

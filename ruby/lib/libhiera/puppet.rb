@@ -20,12 +20,13 @@ module Libhiera
   #    automatic parameter lookups to libhiera in one call. One libhiera
   #    configuration per (hiera.yaml, environment, modulepath) lives for
   #    the process (its file cache). A compile has one session, of its top
-  #    scope's variables (made again only when a top-scope variable is
-  #    added), and each other scope an overlay on it with the variables it
-  #    adds (class parameters and locals, a resource's title): the overlay
-  #    shares what reads none of them. Class variables named by qualified
-  #    names (`ntp::params::servers`) are asked of Puppet's scope when
-  #    libhiera meets them. libhiera is given the environment's modulepath
+  #    scope's variables (a top-scope variable added later goes to an
+  #    overlay on it); a lookup from another scope passes the names of the
+  #    variables that scope adds (class parameters and locals, a resource's
+  #    title), whose values libhiera asks of the scope only if it reads
+  #    them, and what reads none of them is shared by the whole compile.
+  #    Class variables named by qualified names (`ntp::params::servers`)
+  #    are asked of Puppet's scope likewise. libhiera is given the environment's modulepath
   #    as Puppet made it (`full_modulepath`: environment.conf,
   #    basemodulepath, PUPPETLIB).
   #
@@ -182,12 +183,15 @@ module Libhiera
     # The state of one compile (kept on its LookupAdapter).
     # @api private
     class CompileState
-      # `root`: the session of the compile's top scope; `sessions`: the
-      # overlays on it, by the variables (and Hiera 3 calling variables)
-      # a scope adds.
-      attr_accessor :stamp, :top, :root, :sessions, :engine, :unusable, :plan
-      # Per scope (by identity): [stamp, overlay, calling, session] of its
-      # last lookup (see {Handoff.scope_stamp}).
+      # `root`: the session of the compile's top scope (every lookup of the
+      # compile goes to it, with its scope's own variables as request
+      # fields).
+      attr_accessor :stamp, :top, :root, :engine, :unusable, :plan, :hiera3
+      # Request fields by [names, calling]: the same text for scopes that
+      # add the same variables.
+      attr_reader :fields
+      # Per scope (by identity): [stamp, request fields] of its last lookup
+      # (see {Handoff.scope_stamp}).
       attr_reader :scopes
       # The objects host functions returned that the wire cannot carry,
       # passed by reference.
@@ -198,8 +202,9 @@ module Libhiera
         @stamp = nil
         @top = nil
         @root = nil
-        @sessions = {}
         @scopes = {}.compare_by_identity
+        @fields = {}
+        @hiera3 = nil
         @engine = nil
         @unusable = nil
       end
@@ -340,6 +345,9 @@ module Libhiera
     # @api private
     module Handoff
       LOOKUP_OPTIONS = 'lookup_options'
+      # The request fields of the scope {#libhiera_session} was last asked
+      # for on this thread (its variables beyond the top scope's).
+      FIELDS = :__libhiera_scope_fields
 
       def lookup(key, lookup_invocation, merge)
         return super unless Libhiera::Puppet.enabled?
@@ -347,10 +355,12 @@ module Libhiera
         session = libhiera_session(key, lookup_invocation)
         return super if session.nil?
 
+        fields = Thread.current[FIELDS]
         value = Handoff.answering(lookup_invocation) do
           session.lookup(key, merge: Handoff.merge_option(merge),
                               override: Handoff.presence(lookup_invocation.override_values),
-                              default_values_hash: Handoff.presence(lookup_invocation.default_values))
+                              default_values_hash: Handoff.presence(lookup_invocation.default_values),
+                              scope_fields: fields)
         end
         Libhiera::Puppet.stats[:handed_off] += 1
         libhiera_record(key)
@@ -369,8 +379,9 @@ module Libhiera
         session = libhiera_session(keys.first, invocation, count: false)
         return false if session.nil?
 
+        fields = Thread.current[FIELDS]
         Handoff.answering(invocation) do
-          session.lookup_keys(keys) do |value, i|
+          session.lookup_keys(keys, scope_fields: fields) do |value, i|
             Libhiera::Puppet.stats[:handed_off] += 1
             libhiera_record(keys[i])
             yield value, i
@@ -457,40 +468,46 @@ module Libhiera
               state.root = state.root.overlay(added, strict: true)
             end
             state.top = hash
-            state.sessions.clear
             state.scopes.clear
           end
           state.stamp = stamp
         end
-        return state.root if scope.equal?(top)
-
-        scope_session(state, scope, top)
+        Thread.current[FIELDS] = scope.equal?(top) ? nil : scope_fields(state, scope, top, invocation)
+        state.root
       rescue Libhiera::Wire::Unrepresentable, Libhiera::InvalidArgumentError => e
         decline(:scope, e.message, count)
       end
 
-      # The session of a scope other than the top scope: an overlay on the
-      # compile's session with the variables the scope adds. Kept per scope
-      # until its variables change; then the overlay of its last overlay
-      # with the variables added since (a class body's assignments), or,
-      # when they are not only added, a new overlay.
-      def scope_session(state, scope, top)
-        stamp = Handoff.scope_stamp(scope, top)
+      # The request fields of a scope other than the top scope: the names
+      # of the variables it adds to the top scope (class parameters and
+      # locals, a resource's title; libhiera asks the scope for the values
+      # it reads, {Host#call}) and its Hiera 3 calling variables. Kept per
+      # scope until its variables change.
+      def scope_fields(state, scope, top, invocation)
         memo = state.scopes[scope]
-        return memo[3] if memo && memo[0] == stamp
+        chain = memo ? memo[2] : Handoff.chain(scope, top)
+        stamp = Handoff.scope_stamp(chain)
+        return memo[1] if memo && memo[0] == stamp
 
-        overlay = Handoff.overlay(scope, top)
-        calling = Handoff.calling(scope)
-        added = Handoff.added(memo[1], overlay) if memo && memo[2].equal?(calling)
-        session = if added
-                    added.empty? ? memo[3] : Handoff.overlay_session(memo[3], added, calling)
-                  elsif overlay.empty? && calling.empty?
-                    state.root
-                  else
-                    state.sessions[[overlay, calling]] ||= Handoff.overlay_session(state.root, overlay, calling)
-                  end
-        state.scopes[scope] = [stamp, overlay, calling, session]
-        session
+        names = Handoff.local_names(chain)
+        # calling_* only matter to a Hiera 3 global hiera.yaml.
+        calling = libhiera_hiera3_global?(state, invocation) ? Handoff.calling(scope) : nil
+        key = [names, calling]
+        fields = (state.fields[key] ||= Libhiera::Session.scope_fields(names, calling))
+        state.scopes[scope] = [stamp, fields, chain]
+        fields
+      end
+
+      # Whether the global hiera.yaml is a Hiera 3 one (whose hierarchy
+      # sees the calling_* variables), once per compile.
+      def libhiera_hiera3_global?(state, invocation)
+        return state.hiera3 unless state.hiera3.nil?
+
+        state.hiera3 = begin
+          global_provider(invocation)&.config(invocation)&.version == 3
+        rescue StandardError
+          true
+        end
       end
 
       def decline(why, detail = nil, count = true)
@@ -577,32 +594,13 @@ module Libhiera
         symbols.is_a?(Hash) ? symbols.size : top.to_hash(false, true).size
       end
 
-      # An overlay of `session` with `vars`: scalars passed, other values
-      # (a class parameter's Hash or Array, a Puppet object) deferred:
-      # asked of the scope ({Host#call}, kind variable) if a lookup reads
-      # them, which data seldom does.
-      def self.overlay_session(session, vars, calling)
-        deferred = nil
-        inline = vars
-        vars.each do |k, v|
-          next if SCALARS.include?(v.class) && !(v.is_a?(String) && v.bytesize > 1024)
-
-          (deferred ||= []) << k
-        end
-        inline = vars.reject { |k, _| deferred.include?(k) } if deferred
-        session.overlay(inline, hiera3_variables: calling, strict: true, deferred: deferred)
-      end
-
-      # The classes of the values an overlay passes as they are.
-      SCALARS = [String, Integer, Float, TrueClass, FalseClass, NilClass, Symbol].freeze
-
       # What changes when the variables a lookup from `scope` sees (those
       # {overlay} gives) change: for each scope between it and the top
       # scope, its innermost local scope (a lambda's, a match's) and how
       # many variables its local scopes hold (variables are only added).
-      def self.scope_stamp(scope, top)
+      def self.scope_stamp(chain)
         stamp = []
-        while scope && !scope.equal?(top)
+        chain.each do |scope|
           eph = scope.instance_variable_get(:@ephemeral).last
           stamp << eph
           n = 0
@@ -612,18 +610,36 @@ module Libhiera
             eph = eph.parent
           end
           stamp << n
-          scope = scope.inherited_scope || scope.enclosing_scope
         end
         stamp
       end
 
-      # The variables of `now` that `before` lacks, when `now` only adds to
-      # `before` (every variable of `before` is in `now`, the same object);
-      # else nil.
-      def self.added(before, now)
-        return nil unless before.size <= now.size && before.all? { |k, v| now.key?(k) && now[k].equal?(v) }
+      # The scopes between `scope` and the top scope, `scope` first (as
+      # lookupvar walks them: inherited before enclosing).
+      def self.chain(scope, top)
+        chain = []
+        while scope && !scope.equal?(top)
+          chain << scope
+          scope = scope.inherited_scope || scope.enclosing_scope
+        end
+        chain
+      end
 
-        now.size == before.size ? {} : now.reject { |k, _| before.key?(k) }
+      # The names of the variables a lookup from `scope` sees that the top
+      # scope does not give (those of the scopes between it and the top
+      # scope, as {overlay} has them).
+      def self.local_names(chain)
+        names = []
+        chain.each do |scope|
+          eph = scope.instance_variable_get(:@ephemeral).last
+          while eph
+            symbols = eph.instance_variable_get(:@symbols)
+            names.concat(symbols.keys) if symbols
+            eph = eph.parent
+          end
+        end
+        names.uniq!
+        names.freeze
       end
 
       # The variables a lookup from `scope` sees that the top scope does not
