@@ -7,9 +7,9 @@
 # compile benchmark's timer installed (server_timer.rb), and reports as
 # driver.rb does.
 #
-#   ruby benches/compile/server_bench.rb --repo DIR --name NAME
+#   ruby benches/compile/server_bench.rb --repo DIR --name NAME   (server-run passes 3 and 3)
 #        --server MODE=URL,LOGDIR [--server MODE=URL,LOGDIR]
-#        [--rounds N] [--warm-rounds N] [--nodes N] [--json OUT]
+#        [--rounds N (5)] [--warm-rounds N (1)] [--nodes N] [--json OUT]
 #        [--meta KEY=VALUE ...]
 #
 # MODE is puppet (stock) or handoff; LOGDIR the server's Puppet logdir (its
