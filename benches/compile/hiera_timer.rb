@@ -154,9 +154,19 @@ module HieraTimer
       Process.clock_gettime(Process::CLOCK_MONOTONIC, :nanosecond)
     end
 
+    # This thread's CPU time (ns), or nil. JRuby (Puppet Server) has no
+    # CLOCK_THREAD_CPUTIME_ID: the JVM's ThreadMXBean there.
     def cpu_now
+      if defined?(JRUBY_VERSION)
+        @thread_mx ||= begin
+          require 'java'
+          java.lang.management.ManagementFactory.getThreadMXBean
+        end
+        ns = @thread_mx.getCurrentThreadCpuTime
+        return ns.negative? ? nil : ns
+      end
       Process.clock_gettime(Process::CLOCK_THREAD_CPUTIME_ID, :nanosecond)
-    rescue StandardError, NotImplementedError
+    rescue StandardError, NotImplementedError, LoadError
       nil
     end
 
