@@ -213,6 +213,22 @@ pub(crate) fn lookup_keys_json(
     (hiera_status::HIERA_OK, out)
 }
 
+/// A field of an options object that lists variable names.
+fn names_field(field: &str, v: &Value) -> Result<Vec<String>, Error> {
+    let invalid = || {
+        Error::new(
+            ErrorKind::InvalidArgument,
+            format!("options_json: '{field}' must be an array of strings"),
+        )
+    };
+    let Value::Array(a) = v else {
+        return Err(invalid());
+    };
+    a.iter()
+        .map(|n| n.as_str().map(str::to_string).ok_or_else(invalid))
+        .collect()
+}
+
 /// Decodes `options_json` of `hiera_lookup_keys`: `{"local_variables":
 /// [NAME, ...], "hiera3_variables": {...}}`, every field optional.
 fn keys_options_from_json(text: &str) -> Result<(Vec<String>, Option<Map>), Error> {
@@ -224,20 +240,7 @@ fn keys_options_from_json(text: &str) -> Result<(Vec<String>, Option<Map>), Erro
     for (k, v) in fields.iter() {
         match (k.as_str().unwrap_or_default(), v) {
             (_, Value::Nil) => {}
-            ("local_variables", Value::Array(a)) => {
-                for n in a.iter() {
-                    locals.push(n.as_str().map(str::to_string).ok_or_else(|| {
-                        invalid(
-                            "options_json: 'local_variables' must be an array of strings".into(),
-                        )
-                    })?);
-                }
-            }
-            ("local_variables", _) => {
-                return Err(invalid(
-                    "options_json: 'local_variables' must be an array of strings".into(),
-                ))
-            }
+            ("local_variables", v) => locals = names_field("local_variables", v)?,
             ("hiera3_variables", Value::Hash(h)) => calling = Some((**h).clone()),
             ("hiera3_variables", _) => {
                 return Err(invalid(
@@ -315,23 +318,7 @@ fn overlay_options_from_json(text: &str) -> Result<(Map, Vec<String>), Error> {
                     "options_json: 'hiera3_variables' must be an object",
                 ))
             }
-            ("deferred", Value::Array(names)) => {
-                for n in names.iter() {
-                    match n.as_str() {
-                        Some(n) => deferred.push(n.to_string()),
-                        None => {
-                            return Err(invalid(
-                                "options_json: 'deferred' must be an array of strings",
-                            ))
-                        }
-                    }
-                }
-            }
-            ("deferred", _) => {
-                return Err(invalid(
-                    "options_json: 'deferred' must be an array of strings",
-                ))
-            }
+            ("deferred", v) => deferred = names_field("deferred", v)?,
             ("plan", _) => return Err(invalid(
                 "options_json: an overlay searches its parent's hierarchy: 'plan' is the parent's",
             )),
