@@ -32,6 +32,7 @@
 # * --timings: JSON lines meta, first_compile, compile (per node and round,
 #   with every lookup's microseconds), run (RSS).
 
+require_relative 'isolated_puppet'
 require 'json'
 require 'tmpdir'
 require 'fileutils'
@@ -127,23 +128,7 @@ module PuppetDriver
   end
 
   def boot(corpus)
-    require 'puppet'
-    @tmp = Dir.mktmpdir('hiera-bench-puppet-')
-    at_exit { FileUtils.rm_rf(@tmp) }
-    %w[conf var code log run public empty_modules].each { |d| FileUtils.mkdir_p(File.join(@tmp, d)) }
-    Puppet.initialize_settings([
-      '--confdir', File.join(@tmp, 'conf'),
-      '--vardir', File.join(@tmp, 'var'),
-      '--codedir', File.join(@tmp, 'code'),
-      '--logdir', File.join(@tmp, 'log'),
-      '--rundir', File.join(@tmp, 'run'),
-      '--publicdir', File.join(@tmp, 'public'),
-      '--basemodulepath', File.join(@tmp, 'empty_modules'),
-      '--environmentpath', File.join(corpus, 'environments'),
-    ])
-    Puppet[:strict] = :warning
-    Puppet[:strict_variables] = false
-    Puppet[:data_binding_terminus] = 'hiera'
+    @tmp = IsolatedPuppet.boot('hiera-bench-puppet-', File.join(corpus, 'environments'))
     Puppet[:code] = 'undef'
     $bench_logs = (@logs = [])
     unless Puppet::Util::Log.desttypes.key?(:bench_capture)

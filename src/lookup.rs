@@ -1254,11 +1254,9 @@ struct Invocation<'s> {
     /// results used: what is kept is kept with the part of this list read
     /// while it was computed.
     reads: RefCell<Vec<Box<str>>>,
-    /// The qualified variables the host did not have (asked once per
-    /// lookup: nothing is evaluated during one).
-    host_misses: RefCell<Vec<Box<str>>>,
-    /// The request's local variables read so far, as the host gave them.
-    local_values: RefCell<Vec<(Box<str>, Option<Value>)>>,
+    /// The variables asked of the host so far, and its answers (asked once
+    /// per lookup: nothing is evaluated during one).
+    asked: RefCell<Vec<(Box<str>, Option<Value>)>>,
 }
 
 type Found = Option<Value>;
@@ -1377,8 +1375,7 @@ impl<'s> Invocation<'s> {
             site: (Layer::Global, None),
             global_only: false,
             reads: RefCell::new(Vec::new()),
-            host_misses: RefCell::new(Vec::new()),
-            local_values: RefCell::new(Vec::new()),
+            asked: RefCell::new(Vec::new()),
         }
     }
 
@@ -2431,7 +2428,7 @@ impl<'s> Invocation<'s> {
             return Some(v.clone());
         }
         if self.req.local_variables.iter().any(|l| l == name) {
-            return self.local_variable(name);
+            return self.asked_variable(name);
         }
         let session = self.session;
         if let Some(v) = session.scope.get(&Key(name)) {
@@ -2474,41 +2471,24 @@ impl<'s> Invocation<'s> {
         if !options.host_variables || !name.contains("::") {
             return None;
         }
-        if self.host_misses.borrow().iter().any(|m| **m == *name) {
-            return None;
-        }
         let found = self.asked_variable(name);
         if found.is_none() {
             self.read(VOLATILE);
-            self.host_misses.borrow_mut().push(Box::from(name));
         }
         found
     }
 
-    /// One of the request's local variables, asked of the host once per
-    /// lookup.
-    fn local_variable(&self, name: &str) -> Option<Value> {
-        if let Some((_, v)) = self
-            .local_values
-            .borrow()
-            .iter()
-            .find(|(n, _)| **n == *name)
-        {
+    /// A variable asked of the host, once per lookup: on the thread's own
+    /// stack, with room left for the call.
+    fn asked_variable(&self, name: &str) -> Option<Value> {
+        if let Some((_, v)) = self.asked.borrow().iter().find(|(n, _)| **n == *name) {
             return v.clone();
         }
-        let v = self.asked_variable(name);
-        self.local_values
-            .borrow_mut()
-            .push((Box::from(name), v.clone()));
-        v
-    }
-
-    /// A variable asked of the host: on the thread's own stack, with room
-    /// left for the call.
-    fn asked_variable(&self, name: &str) -> Option<Value> {
         let host = self.session.hiera.options.host.as_ref()?;
         crate::stack::check_lookup(name).ok()?;
-        host.0.variable(name)
+        let v = host.0.variable(name);
+        self.asked.borrow_mut().push((Box::from(name), v.clone()));
+        v
     }
 
     /// Puppet's `Scope#variable_not_found` for the scope expression root

@@ -43,6 +43,7 @@
 # indirector calls it, includes the catalog's to_resource); time in Hiera is
 # the wall time at the outermost entry into HieraTimer::ENTRY_POINTS.
 
+require_relative '../isolated_puppet'
 require 'json'
 require 'tmpdir'
 require 'fileutils'
@@ -111,22 +112,7 @@ module CompileBench
     $LOAD_PATH.unshift(opts[:libhiera_ruby])
     require 'puppet'
     require 'libhiera/puppet'
-    @tmp = Dir.mktmpdir('compile-bench-')
-    at_exit { FileUtils.rm_rf(@tmp) }
-    %w[conf var code log run public empty_modules].each { |d| FileUtils.mkdir_p(File.join(@tmp, d)) }
-    Puppet.initialize_settings([
-      '--confdir', File.join(@tmp, 'conf'),
-      '--vardir', File.join(@tmp, 'var'),
-      '--codedir', File.join(@tmp, 'code'),
-      '--logdir', File.join(@tmp, 'log'),
-      '--rundir', File.join(@tmp, 'run'),
-      '--publicdir', File.join(@tmp, 'public'),
-      '--basemodulepath', File.join(@tmp, 'empty_modules'),
-      '--environmentpath', File.join(repo, 'environments'),
-    ])
-    Puppet[:strict] = :warning
-    Puppet[:strict_variables] = false
-    Puppet[:data_binding_terminus] = 'hiera'
+    @tmp = IsolatedPuppet.boot('compile-bench-', File.join(repo, 'environments'))
     Puppet[:hiera_config] = File.join(repo, 'hiera.yaml')
     $compile_bench_logs = (@logs = [])
     unless Puppet::Util::Log.desttypes.key?(:compile_bench_capture)

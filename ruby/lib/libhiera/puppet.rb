@@ -594,10 +594,10 @@ module Libhiera
         symbols.is_a?(Hash) ? symbols.size : top.to_hash(false, true).size
       end
 
-      # What changes when the variables a lookup from `scope` sees (those
-      # {overlay} gives) change: for each scope between it and the top
-      # scope, its innermost local scope (a lambda's, a match's) and how
-      # many variables its local scopes hold (variables are only added).
+      # What changes when the variables of the scopes of `chain` ({chain})
+      # change: for each, its innermost local scope (a lambda's, a match's)
+      # and how many variables its local scopes hold (variables are only
+      # added).
       def self.scope_stamp(chain)
         stamp = []
         chain.each do |scope|
@@ -625,9 +625,9 @@ module Libhiera
         chain
       end
 
-      # The names of the variables a lookup from `scope` sees that the top
-      # scope does not give (those of the scopes between it and the top
-      # scope, as {overlay} has them).
+      # The names of the variables the scopes of `chain` ({chain}) hold:
+      # those a lookup from its first scope sees that the top scope does
+      # not give.
       def self.local_names(chain)
         names = []
         chain.each do |scope|
@@ -640,19 +640,6 @@ module Libhiera
         end
         names.uniq!
         names.freeze
-      end
-
-      # The variables a lookup from `scope` sees that the top scope does not
-      # give: those of the scopes between it and the top scope (inherited
-      # before enclosing, the nearer winning), as Puppet's lookupvar
-      # resolves them.
-      def self.overlay(scope, top)
-        return {} if scope.nil? || scope.equal?(top)
-
-        parent = scope.inherited_scope || scope.enclosing_scope
-        under = overlay(parent, top)
-        own = scope.to_hash(false, true)
-        own.empty? ? under : under.merge(own)
       end
     end
   end
