@@ -288,7 +288,13 @@ typedef struct hiera3_host {
  * variable an overlay session defers (`hiera_session_overlay`'s
  * `deferred`) when a lookup first reads it: answer its value, or nothing
  * when there is no such variable (an error counts as nothing). It must
- * not look up from inside such a call.
+ * not look up from inside such a call. A lookup whose request gives
+ * `known_variables` calls it as `{"kind": "variable", "key": NAME,
+ * "index": I}` for a plain variable it reads that is not among the
+ * first `known_variables` names the session has numbered: answer the
+ * variable as the lookup's scope sees it (its own or the top scope's),
+ * and remember that NAME is the session's name number I (see
+ * `hiera_lookup`'s `known_variables`).
  *
  * The string is borrowed for the call. The callback answers through
  * `answer`; it may look up again (any session, any `hiera`) before it
@@ -948,7 +954,16 @@ void hiera_session_free(struct hiera_session *s);
  * are asked of the configuration's host (`hiera_call_fn`, kind `variable`)
  * when the lookup reads one, and what reads one is not kept in the
  * session's caches; it needs `hiera_open_with_host`. `hiera3_variables`:
- * the lookup's own Hiera 3 calling variables.
+ * the lookup's own Hiera 3 calling variables. `"known_variables": N`
+ * (with a host) makes `local_variables` cheaper for a host whose lookups
+ * come from many scopes: the session numbers the plain variable names its
+ * lookups read (0, 1, ...); N says that the host has checked the first N
+ * for this lookup's scope, and `local_variables` lists only those of them
+ * the scope gives itself. A name the lookup reads that is not among the
+ * first N is asked of the host (`{"kind": "variable", "key": NAME,
+ * "index": I}`: the scope's value, its own or the top scope's) and
+ * numbered I: the host learns the session's names in order, and checks
+ * them for its next lookups.
  *
  * Returns, with `*result_json`:
  * - `HIERA_OK`: the value as JSON (the wire format of `--render-as json`,
@@ -1041,7 +1056,8 @@ enum hiera_status hiera_lookup_many(struct hiera_session *s,
  *
  * `keys_json` is a JSON array of strings. `options_json` is a JSON object,
  * every field optional (`{}` for none): `{"local_variables": [NAME, ...],
- * "hiera3_variables": {...}}`, as the request fields of `hiera_lookup`
+ * "known_variables": N, "hiera3_variables": {...}}`, as the request
+ * fields of `hiera_lookup`
  * (the variables of the lookups' scope beyond the session's, asked of the
  * host; the scope's Hiera 3 calling variables).
  *

@@ -18,7 +18,9 @@
 //!
 //! With [`crate::Options::host_variables`], the host also answers the
 //! qualified variables (`ntp::params::servers`) a session does not have,
-//! as Puppet's scope does: the variables of the classes evaluated so far.
+//! as Puppet's scope does: the variables of the classes evaluated so far;
+//! and for a lookup with [`crate::LookupRequest::known_variables`], the
+//! plain variables its scope may give itself ([`Host::scope_variable`]).
 //!
 //! The engine then treats the answer as Puppet's provider treats the
 //! function's result: a `data_hash` value is checked and interpolated, the
@@ -238,6 +240,17 @@ pub trait Host: Send + Sync {
     /// none.
     fn variable(&self, _name: &str) -> Option<Value> {
         None
+    }
+
+    /// A plain variable as the scope of the lookup that reads it sees it
+    /// (its own, or the top scope's), asked during a lookup that gives
+    /// [`crate::LookupRequest::known_variables`] when the name is not among
+    /// the names its host has checked; `index` is the name's number among
+    /// the session's known variables ([`crate::known_variables`]), so that
+    /// the host checks it next time. `None`: the scope has no such
+    /// variable. By default: [`Host::variable`].
+    fn scope_variable(&self, name: &str, _index: usize) -> Option<Value> {
+        self.variable(name)
     }
 }
 

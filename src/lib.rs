@@ -28,6 +28,7 @@ pub mod host;
 pub mod interpolate;
 pub mod json;
 pub mod key;
+pub mod known_variables;
 pub mod limits;
 pub mod list;
 pub mod lookup;

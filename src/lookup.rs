@@ -12,13 +12,14 @@ use crate::explain::Explainer;
 use crate::host::{HostCall, HostRef, Warning};
 use crate::interpolate::{self, Resolver};
 use crate::key::{dig, split_key, LookupKey, Segment};
+use crate::known_variables::{KnownVariables, UNREGISTERED};
 use crate::limits::{self, Limits};
 use crate::merge::{Strategy, StrategyKind};
 use crate::modulepath::is_module_name;
 use crate::rubyre::Pattern;
 use crate::value::Str;
 use crate::value::{Key, Map, Value};
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -389,6 +390,14 @@ pub struct LookupRequest {
     /// `calling_class_path`, `calling_module`), in place of the session's;
     /// what read one is not kept, as for `local_variables`.
     pub hiera3_variables: Option<Map>,
+    /// How many of the session's known variable names
+    /// ([`crate::known_variables`]) the host has checked for this lookup's
+    /// scope: `local_variables` then lists those of them the scope gives
+    /// itself, and any other variable the lookup reads is first asked of
+    /// the host ([`crate::host::Host::scope_variable`]). `None`:
+    /// `local_variables` lists all of the scope's own variables. Needs a
+    /// host.
+    pub known_variables: Option<usize>,
 }
 
 impl LookupRequest {
@@ -401,6 +410,23 @@ impl LookupRequest {
                 self.local_variables.iter().any(|l| **l == **r)
                     || (self.hiera3_variables.is_some() && HIERA3_CALLING_KEYS.contains(&&**r))
             })
+    }
+
+    /// Whether this request may not take something the session computed
+    /// from `reads`: it [`hides`](Self::hides) it, or it read a variable
+    /// the request's host has not checked (`known_variables`).
+    fn refuses(&self, reads: &[Box<str>], known: &KnownVariables) -> bool {
+        self.hides(reads)
+            || self
+                .known_variables
+                .is_some_and(|n| known.unchecked(reads, n))
+    }
+
+    /// Whether the request's scope may differ from its session's.
+    fn scoped(&self) -> bool {
+        !self.local_variables.is_empty()
+            || self.hiera3_variables.is_some()
+            || self.known_variables.is_some()
     }
 }
 
@@ -476,6 +502,9 @@ pub struct Session {
     /// Per module name ("" for keys outside modules): what the quick path
     /// needs, once ready; `None` inside: never ready (always the general path).
     quick_modules: Mutex<FastMap<Box<str>, Option<Arc<QuickModule>>>>,
+    /// The variable names the host has been asked about (shared with
+    /// overlays: the parent's is used).
+    known: KnownVariables,
 }
 
 /// How a session sees its configuration beyond its variables.
@@ -622,7 +651,14 @@ impl Session {
             results: Mutex::new(FastMap::default()),
             quick_base: OnceLock::new(),
             quick_modules: Mutex::new(FastMap::default()),
+            known: KnownVariables::default(),
         }
+    }
+
+    /// The variable names the hosts of this session's lookups have been
+    /// asked about (an overlay's parent's).
+    fn known_variables(&self) -> &KnownVariables {
+        self.parent.as_ref().map_or(&self.known, |p| &p.known)
     }
 
     /// The hierarchy of `config` this session searches: the default
@@ -672,10 +708,17 @@ impl Session {
 
     /// The lookup and the warnings Puppet would log, as Puppet logs them.
     fn lookup_warned(&self, req: &LookupRequest) -> (Result<Option<Value>>, Vec<Warning>) {
-        if !req.local_variables.is_empty() && self.hiera.options.host.is_none() {
+        if (!req.local_variables.is_empty() || req.known_variables.is_some())
+            && self.hiera.options.host.is_none()
+        {
+            let field = if req.local_variables.is_empty() {
+                "known_variables"
+            } else {
+                "local_variables"
+            };
             let e = Error::new(
                 ErrorKind::InvalidArgument,
-                "a lookup's local_variables are asked of the host: the configuration has none",
+                format!("a lookup's {field} are asked of the host: the configuration has none"),
             );
             return (Err(e), Vec::new());
         }
@@ -780,12 +823,13 @@ impl Session {
             return None;
         }
         // The request's own variables hide what read them.
-        if (!req.local_variables.is_empty() || req.hiera3_variables.is_some())
+        let known = self.known_variables();
+        if req.scoped()
             && (base
                 .layers()
                 .chain(quick.layer.iter())
-                .any(|r| req.hides(&r.reads))
-                || req.hides(&quick.options_reads))
+                .any(|r| req.refuses(&r.reads, known))
+                || req.refuses(&quick.options_reads, known))
         {
             return None;
         }
@@ -828,7 +872,7 @@ impl Session {
             // the session's finished lookups.
             if let Some((done, _)) = self
                 .finished(name, None)
-                .filter(|(_, reads)| !req.hides(reads))
+                .filter(|(_, reads)| !req.refuses(reads, self.known_variables()))
             {
                 return Some(done);
             }
@@ -1254,6 +1298,9 @@ struct Invocation<'s> {
     /// results used: what is kept is kept with the part of this list read
     /// while it was computed.
     reads: RefCell<Vec<Box<str>>>,
+    /// Whether [`UNREGISTERED`] was noted since the last
+    /// [`reads_mark`](Self::reads_mark): every mark still open sees it.
+    unregistered_noted: Cell<bool>,
     /// The variables asked of the host so far, and its answers (asked once
     /// per lookup: nothing is evaluated during one).
     asked: RefCell<Vec<(Box<str>, Option<Value>)>>,
@@ -1375,8 +1422,15 @@ impl<'s> Invocation<'s> {
             site: (Layer::Global, None),
             global_only: false,
             reads: RefCell::new(Vec::new()),
+            unregistered_noted: Cell::new(false),
             asked: RefCell::new(Vec::new()),
         }
+    }
+
+    /// Whether the lookup may not take what the session computed from
+    /// `reads` ([`LookupRequest::refuses`]).
+    fn refuses(&self, reads: &[Box<str>]) -> bool {
+        self.req.refuses(reads, self.session.known_variables())
     }
 
     /// Notes that the scope variable `name` was read. Every read is noted
@@ -1395,6 +1449,7 @@ impl<'s> Invocation<'s> {
 
     /// Where the reads of what is computed next start.
     fn reads_mark(&self) -> usize {
+        self.unregistered_noted.set(false);
         self.reads.borrow().len()
     }
 
@@ -1533,7 +1588,7 @@ impl<'s> Invocation<'s> {
         if let Some((found, reads)) = self
             .session
             .finished(key, merge)
-            .filter(|(_, reads)| !self.req.hides(reads))
+            .filter(|(_, reads)| !self.refuses(reads))
         {
             self.read_all(&reads);
             return Ok(found);
@@ -1753,7 +1808,7 @@ impl<'s> Invocation<'s> {
             if let Some(r) = self
                 .session
                 .cached_hierarchy(cache_key)
-                .filter(|r| !self.req.hides(&r.reads))
+                .filter(|r| !self.refuses(&r.reads))
             {
                 self.read_all(&r.reads);
                 return Ok(r);
@@ -2427,15 +2482,51 @@ impl<'s> Invocation<'s> {
         if let Some((_, v)) = self.locals.iter().rev().find(|(n, _)| n == name) {
             return Some(v.clone());
         }
-        if self.req.local_variables.iter().any(|l| l == name) {
-            return self.asked_variable(name);
+        // `::x` is the top scope's x (Puppet's `lookup_qualified_variable`),
+        // never a class's own.
+        if written.starts_with("::") {
+            return self.session_variable(name);
         }
+        if self.req.local_variables.iter().any(|l| l == name) {
+            return self.asked_variable(name, None);
+        }
+        if !name.contains("::") {
+            let known = self.session.known_variables();
+            if let Some(checked) = self.req.known_variables {
+                let index = known.register(name);
+                if index >= checked {
+                    return self.unchecked_variable(name, index);
+                }
+            } else if !self.unregistered_noted.get() && known.index(name).is_none() {
+                self.read(UNREGISTERED);
+                self.unregistered_noted.set(true);
+            }
+        }
+        self.session_variable(name)
+    }
+
+    /// A variable of a known-variables lookup that its host had not
+    /// checked: the host's answer, for the lookup's scope. When it differs
+    /// from the session's, the scope has its own: what read it is not kept.
+    fn unchecked_variable(&self, name: &str, index: usize) -> Option<Value> {
+        let theirs = self.asked_variable(name, Some(index));
+        let ours = self.session_variable(name);
+        if theirs != ours {
+            self.read(VOLATILE);
+        }
+        theirs
+    }
+
+    /// A variable as the session has it (its scope, deferred and parent's
+    /// variables, the settings the engine knows, the host's qualified
+    /// variables).
+    fn session_variable(&self, name: &str) -> Option<Value> {
         let session = self.session;
         if let Some(v) = session.scope.get(&Key(name)) {
             return Some(v.clone());
         }
         if let Some(slot) = session.deferred.get(name) {
-            return slot.get_or_init(|| self.asked_variable(name)).clone();
+            return slot.get_or_init(|| self.asked_variable(name, None)).clone();
         }
         if let Some(v) = session
             .parent
@@ -2471,7 +2562,7 @@ impl<'s> Invocation<'s> {
         if !options.host_variables || !name.contains("::") {
             return None;
         }
-        let found = self.asked_variable(name);
+        let found = self.asked_variable(name, None);
         if found.is_none() {
             self.read(VOLATILE);
         }
@@ -2479,14 +2570,18 @@ impl<'s> Invocation<'s> {
     }
 
     /// A variable asked of the host, once per lookup: on the thread's own
-    /// stack, with room left for the call.
-    fn asked_variable(&self, name: &str) -> Option<Value> {
+    /// stack, with room left for the call. `index`: the name's number among
+    /// the session's known variables, for a name the host has not checked.
+    fn asked_variable(&self, name: &str, index: Option<usize>) -> Option<Value> {
         if let Some((_, v)) = self.asked.borrow().iter().find(|(n, _)| **n == *name) {
             return v.clone();
         }
         let host = self.session.hiera.options.host.as_ref()?;
         crate::stack::check_lookup(name).ok()?;
-        let v = host.0.variable(name);
+        let v = match index {
+            Some(i) => host.0.scope_variable(name, i),
+            None => host.0.variable(name),
+        };
         self.asked.borrow_mut().push((Box::from(name), v.clone()));
         v
     }
@@ -2655,7 +2750,7 @@ impl<'s> Invocation<'s> {
         let compiled = match self
             .session
             .cached_options(module.unwrap_or(""))
-            .filter(|(_, reads)| !self.req.hides(reads))
+            .filter(|(_, reads)| !self.refuses(reads))
         {
             Some((c, reads)) => {
                 self.read_all(&reads);
@@ -2718,7 +2813,7 @@ impl<'s> Invocation<'s> {
             if let Some((v, reads)) = self
                 .session
                 .cached_base_options()
-                .filter(|(_, reads)| !self.req.hides(reads))
+                .filter(|(_, reads)| !self.refuses(reads))
             {
                 self.read_all(reads);
                 return Ok(v.clone());

@@ -67,6 +67,13 @@ pub fn request_from_value(v: &Value) -> Result<Request, Error> {
             "default_values_hash" => req.lookup.default_values_hash = hash_field(name, v)?,
             "override" => req.lookup.override_values = hash_field(name, v)?,
             "local_variables" => req.lookup.local_variables = string_list(name, v)?,
+            "known_variables" => match v {
+                Value::Nil => {}
+                Value::Int(n) if *n >= 0 => {
+                    req.lookup.known_variables = Some(usize::try_from(*n).unwrap_or(usize::MAX))
+                }
+                _ => return Err(invalid("'known_variables' must be a non-negative integer")),
+            },
             "hiera3_variables" => match v {
                 Value::Nil => {}
                 _ => req.lookup.hiera3_variables = Some(hash_field(name, v)?),

@@ -52,6 +52,74 @@ impl hiera::host::Host for Variables {
     }
 }
 
+/// A host as the Puppet hand-off is one for `known_variables` lookups:
+/// it answers a variable from the scope of the lookup being made
+/// (`current`), and learns the session's numbered names.
+struct KnownHost {
+    current: std::sync::Mutex<Map>,
+    known: std::sync::Mutex<Vec<Option<String>>>,
+    asked: std::sync::atomic::AtomicUsize,
+}
+
+impl KnownHost {
+    /// How many names, from the first, it knows.
+    fn checked(&self) -> usize {
+        let known = self.known.lock().unwrap();
+        known.iter().take_while(|n| n.is_some()).count()
+    }
+
+    /// Of the names it checked, those in `own` (the lookup's scope's own).
+    fn locals(&self, own: &[String]) -> Vec<String> {
+        let known = self.known.lock().unwrap();
+        known
+            .iter()
+            .map_while(|n| n.clone())
+            .filter(|n| own.contains(n))
+            .collect()
+    }
+}
+
+impl hiera::host::Host for KnownHost {
+    fn call(&self, _call: &hiera::host::HostCall<'_>) -> hiera::Result<Option<Value>> {
+        unreachable!("runs_functions is false")
+    }
+    fn runs_functions(&self) -> bool {
+        false
+    }
+    fn warn(&self, _warning: &hiera::host::Warning) {}
+    fn variable(&self, name: &str) -> Option<Value> {
+        self.current.lock().unwrap().get(&hiera::Key(name)).cloned()
+    }
+    fn scope_variable(&self, name: &str, index: usize) -> Option<Value> {
+        self.asked
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let mut known = self.known.lock().unwrap();
+        if known.len() <= index {
+            known.resize(index + 1, None);
+        }
+        known[index] = Some(name.to_string());
+        drop(known);
+        self.variable(name)
+    }
+}
+
+/// The text of every file of a case.
+fn case_text(dir: &Path) -> String {
+    let mut text = String::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if let Ok(t) = std::fs::read_to_string(&path) {
+                text.push_str(&t);
+            }
+        }
+    }
+    text
+}
+
 fn open(case: &Case) -> Option<Arc<hiera::Hiera>> {
     open_with(case, None)
 }
@@ -121,6 +189,7 @@ fn run_tree(root: &Path, puppet: u8) -> (usize, Vec<String>) {
     let mut deferred_total = 0;
     let mut asked = 0;
     let mut locals_asked = 0;
+    let mut known_asked = 0;
     for dir in &cases {
         let name = dir.strip_prefix(root).unwrap_or(dir).display().to_string();
         if !name.contains(&filter) {
@@ -218,6 +287,25 @@ fn run_tree(root: &Path, puppet: u8) -> (usize, Vec<String>) {
                         .keys()
                         .filter_map(|k| k.as_str().map(str::to_string)),
                 );
+                // A scope's own variable is not the top scope's: `::x` reads
+                // the session's x (Puppet's qualified lookup), so a name the
+                // case writes as `::x` is left to the session, with its
+                // value.
+                let text = case_text(&case.dir);
+                let (top, own): (Vec<String>, Vec<String>) = names
+                    .into_iter()
+                    .partition(|n| text.contains(&format!("::{n}")));
+                let names = own;
+                let mut vars = vars.clone();
+                for n in &top {
+                    if let Some(v) = case.scope.get(&hiera::Key(n)) {
+                        vars.insert(Value::from(n.as_str()), v.clone());
+                    }
+                }
+                let parent_want: Vec<String> = reqs
+                    .iter()
+                    .map(|r| outcome(Session::new(Arc::clone(&h), vars.clone()).lookup(r)))
+                    .collect();
                 let locals = Arc::new(Variables(
                     case.scope.clone(),
                     std::sync::atomic::AtomicUsize::new(0),
@@ -252,6 +340,50 @@ fn run_tree(root: &Path, puppet: u8) -> (usize, Vec<String>) {
                     }
                 }
                 locals_asked += locals.1.load(std::sync::atomic::Ordering::Relaxed);
+
+                // known_variables: lookups from the parent's own scope and
+                // from a scope with the overlay's variables, on one session,
+                // the host checking only the names the session numbered.
+                let host = Arc::new(KnownHost {
+                    current: std::sync::Mutex::new(vars.clone()),
+                    known: std::sync::Mutex::new(Vec::new()),
+                    asked: std::sync::atomic::AtomicUsize::new(0),
+                });
+                let hk = open_with(&case, Some(hiera::host::HostRef(host.clone())))
+                    .expect("opened once already");
+                let session = Session::new(Arc::clone(&hk), vars.clone());
+                // Its caches first hold what lookups without
+                // known_variables computed.
+                for r in &reqs {
+                    let _ = session.lookup(r);
+                }
+                // Round 0 reads names first from the scope with its own
+                // variables; round 4's lookups say the host checked none
+                // of the names (what read them must be asked again).
+                for (round, own) in [(0, true), (1, false), (2, true), (3, false), (4, true)] {
+                    *host.current.lock().unwrap() = if own {
+                        case.scope.clone()
+                    } else {
+                        vars.clone()
+                    };
+                    for (i, r) in reqs.iter().enumerate() {
+                        let mut r = r.clone();
+                        r.known_variables = Some(if round == 4 { 0 } else { host.checked() });
+                        if own && round != 4 {
+                            r.local_variables = host.locals(&names);
+                        }
+                        queries += 1;
+                        let got = outcome(session.lookup(&r));
+                        let want = if own { &want[i] } else { &parent_want[i] };
+                        if got != *want {
+                            failures.push(format!(
+                                "{name} #{i} {} (known variables, round {round}): answered {got}, a whole session {want}",
+                                r.keys[0]
+                            ));
+                        }
+                    }
+                }
+                known_asked += host.asked.load(std::sync::atomic::Ordering::Relaxed);
             }
             for (i, r) in reqs.iter().enumerate() {
                 let got = outcome(parent.lookup(r));
@@ -265,9 +397,10 @@ fn run_tree(root: &Path, puppet: u8) -> (usize, Vec<String>) {
         }
     }
     eprintln!(
-        "overlays under {}: {deferred_total} deferred variables, asked of the host {asked} times; local variables asked {locals_asked} times",
+        "overlays under {}: {deferred_total} deferred variables, asked of the host {asked} times; local variables asked {locals_asked} times; unchecked variables asked {known_asked} times",
         root.display()
     );
+    assert!(known_asked > 100, "known variables were exercised");
     assert!(
         deferred_total > 100 && asked > 50,
         "deferred variables were exercised"

@@ -648,7 +648,7 @@ static void test_overlay(void) {
 
 typedef struct host_state {
   hiera_session *session; /* for lookups made from inside a call */
-  int calls, warnings, released, nested, variables;
+  int calls, warnings, released, nested, variables, indexed;
   char last_warning[512];
 } host_state;
 
@@ -661,6 +661,9 @@ static void host_call(void *user_data, const char *call_json, hiera_answer *answ
     st->variables++;
     if (contains(call_json, "\"key\":\"my::var\"")) hiera_answer_value(answer, "\"from host\"");
     if (contains(call_json, "\"key\":\"lv\"")) hiera_answer_value(answer, "\"local value\"");
+    /* A plain variable of a known_variables lookup: numbered by the session. */
+    if (contains(call_json, "\"key\":\"kv\"")) hiera_answer_value(answer, "\"scope value\"");
+    if (contains(call_json, "\"key\":\"kv\",\"index\":0")) st->indexed++;
     return;
   }
   if (contains(call_json, "\"kind\":\"data_hash\"")) {
@@ -706,7 +709,7 @@ static void test_host(void) {
              "  - name: hash\n    data_hash: my::hash\n    path: common.yaml\n  - name: yaml\n    path: plain.yaml\n");
   make_dir(dir, "data");
   write_file(dir, "data/common.yaml", "");
-  write_file(dir, "data/plain.yaml", "undef: \"%{nosuch}\"\nqualified: \"%{my::var}|%{my::other}\"\nlocal: \"v=%{lv}\"\n");
+  write_file(dir, "data/plain.yaml", "undef: \"%{nosuch}\"\nqualified: \"%{my::var}|%{my::other}\"\nlocal: \"v=%{lv}\"\nknown: \"k=%{kv}\"\n");
   host_state st;
   memset(&st, 0, sizeof st);
   hiera_host host = {&st, host_call, host_warn, host_release};
@@ -718,7 +721,7 @@ static void test_host(void) {
   CHECK(s == HIERA_OK && err == UNSET_STR, "hiera_open_with_host = %s", status_name(s));
   if (s != HIERA_OK) exit(1);
   hiera_session *sess = UNSET_SESSION;
-  s = hiera_session_new_with(h, "{\"facts\":{\"x\":5}}", "{\"plan\":false}", &sess, &err);
+  s = hiera_session_new_with(h, "{\"facts\":{\"x\":5},\"kv\":\"top value\"}", "{\"plan\":false}", &sess, &err);
   CHECK(s == HIERA_OK, "hiera_session_new_with = %s", status_name(s));
   if (s != HIERA_OK) exit(1);
   st.session = sess;
@@ -738,6 +741,12 @@ static void test_host(void) {
       {"{\"key\":\"qualified\"}", HIERA_OK, "\"from host|\""}, /* host_variables */
       {"{\"key\":\"local\",\"local_variables\":[\"lv\"]}", HIERA_OK, "\"v=local value\""}, /* asked of the host */
       {"{\"key\":\"undef\"}", HIERA_OK, "\"\""},
+      /* known_variables: kv is not among the 0 names checked: asked, numbered 0 */
+      {"{\"key\":\"known\",\"known_variables\":0}", HIERA_OK, "\"k=scope value\""},
+      /* checked, not the scope's own: the session's (the answer above was not kept) */
+      {"{\"key\":\"known\",\"known_variables\":1}", HIERA_OK, "\"k=top value\""},
+      {"{\"key\":\"known\",\"known_variables\":1,\"local_variables\":[\"kv\"]}", HIERA_OK, "\"k=scope value\""},
+      {"{\"key\":\"known\",\"known_variables\":-1}", HIERA_INVALID_ARGUMENT, "'known_variables' must be a non-negative integer"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     char *out = NULL;
@@ -747,7 +756,8 @@ static void test_host(void) {
     hiera_string_free(out);
   }
   CHECK(st.nested == 1, "one nested lookup from inside a call (%d)", st.nested);
-  CHECK(st.variables == 3, "the host was asked for my::var, my::other and lv (%d)", st.variables);
+  CHECK(st.variables == 5, "the host was asked for my::var, my::other, lv and kv twice (%d)", st.variables);
+  CHECK(st.indexed == 1, "kv was asked once with its number (%d)", st.indexed);
   CHECK(st.warnings == 2 && contains(st.last_warning, "\"kind\":\"undefined_variables\"") &&
             contains(st.last_warning, "Undefined variable 'nosuch'"),
         "the undefined variables reached warn: %d %s", st.warnings, st.last_warning);

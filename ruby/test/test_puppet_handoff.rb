@@ -137,9 +137,11 @@ class TestPuppetHandoff < Minitest::Test
       "foo::where: \"common for %{module_name}\"\n" \
       "foo::qualified: \"q=%{foo::params::val}\"\n" \
       "foo::x: \"x %{module_name} %{title}\"\nbar::x: \"x %{module_name} %{title}\"\nfoo::child::x: \"cx %{module_name} %{title} %{val}\"\n" \
-      "common::x: plain\n",
+      "common::x: plain\n" \
+      "foo::fresh: \"fresh %{fresh}\"\n",
     'environments/production/modules/foo/manifests/init.pp' =>
-      "class foo(String $x) {\n  $local = 'in-foo'\n  notify { \"foo: ${x} | ${lookup('foo::greeting')} | ${lookup('foo::where')}\": }\n" \
+      "class foo(String $x) {\n  $local = 'in-foo'\n  $fresh = 'foo-fresh'\n" \
+      "  notify { \"foo: ${x} | ${lookup('foo::greeting')} | ${lookup('foo::where')} | ${lookup('foo::fresh')}\": }\n" \
       "  foo::thing { ['a', 'b']: }\n}\n",
     'environments/production/modules/foo/manifests/params.pp' => "class foo::params {\n  $val = 'from-params'\n}\n",
     'environments/production/modules/foo/manifests/child.pp' =>
@@ -147,9 +149,14 @@ class TestPuppetHandoff < Minitest::Test
     'environments/production/modules/foo/manifests/thing.pp' =>
       "define foo::thing {\n  $local = \"thing-${title}\"\n  notify { \"thing ${title}: ${lookup('foo::greeting')}\": }\n}\n",
     'environments/production/modules/bar/manifests/init.pp' =>
-      "class bar(String $x) {\n  $local = 'in-bar'\n  notify { \"bar: ${x} | ${lookup('foo::greeting')} | ${lookup('foo::where')}\": }\n  include foo::child\n}\n",
+      "class bar(String $x) {\n  $local = 'in-bar'\n  $fresh = 'bar-fresh'\n" \
+      "  notify { \"bar: ${x} | ${lookup('foo::greeting')} | ${lookup('foo::where')} | ${lookup('foo::fresh')}\": }\n  include foo::child\n}\n",
   }.freeze
 
+  # Variables read first at the top scope and later given by a class
+  # (local, title, module_name), and one read first inside a class that
+  # gives it (fresh: libhiera asks the scope about a name it has not
+  # numbered yet), then from another class and the top scope.
   def test_class_and_resource_variables_in_data_are_each_scopes_own
     Dir.mktmpdir do |dir|
       write(dir, OVERLAY_CASE)
@@ -157,7 +164,7 @@ class TestPuppetHandoff < Minitest::Test
       # foo::qualified reads foo::params::val before foo::params is evaluated, then after.
       code = "notify { \"early: ${lookup('foo::greeting')} ${lookup('common::x')} ${lookup('foo::qualified')}\": }\n" \
              "$topvar = 'late'\nnotify { \"mid: ${lookup('foo::qualified')}\": }\ninclude foo\ninclude bar\n" \
-             "notify { \"late: ${lookup('foo::greeting')} ${lookup('foo::qualified')}\": }\n"
+             "notify { \"late: ${lookup('foo::greeting')} ${lookup('foo::qualified')} ${lookup('foo::fresh')}\": }\n"
       # strict=warning under Puppet 8 too: the top scope reads variables
       # only classes define (undefined there, as Puppet 7 lets them be).
       kase = kase.merge('settings' => { 'strict' => 'warning' })
@@ -168,6 +175,45 @@ class TestPuppetHandoff < Minitest::Test
       assert_operator st[:handed_off], :>=, 12, st.inspect
       assert_empty st.select { |k, _| k.to_s.start_with?('declined') }, st.inspect
       warn "overlays: #{puppet.size} notices as Puppet's; #{st.sort.to_h}"
+    end
+  end
+
+  # A hierarchy that reads no variable: what a lookup caches depends only
+  # on the variables its data reads. `fresh` is first read inside class a,
+  # which gives it; then b gives another value, c none (as the top scope).
+  # `same` is first read inside a, which gives it the top scope's value.
+  # `shared` is read first at the top, then in a, which gives it too.
+  # `::shared` and `::fresh` are the top scope's, in a too.
+  FRESH_CASE = {
+    'hiera.yaml' => "version: 5\n",
+    'environments/production/hiera.yaml' => "version: 5\nhierarchy:\n  - name: common\n    path: common.yaml\n",
+    'environments/production/data/common.yaml' =>
+      "fresh::x: \"fresh %{fresh}\"\nfresh::y: \"shared %{shared}\"\nfresh::z: \"same %{same}\"\n" \
+      "fresh::top: \"top %{::shared} %{::fresh}\"\n",
+    'environments/production/modules/fresh/manifests/a.pp' =>
+      "class fresh::a {\n  $fresh = 'in-a'\n  $shared = 'in-a'\n  $same = 'top-same'\n" \
+      "  notify { \"a: ${lookup('fresh::x')} ${lookup('fresh::y')} ${lookup('fresh::z')} ${lookup('fresh::top')}\": }\n}\n",
+    'environments/production/modules/fresh/manifests/b.pp' =>
+      "class fresh::b {\n  $fresh = 'in-b'\n  notify { \"b: ${lookup('fresh::x')} ${lookup('fresh::y')} ${lookup('fresh::z')}\": }\n}\n",
+    'environments/production/modules/fresh/manifests/c.pp' =>
+      "class fresh::c {\n  notify { \"c: ${lookup('fresh::x')} ${lookup('fresh::z')}\": }\n}\n",
+  }.freeze
+
+  def test_a_variable_first_read_inside_a_class_is_that_class_own
+    Dir.mktmpdir do |dir|
+      write(dir, FRESH_CASE)
+      kase = { 'node' => { 'certname' => 'web01' }, 'facts' => { 'role' => 'web' } }
+      code = "$shared = 'top'\n$same = 'top-same'\nnotify { \"top first: ${lookup('fresh::y')}\": }\n" \
+             "include fresh::a\ninclude fresh::b\ninclude fresh::c\n" \
+             "notify { \"top last: ${lookup('fresh::x')} ${lookup('fresh::y')} ${lookup('fresh::z')}\": }\n"
+      puppet, = in_child(handoff: false) { notices(dir, kase, code) }
+      ours, st = in_child { notices(dir, kase, code) }
+      assert_equal ['top first: shared top', 'a: fresh in-a shared in-a same top-same top top ',
+                    'b: fresh in-b shared top same top-same', 'c: fresh  same top-same',
+                    'top last: fresh  shared top same top-same'], puppet
+      assert_equal puppet, ours
+      assert_equal 13, st[:handed_off], st.inspect
+      assert_empty st.select { |k, _| k.to_s.start_with?('declined') }, st.inspect
     end
   end
 

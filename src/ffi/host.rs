@@ -46,7 +46,13 @@ pub struct hiera_answer {
 /// variable an overlay session defers (`hiera_session_overlay`'s
 /// `deferred`) when a lookup first reads it: answer its value, or nothing
 /// when there is no such variable (an error counts as nothing). It must
-/// not look up from inside such a call.
+/// not look up from inside such a call. A lookup whose request gives
+/// `known_variables` calls it as `{"kind": "variable", "key": NAME,
+/// "index": I}` for a plain variable it reads that is not among the
+/// first `known_variables` names the session has numbered: answer the
+/// variable as the lookup's scope sees it (its own or the top scope's),
+/// and remember that NAME is the session's name number I (see
+/// `hiera_lookup`'s `known_variables`).
 ///
 /// The string is borrowed for the call. The callback answers through
 /// `answer`; it may look up again (any session, any `hiera`) before it
@@ -146,16 +152,11 @@ impl Host for CHost {
     }
 
     fn variable(&self, name: &str) -> Option<Value> {
-        let f = self.host.call?;
-        let mut call = crate::value::Map::default();
-        call.insert(Value::from("kind"), Value::from("variable"));
-        call.insert(Value::from("key"), Value::from(name));
-        let text = CString::new(crate::render::to_json(&Value::hash(call))).ok()?;
-        let mut answer = hiera_answer { outcome: Ok(None) };
-        // SAFETY: as in `call`: `text` is NUL-terminated and alive for the
-        // call, `answer` is live until the callback returns.
-        unsafe { f(self.host.user_data, text.as_ptr(), &mut answer) };
-        answer.outcome.ok().flatten()
+        self.ask_variable(name, None)
+    }
+
+    fn scope_variable(&self, name: &str, index: usize) -> Option<Value> {
+        self.ask_variable(name, Some(index))
     }
 
     fn warn(&self, warning: &Warning) {
@@ -167,6 +168,25 @@ impl Host for CHost {
         // SAFETY: `f` is the host's callback; `text` is NUL-terminated and
         // alive for the call.
         unsafe { f(self.host.user_data, text.as_ptr()) };
+    }
+}
+
+impl CHost {
+    /// `{"kind": "variable", "key": NAME, "index"?: I}` through `call`.
+    fn ask_variable(&self, name: &str, index: Option<usize>) -> Option<Value> {
+        let f = self.host.call?;
+        let mut call = crate::value::Map::default();
+        call.insert(Value::from("kind"), Value::from("variable"));
+        call.insert(Value::from("key"), Value::from(name));
+        if let Some(i) = index {
+            call.insert(Value::from("index"), Value::Int(i as i64));
+        }
+        let text = CString::new(crate::render::to_json(&Value::hash(call))).ok()?;
+        let mut answer = hiera_answer { outcome: Ok(None) };
+        // SAFETY: as in `call`: `text` is NUL-terminated and alive for the
+        // call, `answer` is live until the callback returns.
+        unsafe { f(self.host.user_data, text.as_ptr(), &mut answer) };
+        answer.outcome.ok().flatten()
     }
 }
 

@@ -175,7 +175,7 @@ pub(crate) fn lookup_keys_json(
     text: &str,
     options: &str,
 ) -> (hiera_status, String) {
-    let (local_variables, hiera3_variables) = match keys_options_from_json(options) {
+    let scope = match keys_options_from_json(options) {
         Ok(o) => o,
         Err(e) => return (hiera_status::HIERA_INVALID_ARGUMENT, error_object(&e)),
     };
@@ -195,9 +195,8 @@ pub(crate) fn lookup_keys_json(
         if i > 0 {
             out.push(',');
         }
-        let mut lookup = LookupRequest::key(key.as_str().unwrap_or_default());
-        lookup.local_variables = local_variables.clone();
-        lookup.hiera3_variables = hiera3_variables.clone();
+        let mut lookup = scope.clone();
+        lookup.keys = vec![key.as_str().unwrap_or_default().to_string()];
         let req = Request {
             lookup,
             explain: false,
@@ -230,18 +229,27 @@ fn names_field(field: &str, v: &Value) -> Result<Vec<String>, Error> {
 }
 
 /// Decodes `options_json` of `hiera_lookup_keys`: `{"local_variables":
-/// [NAME, ...], "hiera3_variables": {...}}`, every field optional.
-fn keys_options_from_json(text: &str) -> Result<(Vec<String>, Option<Map>), Error> {
+/// [NAME, ...], "known_variables": N, "hiera3_variables": {...}}`, every
+/// field optional; the scope fields of each key's request.
+fn keys_options_from_json(text: &str) -> Result<LookupRequest, Error> {
     let invalid = |m: String| Error::new(ErrorKind::InvalidArgument, m);
     let Value::Hash(fields) = input_json(text, "options_json")? else {
         return Err(invalid("options_json must be a JSON object".into()));
     };
-    let (mut locals, mut calling) = (Vec::new(), None);
+    let mut scope = LookupRequest::default();
     for (k, v) in fields.iter() {
         match (k.as_str().unwrap_or_default(), v) {
             (_, Value::Nil) => {}
-            ("local_variables", v) => locals = names_field("local_variables", v)?,
-            ("hiera3_variables", Value::Hash(h)) => calling = Some((**h).clone()),
+            ("local_variables", v) => scope.local_variables = names_field("local_variables", v)?,
+            ("known_variables", Value::Int(n)) if *n >= 0 => {
+                scope.known_variables = Some(usize::try_from(*n).unwrap_or(usize::MAX))
+            }
+            ("known_variables", _) => {
+                return Err(invalid(
+                    "options_json: 'known_variables' must be a non-negative integer".into(),
+                ))
+            }
+            ("hiera3_variables", Value::Hash(h)) => scope.hiera3_variables = Some((**h).clone()),
             ("hiera3_variables", _) => {
                 return Err(invalid(
                     "options_json: 'hiera3_variables' must be an object".into(),
@@ -250,7 +258,7 @@ fn keys_options_from_json(text: &str) -> Result<(Vec<String>, Option<Map>), Erro
             (name, _) => return Err(invalid(format!("options_json: unknown field '{name}'"))),
         }
     }
-    Ok((locals, calling))
+    Ok(scope)
 }
 
 /// Makes a session: binds a configuration to one scope.
@@ -531,7 +539,16 @@ pub unsafe extern "C" fn hiera_session_free(s: *mut hiera_session) {
 /// are asked of the configuration's host (`hiera_call_fn`, kind `variable`)
 /// when the lookup reads one, and what reads one is not kept in the
 /// session's caches; it needs `hiera_open_with_host`. `hiera3_variables`:
-/// the lookup's own Hiera 3 calling variables.
+/// the lookup's own Hiera 3 calling variables. `"known_variables": N`
+/// (with a host) makes `local_variables` cheaper for a host whose lookups
+/// come from many scopes: the session numbers the plain variable names its
+/// lookups read (0, 1, ...); N says that the host has checked the first N
+/// for this lookup's scope, and `local_variables` lists only those of them
+/// the scope gives itself. A name the lookup reads that is not among the
+/// first N is asked of the host (`{"kind": "variable", "key": NAME,
+/// "index": I}`: the scope's value, its own or the top scope's) and
+/// numbered I: the host learns the session's names in order, and checks
+/// them for its next lookups.
 ///
 /// Returns, with `*result_json`:
 /// - `HIERA_OK`: the value as JSON (the wire format of `--render-as json`,
@@ -700,7 +717,8 @@ pub unsafe extern "C" fn hiera_lookup_many(
 ///
 /// `keys_json` is a JSON array of strings. `options_json` is a JSON object,
 /// every field optional (`{}` for none): `{"local_variables": [NAME, ...],
-/// "hiera3_variables": {...}}`, as the request fields of `hiera_lookup`
+/// "known_variables": N, "hiera3_variables": {...}}`, as the request
+/// fields of `hiera_lookup`
 /// (the variables of the lookups' scope beyond the session's, asked of the
 /// host; the scope's Hiera 3 calling variables).
 ///

@@ -303,13 +303,16 @@ module Libhiera
     end
 
     # The request fields (JSON text, without braces) that give a lookup its
-    # scope's own variables, or nil for none.
+    # scope's own variables, or nil for none. `known_variables`: how many
+    # of the session's numbered variable names the host has checked (see
+    # include/hiera.h, `hiera_lookup`).
     # @api private
-    def self.scope_fields(local_variables, hiera3_variables)
+    def self.scope_fields(local_variables, hiera3_variables, known_variables: nil)
       fields = []
       unless local_variables.nil? || local_variables.empty?
         fields << %("local_variables":#{JSON.generate(local_variables.map { |n| Wire.string(n.to_s) })})
       end
+      fields << %("known_variables":#{Integer(known_variables)}) unless known_variables.nil?
       fields << %("hiera3_variables":#{Wire.dump(hiera3_variables)}) unless hiera3_variables.nil? || hiera3_variables.empty?
       fields.empty? ? nil : fields.join(',').freeze
     end

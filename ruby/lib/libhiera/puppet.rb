@@ -186,27 +186,46 @@ module Libhiera
       # `root`: the session of the compile's top scope (every lookup of the
       # compile goes to it, with its scope's own variables as request
       # fields).
-      attr_accessor :stamp, :top, :root, :engine, :unusable, :plan, :hiera3
+      attr_accessor :stamp, :top, :root, :engine, :unusable, :plan, :hiera3, :terminus
       # Request fields by [names, calling]: the same text for scopes that
       # add the same variables.
       attr_reader :fields
-      # Per scope (by identity): [stamp, request fields] of its last lookup
-      # (see {Handoff.scope_stamp}).
+      # Per scope (by identity): the scopes whose variables it sees
+      # ({Handoff.chain}).
       attr_reader :scopes
       # The objects host functions returned that the wire cannot carry,
       # passed by reference.
       attr_reader :objects
+      # The root session's numbered variable names, as libhiera asked about
+      # them ({Host#call}, kind variable with an index): each lookup's
+      # scope is checked for these names only.
+      attr_reader :known
+      # How many names of {#known}, from the first, the hand-off knows.
+      attr_reader :checked
+      # Request fields by the number of names checked, for scopes that give
+      # themselves none of them.
+      attr_reader :plain_fields
 
       def initialize
         @objects = []
+        @known = []
+        @checked = 0
+        @plain_fields = {}
         @stamp = nil
         @top = nil
         @root = nil
         @scopes = {}.compare_by_identity
         @fields = {}
         @hiera3 = nil
+        @terminus = nil
         @engine = nil
         @unusable = nil
+      end
+
+      # Notes that libhiera numbered the variable `name` `index`.
+      def known!(index, name)
+        @known[index] = name
+        @checked += 1 while @known[@checked]
       end
     end
 
@@ -224,7 +243,11 @@ module Libhiera
       def call(call)
         invocation = Thread.current[CURRENT]&.last
         raise ::Puppet::DataBinding::LookupError, 'libhiera: a host call outside of a handed-off lookup' if invocation.nil?
-        return variable(invocation.scope, call['key']) if call['kind'] == 'variable'
+        if call['kind'] == 'variable'
+          index = call['index']
+          invocation.lookup_adapter.send(:libhiera_state).known!(index, call['key']) if index
+          return variable(invocation.scope, call['key'])
+        end
 
         provider = entry_provider(invocation, call)
         location = location_of(provider, call['location'])
@@ -263,9 +286,10 @@ module Libhiera
 
       private
 
-      # A qualified variable (a class's), as the scope finds it; NOT_FOUND
-      # for one that does not exist (yet): libhiera then treats it as
-      # undefined, as Puppet's scope does (and warns as Puppet does).
+      # A variable as the lookup's scope finds it: a qualified one (a
+      # class's), or a plain one libhiera has not asked about before;
+      # NOT_FOUND for one that does not exist (yet): libhiera then treats it
+      # as undefined, as Puppet's scope does (and warns as Puppet does).
       def variable(scope, name)
         scope.exist?(name) ? scope.lookupvar(name) : NOT_FOUND
       end
@@ -441,12 +465,14 @@ module Libhiera
         return decline(:explain, nil, count) unless invocation.explainer.nil?
         return decline(:global_only, nil, count) if invocation.global_only? || invocation.hiera_xxx_call?
         return decline(:lookup_options, nil, count) if key == LOOKUP_OPTIONS || key.start_with?("#{LOOKUP_OPTIONS}.")
-        return decline(:terminus, nil, count) unless %w[hiera].include?(::Puppet[:data_binding_terminus].to_s)
+        state = libhiera_state
+        # The setting, read once per compile.
+        state.terminus = %w[hiera].include?(::Puppet[:data_binding_terminus].to_s) if state.terminus.nil?
+        return decline(:terminus, nil, count) unless state.terminus
 
         scope = invocation.scope
         return decline(:scope, nil, count) unless scope.is_a?(::Puppet::Parser::Scope)
 
-        state = libhiera_state
         state.engine ||= libhiera_engine(state)
         return decline(:unusable, state.unusable, count) if state.unusable
 
@@ -472,30 +498,30 @@ module Libhiera
           end
           state.stamp = stamp
         end
-        Thread.current[FIELDS] = scope.equal?(top) ? nil : scope_fields(state, scope, top, invocation)
+        Thread.current[FIELDS] = scope_fields(state, scope, top, invocation)
         state.root
       rescue Libhiera::Wire::Unrepresentable, Libhiera::InvalidArgumentError => e
         decline(:scope, e.message, count)
       end
 
-      # The request fields of a scope other than the top scope: the names
-      # of the variables it adds to the top scope (class parameters and
-      # locals, a resource's title; libhiera asks the scope for the values
-      # it reads, {Host#call}) and its Hiera 3 calling variables. Kept per
-      # scope until its variables change.
+      # The request fields of a lookup from `scope`: how many of the
+      # session's numbered variable names it checked (`known_variables`),
+      # which of them the scope gives itself beyond the top scope (class
+      # parameters and locals, a resource's title: libhiera asks the scope
+      # for the values it reads, {Host#call}, as it asks for the names it
+      # has not numbered yet), and its Hiera 3 calling variables. The text
+      # is shared by the scopes that give the same.
       def scope_fields(state, scope, top, invocation)
-        memo = state.scopes[scope]
-        chain = memo ? memo[2] : Handoff.chain(scope, top)
-        stamp = Handoff.scope_stamp(chain)
-        return memo[1] if memo && memo[0] == stamp
-
-        names = Handoff.local_names(chain)
+        checked = state.checked
+        chain = (state.scopes[scope] ||= Handoff.chain(scope, top))
+        names = Handoff.local_names(chain, state.known, checked)
         # calling_* only matter to a Hiera 3 global hiera.yaml.
-        calling = libhiera_hiera3_global?(state, invocation) ? Handoff.calling(scope) : nil
-        key = [names, calling]
-        fields = (state.fields[key] ||= Libhiera::Session.scope_fields(names, calling))
-        state.scopes[scope] = [stamp, fields, chain]
-        fields
+        calling = !chain.empty? && libhiera_hiera3_global?(state, invocation) ? Handoff.calling(scope) : nil
+        if names.empty? && calling.nil?
+          return state.plain_fields[checked] ||= Libhiera::Session.scope_fields(nil, nil, known_variables: checked)
+        end
+
+        state.fields[[names, calling, checked]] ||= Libhiera::Session.scope_fields(names, calling, known_variables: checked)
       end
 
       # Whether the global hiera.yaml is a Hiera 3 one (whose hierarchy
@@ -594,26 +620,6 @@ module Libhiera
         symbols.is_a?(Hash) ? symbols.size : top.to_hash(false, true).size
       end
 
-      # What changes when the variables of the scopes of `chain` ({chain})
-      # change: for each, its innermost local scope (a lambda's, a match's)
-      # and how many variables its local scopes hold (variables are only
-      # added).
-      def self.scope_stamp(chain)
-        stamp = []
-        chain.each do |scope|
-          eph = scope.instance_variable_get(:@ephemeral).last
-          stamp << eph
-          n = 0
-          while eph
-            symbols = eph.instance_variable_get(:@symbols)
-            n += symbols.size if symbols
-            eph = eph.parent
-          end
-          stamp << n
-        end
-        stamp
-      end
-
       # The scopes between `scope` and the top scope, `scope` first (as
       # lookupvar walks them: inherited before enclosing).
       def self.chain(scope, top)
@@ -625,22 +631,31 @@ module Libhiera
         chain
       end
 
-      # The names of the variables the scopes of `chain` ({chain}) hold:
-      # those a lookup from its first scope sees that the top scope does
-      # not give.
-      def self.local_names(chain)
-        names = []
+      # Which of the first `checked` names of `known` the scopes of `chain`
+      # ({chain}) hold: those a lookup from its first scope sees that the
+      # top scope does not give.
+      def self.local_names(chain, known, checked)
+        names = nil
+        return NO_NAMES if chain.empty?
+
+        tables = []
         chain.each do |scope|
           eph = scope.instance_variable_get(:@ephemeral).last
           while eph
             symbols = eph.instance_variable_get(:@symbols)
-            names.concat(symbols.keys) if symbols
+            tables << symbols if symbols && !symbols.empty?
             eph = eph.parent
           end
         end
-        names.uniq!
-        names.freeze
+        i = 0
+        while i < checked
+          name = known[i]
+          (names ||= []) << name if tables.any? { |t| t.key?(name) }
+          i += 1
+        end
+        names ? names.freeze : NO_NAMES
       end
+      NO_NAMES = [].freeze
     end
   end
 end
