@@ -2052,12 +2052,14 @@ impl<'s> Invocation<'s> {
         let Some(value) = data.get(&Key(&lk.root)) else {
             return Ok(LocationOutcome::NoKey);
         };
-        let value =
-            self.hiera()
-                .eyaml
-                .decrypt_value(value, resolved.options.as_ref(), &lk.root, path)?;
-        let value =
-            interpolate::interpolate(&value, self, true).map_err(|e| limits::in_file(e, path))?;
+        let hiera = self.hiera();
+        let value = hiera.eyaml.decrypt_value(
+            value,
+            resolved.options.as_ref(),
+            &lk.root,
+            path,
+            &mut |v| interpolate::interpolate(v, self, true).map_err(|e| limits::in_file(e, path)),
+        )?;
         let location = path.to_string_lossy();
         Ok(LocationOutcome::Found(self.checked_host_value(
             entry,

@@ -7,10 +7,9 @@
 //! root key's value and hands it to [`Eyaml::decrypt_value`], which does
 //! what the function's `decrypt_value` does: every String with an
 //! `ENC[...]` block (see [`blocks`]) is decrypted block by block, the text
-//! around blocks kept and the result `chomp`ed; Hash keys are never
-//! decrypted; other values are kept. The engine then interpolates the
-//! result (strings, and Hash keys) and checks it as Puppet's
-//! `validate_data_value` does.
+//! around blocks kept and the result `chomp`ed, then interpolated; Hash
+//! keys are interpolated, never decrypted; other values are kept. The
+//! engine then checks the result as Puppet's `validate_data_value` does.
 //!
 //! Errors are hiera-eyaml's, wrapped as the function wraps them:
 //! "hiera-eyaml backend error decrypting <the string> when looking up
@@ -57,27 +56,35 @@ impl Eyaml {
     }
 
     /// `decrypt_value`: `value` (the root `key`'s value in the file at
-    /// `path`) with its blocks decrypted with the keys `options` names.
+    /// `path`) with its blocks decrypted with the keys `options` names, in
+    /// the function's order: each String decrypted, then given to
+    /// `interpolate` (Puppet's `context.interpolate`); each Hash key given
+    /// to `interpolate` (never decrypted) before its value is walked.
     pub fn decrypt_value(
         &self,
         value: &Value,
         options: Option<&Value>,
         key: &str,
         path: &Path,
+        interpolate: &mut dyn FnMut(&Value) -> Result<Value>,
     ) -> Result<Value> {
         match value {
-            Value::String(s) if blocks::encrypted(s) => self.decrypt(s, options, key, path),
+            Value::String(s) if blocks::encrypted(s) => {
+                interpolate(&self.decrypt(s, options, key, path)?)
+            }
+            Value::String(_) => interpolate(value),
             Value::Array(items) => {
                 let mut out = Vec::with_capacity(items.len());
                 for v in items.iter() {
-                    out.push(self.decrypt_value(v, options, key, path)?);
+                    out.push(self.decrypt_value(v, options, key, path, interpolate)?);
                 }
                 Ok(Value::array(out))
             }
             Value::Hash(h) => {
                 let mut out = Map::default();
                 for (k, v) in h.iter() {
-                    out.insert(k.clone(), self.decrypt_value(v, options, key, path)?);
+                    let k = interpolate(k)?;
+                    out.insert(k, self.decrypt_value(v, options, key, path, interpolate)?);
                 }
                 Ok(Value::hash(out))
             }
