@@ -21,6 +21,7 @@ pub mod data;
 pub mod deep_merge;
 pub mod error;
 mod explain;
+pub mod eyaml;
 pub mod ffi;
 pub mod glob;
 pub mod hiera3;

@@ -105,6 +105,13 @@ pub struct Options {
     /// compile's class variables. Off by default (such a variable is then
     /// undefined).
     pub host_variables: bool,
+    /// The working directory: relative `basemodulepath` and `modulepath`
+    /// directories, and the relative key paths of eyaml levels
+    /// (`pkcs7_private_key`, `pkcs7_public_key`: Puppet leaves them to the
+    /// process's working directory), are taken from it. `None` (the
+    /// default): the process's working directory when the configuration is
+    /// opened.
+    pub working_directory: Option<PathBuf>,
 }
 
 impl Default for Options {
@@ -123,6 +130,7 @@ impl Default for Options {
             host: None,
             codedir: PathBuf::from("/etc/puppet/code"),
             host_variables: false,
+            working_directory: None,
         }
     }
 }
@@ -158,6 +166,8 @@ pub struct Hiera {
     /// Compiled lookup_options by the identity of the base options and a
     /// module's options (held likewise): sessions share them.
     compiled_options: OptionsMemo<Option<Arc<CompiledOptions>>>,
+    /// eyaml levels' keys, read once per configuration.
+    eyaml: crate::eyaml::Eyaml,
 }
 
 /// A result computed from two lookup_options hashes, with the hashes.
@@ -232,7 +242,10 @@ impl Hiera {
                 format!("Invalid environment name '{}'", options.environment),
             ));
         }
-        let cwd = crate::modulepath::working_directory()?;
+        let cwd = match &options.working_directory {
+            Some(d) => absolute(d)?,
+            None => crate::modulepath::working_directory()?,
+        };
         let expand = |dirs: &mut Vec<PathBuf>| {
             dirs.iter_mut()
                 .for_each(|d| *d = crate::modulepath::expand_path(d, &cwd))
@@ -263,6 +276,7 @@ impl Hiera {
             regexes: Mutex::new(FastMap::default()),
             base_options: Mutex::new(FastMap::default()),
             compiled_options: Mutex::new(FastMap::default()),
+            eyaml: crate::eyaml::Eyaml::new(cwd),
         })
     }
 
@@ -2016,6 +2030,11 @@ impl<'s> Invocation<'s> {
         default_hierarchy: bool,
     ) -> Result<LocationOutcome> {
         let root = &*lk.root;
+        if entry.function_kind == FunctionKind::LookupKey
+            && entry.function_name == crate::eyaml::FUNCTION
+        {
+            return self.eyaml_location_lookup(entry, resolved, j, lk);
+        }
         let (options, slot) = (resolved.options.as_ref(), &resolved.data[j]);
         let path = match &resolved.locations[j] {
             Location::Path(p, _) => p,
@@ -2058,6 +2077,51 @@ impl<'s> Invocation<'s> {
             return Ok(LocationOutcome::Found(value.clone()));
         }
         self.found_in_hash(entry, root, &path.to_string_lossy(), Some(path), value)
+    }
+
+    /// A location of an `eyaml_lookup_key` level, answered natively (see
+    /// [`crate::eyaml`]): the file read as `yaml_data` reads it, the root
+    /// key's value decrypted, interpolated, then checked as Puppet checks a
+    /// `lookup_key` function's value.
+    fn eyaml_location_lookup(
+        &mut self,
+        entry: &Entry,
+        resolved: &ResolvedEntry,
+        j: usize,
+        lk: &LookupKey,
+    ) -> Result<LocationOutcome> {
+        let Location::Path(path, _) = &resolved.locations[j] else {
+            return Err(crate::eyaml::no_path_error());
+        };
+        let slot = &resolved.data[j];
+        let data = match slot.get() {
+            Some(d) => d.clone(),
+            None => {
+                let d = self.hiera().cache.data(path, DataFormat::Yaml)?;
+                slot.get_or_init(|| d).clone()
+            }
+        };
+        let Some(data) = data else {
+            return Ok(LocationOutcome::Missing);
+        };
+        let Some(value) = data.get(&Key(&lk.root)) else {
+            return Ok(LocationOutcome::NoKey);
+        };
+        let hiera = self.hiera();
+        let value = hiera.eyaml.decrypt_value(
+            value,
+            resolved.options.as_ref(),
+            &lk.root,
+            path,
+            &mut |v| interpolate::interpolate(v, self, true).map_err(|e| limits::in_file(e, path)),
+        )?;
+        let location = path.to_string_lossy();
+        Ok(LocationOutcome::Found(self.checked_host_value(
+            entry,
+            &lk.root,
+            Some(&location),
+            value,
+        )?))
     }
 
     /// A value of a `data_hash` function's hash: checked, then interpolated,

@@ -105,6 +105,8 @@ func (c *conformanceCase) open(t *testing.T) *Hiera {
 		BaseModulePath:  base,
 		Strict:          c.file.settings.strict,
 		Puppet:          c.puppet,
+		// The recorder runs each case with its root as working directory.
+		WorkingDirectory: c.dir,
 	})
 	if err != nil {
 		t.Fatalf("%s: Open: %v", c.name, err)

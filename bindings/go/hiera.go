@@ -104,6 +104,11 @@ type Options struct {
 	// in the first directory holding a directory of its name. An empty,
 	// non-nil slice is a modulepath without directories.
 	ModulePath []string
+	// WorkingDirectory, when not empty, is where relative BaseModulePath and
+	// ModulePath directories and the relative key paths of eyaml levels
+	// (pkcs7_private_key, pkcs7_public_key) are taken from; empty: the
+	// process's working directory when Open is called.
+	WorkingDirectory string
 }
 
 // Limits are libhiera's bounds on one lookup (hiera_open's "limits"). A
@@ -122,6 +127,7 @@ func (o Options) wire() *OrderedMap {
 	for _, f := range []struct{ name, value string }{
 		{"hiera_config", o.HieraConfig}, {"environmentpath", o.EnvironmentPath},
 		{"environment", o.Environment}, {"strict", string(o.Strict)},
+		{"working_directory", o.WorkingDirectory},
 	} {
 		if f.value != "" {
 			om.Set(f.name, f.value)

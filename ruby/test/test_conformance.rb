@@ -62,7 +62,7 @@ class TestConformance < Minitest::Test
     hiera = Libhiera::Hiera.new(hiera_config: File.join(dir, 'hiera.yaml'),
                                 environmentpath: File.join(dir, 'environments'),
                                 environment: kase['environment'] || 'production',
-                                puppet: puppet, **settings(dir, kase))
+                                puppet: puppet, working_directory: dir, **settings(dir, kase))
     options = {}
     options[:merge] = q['merge'] if q.key?('merge')
     options[:default] = q['default'] if q.key?('default')

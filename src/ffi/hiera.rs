@@ -49,6 +49,7 @@ pub(crate) fn options_from_json(text: &str) -> Result<Options, Error> {
                 | "basemodulepath"
                 | "modulepath"
                 | "host_variables"
+                | "working_directory"
         ) {
             return Err(invalid(format!("options_json: unknown field '{name}'")));
         }
@@ -116,6 +117,7 @@ pub(crate) fn options_from_json(text: &str) -> Result<Options, Error> {
             "environmentpath" => options.environmentpath = PathBuf::from(value),
             "environment" => options.environment = value,
             "codedir" => options.codedir = PathBuf::from(value),
+            "working_directory" => options.working_directory = Some(PathBuf::from(value)),
             "strict" => {
                 options.strict = Some(match value.as_str() {
                     "off" => Strict::Off,
@@ -189,7 +191,8 @@ pub(crate) fn open_json_with(
 ///   "limits": {"lookup_depth": 32, "nested_lookups": 100000,
 ///              "string_bytes": 16777216, "interpolated_bytes": 268435456,
 ///              "merge_entries": 1000000, "nested_values": 10000000},
-///   "confine": false, "codedir": "/etc/puppet/code", "host_variables": false}`
+///   "confine": false, "codedir": "/etc/puppet/code", "host_variables": false,
+///   "working_directory": null}`
 /// (the values shown are the defaults, but for `strict`: without it, the
 /// default of the Puppet version, `warning` for 7 and `error` for 8).
 /// `puppet` picks the Puppet the engine answers as: 7 (Puppet 7.23, the
@@ -210,6 +213,10 @@ pub(crate) fn open_json_with(
 /// taken relative to the process's working directory at the time of the
 /// call. `codedir` is Puppet's setting: where a Hiera 3 global hiera.yaml
 /// without a `datadir` reads data (`<codedir>/environments/<env>/hieradata`).
+/// `working_directory`: where relative `basemodulepath`/`modulepath`
+/// directories and the relative key paths of eyaml levels
+/// (`pkcs7_private_key`, `pkcs7_public_key`) are taken from; without it (or
+/// `null`), the process's working directory at the time of the call.
 /// `host_variables: true` (with `hiera_open_with_host`) asks the host's
 /// `call` for the qualified variables (`a::b`) a session does not have
 /// (see `hiera_call_fn`).

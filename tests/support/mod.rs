@@ -194,6 +194,8 @@ pub fn run_query_with(case: &Case, q: &CaseQuery, confine: bool) -> Outcome {
         strict: case.settings.strict,
         puppet: case.puppet,
         confine,
+        // The recorder runs each case with its root as working directory.
+        working_directory: Some(case.dir.clone()),
         ..Default::default()
     };
     let h = match hiera::Hiera::open(opts) {

@@ -57,6 +57,11 @@ module Libhiera
     # `codedir`: Puppet's setting, where a Hiera 3 global hiera.yaml without
     # a `datadir` reads data (default `/etc/puppet/code`).
     #
+    # `working_directory`: where relative basemodulepath/modulepath
+    # directories and the relative key paths of eyaml levels
+    # (`pkcs7_private_key`, `pkcs7_public_key`) are taken from; nil (the
+    # default): the process's working directory now.
+    #
     # `host`: an object that runs the hierarchy functions libhiera does not
     # have and receives Puppet's warnings (see {Host}); its calls run on the
     # thread that looks up, during the lookup, and may look up again.
@@ -65,7 +70,7 @@ module Libhiera
     # `{'kind' => 'variable', 'key' => name}` (the value, or {NOT_FOUND}).
     def initialize(hiera_config: 'hiera.yaml', environmentpath: 'environments', environment: 'production', strict: nil,
                    limits: nil, confine: false, basemodulepath: nil, modulepath: nil, host: nil, codedir: nil, puppet: nil,
-                   host_variables: false)
+                   host_variables: false, working_directory: nil)
       options = { 'hiera_config' => hiera_config.to_s, 'environmentpath' => environmentpath.to_s,
                   'environment' => environment.to_s }
       options['strict'] = strict.to_s unless strict.nil?
@@ -76,6 +81,7 @@ module Libhiera
       options['confine'] = true if confine
       options['codedir'] = codedir.to_s unless codedir.nil?
       options['host_variables'] = true if host_variables
+      options['working_directory'] = working_directory.to_s unless working_directory.nil?
       json = Native.cstr(JSON.generate(options))
       @host = !host.nil?
       @handle = if host.nil?

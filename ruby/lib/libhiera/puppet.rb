@@ -37,10 +37,12 @@ module Libhiera
   # data_binding_terminus other than hiera, lookups outside a compile's
   # scope or with scope values the wire cannot carry exactly, and
   # environments or modules with the deprecated `data_provider` setting.
-  # Hierarchy functions libhiera does not run itself (custom functions,
-  # eyaml, hocon, Hiera 3 backends) are run by Puppet's own providers from
-  # inside libhiera's lookup (see {Host}); Puppet's warnings are logged
-  # through Puppet's logger.
+  # eyaml levels (`eyaml_lookup_key`) are answered by libhiera itself, with
+  # Puppet's option values and relative key paths from the process's working
+  # directory, as Puppet reads them. Hierarchy functions libhiera does not
+  # run itself (custom functions, hocon, Hiera 3 backends) are run by
+  # Puppet's own providers from inside libhiera's lookup (see {Host});
+  # Puppet's warnings are logged through Puppet's logger.
   module Puppet
     # What the data_hash functions say when hiera.yaml gives them no path
     # (as yaml_data and json_data say it).

@@ -97,6 +97,12 @@ module PuppetRunner
   # The outcome of every query of a case, in the recorder's terms (values
   # as Ruby objects).
   def run_case(dir, kase)
+    # The recorder's working directory: the case root (eyaml's relative key paths).
+    Dir.chdir(dir) { run_case_here(dir, kase) }
+  end
+
+  # [run_case], in the working directory it has.
+  def run_case_here(dir, kase)
     results = nil
     compile(dir, kase) do |compiler, scope|
       results = kase['queries'].map do |q|
