@@ -142,6 +142,9 @@ impl Options {
 pub struct Hiera {
     options: Options,
     env_dir: Option<PathBuf>,
+    /// The environment.conf's `environment_data_provider` (see
+    /// [`crate::data_provider`]).
+    env_data_provider: Option<crate::data_provider::Setting>,
     /// The effective modulepath (absolute directories, in order).
     modulepath: Vec<PathBuf>,
     cache: FileCache,
@@ -207,8 +210,9 @@ fn memoized<T: Clone>(
 
 impl Hiera {
     /// Opens a configuration. Only the environment's `environment.conf` is
-    /// read now (for its `modulepath`, as Puppet reads it when it makes the
-    /// environment; an error there fails the open): configuration and data
+    /// read now (for its `modulepath` and its `environment_data_provider`,
+    /// as Puppet reads it when it makes the environment; an error there
+    /// fails the open): configuration and data
     /// errors surface at lookup time, as in Puppet, and only for the
     /// lookups they affect.
     pub fn open(mut options: Options) -> Result<Hiera> {
@@ -252,10 +256,15 @@ impl Hiera {
             env_dir.as_deref(),
             &cwd,
         )?;
+        let env_data_provider = match &env_dir {
+            Some(dir) => crate::data_provider::environment_setting(dir)?,
+            None => None,
+        };
         let cache = FileCache::for_options(&options, &modulepath);
         Ok(Hiera {
             options,
             env_dir,
+            env_data_provider,
             modulepath,
             cache,
             indexes: IndexCache::default(),
@@ -306,15 +315,20 @@ impl Hiera {
         }
     }
 
-    fn env_config(&self) -> Result<Option<Arc<HieraConfig>>> {
+    /// The environment layer's configuration: its hiera.yaml, or what its
+    /// `environment_data_provider` makes (see [`crate::data_provider`]).
+    fn env_config(&self, warnings: &mut Vec<Warning>) -> Result<Option<Arc<HieraConfig>>> {
         let Some(dir) = &self.env_dir else {
             return Ok(None);
         };
-        let path = dir.join("hiera.yaml");
-        if !self.cache.exists(&path) {
-            return Ok(None);
-        }
-        self.cache.config(&path, LayerKind::Environment)
+        crate::data_provider::environment_layer(
+            &self.cache,
+            self.options.strict(),
+            dir,
+            &self.options.environment,
+            self.env_data_provider.as_ref(),
+            warnings,
+        )
     }
 
     /// The effective modulepath: the directories searched for modules, in
@@ -337,14 +351,20 @@ impl Hiera {
             .filter(|d| self.cache.module_metadata(d).unwrap_or(true))
     }
 
-    /// The module's hiera.yaml, if the module exists and has one. The
+    /// The module's hiera.yaml, if the module exists and has one (or what
+    /// its metadata.json's `data_provider` makes: see
+    /// [`crate::data_provider`]). The
     /// module is the first one in the modulepath, with or without a
     /// hiera.yaml: a later one of the same name is never consulted. In the
     /// last directory one `stat` of the file answers both questions (a
     /// missing module directory is a missing file): with the default
     /// modulepath of one directory, that is the only `stat`. Sessions keep
     /// the answer, so this runs once per module and session.
-    fn module_config(&self, name: &str) -> Result<Option<Arc<HieraConfig>>> {
+    fn module_config(
+        &self,
+        name: &str,
+        warnings: &mut Vec<Warning>,
+    ) -> Result<Option<Arc<HieraConfig>>> {
         if !is_module_name(name) {
             return Ok(None);
         }
@@ -359,8 +379,18 @@ impl Hiera {
         if !self.cache.module_metadata(&dir)? {
             return Ok(None);
         }
-        self.cache
-            .config(&dir.join("hiera.yaml"), LayerKind::Module)
+        let setting = self
+            .cache
+            .module_data_provider(&dir)?
+            .map(|v| crate::data_provider::Setting::of_json(&v));
+        crate::data_provider::module_layer(
+            &self.cache,
+            self.options.strict(),
+            &dir,
+            name,
+            setting.as_ref(),
+            warnings,
+        )
     }
 }
 
@@ -1616,7 +1646,11 @@ impl<'s> Invocation<'s> {
 
     /// The configuration of a layer, read once per session (errors are not
     /// kept: they are met again at the next lookup, as in Puppet).
-    fn layer_config(&self, layer: Layer, module: Option<&str>) -> Result<Option<Arc<HieraConfig>>> {
+    fn layer_config(
+        &mut self,
+        layer: Layer,
+        module: Option<&str>,
+    ) -> Result<Option<Arc<HieraConfig>>> {
         let session = self.session.configs();
         match layer {
             Layer::Global => {
@@ -1630,7 +1664,10 @@ impl<'s> Invocation<'s> {
                 if let Some(c) = session.env_config.get() {
                     return Ok(c.clone());
                 }
-                let c = self.hiera().env_config()?;
+                let mut warnings = Vec::new();
+                let c = self.hiera().env_config(&mut warnings);
+                warnings.into_iter().for_each(|w| self.warn(w));
+                let c = c?;
                 Ok(session.env_config.get_or_init(|| c).clone())
             }
             Layer::Module => {
@@ -1643,7 +1680,10 @@ impl<'s> Invocation<'s> {
                 {
                     return Ok(c.clone());
                 }
-                let c = self.hiera().module_config(m)?;
+                let mut warnings = Vec::new();
+                let c = self.hiera().module_config(m, &mut warnings);
+                warnings.into_iter().for_each(|w| self.warn(w));
+                let c = c?;
                 session
                     .module_configs
                     .lock()
@@ -1744,7 +1784,7 @@ impl<'s> Invocation<'s> {
         config: &Arc<HieraConfig>,
         default_hierarchy: bool,
     ) -> Result<Arc<ResolvedHierarchy>> {
-        let cacheable = config.path.is_some()
+        let cacheable = (config.path.is_some() || crate::data_provider::is_function_config(config))
             && self.req.override_values.is_empty()
             && self.req.default_values_hash.is_empty()
             && self.locals.is_empty();
@@ -1816,7 +1856,12 @@ impl<'s> Invocation<'s> {
         self.merged(strategy, resolved.entries.len(), |this, i| {
             let re = &resolved.entries[i];
             let entry = &entries[re.index];
-            this.ex_push(|| format!("Hierarchy entry \"{}\"", entry.name));
+            this.ex_push(|| match entry.function_kind {
+                FunctionKind::V4DataHash => {
+                    format!("Deprecated API function \"{}\"", entry.function_name)
+                }
+                _ => format!("Hierarchy entry \"{}\"", entry.name),
+            });
             if hits.is_some_and(|h| !h.iter().any(|hit| hit.entry as usize == i)) {
                 // No location of this entry has the key.
                 this.ex_pop();
@@ -2002,7 +2047,13 @@ impl<'s> Invocation<'s> {
             // Known from the key index: nothing to check or interpolate.
             return Ok(LocationOutcome::Found(value.clone()));
         }
-        self.found_in_hash(entry, root, &path.to_string_lossy(), Some(path), value)
+        self.found_in_hash(
+            entry,
+            root,
+            Some(&path.to_string_lossy()),
+            Some(path),
+            value,
+        )
     }
 
     /// A value of a `data_hash` function's hash: checked, then interpolated,
@@ -2011,7 +2062,7 @@ impl<'s> Invocation<'s> {
         &mut self,
         entry: &Entry,
         root: &str,
-        location: &str,
+        location: Option<&str>,
         path: Option<&Path>,
         value: &Value,
     ) -> Result<LocationOutcome> {
@@ -2019,10 +2070,10 @@ impl<'s> Invocation<'s> {
             return Err(Error {
                 kind: ErrorKind::Type,
                 message: format!(
-                    "Value for key '{}', in hash returned from data_hash function '{}', when using location '{}', has wrong type, expects Puppet::LookupValue, got {}",
+                    "Value for key '{}', in hash returned from {}{} has wrong type, expects Puppet::LookupValue, got {}",
                     root,
-                    entry.function_name,
-                    location,
+                    function_full_name(entry),
+                    location.map(|l| format!(", when using location '{l}',")).unwrap_or_default(),
                     crate::ptype::infer_detailed(value, true)
                 ),
                 file: path.map(Path::to_path_buf),
@@ -2072,7 +2123,7 @@ impl<'s> Invocation<'s> {
         );
         call.location = location.as_deref();
         match entry.function_kind {
-            FunctionKind::DataHash => {
+            FunctionKind::DataHash | FunctionKind::V4DataHash => {
                 let slot = &resolved.data[j];
                 let data = match slot.get() {
                     Some(d) => d.clone(),
@@ -2084,9 +2135,9 @@ impl<'s> Invocation<'s> {
                                 return Err(Error::new(
                                     ErrorKind::Type,
                                     format!(
-                                        "Value returned from data_hash function '{}'{}, has wrong type, expects a Hash value, got {}",
-                                        entry.function_name,
-                                        location.as_deref().map(|l| format!(", when using location '{l}'")).unwrap_or_default(),
+                                        "Value returned from {}{} has wrong type, expects a Hash value, got {}",
+                                        function_full_name(entry),
+                                        location.as_deref().map(|l| format!(", when using location '{l}',")).unwrap_or_default(),
                                         crate::ptype::infer_detailed(&other, true)
                                     ),
                                 ))
@@ -2105,13 +2156,7 @@ impl<'s> Invocation<'s> {
                     Location::Path(p, _) => Some(p.clone()),
                     _ => None,
                 };
-                self.found_in_hash(
-                    entry,
-                    &lk.root,
-                    location.as_deref().unwrap_or(""),
-                    path.as_deref(),
-                    value,
-                )
+                self.found_in_hash(entry, &lk.root, location.as_deref(), path.as_deref(), value)
             }
             FunctionKind::LookupKey => {
                 call.key = Some(&lk.root);
@@ -3045,6 +3090,15 @@ fn builtin_format(
             }
         }
         _ => None,
+    }
+}
+
+/// How Puppet's messages name an entry's `data_hash` function
+/// (`FunctionProvider#full_name`).
+fn function_full_name(entry: &Entry) -> String {
+    match entry.function_kind {
+        FunctionKind::V4DataHash => format!("deprecated API function '{}'", entry.function_name),
+        kind => format!("{} function '{}'", kind.key(), entry.function_name),
     }
 }
 
