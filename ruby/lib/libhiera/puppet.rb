@@ -36,9 +36,13 @@ module Libhiera
   # Puppet's `--debug`), `hiera_*()` and global-only lookups, a
   # data_binding_terminus other than hiera, lookups outside a compile's
   # scope or with scope values the wire cannot carry exactly, and
-  # environments or modules with the deprecated `data_provider` setting.
+  # environments whose `environment_data_provider` comes from puppet.conf
+  # (libhiera reads environment.conf's and metadata.json's Puppet 4 data
+  # providers itself, and calls a `function` provider's function through
+  # the host).
   # Hierarchy functions libhiera does not run itself (custom functions,
-  # eyaml, hocon, Hiera 3 backends) are run by Puppet's own providers from
+  # eyaml, hocon, Hiera 3 backends, Puppet 4 `environment::data` and
+  # `<module>::data` functions) are run by Puppet's own providers from
   # inside libhiera's lookup (see {Host}); Puppet's warnings are logged
   # through Puppet's logger.
   module Puppet
@@ -100,10 +104,13 @@ module Libhiera
 
       # The libhiera configuration for these options, shared by compiles.
       # @api private
-      def engine(hiera_config, environmentpath, environment, strict, modulepath = nil)
+      # `env_data_provider`: the environment.conf's environment_data_provider
+      # (libhiera reads it when it opens the configuration: a changed one
+      # needs a new configuration).
+      def engine(hiera_config, environmentpath, environment, strict, modulepath = nil, env_data_provider: nil)
         codedir = ::Puppet[:codedir].to_s
         puppet = puppet_version
-        key = [hiera_config, environmentpath, environment, strict, codedir, modulepath, puppet]
+        key = [hiera_config, environmentpath, environment, strict, codedir, modulepath, puppet, env_data_provider]
         @lock.synchronize do
           @engines[key] ||= Libhiera::Hiera.new(hiera_config: hiera_config, environmentpath: environmentpath,
                                                 environment: environment, strict: strict, codedir: codedir,
@@ -230,7 +237,11 @@ module Libhiera
         location = location_of(provider, call['location'])
         key = call['key']
         case call['kind']
-        when 'data_hash'
+        when 'data_hash', 'v4_data_hash'
+          # v4_data_hash: a Puppet 4 `function` data provider's
+          # `environment::data()` / `<module>::data()`, called by Puppet's
+          # own provider (without arguments; a module's hash checked and
+          # pruned as Puppet does).
           provider.send(:data_hash, invocation, location)
         when 'lookup_key'
           catch(:no_such_key) { return provider.send(:lookup_key, key, invocation, location, call['merge']) }
@@ -518,34 +529,38 @@ module Libhiera
         nil
       end
 
-      # The libhiera configuration for this compile's environment, or nil
+        # The libhiera configuration for this compile's environment, or nil
       # (with the state's `unusable` set) when the environment is not one
-      # libhiera reads exactly as Puppet.
+      # libhiera reads exactly as Puppet. libhiera reads the Puppet 4 data
+      # providers of environment.conf and of the modules' metadata.json
+      # itself; only Puppet's `environment_data_provider` setting (from
+      # puppet.conf, the default of environment.conf's) is not one of its
+      # options.
       def libhiera_engine(state)
         env = environment
         conf = env.configuration
         env_dir = conf&.path_to_env
+        env_data_provider = nil
         if env_dir
           env_dir = File.expand_path(env_dir)
           environmentpath = File.dirname(env_dir)
           name = File.basename(env_dir)
-          return unusable(state, 'environment.conf sets environment_data_provider') if conf.environment_data_provider
+          env_data_provider = conf.respond_to?(:raw_setting) ? conf.raw_setting(:environment_data_provider) : nil
+          if env_data_provider.nil? && conf.environment_data_provider
+            return unusable(state, 'puppet.conf sets environment_data_provider')
+          end
         else
           # an environment without a directory: no environment layer
           environmentpath = File.join(Dir.tmpdir, 'libhiera-no-environments')
           name = env.name.to_s
-        end
-        env.modules.each do |mod|
-          metadata = mod.metadata
-          provider = metadata.is_a?(Hash) ? metadata['data_provider'] : nil
-          return unusable(state, "module #{mod.name} sets data_provider") if provider
         end
         strict = ::Puppet[:strict].to_s
         strict = 'warning' unless %w[off warning error].include?(strict)
         # The modulepath Puppet searches (libhiera finds the same first module
         # of each name in it).
         modulepath = env.full_modulepath.map(&:to_s)
-        Libhiera::Puppet.engine(global_hiera_config_path.to_s, environmentpath, name, strict, modulepath)
+        Libhiera::Puppet.engine(global_hiera_config_path.to_s, environmentpath, name, strict, modulepath,
+                                env_data_provider: env_data_provider)
       end
 
       def unusable(state, why)
