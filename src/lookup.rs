@@ -1949,7 +1949,17 @@ impl<'s> Invocation<'s> {
                     Some(d) => d.clone(),
                     None => {
                         let d = self.hiera().cache.data(path, format).ok()?;
-                        re.data[j].get_or_init(|| d).clone()
+                        let mut fresh = false;
+                        let kept = re.data[j]
+                            .get_or_init(|| {
+                                fresh = true;
+                                d
+                            })
+                            .clone();
+                        if fresh {
+                            self.check_module_keys(entry, path, kept.as_deref());
+                        }
+                        kept
                     }
                 };
                 datas.push(data);
@@ -2034,7 +2044,17 @@ impl<'s> Invocation<'s> {
             Some(d) => d.clone(),
             None => {
                 let d = self.hiera().cache.data(path, format)?;
-                slot.get_or_init(|| d).clone()
+                let mut fresh = false;
+                let kept = slot
+                    .get_or_init(|| {
+                        fresh = true;
+                        d
+                    })
+                    .clone();
+                if fresh {
+                    self.check_module_keys(entry, path, kept.as_deref());
+                }
+                kept
             }
         };
         let Some(data) = data else {
@@ -2054,6 +2074,34 @@ impl<'s> Invocation<'s> {
             Some(path),
             value,
         )
+    }
+
+    /// Puppet's `ModuleDataProvider#validate_data_hash` for a data file of a
+    /// module's hierarchy that libhiera read (once per session, as Puppet
+    /// once per compilation): each key outside the module's namespace (but
+    /// `lookup_options`) is dropped with a warning, Puppet's, one per key,
+    /// handed to the host. (Its lookups never see such a key: a module's
+    /// layer is only searched for the module's keys. The data a host
+    /// function returns is checked by the host's own provider.)
+    fn check_module_keys(&self, entry: &Entry, path: &Path, data: Option<&Map>) {
+        let (Layer::Module, Some(module)) = (&self.site.0, &self.site.1) else {
+            return;
+        };
+        let (Some(host), Some(data)) = (&self.hiera().options.host, data) else {
+            return;
+        };
+        let prefix = format!("{module}::");
+        for k in data.keys() {
+            let name = k.as_str().unwrap_or("");
+            if name == "lookup_options" || name.starts_with(&prefix) {
+                continue;
+            }
+            host.0.warn(&Warning::plain(format!(
+                "Module '{module}': Value returned from {}, when using location '{}', must use keys qualified with the name of the module",
+                function_full_name(entry),
+                path.display()
+            )));
+        }
     }
 
     /// A value of a `data_hash` function's hash: checked, then interpolated,

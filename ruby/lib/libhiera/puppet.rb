@@ -194,6 +194,10 @@ module Libhiera
       # compile goes to it, with its scope's own variables as request
       # fields).
       attr_accessor :stamp, :top, :root, :engine, :unusable, :plan, :hiera3
+      # The key namespaces (a module name, or nil) of the lookups libhiera
+      # answered: those whose lookup_options Puppet's adapter would have
+      # gathered and kept by now ({Handoff#libhiera_prime_options}).
+      attr_reader :namespaces
       # Request fields by [names, calling]: the same text for scopes that
       # add the same variables.
       attr_reader :fields
@@ -214,6 +218,7 @@ module Libhiera
         @hiera3 = nil
         @engine = nil
         @unusable = nil
+        @namespaces = Set.new
       end
     end
 
@@ -375,6 +380,7 @@ module Libhiera
         end
         Libhiera::Puppet.stats[:handed_off] += 1
         libhiera_record(key)
+        libhiera_state.namespaces << Handoff.namespace(key)
         throw :no_such_key if value.equal?(Libhiera::NOT_FOUND)
 
         value
@@ -391,6 +397,7 @@ module Libhiera
         return false if session.nil?
 
         fields = Thread.current[FIELDS]
+        libhiera_state.namespaces << Handoff.namespace(keys.first)
         Handoff.answering(invocation) do
           session.lookup_keys(keys, scope_fields: fields) do |value, i|
             Libhiera::Puppet.stats[:handed_off] += 1
@@ -423,6 +430,15 @@ module Libhiera
         end
       end
 
+      # The module namespace of a key (LookupKey#module_name, near enough:
+      # quoted segments are not parsed), or nil.
+      def self.namespace(key)
+        dot = key.index('.')
+        root = dot ? key[0, dot] : key
+        sep = root.index('::')
+        sep ? root[0, sep] : nil
+      end
+
       # The merge argument as libhiera's request takes it.
       def self.merge_option(merge)
         case merge
@@ -449,7 +465,10 @@ module Libhiera
       # The session for this lookup, or nil when Puppet must answer (a
       # decline, counted unless `count` is false).
       def libhiera_session(key, invocation, count: true)
-        return decline(:explain, nil, count) unless invocation.explainer.nil?
+        unless invocation.explainer.nil?
+          libhiera_prime_options(key, invocation)
+          return decline(:explain, nil, count)
+        end
         return decline(:global_only, nil, count) if invocation.global_only? || invocation.hiera_xxx_call?
         return decline(:lookup_options, nil, count) if key == LOOKUP_OPTIONS || key.start_with?("#{LOOKUP_OPTIONS}.")
         return decline(:terminus, nil, count) unless %w[hiera].include?(::Puppet[:data_binding_terminus].to_s)
@@ -519,6 +538,28 @@ module Libhiera
         rescue StandardError
           true
         end
+      end
+
+      # Before Puppet explains a lookup: Puppet's adapter keeps the
+      # lookup_options it gathers for the rest of the compile, so after
+      # earlier lookups of the key's namespace (and, for a key outside
+      # modules, after any lookup) it does not gather, nor explain, them
+      # again. Those lookups were libhiera's: the adapter gathers them now,
+      # unexplained, as it would have then. Failures are left for the
+      # explained lookup to meet.
+      def libhiera_prime_options(key, invocation)
+        state = @libhiera_state
+        return if state.nil? || state.namespaces.empty?
+
+        lookup_key = ::Puppet::Pops::Lookup::LookupKey.new(key)
+        namespace = lookup_key.module_name
+        return unless namespace.nil? || state.namespaces.include?(namespace)
+        return if @lookup_options.include?(namespace)
+
+        silent = ::Puppet::Pops::Lookup::Invocation.new(invocation.scope, {}, {}, false)
+        silent.lookup(lookup_key, namespace) { lookup_lookup_options(lookup_key, silent) }
+      rescue StandardError
+        nil
       end
 
       def decline(why, detail = nil, count = true)
