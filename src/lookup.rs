@@ -2186,7 +2186,7 @@ impl<'s> Invocation<'s> {
                                         "Value returned from {}{} has wrong type, expects a Hash value, got {}",
                                         function_full_name(entry),
                                         location.as_deref().map(|l| format!(", when using location '{l}',")).unwrap_or_default(),
-                                        crate::ptype::infer_detailed(&other, true)
+                                        crate::ptype::infer_type(&other)
                                     ),
                                 ))
                             }
