@@ -1001,20 +1001,15 @@ impl FileCache {
     /// or `dependencies` is not an array. Documents Puppet trips over are
     /// errors with Ruby's words (Puppet fails the whole compilation there).
     pub fn module_metadata(&self, dir: &Path) -> Result<bool> {
-        Ok(self.metadata(dir)?.0)
+        Ok(self.module_metadata_and_provider(dir)?.0)
     }
 
-    /// The `data_provider` of the module in `dir`'s `metadata.json`
-    /// (Puppet's `metadata['data_provider']`): `None` without the file, for
-    /// a document that is not a JSON object, and for a missing or null
-    /// entry. Errors as [`FileCache::module_metadata`].
-    pub fn module_data_provider(&self, dir: &Path) -> Result<Option<Value>> {
-        Ok(self.metadata(dir)?.1)
-    }
-
-    /// What [`FileCache::module_metadata`] and
-    /// [`FileCache::module_data_provider`] read, parsed once.
-    fn metadata(&self, dir: &Path) -> Result<(bool, Option<Value>)> {
+    /// [`FileCache::module_metadata`]'s answer, and the `data_provider` of
+    /// the module's `metadata.json` (Puppet's `metadata['data_provider']`,
+    /// see [`crate::data_provider`]): `None` without the file, for a module
+    /// Puppet drops, for a document that is not a JSON object, and for a
+    /// missing or null entry. One read (and `stat`) for both.
+    pub fn module_metadata_and_provider(&self, dir: &Path) -> Result<(bool, Option<Value>)> {
         if let Some(c) = &self.confinement {
             c.add_module_dir(dir);
         }

@@ -376,13 +376,11 @@ impl Hiera {
             .map(|d| d.join(name))
             .find(|d| self.cache.is_dir(d))
             .unwrap_or_else(|| last.join(name));
-        if !self.cache.module_metadata(&dir)? {
+        let (keep, provider) = self.cache.module_metadata_and_provider(&dir)?;
+        if !keep {
             return Ok(None);
         }
-        let setting = self
-            .cache
-            .module_data_provider(&dir)?
-            .map(|v| crate::data_provider::Setting::of_json(&v));
+        let setting = provider.map(|v| crate::data_provider::Setting::of_json(&v));
         crate::data_provider::module_layer(
             &self.cache,
             self.options.strict(),
