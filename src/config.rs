@@ -30,6 +30,10 @@ pub enum FunctionKind {
     DataDig,
     /// `hiera3_backend`: a classic Hiera 3 backend (global layer only).
     Hiera3Backend,
+    /// `v4_data_hash`: a Puppet 4 data provider function (`environment::data`,
+    /// `<module>::data`), called without arguments for its whole hash (see
+    /// [`crate::data_provider`]).
+    V4DataHash,
 }
 
 impl FunctionKind {
@@ -40,6 +44,7 @@ impl FunctionKind {
             FunctionKind::LookupKey => "lookup_key",
             FunctionKind::DataDig => "data_dig",
             FunctionKind::Hiera3Backend => "hiera3_backend",
+            FunctionKind::V4DataHash => "v4_data_hash",
         }
     }
 }
@@ -566,7 +571,8 @@ struct Defaults {
 
 fn function_kind(key: &str) -> FunctionKind {
     match key {
-        "data_hash" | "v4_data_hash" => FunctionKind::DataHash,
+        "data_hash" => FunctionKind::DataHash,
+        "v4_data_hash" => FunctionKind::V4DataHash,
         "lookup_key" => FunctionKind::LookupKey,
         "data_dig" => FunctionKind::DataDig,
         _ => FunctionKind::Hiera3Backend,

@@ -595,8 +595,9 @@ pub enum DataFormat {
 enum Parsed {
     Data(Arc<Map>),
     Config(Option<Arc<HieraConfig>>),
-    /// A module's metadata.json: whether Puppet keeps the module.
-    Metadata(bool),
+    /// A module's metadata.json: whether Puppet keeps the module, and its
+    /// `data_provider` (see [`crate::data_provider`]).
+    Metadata(bool, Option<Value>),
     Failed(Box<Error>),
 }
 
@@ -1000,6 +1001,15 @@ impl FileCache {
     /// or `dependencies` is not an array. Documents Puppet trips over are
     /// errors with Ruby's words (Puppet fails the whole compilation there).
     pub fn module_metadata(&self, dir: &Path) -> Result<bool> {
+        Ok(self.module_metadata_and_provider(dir)?.0)
+    }
+
+    /// [`FileCache::module_metadata`]'s answer, and the `data_provider` of
+    /// the module's `metadata.json` (Puppet's `metadata['data_provider']`,
+    /// see [`crate::data_provider`]): `None` without the file, for a module
+    /// Puppet drops, for a document that is not a JSON object, and for a
+    /// missing or null entry. One read (and `stat`) for both.
+    pub fn module_metadata_and_provider(&self, dir: &Path) -> Result<(bool, Option<Value>)> {
         if let Some(c) = &self.confinement {
             c.add_module_dir(dir);
         }
@@ -1041,11 +1051,21 @@ impl FileCache {
                 }
             }
         };
+        let data_provider = |bytes: &[u8]| match crate::json::load_bytes(bytes) {
+            Ok(Value::Hash(h)) => h
+                .get(&Value::from("data_provider"))
+                .filter(|v| !v.is_nil())
+                .cloned(),
+            _ => None,
+        };
         match self.get(&path, 5, |bytes| {
-            verdict(bytes).map_or_else(|e| Parsed::Failed(Box::new(e)), Parsed::Metadata)
+            verdict(bytes).map_or_else(
+                |e| Parsed::Failed(Box::new(e)),
+                |keep| Parsed::Metadata(keep, if keep { data_provider(bytes) } else { None }),
+            )
         })? {
-            None => Ok(true),
-            Some(Parsed::Metadata(keep)) => Ok(keep),
+            None => Ok((true, None)),
+            Some(Parsed::Metadata(keep, provider)) => Ok((keep, provider)),
             Some(Parsed::Failed(e)) => Err(*e),
             Some(_) => unreachable!(),
         }

@@ -1,7 +1,8 @@
 //! What the host runs for the engine: the hierarchy levels whose data
 //! provider function libhiera does not have (a custom `data_hash`,
-//! `lookup_key` or `data_dig` function, a Hiera 3 backend), and the
-//! warnings Puppet would log.
+//! `lookup_key` or `data_dig` function, a Hiera 3 backend, a Puppet 4
+//! `function` data provider's `environment::data` or `<module>::data`), and
+//! the warnings Puppet would log.
 //!
 //! The engine calls the host on the thread that looks up, during the
 //! lookup, with no lock held and never on a grown stack segment (see
@@ -15,6 +16,19 @@
 //! | `lookup_key` | per key and location | the root key, the location | the key's value |
 //! | `data_dig` | per key and location | the key's segments, the location | the value of the whole dotted key |
 //! | `hiera3_backend` | per key, once for the level | the whole key, the merge | the level's value of the whole key |
+//! | `v4_data_hash` | once per session | nothing (no location, no options) | the layer's whole hash |
+//!
+//! `v4_data_hash` is a Puppet 4 `function` data provider (see
+//! [`crate::data_provider`]): environment.conf's `environment_data_provider
+//! = function` (layer `environment`, function `environment::data`) or a
+//! module's metadata.json `"data_provider": "function"` (layer `module`,
+//! function `<module>::data`); its one entry is `Legacy function
+//! '<function>'` at index 0. The host calls the function without arguments
+//! (Puppet's `V4DataHashFunctionProvider`), as Puppet calls it once per
+//! compilation; Puppet's own provider also drops (with a warning) a
+//! module's keys outside its namespace. A host without it answers the
+//! error Puppet gives for a function it cannot find: `Unable to find
+//! 'v4_data_hash' function named 'environment::data'`.
 //!
 //! With [`crate::Options::host_variables`], the host also answers the
 //! qualified variables (`ntp::params::servers`) a session does not have,
@@ -38,8 +52,8 @@ use std::sync::Arc;
 /// One call of a hierarchy function the engine does not have.
 #[derive(Debug)]
 pub struct HostCall<'a> {
-    /// Which function API: `data_hash`, `lookup_key`, `data_dig` or
-    /// `hiera3_backend`.
+    /// Which function API: `data_hash`, `lookup_key`, `data_dig`,
+    /// `hiera3_backend` or `v4_data_hash`.
     pub kind: FunctionKind,
     /// The function's name as hiera.yaml gives it (the backend's name for
     /// `hiera3_backend`).
@@ -59,7 +73,8 @@ pub struct HostCall<'a> {
     /// The entry's interpolated `options` (without the location).
     pub options: Option<&'a Value>,
     /// The key: the root key (`lookup_key`), the whole dotted key
-    /// (`data_dig`, `hiera3_backend`); `None` for `data_hash`.
+    /// (`data_dig`, `hiera3_backend`); `None` for `data_hash` and
+    /// `v4_data_hash`.
     pub key: Option<&'a str>,
     /// The key's segments (`data_dig`): the root key then each subkey
     /// (Integers for indexes).

@@ -18,6 +18,7 @@ pub mod config;
 pub mod confine;
 pub mod convert;
 pub mod data;
+pub mod data_provider;
 pub mod deep_merge;
 pub mod error;
 mod explain;

@@ -151,6 +151,9 @@ impl Options {
 pub struct Hiera {
     options: Options,
     env_dir: Option<PathBuf>,
+    /// The environment.conf's `environment_data_provider` (see
+    /// [`crate::data_provider`]).
+    env_data_provider: Option<crate::data_provider::Setting>,
     /// The effective modulepath (absolute directories, in order).
     modulepath: Vec<PathBuf>,
     cache: FileCache,
@@ -218,8 +221,9 @@ fn memoized<T: Clone>(
 
 impl Hiera {
     /// Opens a configuration. Only the environment's `environment.conf` is
-    /// read now (for its `modulepath`, as Puppet reads it when it makes the
-    /// environment; an error there fails the open): configuration and data
+    /// read now (for its `modulepath` and its `environment_data_provider`,
+    /// as Puppet reads it when it makes the environment; an error there
+    /// fails the open): configuration and data
     /// errors surface at lookup time, as in Puppet, and only for the
     /// lookups they affect.
     pub fn open(mut options: Options) -> Result<Hiera> {
@@ -266,10 +270,15 @@ impl Hiera {
             env_dir.as_deref(),
             &cwd,
         )?;
+        let env_data_provider = match &env_dir {
+            Some(dir) => crate::data_provider::environment_setting(dir)?,
+            None => None,
+        };
         let cache = FileCache::for_options(&options, &modulepath);
         Ok(Hiera {
             options,
             env_dir,
+            env_data_provider,
             modulepath,
             cache,
             indexes: IndexCache::default(),
@@ -321,15 +330,20 @@ impl Hiera {
         }
     }
 
-    fn env_config(&self) -> Result<Option<Arc<HieraConfig>>> {
+    /// The environment layer's configuration: its hiera.yaml, or what its
+    /// `environment_data_provider` makes (see [`crate::data_provider`]).
+    fn env_config(&self, warnings: &mut Vec<Warning>) -> Result<Option<Arc<HieraConfig>>> {
         let Some(dir) = &self.env_dir else {
             return Ok(None);
         };
-        let path = dir.join("hiera.yaml");
-        if !self.cache.exists(&path) {
-            return Ok(None);
-        }
-        self.cache.config(&path, LayerKind::Environment)
+        crate::data_provider::environment_layer(
+            &self.cache,
+            self.options.strict(),
+            dir,
+            &self.options.environment,
+            self.env_data_provider.as_ref(),
+            warnings,
+        )
     }
 
     /// The effective modulepath: the directories searched for modules, in
@@ -352,14 +366,20 @@ impl Hiera {
             .filter(|d| self.cache.module_metadata(d).unwrap_or(true))
     }
 
-    /// The module's hiera.yaml, if the module exists and has one. The
+    /// The module's hiera.yaml, if the module exists and has one (or what
+    /// its metadata.json's `data_provider` makes: see
+    /// [`crate::data_provider`]). The
     /// module is the first one in the modulepath, with or without a
     /// hiera.yaml: a later one of the same name is never consulted. In the
     /// last directory one `stat` of the file answers both questions (a
     /// missing module directory is a missing file): with the default
     /// modulepath of one directory, that is the only `stat`. Sessions keep
     /// the answer, so this runs once per module and session.
-    fn module_config(&self, name: &str) -> Result<Option<Arc<HieraConfig>>> {
+    fn module_config(
+        &self,
+        name: &str,
+        warnings: &mut Vec<Warning>,
+    ) -> Result<Option<Arc<HieraConfig>>> {
         if !is_module_name(name) {
             return Ok(None);
         }
@@ -371,11 +391,19 @@ impl Hiera {
             .map(|d| d.join(name))
             .find(|d| self.cache.is_dir(d))
             .unwrap_or_else(|| last.join(name));
-        if !self.cache.module_metadata(&dir)? {
+        let (keep, provider) = self.cache.module_metadata_and_provider(&dir)?;
+        if !keep {
             return Ok(None);
         }
-        self.cache
-            .config(&dir.join("hiera.yaml"), LayerKind::Module)
+        let setting = provider.map(|v| crate::data_provider::Setting::of_json(&v));
+        crate::data_provider::module_layer(
+            &self.cache,
+            self.options.strict(),
+            &dir,
+            name,
+            setting.as_ref(),
+            warnings,
+        )
     }
 }
 
@@ -1685,7 +1713,11 @@ impl<'s> Invocation<'s> {
 
     /// The configuration of a layer, read once per session (errors are not
     /// kept: they are met again at the next lookup, as in Puppet).
-    fn layer_config(&self, layer: Layer, module: Option<&str>) -> Result<Option<Arc<HieraConfig>>> {
+    fn layer_config(
+        &mut self,
+        layer: Layer,
+        module: Option<&str>,
+    ) -> Result<Option<Arc<HieraConfig>>> {
         let session = self.session.configs();
         match layer {
             Layer::Global => {
@@ -1699,7 +1731,10 @@ impl<'s> Invocation<'s> {
                 if let Some(c) = session.env_config.get() {
                     return Ok(c.clone());
                 }
-                let c = self.hiera().env_config()?;
+                let mut warnings = Vec::new();
+                let c = self.hiera().env_config(&mut warnings);
+                warnings.into_iter().for_each(|w| self.warn(w));
+                let c = c?;
                 Ok(session.env_config.get_or_init(|| c).clone())
             }
             Layer::Module => {
@@ -1712,7 +1747,10 @@ impl<'s> Invocation<'s> {
                 {
                     return Ok(c.clone());
                 }
-                let c = self.hiera().module_config(m)?;
+                let mut warnings = Vec::new();
+                let c = self.hiera().module_config(m, &mut warnings);
+                warnings.into_iter().for_each(|w| self.warn(w));
+                let c = c?;
                 session
                     .module_configs
                     .lock()
@@ -1813,7 +1851,7 @@ impl<'s> Invocation<'s> {
         config: &Arc<HieraConfig>,
         default_hierarchy: bool,
     ) -> Result<Arc<ResolvedHierarchy>> {
-        let cacheable = config.path.is_some()
+        let cacheable = (config.path.is_some() || crate::data_provider::is_function_config(config))
             && self.req.override_values.is_empty()
             && self.req.default_values_hash.is_empty()
             && self.locals.is_empty();
@@ -1885,7 +1923,12 @@ impl<'s> Invocation<'s> {
         self.merged(strategy, resolved.entries.len(), |this, i| {
             let re = &resolved.entries[i];
             let entry = &entries[re.index];
-            this.ex_push(|| format!("Hierarchy entry \"{}\"", entry.name));
+            this.ex_push(|| match entry.function_kind {
+                FunctionKind::V4DataHash => {
+                    format!("Deprecated API function \"{}\"", entry.function_name)
+                }
+                _ => format!("Hierarchy entry \"{}\"", entry.name),
+            });
             if hits.is_some_and(|h| !h.iter().any(|hit| hit.entry as usize == i)) {
                 // No location of this entry has the key.
                 this.ex_pop();
@@ -1973,7 +2016,17 @@ impl<'s> Invocation<'s> {
                     Some(d) => d.clone(),
                     None => {
                         let d = self.hiera().cache.data(path, format).ok()?;
-                        re.data[j].get_or_init(|| d).clone()
+                        let mut fresh = false;
+                        let kept = re.data[j]
+                            .get_or_init(|| {
+                                fresh = true;
+                                d
+                            })
+                            .clone();
+                        if fresh {
+                            self.check_module_keys(entry, path, kept.as_deref());
+                        }
+                        kept
                     }
                 };
                 datas.push(data);
@@ -2063,7 +2116,17 @@ impl<'s> Invocation<'s> {
             Some(d) => d.clone(),
             None => {
                 let d = self.hiera().cache.data(path, format)?;
-                slot.get_or_init(|| d).clone()
+                let mut fresh = false;
+                let kept = slot
+                    .get_or_init(|| {
+                        fresh = true;
+                        d
+                    })
+                    .clone();
+                if fresh {
+                    self.check_module_keys(entry, path, kept.as_deref());
+                }
+                kept
             }
         };
         let Some(data) = data else {
@@ -2076,7 +2139,41 @@ impl<'s> Invocation<'s> {
             // Known from the key index: nothing to check or interpolate.
             return Ok(LocationOutcome::Found(value.clone()));
         }
-        self.found_in_hash(entry, root, &path.to_string_lossy(), Some(path), value)
+        self.found_in_hash(
+            entry,
+            root,
+            Some(&path.to_string_lossy()),
+            Some(path),
+            value,
+        )
+    }
+
+    /// Puppet's `ModuleDataProvider#validate_data_hash` for a data file of a
+    /// module's hierarchy that libhiera read (once per session, as Puppet
+    /// once per compilation): each key outside the module's namespace (but
+    /// `lookup_options`) is dropped with a warning, Puppet's, one per key,
+    /// handed to the host. (Its lookups never see such a key: a module's
+    /// layer is only searched for the module's keys. The data a host
+    /// function returns is checked by the host's own provider.)
+    fn check_module_keys(&self, entry: &Entry, path: &Path, data: Option<&Map>) {
+        let (Layer::Module, Some(module)) = (&self.site.0, &self.site.1) else {
+            return;
+        };
+        let (Some(host), Some(data)) = (&self.hiera().options.host, data) else {
+            return;
+        };
+        let prefix = format!("{module}::");
+        for k in data.keys() {
+            let name = k.as_str().unwrap_or("");
+            if name == "lookup_options" || name.starts_with(&prefix) {
+                continue;
+            }
+            host.0.warn(&Warning::plain(format!(
+                "Module '{module}': Value returned from {}, when using location '{}', must use keys qualified with the name of the module",
+                function_full_name(entry),
+                path.display()
+            )));
+        }
     }
 
     /// A location of an `eyaml_lookup_key` level, answered natively (see
@@ -2130,7 +2227,7 @@ impl<'s> Invocation<'s> {
         &mut self,
         entry: &Entry,
         root: &str,
-        location: &str,
+        location: Option<&str>,
         path: Option<&Path>,
         value: &Value,
     ) -> Result<LocationOutcome> {
@@ -2138,10 +2235,10 @@ impl<'s> Invocation<'s> {
             return Err(Error {
                 kind: ErrorKind::Type,
                 message: format!(
-                    "Value for key '{}', in hash returned from data_hash function '{}', when using location '{}', has wrong type, expects Puppet::LookupValue, got {}",
+                    "Value for key '{}', in hash returned from {}{} has wrong type, expects Puppet::LookupValue, got {}",
                     root,
-                    entry.function_name,
-                    location,
+                    function_full_name(entry),
+                    location.map(|l| format!(", when using location '{l}',")).unwrap_or_default(),
                     crate::ptype::infer_detailed(value, true)
                 ),
                 file: path.map(Path::to_path_buf),
@@ -2191,7 +2288,7 @@ impl<'s> Invocation<'s> {
         );
         call.location = location.as_deref();
         match entry.function_kind {
-            FunctionKind::DataHash => {
+            FunctionKind::DataHash | FunctionKind::V4DataHash => {
                 let slot = &resolved.data[j];
                 let data = match slot.get() {
                     Some(d) => d.clone(),
@@ -2203,10 +2300,10 @@ impl<'s> Invocation<'s> {
                                 return Err(Error::new(
                                     ErrorKind::Type,
                                     format!(
-                                        "Value returned from data_hash function '{}'{}, has wrong type, expects a Hash value, got {}",
-                                        entry.function_name,
-                                        location.as_deref().map(|l| format!(", when using location '{l}'")).unwrap_or_default(),
-                                        crate::ptype::infer_detailed(&other, true)
+                                        "Value returned from {}{} has wrong type, expects a Hash value, got {}",
+                                        function_full_name(entry),
+                                        location.as_deref().map(|l| format!(", when using location '{l}',")).unwrap_or_default(),
+                                        crate::ptype::infer_type(&other)
                                     ),
                                 ))
                             }
@@ -2224,13 +2321,7 @@ impl<'s> Invocation<'s> {
                     Location::Path(p, _) => Some(p.clone()),
                     _ => None,
                 };
-                self.found_in_hash(
-                    entry,
-                    &lk.root,
-                    location.as_deref().unwrap_or(""),
-                    path.as_deref(),
-                    value,
-                )
+                self.found_in_hash(entry, &lk.root, location.as_deref(), path.as_deref(), value)
             }
             FunctionKind::LookupKey => {
                 call.key = Some(&lk.root);
@@ -3204,6 +3295,15 @@ fn builtin_format(
             }
         }
         _ => None,
+    }
+}
+
+/// How Puppet's messages name an entry's `data_hash` function
+/// (`FunctionProvider#full_name`).
+fn function_full_name(entry: &Entry) -> String {
+    match entry.function_kind {
+        FunctionKind::V4DataHash => format!("deprecated API function '{}'", entry.function_name),
+        kind => format!("{} function '{}'", kind.key(), entry.function_name),
     }
 }
 

@@ -283,17 +283,47 @@ fn is_word(c: char) -> bool {
     c.is_alphanumeric() || c == '_'
 }
 
-/// The `modulepath` setting of an environment.conf, read as Puppet's
-/// settings parser reads it (`Puppet::Settings::IniFile`, `ConfigFile`,
-/// `ValueTranslator`): `name = value` lines, `[section]` lines, comments
-/// (`#`) and blank lines; any other line is an error. Values lose one
-/// leading and one trailing quote and trailing blanks; `true` and `false`
-/// are booleans; a `{owner=..., group=..., mode=...}` group is removed and
-/// any other `{...}` is an error (in every setting of every section). The
-/// first `modulepath` of the main section (before any section, or in
-/// `[main]`) counts; other sections are ignored, as Puppet ignores them
-/// (with a warning). `Ok(None)`: there is no such setting.
+/// A setting's value in an environment.conf, as Puppet's settings parser
+/// gives it: `true` and `false` (any case) are booleans, anything else is
+/// text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ConfValue {
+    /// `true` or `false`.
+    Bool(bool),
+    /// Any other value (quotes and a file options group removed).
+    Text(String),
+}
+
+/// The `modulepath` setting of an environment.conf (see
+/// [`environment_conf_setting`]); a boolean is an error. `Ok(None)`: there
+/// is no such setting.
 pub fn environment_conf_modulepath(text: &str, conf: &Path) -> Result<Option<String>> {
+    match environment_conf_setting(text, conf, "modulepath")? {
+        None => Ok(None),
+        Some((ConfValue::Text(v), _)) => Ok(Some(v)),
+        Some((ConfValue::Bool(_), line)) => Err(conf_error(
+            conf,
+            Some(line),
+            "modulepath must be a list of directories, not a boolean".into(),
+        )),
+    }
+}
+
+/// The setting `name` of an environment.conf, and its line, read as
+/// Puppet's settings parser reads the file (`Puppet::Settings::IniFile`,
+/// `ConfigFile`, `ValueTranslator`): `name = value` lines, `[section]`
+/// lines, comments (`#`) and blank lines; any other line is an error.
+/// Values lose one leading and one trailing quote and trailing blanks;
+/// `true` and `false` are booleans; a `{owner=..., group=..., mode=...}`
+/// group is removed and any other `{...}` is an error (in every setting of
+/// every section). The first `name` of the main section (before any
+/// section, or in `[main]`) counts; other sections are ignored, as Puppet
+/// ignores them (with a warning). `Ok(None)`: there is no such setting.
+pub fn environment_conf_setting(
+    text: &str,
+    conf: &Path,
+    name: &str,
+) -> Result<Option<(ConfValue, usize)>> {
     let mut section_is_main = true;
     let mut found = None;
     for (n, raw) in text.split_inclusive('\n').enumerate() {
@@ -303,11 +333,11 @@ pub fn environment_conf_modulepath(text: &str, conf: &Path) -> Result<Option<Str
         // `^(\s*)\[([[:word:]]+)\](\s*)$`
         if let Some(rest) = body.strip_prefix('[') {
             let rest = rest.trim_end_matches(is_space);
-            if let Some(name) = rest
+            if let Some(section) = rest
                 .strip_suffix(']')
                 .filter(|n| !n.is_empty() && n.chars().all(is_word))
             {
-                section_is_main = name == "main";
+                section_is_main = section == "main";
                 continue;
             }
         }
@@ -319,19 +349,13 @@ pub fn environment_conf_modulepath(text: &str, conf: &Path) -> Result<Option<Str
             .sum();
         let after = body[name_len..].trim_start_matches(is_space);
         if name_len > 0 && after.starts_with('=') {
-            let name = &body[..name_len];
+            let setting = &body[..name_len];
             let value = after[1..]
                 .trim_start_matches(is_space)
                 .trim_end_matches(is_space);
             let value = setting_value(value).map_err(|m| conf_error(conf, Some(n + 1), m))?;
-            if section_is_main && name == "modulepath" && found.is_none() {
-                found = Some(value.ok_or_else(|| {
-                    conf_error(
-                        conf,
-                        Some(n + 1),
-                        "modulepath must be a list of directories, not a boolean".into(),
-                    )
-                })?);
+            if section_is_main && setting == name && found.is_none() {
+                found = Some((value, n + 1));
             }
             continue;
         }
@@ -348,10 +372,10 @@ pub fn environment_conf_modulepath(text: &str, conf: &Path) -> Result<Option<Str
 }
 
 /// A setting's value as Puppet's `ValueTranslator` and
-/// `ConfigFile#extract_fileinfo` leave it: `None` for a boolean.
-fn setting_value(value: &str) -> std::result::Result<Option<String>, String> {
+/// `ConfigFile#extract_fileinfo` leave it.
+fn setting_value(value: &str) -> std::result::Result<ConfValue, String> {
     if value.eq_ignore_ascii_case("true") || value.eq_ignore_ascii_case("false") {
-        return Ok(None);
+        return Ok(ConfValue::Bool(value.eq_ignore_ascii_case("true")));
     }
     let v = value.strip_prefix(['"', '\'']).unwrap_or(value);
     let v = v
@@ -368,7 +392,7 @@ fn setting_value(value: &str) -> std::result::Result<Option<String>, String> {
         }
     }
     let Some((start, end)) = group else {
-        return Ok(Some(v.to_string()));
+        return Ok(ConfValue::Text(v.to_string()));
     };
     let inner = &v[start + 1..end - 1];
     // `\s*` before the group takes what `[^}]+` can spare.
@@ -413,7 +437,7 @@ fn setting_value(value: &str) -> std::result::Result<Option<String>, String> {
         }
     }
     let rest = format!("{}{}", &v[..start], &v[end..]);
-    Ok(Some(rest.trim_end_matches(is_space).to_string()))
+    Ok(ConfValue::Text(rest.trim_end_matches(is_space).to_string()))
 }
 
 #[cfg(test)]

@@ -39,7 +39,7 @@ fn run_tree(tree: &str, puppet: u8) {
         std::process::id()
     ));
     std::fs::create_dir_all(&scratch).unwrap();
-    let (mut queries, mut failures) = (0, Vec::new());
+    let (mut queries, mut failures, mut need_host) = (0, Vec::new(), 0);
     for dir in &cases {
         let name = dir.strip_prefix(&root).unwrap_or(dir).display().to_string();
         if !name.contains(&filter) {
@@ -51,6 +51,7 @@ fn run_tree(tree: &str, puppet: u8) {
         }
         let scope_file = scratch.join("scope.json");
         std::fs::write(&scope_file, to_json(&Value::hash(case.scope.clone()))).unwrap();
+        let mut case_need_host = 0;
         for (i, q) in case.queries.iter().enumerate() {
             queries += 1;
             let mut cmd = Command::new(env!("CARGO_BIN_EXE_hiera-lookup"));
@@ -121,6 +122,18 @@ fn run_tree(tree: &str, puppet: u8) {
             } else {
                 Outcome::Error(line.clone())
             };
+            // A case whose data providers call functions the CLI has no
+            // host for: Puppet's error naming the function (the hand-off
+            // test runs them with Puppet's).
+            let message = resp
+                .get(&Value::from("error"))
+                .and_then(|e| e.get("message"))
+                .and_then(Value::as_str)
+                .unwrap_or("");
+            if support::host_function_error(&case.host_functions, message) {
+                case_need_host += 1;
+                continue;
+            }
             let same = match (&q.expected, &got) {
                 (Outcome::Value(want), Outcome::Value(have)) => to_json(want) == to_json(have),
                 (Outcome::NotFound, Outcome::NotFound) | (Outcome::Error(_), Outcome::Error(_)) => {
@@ -132,13 +145,19 @@ fn run_tree(tree: &str, puppet: u8) {
                 failures.push(format!("{label}: expected {:?}, got {line}", q.expected));
             }
         }
+        if !case.host_functions.is_empty() && case_need_host == 0 {
+            failures.push(format!(
+                "{name}: host_functions.txt names functions no query needed"
+            ));
+        }
+        need_host += case_need_host;
     }
     let _ = std::fs::remove_dir_all(&scratch);
     for f in &failures {
         eprintln!("FAIL {f}");
     }
     eprintln!(
-        "conformance through hiera-lookup (Puppet {puppet}): {queries} queries, {} failed",
+        "conformance through hiera-lookup (Puppet {puppet}): {queries} queries, {} failed, {need_host} need host functions (the hand-off runs them)",
         failures.len()
     );
     assert!(

@@ -788,6 +788,66 @@ static void test_host(void) {
   remove_tree(dir);
 }
 
+/* ---- Puppet 4 data providers ------------------------------------------------ */
+
+/* environment.conf's `environment_data_provider = function`: the host runs
+ * `environment::data` (kind v4_data_hash, once per session). */
+static void v4_call(void *user_data, const char *call_json, hiera_answer *answer) {
+  host_state *st = (host_state *)user_data;
+  st->calls++;
+  CHECK(contains(call_json, "\"kind\":\"v4_data_hash\"") && contains(call_json, "\"function\":\"environment::data\"") &&
+            contains(call_json, "\"layer\":\"environment\"") && contains(call_json, "\"entry\":\"Legacy function 'environment::data'\"") &&
+            !contains(call_json, "\"location\""),
+        "v4_data_hash call: %s", call_json ? call_json : "(null)");
+  hiera_answer_value(answer, "{\"k\":\"v %{facts.x}\",\"n\":[1]}");
+}
+
+static void test_data_provider_function(void) {
+  char dir[] = "/tmp/libhiera-c-v4-XXXXXX";
+  if (!mkdtemp(dir)) exit(2);
+  make_dir(dir, "environments");
+  make_dir(dir, "environments/production");
+  write_file(dir, "environments/production/environment.conf", "environment_data_provider = function\n");
+  host_state st;
+  memset(&st, 0, sizeof st);
+  hiera_host host = {&st, v4_call, host_warn, NULL};
+  char *opts = xasprintf("{\"hiera_config\":\"%s/hiera.yaml\",\"environmentpath\":\"%s/environments\"}", dir, dir);
+  hiera *h = UNSET_HIERA;
+  char *err = UNSET_STR;
+  hiera_status s = hiera_open_with_host(opts, &host, &h, &err);
+  CHECK(s == HIERA_OK, "hiera_open_with_host (v4) = %s", status_name(s));
+  if (s != HIERA_OK) exit(1);
+  hiera_session *sess = session_ok(h, "{\"facts\":{\"x\":5}}");
+  char *out = NULL;
+  s = lookup(sess, "{\"key\":\"k\"}", &out);
+  CHECK(s == HIERA_OK && out && strcmp(out, "\"v 5\"") == 0, "environment::data's k: %s %s", status_name(s), out ? out : "(null)");
+  hiera_string_free(out);
+  s = lookup(sess, "{\"key\":\"n\"}", &out);
+  CHECK(s == HIERA_OK && out && strcmp(out, "[1]") == 0, "environment::data's n: %s %s", status_name(s), out ? out : "(null)");
+  hiera_string_free(out);
+  CHECK(st.calls == 1, "environment::data called once per session (%d)", st.calls);
+  CHECK(st.warnings >= 1 && contains(st.last_warning, "deprecat"), "a deprecation warning: %s", st.last_warning);
+  hiera_session_free(sess);
+  hiera_free(h);
+  /* Without a call callback, and without a host: the error names the function. */
+  hiera_host warn_only = {&st, NULL, host_warn, NULL};
+  hiera *hs[2] = {NULL, NULL};
+  CHECK(hiera_open_with_host(opts, &warn_only, &hs[0], &err) == HIERA_OK, "hiera_open_with_host (v4, warn only)");
+  hs[1] = open_ok(opts);
+  for (int i = 0; i < 2; i++) {
+    if (!hs[i]) continue;
+    hiera_session *s2 = session_ok(hs[i], "{}");
+    s = lookup(s2, "{\"key\":\"k\"}", &out);
+    CHECK(s == HIERA_ERROR && contains(out, "Unable to find 'v4_data_hash' function named 'environment::data'"),
+          "no host for environment::data (%d): %s", i, out ? out : "(null)");
+    hiera_string_free(out);
+    hiera_session_free(s2);
+    hiera_free(hs[i]);
+  }
+  free(opts);
+  remove_tree(dir);
+}
+
 /* ---- threads --------------------------------------------------------------- */
 
 typedef struct worker {
@@ -921,6 +981,7 @@ int main(int argc, char **argv) {
   test_lifetimes();
   test_overlay();
   test_host();
+  test_data_provider_function();
   test_threads(h, s);
   hiera_session_free(s);
   hiera_free(h);

@@ -36,23 +36,42 @@ class TestConformance < Minitest::Test
     message.gsub("#{dir}/", '').gsub(dir, '.')
   end
 
+  # The functions a case's Puppet 4 `function` data providers call (its
+  # host_functions.txt): Puppet ran them when it recorded the case; without
+  # a host that runs them, libhiera fails those queries with Puppet's error
+  # for a function it cannot find (test_puppet_handoff.rb runs them).
+  def host_functions(dir)
+    path = File.join(dir, 'host_functions.txt')
+    File.exist?(path) ? File.read(path).split("\n").map(&:strip).reject(&:empty?) : []
+  end
+
   # Runs every query of the `engine` cases under `roots` through the block
   # (dir, case, query, scope) and compares with the recorded results.
   def run_cases(what, engine, roots, at_least)
     list = cases(engine, roots)
     assert_operator list.size, :>, at_least
     queries = 0
+    need_host = 0
     failures = []
     diffs = []
     list.each do |dir, kase, expected|
       scope = Libhiera::Wire.decode(expected['scope'])
+      functions = host_functions(dir).map { |f| "Unable to find 'v4_data_hash' function named '#{f}'" }
+      case_need_host = 0
       kase['queries'].each_with_index do |q, i|
         queries += 1
         got = outcome { yield dir, kase, q, scope }
         got['error'] = relative(got['error'], dir) if got['error']
+        if functions.include?(got['error'])
+          case_need_host += 1
+          next
+        end
         check("#{dir.delete_prefix("#{ROOT}/")} ##{i} #{q['key']}", recorded(expected['results'][i]), got, failures, diffs)
       end
+      failures << "#{dir}: host_functions.txt names functions no query needed" if !functions.empty? && case_need_host.zero?
+      need_host += case_need_host
     end
+    warn "#{what}: #{need_host} queries need host functions (the hand-off runs them)"
     report(what, queries, failures, diffs)
   end
 

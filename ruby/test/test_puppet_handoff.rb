@@ -124,6 +124,57 @@ class TestPuppetHandoff < Minitest::Test
   end
 
 
+  # Puppet 4 data providers: environment.conf's `environment_data_provider
+  # = function` and a module's `"data_provider": "function"`. libhiera reads
+  # the settings and searches, merges and interpolates; Puppet's own
+  # `environment::data()` and `foo::data()` give the data, called through
+  # the host from inside libhiera's lookups, once per compile as Puppet
+  # calls them.
+  DATA_PROVIDER_CASE = {
+    'hiera.yaml' => "version: 5\n",
+    'data/common.yaml' => "foo::list: [global]\n",
+    'environments/production/environment.conf' => "environment_data_provider = function\n",
+    'environments/production/lib/puppet/functions/environment/data.rb' =>
+      "Puppet::Functions.create_function(:'environment::data') do\n  def data\n" \
+      "    $libhiera_data_calls << 'environment::data'\n" \
+      "    { 'foo::x' => 'env %{facts.role}', 'foo::list' => ['env'], 'greeting' => 'hello %{trusted.certname}',\n" \
+      "      'lookup_options' => { 'foo::list' => { 'merge' => 'unique' } } }\n  end\nend\n",
+    'environments/production/modules/foo/metadata.json' =>
+      JSON.generate('name' => 'me-foo', 'version' => '1.0.0', 'author' => 'me', 'license' => 'Apache-2.0',
+                    'summary' => 'foo', 'source' => 'https://example.com/foo', 'dependencies' => [],
+                    'data_provider' => 'function'),
+    'environments/production/modules/foo/lib/puppet/functions/foo/calls.rb' =>
+      "Puppet::Functions.create_function(:'foo::calls') do\n  def calls\n    $libhiera_data_calls << 'foo::data'\n    nil\n  end\nend\n",
+    'environments/production/modules/foo/functions/data.pp' =>
+      "function foo::data() {\n  $data = { 'foo::list' => ['module'], 'foo::y' => \"from foo::data\",\n" \
+      "    'foo::z' => '%{lookup(\"greeting\")} in %{module_name}', 'foo::deep' => { 'a' => [1, 2] } }\n" \
+      "  $called = foo::calls()\n  $data\n}\n",
+    'environments/production/modules/foo/manifests/init.pp' =>
+      "class foo(String $x, Array $list, String $y, String $z) {\n" \
+      "  notify { \"x=${x} list=${list} y=${y} z=${z}\": }\n" \
+      "  notify { \"deep=${lookup('foo::deep.a.1')} g=${lookup('greeting')} l=${lookup('foo::list', Array, 'first')}\": }\n}\n",
+  }.freeze
+
+  def test_puppet4_function_data_providers_are_answered_with_puppets_functions
+    Dir.mktmpdir do |dir|
+      write(dir, DATA_PROVIDER_CASE)
+      kase = { 'node' => { 'certname' => 'web01' }, 'facts' => { 'role' => 'web' } }
+      compile = lambda do
+        $libhiera_data_calls = []
+        [notices(dir, kase, 'include foo'), $libhiera_data_calls.tally]
+      end
+      puppet, = in_child(handoff: false, &compile)
+      ours, st = in_child(&compile)
+      assert_equal ['x=env web list=[global, env, module] y=from foo::data z=hello web01 in foo',
+                    'deep=2 g=hello web01 l=[global]'], puppet.first
+      assert_equal puppet, ours
+      # Each function once per compile, as Puppet calls it.
+      assert_equal({ 'environment::data' => 1, 'foo::data' => 1 }, ours.last)
+      assert_empty st.select { |k, _| k.to_s.start_with?('declined') }, st.inspect
+      assert_operator st[:handed_off], :>=, 7, st.inspect
+    end
+  end
+
   # A session shares what it computed with the overlays of a compile's
   # other scopes: what reads a class's or a resource's own variables must
   # be computed for that scope, whatever was looked up before.

@@ -22,10 +22,12 @@ pub struct hiera_answer {
 }
 
 /// Runs a hierarchy function libhiera does not have (a custom `data_hash`,
-/// `lookup_key` or `data_dig` function, or a Hiera 3 backend).
+/// `lookup_key` or `data_dig` function, a Hiera 3 backend, or a Puppet 4
+/// `function` data provider's `environment::data` / `<module>::data`).
 ///
 /// `call_json` is the call, a JSON object (wire JSON):
-/// `{"kind": "data_hash" | "lookup_key" | "data_dig" | "hiera3_backend",
+/// `{"kind": "data_hash" | "lookup_key" | "data_dig" | "hiera3_backend" |
+///   "v4_data_hash",
 ///   "function": NAME, "layer": "global" | "environment" | "module",
 ///   "module": NAME?, "entry": HIERARCHY_ENTRY_NAME, "index": N,
 ///   "default_hierarchy": BOOL, "location": PATH_OR_URI?, "options": {...}?,
@@ -39,6 +41,15 @@ pub struct hiera_answer {
 /// - `hiera3_backend`: once per key for the whole level (the backend
 ///   searches its own hierarchy), with `merge` (absent: first found);
 ///   answer the value of the whole key, or nothing.
+/// - `v4_data_hash`: a Puppet 4 `function` data provider (environment.conf's
+///   `environment_data_provider = function`: layer `environment`, function
+///   `environment::data`; a module's metadata.json `"data_provider":
+///   "function"`: layer `module`, function `<module>::data`), entry
+///   `Legacy function '<function>'` at index 0, no location, no options:
+///   once per session; call the function without arguments and answer its
+///   whole hash (an object). Without a `call` callback it is Puppet's error
+///   for a function it cannot find (`Unable to find 'v4_data_hash' function
+///   named 'environment::data'`).
 ///
 /// With the option `host_variables: true` it is also called as
 /// `{"kind": "variable", "key": NAME}` for a qualified variable (`a::b`,

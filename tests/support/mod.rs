@@ -37,6 +37,36 @@ pub struct Case {
     pub puppet: u8,
     pub scope: Map,
     pub queries: Vec<CaseQuery>,
+    /// The functions the case's Puppet 4 data providers call (see
+    /// [`host_functions`]).
+    pub host_functions: Vec<String>,
+}
+
+/// The functions a case's Puppet 4 `function` data providers call
+/// (`environment::data`, `<module>::data`): its `host_functions.txt`, one
+/// name per line. Puppet ran them when it recorded the case; an engine
+/// without a host that runs them must instead fail those queries with
+/// Puppet's error for a function it cannot find
+/// ([`host_function_error`]). The hand-off, inside Puppet, runs them.
+pub fn host_functions(dir: &Path) -> Vec<String> {
+    std::fs::read_to_string(dir.join("host_functions.txt"))
+        .map(|t| {
+            t.lines()
+                .map(str::trim)
+                .filter(|l| !l.is_empty())
+                .map(str::to_string)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Whether `message` is the error of a case without the host its data
+/// providers' functions need: exactly `Unable to find 'v4_data_hash'
+/// function named 'F'` for one of `functions`.
+pub fn host_function_error(functions: &[String], message: &str) -> bool {
+    functions
+        .iter()
+        .any(|f| message == format!("Unable to find 'v4_data_hash' function named '{f}'"))
 }
 
 /// A case's `settings:` (the Puppet settings the oracle set for it).
@@ -169,6 +199,7 @@ pub fn load_case(dir: &Path) -> Result<Case, String> {
         puppet: 7,
         scope,
         queries,
+        host_functions: host_functions(dir),
     })
 }
 

@@ -11,7 +11,10 @@ module Libhiera
   #
   # A host object responds to `call(call)` and `warn(message)`:
   # - `call` gets the call as a Hash (`'kind'` (`'data_hash'`,
-  #   `'lookup_key'`, `'data_dig'` or `'hiera3_backend'`), `'function'`,
+  #   `'lookup_key'`, `'data_dig'`, `'hiera3_backend'` or `'v4_data_hash'`,
+  #   a Puppet 4 `function` data provider's `environment::data` or
+  #   `<module>::data`, called without arguments for its whole hash),
+  #   `'function'`,
   #   `'layer'`, `'module'`, `'entry'`, `'index'`, `'default_hierarchy'`,
   #   `'location'`, `'options'`, `'key'`, `'segments'`, `'merge'`; see
   #   include/hiera.h) and returns the value, or {NOT_FOUND}. What it raises

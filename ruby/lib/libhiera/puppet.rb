@@ -36,13 +36,16 @@ module Libhiera
   # Puppet's `--debug`), `hiera_*()` and global-only lookups, a
   # data_binding_terminus other than hiera, lookups outside a compile's
   # scope or with scope values the wire cannot carry exactly, and
-  # environments or modules with the deprecated `data_provider` setting.
-  # eyaml levels (`eyaml_lookup_key`) are answered by libhiera itself, with
-  # Puppet's option values and relative key paths from the process's working
-  # directory, as Puppet reads them. Hierarchy functions libhiera does not
-  # run itself (custom functions, hocon, Hiera 3 backends) are run by
-  # Puppet's own providers from inside libhiera's lookup (see {Host});
-  # Puppet's warnings are logged through Puppet's logger.
+  # environments whose `environment_data_provider` comes from puppet.conf
+  # (libhiera reads environment.conf's and metadata.json's Puppet 4 data
+  # providers itself, and calls a `function` provider's function through
+  # the host). eyaml levels (`eyaml_lookup_key`) are answered by libhiera
+  # itself, with Puppet's option values and relative key paths from the
+  # process's working directory, as Puppet reads them. Hierarchy functions
+  # libhiera does not run itself (custom functions, hocon, Hiera 3
+  # backends, Puppet 4 `environment::data` and `<module>::data` functions)
+  # are run by Puppet's own providers from inside libhiera's lookup (see
+  # {Host}); Puppet's warnings are logged through Puppet's logger.
   module Puppet
     # What the data_hash functions say when hiera.yaml gives them no path
     # (as yaml_data and json_data say it).
@@ -102,10 +105,13 @@ module Libhiera
 
       # The libhiera configuration for these options, shared by compiles.
       # @api private
-      def engine(hiera_config, environmentpath, environment, strict, modulepath = nil)
+      # `env_data_provider`: the environment.conf's environment_data_provider
+      # (libhiera reads it when it opens the configuration: a changed one
+      # needs a new configuration).
+      def engine(hiera_config, environmentpath, environment, strict, modulepath = nil, env_data_provider: nil)
         codedir = ::Puppet[:codedir].to_s
         puppet = puppet_version
-        key = [hiera_config, environmentpath, environment, strict, codedir, modulepath, puppet]
+        key = [hiera_config, environmentpath, environment, strict, codedir, modulepath, puppet, env_data_provider]
         @lock.synchronize do
           @engines[key] ||= Libhiera::Hiera.new(hiera_config: hiera_config, environmentpath: environmentpath,
                                                 environment: environment, strict: strict, codedir: codedir,
@@ -189,7 +195,11 @@ module Libhiera
       # compile goes to it, with its scope's own variables as request
       # fields).
       attr_accessor :stamp, :top, :root, :engine, :unusable, :plan, :hiera3, :terminus
-      # Request fields by [names, calling]: the same text for scopes that
+      # The key namespaces (a module name, or nil) of the lookups libhiera
+      # answered: those whose lookup_options Puppet's adapter would have
+      # gathered and kept by now ({Handoff#libhiera_prime_options}).
+      attr_reader :namespaces
+      # Request fields by [names, calling, checked]: the same text for scopes that
       # add the same variables.
       attr_reader :fields
       # Per scope (by identity): the scopes whose variables it sees
@@ -222,6 +232,7 @@ module Libhiera
         @terminus = nil
         @engine = nil
         @unusable = nil
+        @namespaces = Set.new
       end
 
       # Notes that libhiera numbered the variable `name` `index`.
@@ -255,7 +266,11 @@ module Libhiera
         location = location_of(provider, call['location'])
         key = call['key']
         case call['kind']
-        when 'data_hash'
+        when 'data_hash', 'v4_data_hash'
+          # v4_data_hash: a Puppet 4 `function` data provider's
+          # `environment::data()` / `<module>::data()`, called by Puppet's
+          # own provider (without arguments; a module's hash checked and
+          # pruned as Puppet does).
           provider.send(:data_hash, invocation, location)
         when 'lookup_key'
           catch(:no_such_key) { return provider.send(:lookup_key, key, invocation, location, call['merge']) }
@@ -390,6 +405,7 @@ module Libhiera
         end
         Libhiera::Puppet.stats[:handed_off] += 1
         libhiera_record(key)
+        libhiera_state.namespaces << Handoff.namespace(key)
         throw :no_such_key if value.equal?(Libhiera::NOT_FOUND)
 
         value
@@ -406,6 +422,7 @@ module Libhiera
         return false if session.nil?
 
         fields = Thread.current[FIELDS]
+        libhiera_state.namespaces << Handoff.namespace(keys.first)
         Handoff.answering(invocation) do
           session.lookup_keys(keys, scope_fields: fields) do |value, i|
             Libhiera::Puppet.stats[:handed_off] += 1
@@ -438,6 +455,15 @@ module Libhiera
         end
       end
 
+      # The module namespace of a key (LookupKey#module_name, near enough:
+      # quoted segments are not parsed), or nil.
+      def self.namespace(key)
+        dot = key.index('.')
+        root = dot ? key[0, dot] : key
+        sep = root.index('::')
+        sep ? root[0, sep] : nil
+      end
+
       # The merge argument as libhiera's request takes it.
       def self.merge_option(merge)
         case merge
@@ -464,7 +490,10 @@ module Libhiera
       # The session for this lookup, or nil when Puppet must answer (a
       # decline, counted unless `count` is false).
       def libhiera_session(key, invocation, count: true)
-        return decline(:explain, nil, count) unless invocation.explainer.nil?
+        unless invocation.explainer.nil?
+          libhiera_prime_options(key, invocation)
+          return decline(:explain, nil, count)
+        end
         return decline(:global_only, nil, count) if invocation.global_only? || invocation.hiera_xxx_call?
         return decline(:lookup_options, nil, count) if key == LOOKUP_OPTIONS || key.start_with?("#{LOOKUP_OPTIONS}.")
         state = libhiera_state
@@ -538,6 +567,28 @@ module Libhiera
         end
       end
 
+      # Before Puppet explains a lookup: Puppet's adapter keeps the
+      # lookup_options it gathers for the rest of the compile, so after
+      # earlier lookups of the key's namespace (and, for a key outside
+      # modules, after any lookup) it does not gather, nor explain, them
+      # again. Those lookups were libhiera's: the adapter gathers them now,
+      # unexplained, as it would have then. Failures are left for the
+      # explained lookup to meet.
+      def libhiera_prime_options(key, invocation)
+        state = @libhiera_state
+        return if state.nil? || state.namespaces.empty?
+
+        lookup_key = ::Puppet::Pops::Lookup::LookupKey.new(key)
+        namespace = lookup_key.module_name
+        return unless namespace.nil? || state.namespaces.include?(namespace)
+        return if @lookup_options.include?(namespace)
+
+        silent = ::Puppet::Pops::Lookup::Invocation.new(invocation.scope, {}, {}, false)
+        silent.lookup(lookup_key, namespace) { lookup_lookup_options(lookup_key, silent) }
+      rescue StandardError
+        nil
+      end
+
       def decline(why, detail = nil, count = true)
         return nil unless count
 
@@ -546,34 +597,38 @@ module Libhiera
         nil
       end
 
-      # The libhiera configuration for this compile's environment, or nil
+        # The libhiera configuration for this compile's environment, or nil
       # (with the state's `unusable` set) when the environment is not one
-      # libhiera reads exactly as Puppet.
+      # libhiera reads exactly as Puppet. libhiera reads the Puppet 4 data
+      # providers of environment.conf and of the modules' metadata.json
+      # itself; only Puppet's `environment_data_provider` setting (from
+      # puppet.conf, the default of environment.conf's) is not one of its
+      # options.
       def libhiera_engine(state)
         env = environment
         conf = env.configuration
         env_dir = conf&.path_to_env
+        env_data_provider = nil
         if env_dir
           env_dir = File.expand_path(env_dir)
           environmentpath = File.dirname(env_dir)
           name = File.basename(env_dir)
-          return unusable(state, 'environment.conf sets environment_data_provider') if conf.environment_data_provider
+          env_data_provider = conf.respond_to?(:raw_setting) ? conf.raw_setting(:environment_data_provider) : nil
+          if env_data_provider.nil? && conf.environment_data_provider
+            return unusable(state, 'puppet.conf sets environment_data_provider')
+          end
         else
           # an environment without a directory: no environment layer
           environmentpath = File.join(Dir.tmpdir, 'libhiera-no-environments')
           name = env.name.to_s
-        end
-        env.modules.each do |mod|
-          metadata = mod.metadata
-          provider = metadata.is_a?(Hash) ? metadata['data_provider'] : nil
-          return unusable(state, "module #{mod.name} sets data_provider") if provider
         end
         strict = ::Puppet[:strict].to_s
         strict = 'warning' unless %w[off warning error].include?(strict)
         # The modulepath Puppet searches (libhiera finds the same first module
         # of each name in it).
         modulepath = env.full_modulepath.map(&:to_s)
-        Libhiera::Puppet.engine(global_hiera_config_path.to_s, environmentpath, name, strict, modulepath)
+        Libhiera::Puppet.engine(global_hiera_config_path.to_s, environmentpath, name, strict, modulepath,
+                                env_data_provider: env_data_provider)
       end
 
       def unusable(state, why)

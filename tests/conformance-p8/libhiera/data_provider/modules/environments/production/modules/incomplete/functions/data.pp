@@ -1,0 +1,1 @@
+function incomplete::data() { { 'incomplete::a' => 'x' } }

@@ -1,0 +1,5 @@
+Puppet::Functions.create_function(:'environment::data') do
+  def data()
+    ['not', 'a', 'hash']
+  end
+end
