@@ -24,6 +24,7 @@ mod explain;
 pub mod ffi;
 pub mod glob;
 pub mod hiera3;
+pub mod hocon;
 pub mod host;
 pub mod interpolate;
 pub mod json;
