@@ -348,11 +348,9 @@ impl Lexer<'_> {
                 c => s.push(c),
             }
         }
-        if s.is_empty() {
-            if self.peek() == Some('"') {
-                self.next();
-                return self.triple(line);
-            }
+        if s.is_empty() && self.peek() == Some('"') {
+            self.next();
+            return self.triple(line);
         }
         Ok(Token {
             tok: Tok::Quoted(s),
@@ -455,7 +453,7 @@ struct Saver {
 impl Saver {
     fn check(&mut self, t: &Tok, ws: String, line: usize) -> Option<Token> {
         let simple = t.simple();
-        let out = (!ws.is_empty()).then(|| Token {
+        let out = (!ws.is_empty()).then_some(Token {
             tok: if self.last_simple && simple {
                 Tok::Unquoted(ws)
             } else {
