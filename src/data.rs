@@ -577,7 +577,17 @@ pub fn parse_document(bytes: &[u8], path: &Path, format: DataFormat) -> Result<V
         DataFormat::Json => {
             crate::json::load_bytes(bytes).map_err(|e| Error::parse(path, &e.message, e.line))
         }
+        DataFormat::Hocon => hocon_data_root(bytes, path),
     }
+}
+
+/// A `hocon_data` file's data hash (ruby-hocon's root is always an
+/// object). Content that is not UTF-8 is a parse error, as Ruby's String
+/// operations fail on it.
+fn hocon_data_root(bytes: &[u8], path: &Path) -> Result<Value> {
+    let text = std::str::from_utf8(bytes)
+        .map_err(|_| Error::parse(path, "invalid byte sequence in UTF-8", None))?;
+    crate::hocon::hocon_data(text, path)
 }
 
 /// The format of a data file.
@@ -587,6 +597,8 @@ pub enum DataFormat {
     Yaml,
     /// `json_data`.
     Json,
+    /// `hocon_data` (ruby-hocon's reading: [`crate::hocon`]).
+    Hocon,
 }
 
 /// A cached parse: the value, or the error (boxed: errors are rare, and
@@ -623,12 +635,13 @@ struct CacheEntry {
 }
 
 /// The cached parses of one path, by tag (0 `yaml_data`, 1 `json_data`,
-/// 2-4 hiera.yaml for each layer, 5 a module's metadata.json). A path is
+/// 2-4 hiera.yaml for each layer, 5 a module's metadata.json, 6
+/// `hocon_data`). A path is
 /// nearly always read one way, so one slot is kept inline and the others
 /// only exist when needed.
 enum Slots {
     One(u8, CacheEntry),
-    Many(Box<[Option<CacheEntry>; 6]>),
+    Many(Box<[Option<CacheEntry>; 7]>),
 }
 
 impl Slots {
@@ -890,6 +903,7 @@ impl FileCache {
         let tag = match format {
             DataFormat::Yaml => 0,
             DataFormat::Json => 1,
+            DataFormat::Hocon => 6,
         };
         match self.get(path, tag, |bytes| {
             let root = match format {
@@ -909,6 +923,7 @@ impl FileCache {
                     Err(problem) => Err(Error::parse(path, problem, Some(1))),
                 },
                 DataFormat::Json => json_data_root(bytes, path),
+                DataFormat::Hocon => hocon_data_root(bytes, path),
             };
             Parsed::data(root.map(|mut root| {
                 let mut strings = self.strings.lock().unwrap_or_else(|p| p.into_inner());

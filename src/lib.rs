@@ -26,6 +26,7 @@ pub mod eyaml;
 pub mod ffi;
 pub mod glob;
 pub mod hiera3;
+pub mod hocon;
 pub mod host;
 pub mod interpolate;
 pub mod json;

@@ -2005,6 +2005,7 @@ impl<'s> Invocation<'s> {
                 _ if re.options.is_some() => return None,
                 (FunctionKind::DataHash, "yaml_data") => DataFormat::Yaml,
                 (FunctionKind::DataHash, "json_data") => DataFormat::Json,
+                (FunctionKind::DataHash, "hocon_data") => DataFormat::Hocon,
                 _ => return None,
             };
             let mut datas = Vec::with_capacity(re.locations.len());
@@ -3249,17 +3250,17 @@ fn check_merge_argument(merge: Option<&Value>) -> Result<()> {
 }
 
 /// The `data_hash` functions that take nothing but a `path` (Puppet's
-/// built-in `yaml_data` and `json_data`, and the libhiera gem's drop-in
+/// built-in `yaml_data`, `json_data` and `hocon_data`, and the libhiera gem's drop-in
 /// `libhiera::yaml_data` and `libhiera::json_data`).
 fn takes_only_a_path(function_name: &str) -> bool {
     matches!(
         function_name,
-        "yaml_data" | "json_data" | "libhiera::yaml_data" | "libhiera::json_data"
+        "yaml_data" | "json_data" | "hocon_data" | "libhiera::yaml_data" | "libhiera::json_data"
     )
 }
 
 /// The data format of a `data_hash` function libhiera reads itself:
-/// Puppet's `yaml_data` and `json_data`, the libhiera gem's
+/// Puppet's `yaml_data`, `json_data` and `hocon_data`, the libhiera gem's
 /// `libhiera::yaml_data` and `libhiera::json_data` (the same functions,
 /// read through libhiera when Puppet calls them), and `libhiera::data_hash`
 /// (the level's `format` option, `yaml` or `json`, else by the file's
@@ -3277,6 +3278,7 @@ fn builtin_format(
     match name {
         "yaml_data" | "libhiera::yaml_data" => Some(DataFormat::Yaml),
         "json_data" | "libhiera::json_data" => Some(DataFormat::Json),
+        "hocon_data" => Some(DataFormat::Hocon),
         "libhiera::data_hash" => {
             let options = options.and_then(Value::as_hash);
             // The function takes `format` and nothing else.

@@ -506,6 +506,10 @@ module Libhiera
 
         state.engine ||= libhiera_engine(state)
         return decline(:unusable, state.unusable, count) if state.unusable
+        # libhiera reads hocon_data itself; without the hocon library
+        # Puppet's hocon_data fails ("not supported without hocon library"),
+        # so Puppet answers.
+        return decline(:unusable, 'Puppet has no hocon library for hocon_data', count) unless ::Puppet.features.hocon?
 
         top = scope.compiler.topscope
         stamp = Handoff.top_stamp(top)
