@@ -890,6 +890,9 @@ impl FileCache {
             DataFormat::Yaml => 0,
             DataFormat::Json => 1,
         };
+        if let Some(shared) = self.parsed_as_other(path, 1 - tag)? {
+            return Ok(Some(shared));
+        }
         match self.get(path, tag, |bytes| {
             let root = match format {
                 DataFormat::Yaml => match yaml_utf8(bytes) {
@@ -921,6 +924,33 @@ impl FileCache {
             Some(Parsed::Failed(e)) => Err(*e),
             Some(_) => unreachable!(),
         }
+    }
+
+    /// The data hash another data function (`other`: 0 `yaml_data`, 1
+    /// `json_data`) already parsed from the current version of `path`.
+    /// Puppet caches file data per environment by path only
+    /// (`EnvironmentContext#cached_file_data`), so a level that reads a file
+    /// another level has parsed successfully gets that parse, whatever its
+    /// own function; a failed parse is not cached there.
+    fn parsed_as_other(&self, path: &Path, other: u8) -> Result<Option<Arc<Map>>> {
+        {
+            let map = self.entries.lock().unwrap_or_else(|p| p.into_inner());
+            if map.get(path_key(path)).and_then(|s| s.get(other)).is_none() {
+                return Ok(None);
+            }
+        }
+        let Some(probe) = self.probe(path).map_err(|e| io_error(&e, path))? else {
+            return Ok(None);
+        };
+        let map = self.entries.lock().unwrap_or_else(|p| p.into_inner());
+        Ok(match map.get(path_key(path)).and_then(|s| s.get(other)) {
+            Some(CacheEntry {
+                stamp,
+                parsed: Parsed::Data(d),
+                ..
+            }) if *stamp == probe.stamp => Some(d.clone()),
+            _ => None,
+        })
     }
 
     /// The parsed hiera.yaml at `path` for `layer`.
