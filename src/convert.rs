@@ -364,9 +364,9 @@ fn civil_from_days(z: i64) -> (i64, i64, i64) {
 fn to_integer(v: &Value, radix: Option<u32>) -> std::result::Result<Value, String> {
     match v {
         Value::Int(_) | Value::BigInt(_) => Ok(v.clone()),
-        Value::Float(f) if f.is_nan() => Err(format!(
-            "'new' Value of type Float cannot be converted to Integer"
-        )),
+        Value::Float(f) if f.is_nan() => {
+            Err("'new' Value of type Float cannot be converted to Integer".to_string())
+        }
         // Ruby's Float#to_i raises FloatDomainError, whose message is the value.
         Value::Float(f) if f.is_infinite() => {
             Err(if *f > 0.0 { "Infinity" } else { "-Infinity" }.to_string())
