@@ -64,6 +64,7 @@ fn onigmo_message(detail: &str) -> Option<&'static str> {
             "upper is smaller than lower in repeat range",
         ),
     ];
+    let detail = detail.strip_prefix("error: ").unwrap_or(detail);
     MESSAGES
         .iter()
         .find(|(rust, _)| detail.starts_with(rust))
@@ -431,5 +432,23 @@ mod tests {
             .is_match("profile::web::users"));
         assert!(compile(r"^a\h+$").unwrap().is_match("a0f"));
         assert!(compile("^[a-z").is_err());
+    }
+}
+
+#[cfg(test)]
+mod onigmo_message_tests {
+    use super::*;
+
+    #[test]
+    fn syntax_errors_carry_rubys_wording() {
+        for (src, want) in [
+            ("^[", "premature end of char-class: /^[/"),
+            ("^(a", "end pattern with unmatched parenthesis: /^(a/"),
+            ("^a)", "unmatched close parenthesis: /^a)/"),
+            ("^[z-a]", "empty range in char class: /^[z-a]/"),
+        ] {
+            assert_eq!(Pattern::new(src).unwrap_err().message, want, "{src}");
+            assert_eq!(compile(src).unwrap_err().message, want, "{src}");
+        }
     }
 }
