@@ -92,6 +92,10 @@ fn parse_type(src: &str) -> std::result::Result<TypeRef, String> {
     })
 }
 
+/// The largest Integer `Array.new` iterates here (Puppet would try any
+/// size, and exhaust the memory).
+const ARRAY_OF_INTEGER_LIMIT: i64 = 1 << 20;
+
 fn new_instance(ty: &TypeRef, value: Value, args: &[Value]) -> std::result::Result<Value, String> {
     crate::stack::grow(|| match ty.name.as_str() {
         "Optional" | "NotUndef" if !ty.params.is_empty() => {
@@ -102,6 +106,8 @@ fn new_instance(ty: &TypeRef, value: Value, args: &[Value]) -> std::result::Resu
             new_instance(&inner, value, args)
         }
         "Sensitive" => Ok(Value::Sensitive(Arc::new(value))),
+        // `new` returns a value that already is an instance of the type.
+        "Undef" if value.is_nil() && args.is_empty() => Ok(Value::Nil),
         "SemVer" => match &value {
             Value::String(s) if is_semver(s) => {
                 Ok(Value::Rich(Arc::new(("SemVer".into(), s.to_string()))))
@@ -132,17 +138,54 @@ fn new_instance(ty: &TypeRef, value: Value, args: &[Value]) -> std::result::Resu
         }
         "Float" => to_float(&value),
         "Numeric" => match &value {
-            Value::String(s) if s.contains(['.', 'e', 'E']) && !s.starts_with("0x") => {
-                to_float(&value)
+            Value::Float(f) if f.is_nan() => {
+                Err("'new_numeric' Value of type Float cannot be converted to Numeric".to_string())
             }
-            _ => to_integer(&value, None),
+            Value::Float(_) | Value::Int(_) | Value::BigInt(_) => Ok(value),
+            Value::String(s) if s.contains(['.', 'e', 'E']) && !s.starts_with("0x") => {
+                to_float(&value).map_err(|e| {
+                    e.replacen("'new_float'", "'new_numeric'", 1)
+                        .replace("to Float", "to Numeric")
+                })
+            }
+            _ => to_integer(&value, None).map_err(|e| {
+                e.replacen("'new'", "'new_numeric'", 1)
+                    .replace("to Integer", "to Numeric")
+            }),
         },
+        "String" if args.is_empty() => Ok(Value::from(match &value {
+            // Puppet's default Float format is `%f`.
+            Value::Float(f) if f.is_infinite() => if *f > 0.0 { "Inf" } else { "-Inf" }.to_string(),
+            Value::Float(f) if f.is_finite() => format!("{f:.6}"),
+            _ => puppet_string(&value),
+        })),
         "String" => Ok(Value::from(puppet_string(&value))),
         "Boolean" => to_boolean(&value),
         "Array" | "Tuple" => {
             let wrap = matches!(args.first(), Some(Value::Bool(true)));
             Ok(match value {
                 Value::Array(_) => value,
+                // Array.new(n) iterates the Integer: 0..n-1.
+                Value::Int(n) if !wrap && n >= 0 => {
+                    if n > ARRAY_OF_INTEGER_LIMIT {
+                        return Err(format!(
+                            "'new_array' Integer {n} is too large to iterate into an Array (more than {ARRAY_OF_INTEGER_LIMIT} elements)"
+                        ));
+                    }
+                    Value::array((0..n).map(Value::Int).collect())
+                }
+                Value::Int(_)
+                | Value::BigInt(_)
+                | Value::Float(_)
+                | Value::Bool(_)
+                | Value::Nil
+                    if !wrap =>
+                {
+                    return Err(format!(
+                        "'new_array' Value of type {} cannot be converted to Array",
+                        crate::ptype::infer_type(&value)
+                    ))
+                }
                 Value::Hash(h) if !wrap => Value::array(
                     h.iter()
                         .map(|(k, v)| Value::array(vec![k.clone(), v.clone()]))
@@ -170,13 +213,29 @@ fn new_instance(ty: &TypeRef, value: Value, args: &[Value]) -> std::result::Resu
                         m.insert(pair[0].clone(), pair[1].clone());
                     }
                 } else {
-                    return Err("'new' odd number of arguments for Hash".into());
+                    return Err("odd number of arguments for Hash".into());
                 }
                 Ok(Value::hash(m))
             }
-            Value::Nil => Ok(Value::empty_hash()),
+            // Hash.new converts through Array.new: an Integer iterates,
+            // a String gives its characters, paired.
+            Value::Int(_) | Value::String(_) => {
+                let a = new_instance(
+                    &TypeRef {
+                        name: "Array".into(),
+                        params: Vec::new(),
+                    },
+                    value.clone(),
+                    &[],
+                )
+                .map_err(|e| {
+                    e.replacen("'new_array' ", "", 1)
+                        .replace("to Array", "to Hash")
+                })?;
+                new_instance(ty, a, args)
+            }
             other => Err(format!(
-                "'new' Converted value from {} has wrong structure",
+                "Value of type {} cannot be converted to Hash",
                 crate::ptype::infer_type(other)
             )),
         },
@@ -305,10 +364,19 @@ fn civil_from_days(z: i64) -> (i64, i64, i64) {
 fn to_integer(v: &Value, radix: Option<u32>) -> std::result::Result<Value, String> {
     match v {
         Value::Int(_) | Value::BigInt(_) => Ok(v.clone()),
-        Value::Float(f) => Ok(Value::Int(f.trunc() as i64)),
+        Value::Float(f) if f.is_nan() => {
+            Err("'new' Value of type Float cannot be converted to Integer".to_string())
+        }
+        // Ruby's Float#to_i raises FloatDomainError, whose message is the value.
+        Value::Float(f) if f.is_infinite() => {
+            Err(if *f > 0.0 { "Infinity" } else { "-Infinity" }.to_string())
+        }
+        Value::Float(f) => Ok(integer_of_float(*f)),
         Value::Bool(b) => Ok(Value::Int(*b as i64)),
         Value::String(s) => {
-            let t = s.trim();
+            // Strings with surrounding blanks do not match Puppet's
+            // Convertible pattern: no trimming.
+            let t: &str = s;
             let (neg, body) = match t.strip_prefix('-') {
                 Some(b) => (true, b),
                 None => (false, t.strip_prefix('+').unwrap_or(t)),
@@ -316,13 +384,24 @@ fn to_integer(v: &Value, radix: Option<u32>) -> std::result::Result<Value, Strin
             let (radix, digits) = match radix {
                 Some(r) => {
                     let d = match r {
-                        // Puppet wants the 0x prefix even with an explicit radix 16.
+                        // Ruby's Integer(s, 16): the 0x prefix is optional.
+                        // Without it the string must still look like an
+                        // Integer (decimal digits, or a 0b literal) to
+                        // match Puppet's Convertible pattern.
                         16 => match body.strip_prefix("0x").or_else(|| body.strip_prefix("0X")) {
                             Some(d) => d,
                             None => {
-                                return Err(format!(
-                                    "'new' The string '{s}' cannot be converted to Integer"
-                                ))
+                                let digits = body
+                                    .strip_prefix("0b")
+                                    .or_else(|| body.strip_prefix("0B"))
+                                    .unwrap_or(body);
+                                if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit())
+                                {
+                                    return Err(format!(
+                                        "'new' The string '{s}' cannot be converted to Integer"
+                                    ));
+                                }
+                                body
                             }
                         },
                         2 => body
@@ -365,37 +444,79 @@ fn to_integer(v: &Value, radix: Option<u32>) -> std::result::Result<Value, Strin
 
 fn to_float(v: &Value) -> std::result::Result<Value, String> {
     match v {
+        Value::Float(f) if f.is_nan() => {
+            Err("'new_float' Value of type Float cannot be converted to Float".to_string())
+        }
         Value::Float(_) => Ok(v.clone()),
         Value::Int(i) => Ok(Value::Float(*i as f64)),
+        Value::BigInt(b) => Ok(Value::Float(b.parse::<f64>().unwrap_or(f64::INFINITY))),
         Value::Bool(b) => Ok(Value::Float(if *b { 1.0 } else { 0.0 })),
-        Value::String(s) => s
-            .trim()
-            .parse::<f64>()
-            .ok()
-            .filter(|f| f.is_finite())
+        Value::String(s) => float_of_string(s)
             .map(Value::Float)
-            .ok_or_else(|| format!("'new' The string '{s}' cannot be converted to Float")),
+            .ok_or_else(|| format!("'new_float' The string '{s}' cannot be converted to Float")),
         other => Err(format!(
-            "'new' Value of type {} cannot be converted to Float",
+            "'new_float' Value of type {} cannot be converted to Float",
             crate::ptype::infer_type(other)
         )),
     }
+}
+
+/// A Float's integer part as Ruby's `Float#to_i` gives it (exact, any size).
+fn integer_of_float(f: f64) -> Value {
+    let t = f.trunc();
+    if t.abs() < 9.0e18 {
+        Value::Int(t as i64)
+    } else {
+        let digits = format!("{t:.0}");
+        match digits.parse::<i64>() {
+            Ok(i) => Value::Int(i),
+            Err(_) => Value::BigInt(digits.as_str().into()),
+        }
+    }
+}
+
+/// `Float.new` of a String: hexadecimal and binary integers (`0x1F`,
+/// `-0b101`), otherwise a decimal float; digits with a leading zero that
+/// are not octal are refused as Puppet's pattern refuses them.
+fn float_of_string(s: &str) -> Option<f64> {
+    let (neg, body) = match s.strip_prefix('-') {
+        Some(b) => (true, b),
+        None => (false, s.strip_prefix('+').unwrap_or(s)),
+    };
+    let sign = if neg { -1.0 } else { 1.0 };
+    for (prefix, radix) in [("0x", 16), ("0X", 16), ("0b", 2), ("0B", 2)] {
+        if let Some(d) = body.strip_prefix(prefix) {
+            return u64::from_str_radix(d, radix).ok().map(|n| sign * n as f64);
+        }
+    }
+    if body.len() > 1
+        && body.starts_with('0')
+        && body.bytes().all(|b| b.is_ascii_digit())
+        && body.bytes().any(|b| b == b'8' || b == b'9')
+    {
+        return None;
+    }
+    if body.is_empty() || !body.starts_with(|c: char| c.is_ascii_digit() || c == '.') {
+        return None;
+    }
+    s.parse::<f64>().ok().filter(|f| f.is_finite())
 }
 
 fn to_boolean(v: &Value) -> std::result::Result<Value, String> {
     match v {
         Value::Bool(_) => Ok(v.clone()),
         Value::Int(i) => Ok(Value::Bool(*i != 0)),
-        Value::Float(f) => Ok(Value::Bool(*f != 0.0)),
+        Value::BigInt(_) => Ok(Value::Bool(true)),
+        Value::Float(f) if !f.is_nan() => Ok(Value::Bool(*f != 0.0)),
         Value::String(s) => match s.to_ascii_lowercase().as_str() {
             "true" | "yes" | "y" => Ok(Value::Bool(true)),
             "false" | "no" | "n" => Ok(Value::Bool(false)),
             _ => Err(format!(
-                "'new' The string '{s}' cannot be converted to Boolean"
+                "'new_boolean' The string '{s}' cannot be converted to Boolean"
             )),
         },
         other => Err(format!(
-            "'new' Value of type {} cannot be converted to Boolean",
+            "'new_boolean' Value of type {} cannot be converted to Boolean",
             crate::ptype::infer_type(other)
         )),
     }

@@ -905,6 +905,9 @@ impl FileCache {
             DataFormat::Json => 1,
             DataFormat::Hocon => 6,
         };
+        if let Some(shared) = self.parsed_as_other(path, 1 - tag)? {
+            return Ok(Some(shared));
+        }
         match self.get(path, tag, |bytes| {
             let root = match format {
                 DataFormat::Yaml => match yaml_utf8(bytes) {
@@ -937,6 +940,33 @@ impl FileCache {
             Some(Parsed::Failed(e)) => Err(*e),
             Some(_) => unreachable!(),
         }
+    }
+
+    /// The data hash another data function (`other`: 0 `yaml_data`, 1
+    /// `json_data`) already parsed from the current version of `path`.
+    /// Puppet caches file data per environment by path only
+    /// (`EnvironmentContext#cached_file_data`), so a level that reads a file
+    /// another level has parsed successfully gets that parse, whatever its
+    /// own function; a failed parse is not cached there.
+    fn parsed_as_other(&self, path: &Path, other: u8) -> Result<Option<Arc<Map>>> {
+        {
+            let map = self.entries.lock().unwrap_or_else(|p| p.into_inner());
+            if map.get(path_key(path)).and_then(|s| s.get(other)).is_none() {
+                return Ok(None);
+            }
+        }
+        let Some(probe) = self.probe(path).map_err(|e| io_error(&e, path))? else {
+            return Ok(None);
+        };
+        let map = self.entries.lock().unwrap_or_else(|p| p.into_inner());
+        Ok(match map.get(path_key(path)).and_then(|s| s.get(other)) {
+            Some(CacheEntry {
+                stamp,
+                parsed: Parsed::Data(d),
+                ..
+            }) if *stamp == probe.stamp => Some(d.clone()),
+            _ => None,
+        })
     }
 
     /// The parsed hiera.yaml at `path` for `layer`.
@@ -1295,41 +1325,33 @@ mod tests {
     }
 
     #[test]
-    fn cache_keeps_each_format_of_a_path_apart() {
+    fn formats_of_a_path_share_the_first_successful_parse() {
+        // Puppet caches file data per environment by path only
+        // (cached_file_data): what yaml_data parsed, json_data gets.
         let dir = scratch_dir("formats");
         let f = dir.join("x.json");
-        std::fs::write(&f, "{\"a\": 1}").unwrap();
+        std::fs::write(&f, "{\"a\": 1e3}").unwrap();
         let cache = FileCache::default();
         let y = cache.data(&f, DataFormat::Yaml).unwrap().unwrap();
-        assert_eq!(y.get(&Value::from("a")), Some(&Value::Int(1)));
+        assert_eq!(y.get(&Value::from("a")), Some(&Value::from("1e3")));
         let g = cache.generation();
         let j = cache.data(&f, DataFormat::Json).unwrap().unwrap();
-        assert_eq!(j.get(&Value::from("a")), Some(&Value::Int(1)));
-        assert!(!Arc::ptr_eq(&y, &j));
-        assert!(cache.generation() > g);
-        let g = cache.generation();
-        // Both stay cached.
-        assert!(Arc::ptr_eq(
-            &cache.data(&f, DataFormat::Yaml).unwrap().unwrap(),
-            &y
-        ));
-        assert!(Arc::ptr_eq(
-            &cache.data(&f, DataFormat::Json).unwrap().unwrap(),
-            &j
-        ));
+        assert!(Arc::ptr_eq(&y, &j));
         assert_eq!(cache.generation(), g);
         assert!(cache.config(&f, LayerKind::Global).is_err());
-        assert!(Arc::ptr_eq(
-            &cache.data(&f, DataFormat::Json).unwrap().unwrap(),
-            &j
-        ));
         assert_eq!(cache.len(), 1);
-        std::fs::write(&f, "{\"a\": [1,}").unwrap();
-        // A parse error is cached as well, and reported again.
+        // A failed parse is not shared: the other format parses for itself.
+        std::fs::write(&f, "a: [1, 2]\n").unwrap();
         let e1 = cache.data(&f, DataFormat::Json).unwrap_err();
         let g = cache.generation();
+        // ... and is cached as well, and reported again.
         assert_eq!(cache.data(&f, DataFormat::Json).unwrap_err(), e1);
         assert_eq!(cache.generation(), g);
+        let y = cache.data(&f, DataFormat::Yaml).unwrap().unwrap();
+        assert!(y.get(&Value::from("a")).is_some());
+        // Once YAML parsed it, json_data sees that parse.
+        let j = cache.data(&f, DataFormat::Json).unwrap().unwrap();
+        assert!(Arc::ptr_eq(&y, &j));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -219,7 +219,12 @@ impl Knockout<'_> {
 
     /// The knockout target of `item` (`item` with the prefix removed), if
     /// `item` is a String the prefix changes.
+    /// A NaN is its own target: Ruby's `item != ko_item` holds for it
+    /// (NaN never equals itself), so the gem knocks it out.
     fn target(&self, item: &Value) -> Result<Option<Value>> {
+        if is_nan(item) {
+            return Ok(Some(item.clone()));
+        }
         Ok(self.gsub(item)?.filter(|stripped| !ruby_eq(stripped, item)))
     }
 
@@ -364,6 +369,10 @@ impl<'a> Merger<'a> {
                 }
                 Ok(Value::array(kept))
             }
+            // `src_tmp == source` is false for a NaN (`src_tmp` is the
+            // same Float, but Float#== says NaN != NaN): the destination
+            // is replaced by "", as for a knocked out string.
+            other if is_nan(&other) => Ok(Value::string("")),
             other => Ok(other),
         }
     }
@@ -801,8 +810,8 @@ impl<'a> Merger<'a> {
                         for item in source.drain(..) {
                             match ko.target(&item)? {
                                 Some(target) => {
-                                    d.retain(|e| !ruby_eq(e, &target));
-                                    d.retain(|e| !ruby_eq(e, &item));
+                                    d.retain(|e| !rb_equal(e, &target));
+                                    d.retain(|e| !rb_equal(e, &item));
                                 }
                                 None => kept.push(item),
                             }
@@ -1038,8 +1047,8 @@ fn self_delete_if(items: &mut Vec<Value>, ko: &Knockout<'_>) -> Result<()> {
     while i1 < items.len() {
         let item = items[i1].clone();
         if let Some(target) = ko.target(&item)? {
-            items.retain(|e| !ruby_eq(e, &target));
-            items.retain(|e| !ruby_eq(e, &item));
+            items.retain(|e| !rb_equal(e, &target));
+            items.retain(|e| !rb_equal(e, &item));
         } else {
             if i1 != i2 {
                 items[i2] = item;
@@ -1266,6 +1275,18 @@ fn inspect_symbol(name: &str) -> String {
 
 /// Ruby's `==` (`rb_equal`): numbers compare by value across Integer and
 /// Float, containers element by element with `==`.
+fn is_nan(v: &Value) -> bool {
+    matches!(v, Value::Float(f) if f.is_nan())
+}
+
+/// Ruby's `rb_equal`, what Array#delete, Array#== and Hash#== compare
+/// elements with: identity first, then `==`. Every NaN Psych gives is the
+/// one `Float::NAN` object, so a NaN is equal to a NaN here, unlike with
+/// `==` ([`ruby_eq`]).
+fn rb_equal(a: &Value, b: &Value) -> bool {
+    (is_nan(a) && is_nan(b)) || ruby_eq(a, b)
+}
+
 fn ruby_eq(a: &Value, b: &Value) -> bool {
     crate::stack::grow(|| {
         use Value::*;
@@ -1277,13 +1298,13 @@ fn ruby_eq(a: &Value, b: &Value) -> bool {
             (Bytes(x), Bytes(y)) => x == y,
             (Array(x), Array(y)) => {
                 Arc::ptr_eq(x, y)
-                    || (x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| ruby_eq(p, q)))
+                    || (x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| rb_equal(p, q)))
             }
             (Hash(x), Hash(y)) => {
                 Arc::ptr_eq(x, y)
                     || (x.len() == y.len()
                         && x.iter()
-                            .all(|(k, v)| y.get(k).is_some_and(|w| ruby_eq(v, w))))
+                            .all(|(k, v)| y.get(k).is_some_and(|w| rb_equal(v, w))))
             }
             _ => a == b,
         }

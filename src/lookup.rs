@@ -3005,10 +3005,21 @@ impl<'s> Invocation<'s> {
         let hash = Strategy::new(StrategyKind::Hash);
         let mut opts = self.global_and_environment_options()?;
         if let Some(m) = module {
-            let module_opts = validate_lookup_options(
-                self.options_lookup(Layer::Module, Some(m), false)?,
-                Some(m),
-            )?;
+            if let Some(o) = &opts {
+                // Puppet compiles the global and environment patterns (for
+                // keys outside modules) before it reads the module's
+                // options: a bad pattern there fails first.
+                compile_patterns(self.hiera(), o)?;
+            }
+            let found = self.options_lookup(Layer::Module, Some(m), false)?;
+            if matches!(found, Some(Value::Nil)) {
+                // Puppet's `opts = if opts.nil? ... elsif module_opts ... end`:
+                // a module whose lookup_options are found as nil leaves no
+                // options at all for its keys (the global and environment
+                // ones are dropped too).
+                opts = None;
+            }
+            let module_opts = validate_lookup_options(found, Some(m))?;
             if self.explain.is_none() {
                 // Sessions whose options come from the same files share
                 // the merged, compiled options.

@@ -46,7 +46,29 @@ fn syntax_error(e: regex::Error, src: &str) -> Error {
 /// of which says what is wrong).
 fn syntax_detail_error(text: &str, src: &str) -> Error {
     let detail = text.lines().last().unwrap_or("invalid pattern").trim();
+    let detail = onigmo_message(detail).unwrap_or(detail);
     Error::new(ErrorKind::Lookup, format!("{detail}: /{src}/"))
+}
+
+/// What Ruby's regexp compiler (Onigmo) says for the syntax errors both
+/// compilers find, by the regex crate's wording of them.
+fn onigmo_message(detail: &str) -> Option<&'static str> {
+    const MESSAGES: &[(&str, &str)] = &[
+        ("unclosed character class", "premature end of char-class"),
+        ("unclosed group", "end pattern with unmatched parenthesis"),
+        ("unopened group", "unmatched close parenthesis"),
+        ("incomplete escape sequence", "too short escape sequence"),
+        ("invalid character class range", "empty range in char class"),
+        (
+            "invalid repetition count range",
+            "upper is smaller than lower in repeat range",
+        ),
+    ];
+    let detail = detail.strip_prefix("error: ").unwrap_or(detail);
+    MESSAGES
+        .iter()
+        .find(|(rust, _)| detail.starts_with(rust))
+        .map(|(_, ruby)| *ruby)
 }
 
 /// A compiled lookup_options pattern, matched as Ruby's `=~` matches it.
@@ -410,5 +432,23 @@ mod tests {
             .is_match("profile::web::users"));
         assert!(compile(r"^a\h+$").unwrap().is_match("a0f"));
         assert!(compile("^[a-z").is_err());
+    }
+}
+
+#[cfg(test)]
+mod onigmo_message_tests {
+    use super::*;
+
+    #[test]
+    fn syntax_errors_carry_rubys_wording() {
+        for (src, want) in [
+            ("^[", "premature end of char-class: /^[/"),
+            ("^(a", "end pattern with unmatched parenthesis: /^(a/"),
+            ("^a)", "unmatched close parenthesis: /^a)/"),
+            ("^[z-a]", "empty range in char class: /^[z-a]/"),
+        ] {
+            assert_eq!(Pattern::new(src).unwrap_err().message, want, "{src}");
+            assert_eq!(compile(src).unwrap_err().message, want, "{src}");
+        }
     }
 }
