@@ -107,22 +107,11 @@ impl Setting {
 /// [`crate::modulepath`] reports it.
 pub fn environment_setting(env_dir: &Path) -> Result<Option<Setting>> {
     let conf = env_dir.join("environment.conf");
-    let bytes = match std::fs::read(&conf) {
-        Ok(b) => b,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => {
-            return Err(Error {
-                kind: ErrorKind::Io,
-                message: format!("{}: {e}", conf.display()),
-                file: Some(conf),
-                line: None,
-            })
-        }
+    let Some(text) = crate::modulepath::read_environment_conf(&conf)? else {
+        return Ok(None);
     };
-    let text = std::str::from_utf8(&bytes)
-        .map_err(|_| Error::config("invalid byte sequence in UTF-8".to_string(), &conf, None))?;
     Ok(
-        crate::modulepath::environment_conf_setting(text, &conf, "environment_data_provider")?
+        crate::modulepath::environment_conf_setting(&text, &conf, "environment_data_provider")?
             .map(|(v, _)| Setting::of_conf(&v)),
     )
 }

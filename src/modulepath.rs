@@ -103,24 +103,8 @@ pub(crate) fn resolve(
         return Ok(base.to_vec());
     };
     let conf = env_dir.join("environment.conf");
-    let text = match std::fs::read(&conf) {
-        Ok(bytes) => Some(bytes),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-        Err(e) => {
-            return Err(Error {
-                kind: ErrorKind::Io,
-                message: format!("{}: {e}", conf.display()),
-                file: Some(conf),
-                line: None,
-            })
-        }
-    };
-    let setting = match text {
-        Some(bytes) => {
-            let text = std::str::from_utf8(&bytes)
-                .map_err(|_| conf_error(&conf, None, "invalid byte sequence in UTF-8".into()))?;
-            environment_conf_modulepath(text, &conf)?
-        }
+    let setting = match read_environment_conf(&conf)? {
+        Some(text) => environment_conf_modulepath(&text, &conf)?,
         None => None,
     };
     // EnvironmentConf#modulepath: each entry made absolute (unless it starts
@@ -307,6 +291,27 @@ pub fn environment_conf_modulepath(text: &str, conf: &Path) -> Result<Option<Str
             "modulepath must be a list of directories, not a boolean".into(),
         )),
     }
+}
+
+/// The text of an environment.conf (`conf`), or `None` when there is no
+/// such file; a file Puppet cannot read (or not UTF-8) is an error naming
+/// it.
+pub fn read_environment_conf(conf: &Path) -> Result<Option<String>> {
+    let bytes = match std::fs::read(conf) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => {
+            return Err(Error {
+                kind: ErrorKind::Io,
+                message: format!("{}: {e}", conf.display()),
+                file: Some(conf.to_path_buf()),
+                line: None,
+            })
+        }
+    };
+    String::from_utf8(bytes)
+        .map(Some)
+        .map_err(|_| conf_error(conf, None, "invalid byte sequence in UTF-8".into()))
 }
 
 /// The setting `name` of an environment.conf, and its line, read as
