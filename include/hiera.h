@@ -436,7 +436,7 @@ enum hiera_status hiera_parse_data(const char *format,
  *              "string_bytes": 16777216, "interpolated_bytes": 268435456,
  *              "merge_entries": 1000000, "nested_values": 10000000},
  *   "confine": false, "codedir": "/etc/puppet/code", "host_variables": false,
- *   "working_directory": null}`
+ *   "working_directory": null, "environment_data_provider": null}`
  * (the values shown are the defaults, but for `strict`: without it, the
  * default of the Puppet version, `warning` for 7 and `error` for 8).
  * `puppet` picks the Puppet the engine answers as: 7 (Puppet 7.23, the
@@ -461,6 +461,9 @@ enum hiera_status hiera_parse_data(const char *format,
  * directories and the relative key paths of eyaml levels
  * (`pkcs7_private_key`, `pkcs7_public_key`) are taken from; without it (or
  * `null`), the process's working directory at the time of the call.
+ * `environment_data_provider`: Puppet's (deprecated) setting of that name
+ * from puppet.conf, the Puppet 4 data provider (`none`, `hiera`,
+ * `function`) of an environment whose `environment.conf` names none.
  * `host_variables: true` (with `hiera_open_with_host`) asks the host's
  * `call` for the qualified variables (`a::b`) a session does not have
  * (see `hiera_call_fn`).

@@ -79,6 +79,11 @@ impl Setting {
         Setting { shown, provider }
     }
 
+    /// Puppet's `environment_data_provider` setting (a string).
+    pub fn of_setting(value: &str) -> Setting {
+        Setting::of(value.to_string(), Some(value))
+    }
+
     /// An environment.conf value (text, or a boolean, which names nothing).
     pub fn of_conf(value: &ConfValue) -> Setting {
         match value {

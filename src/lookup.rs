@@ -112,6 +112,11 @@ pub struct Options {
     /// default): the process's working directory when the configuration is
     /// opened.
     pub working_directory: Option<PathBuf>,
+    /// Puppet's `environment_data_provider` setting (puppet.conf, deprecated):
+    /// the Puppet 4 data provider of an environment whose environment.conf
+    /// does not name one (see [`crate::data_provider`]). `None` (the
+    /// default): none.
+    pub environment_data_provider: Option<String>,
 }
 
 impl Default for Options {
@@ -131,6 +136,7 @@ impl Default for Options {
             codedir: PathBuf::from("/etc/puppet/code"),
             host_variables: false,
             working_directory: None,
+            environment_data_provider: None,
         }
     }
 }
@@ -271,7 +277,13 @@ impl Hiera {
             &cwd,
         )?;
         let env_data_provider = match &env_dir {
-            Some(dir) => crate::data_provider::environment_setting(dir)?,
+            // environment.conf's, else Puppet's setting (its default).
+            Some(dir) => crate::data_provider::environment_setting(dir)?.or_else(|| {
+                options
+                    .environment_data_provider
+                    .as_deref()
+                    .map(crate::data_provider::Setting::of_setting)
+            }),
             None => None,
         };
         let cache = FileCache::for_options(&options, &modulepath);

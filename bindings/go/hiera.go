@@ -109,6 +109,11 @@ type Options struct {
 	// (pkcs7_private_key, pkcs7_public_key) are taken from; empty: the
 	// process's working directory when Open is called.
 	WorkingDirectory string
+	// EnvironmentDataProvider is Puppet's (deprecated) environment_data_provider
+	// setting from puppet.conf: the Puppet 4 data provider ("none", "hiera",
+	// "function") of an environment whose environment.conf names none; empty:
+	// none.
+	EnvironmentDataProvider string
 }
 
 // Limits are libhiera's bounds on one lookup (hiera_open's "limits"). A
@@ -128,6 +133,7 @@ func (o Options) wire() *OrderedMap {
 		{"hiera_config", o.HieraConfig}, {"environmentpath", o.EnvironmentPath},
 		{"environment", o.Environment}, {"strict", string(o.Strict)},
 		{"working_directory", o.WorkingDirectory},
+		{"environment_data_provider", o.EnvironmentDataProvider},
 	} {
 		if f.value != "" {
 			om.Set(f.name, f.value)

@@ -175,6 +175,28 @@ class TestPuppetHandoff < Minitest::Test
     end
   end
 
+  # The same with `environment_data_provider = function` as Puppet's own
+  # setting (puppet.conf) and no environment.conf.
+  def test_the_puppet_conf_environment_data_provider_is_answered_too
+    Dir.mktmpdir do |dir|
+      write(dir, DATA_PROVIDER_CASE.reject { |path, _| path.end_with?('environment.conf') })
+      kase = { 'node' => { 'certname' => 'web01' }, 'facts' => { 'role' => 'web' } }
+      compile = lambda do
+        $libhiera_data_calls = []
+        Puppet[:environment_data_provider] = 'function'
+        [notices(dir, kase, 'include foo'), $libhiera_data_calls.tally]
+      end
+      puppet, = in_child(handoff: false, &compile)
+      ours, st = in_child(&compile)
+      assert_equal ['x=env web list=[global, env, module] y=from foo::data z=hello web01 in foo',
+                    'deep=2 g=hello web01 l=[global]'], puppet.first
+      assert_equal puppet, ours
+      assert_equal({ 'environment::data' => 1, 'foo::data' => 1 }, ours.last)
+      assert_empty st.select { |k, _| k.to_s.start_with?('declined') }, st.inspect
+      assert_operator st[:handed_off], :>=, 7, st.inspect
+    end
+  end
+
   # A session shares what it computed with the overlays of a compile's
   # other scopes: what reads a class's or a resource's own variables must
   # be computed for that scope, whatever was looked up before.
@@ -253,7 +275,9 @@ class TestPuppetHandoff < Minitest::Test
   def test_a_variable_first_read_inside_a_class_is_that_class_own
     Dir.mktmpdir do |dir|
       write(dir, FRESH_CASE)
-      kase = { 'node' => { 'certname' => 'web01' }, 'facts' => { 'role' => 'web' } }
+      # strict=warning under Puppet 8 too: `::fresh` is undefined.
+      kase = { 'node' => { 'certname' => 'web01' }, 'facts' => { 'role' => 'web' },
+               'settings' => { 'strict' => 'warning' } }
       code = "$shared = 'top'\n$same = 'top-same'\nnotify { \"top first: ${lookup('fresh::y')}\": }\n" \
              "include fresh::a\ninclude fresh::b\ninclude fresh::c\n" \
              "notify { \"top last: ${lookup('fresh::x')} ${lookup('fresh::y')} ${lookup('fresh::z')}\": }\n"

@@ -50,6 +50,7 @@ pub(crate) fn options_from_json(text: &str) -> Result<Options, Error> {
                 | "modulepath"
                 | "host_variables"
                 | "working_directory"
+                | "environment_data_provider"
         ) {
             return Err(invalid(format!("options_json: unknown field '{name}'")));
         }
@@ -118,6 +119,7 @@ pub(crate) fn options_from_json(text: &str) -> Result<Options, Error> {
             "environment" => options.environment = value,
             "codedir" => options.codedir = PathBuf::from(value),
             "working_directory" => options.working_directory = Some(PathBuf::from(value)),
+            "environment_data_provider" => options.environment_data_provider = Some(value),
             "strict" => {
                 options.strict = Some(match value.as_str() {
                     "off" => Strict::Off,
@@ -192,7 +194,7 @@ pub(crate) fn open_json_with(
 ///              "string_bytes": 16777216, "interpolated_bytes": 268435456,
 ///              "merge_entries": 1000000, "nested_values": 10000000},
 ///   "confine": false, "codedir": "/etc/puppet/code", "host_variables": false,
-///   "working_directory": null}`
+///   "working_directory": null, "environment_data_provider": null}`
 /// (the values shown are the defaults, but for `strict`: without it, the
 /// default of the Puppet version, `warning` for 7 and `error` for 8).
 /// `puppet` picks the Puppet the engine answers as: 7 (Puppet 7.23, the
@@ -217,6 +219,9 @@ pub(crate) fn open_json_with(
 /// directories and the relative key paths of eyaml levels
 /// (`pkcs7_private_key`, `pkcs7_public_key`) are taken from; without it (or
 /// `null`), the process's working directory at the time of the call.
+/// `environment_data_provider`: Puppet's (deprecated) setting of that name
+/// from puppet.conf, the Puppet 4 data provider (`none`, `hiera`,
+/// `function`) of an environment whose `environment.conf` names none.
 /// `host_variables: true` (with `hiera_open_with_host`) asks the host's
 /// `call` for the qualified variables (`a::b`) a session does not have
 /// (see `hiera_call_fn`).

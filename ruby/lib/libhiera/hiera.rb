@@ -62,6 +62,10 @@ module Libhiera
     # (`pkcs7_private_key`, `pkcs7_public_key`) are taken from; nil (the
     # default): the process's working directory now.
     #
+    # `environment_data_provider`: Puppet's (deprecated) setting of that name
+    # from puppet.conf, the Puppet 4 data provider ('none', 'hiera',
+    # 'function') of an environment whose environment.conf names none.
+    #
     # `host`: an object that runs the hierarchy functions libhiera does not
     # have and receives Puppet's warnings (see {Host}); its calls run on the
     # thread that looks up, during the lookup, and may look up again.
@@ -70,7 +74,7 @@ module Libhiera
     # `{'kind' => 'variable', 'key' => name}` (the value, or {NOT_FOUND}).
     def initialize(hiera_config: 'hiera.yaml', environmentpath: 'environments', environment: 'production', strict: nil,
                    limits: nil, confine: false, basemodulepath: nil, modulepath: nil, host: nil, codedir: nil, puppet: nil,
-                   host_variables: false, working_directory: nil)
+                   host_variables: false, working_directory: nil, environment_data_provider: nil)
       options = { 'hiera_config' => hiera_config.to_s, 'environmentpath' => environmentpath.to_s,
                   'environment' => environment.to_s }
       options['strict'] = strict.to_s unless strict.nil?
@@ -82,6 +86,7 @@ module Libhiera
       options['codedir'] = codedir.to_s unless codedir.nil?
       options['host_variables'] = true if host_variables
       options['working_directory'] = working_directory.to_s unless working_directory.nil?
+      options['environment_data_provider'] = environment_data_provider.to_s unless environment_data_provider.nil?
       json = Native.cstr(JSON.generate(options))
       @host = !host.nil?
       @handle = if host.nil?

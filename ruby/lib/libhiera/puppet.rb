@@ -107,16 +107,18 @@ module Libhiera
       # @api private
       # `env_data_provider`: the environment.conf's environment_data_provider
       # (libhiera reads it when it opens the configuration: a changed one
-      # needs a new configuration).
-      def engine(hiera_config, environmentpath, environment, strict, modulepath = nil, env_data_provider: nil)
+      # needs a new configuration); `setting`: Puppet's own (puppet.conf).
+      def engine(hiera_config, environmentpath, environment, strict, modulepath = nil, env_data_provider: nil,
+                 setting: nil)
         codedir = ::Puppet[:codedir].to_s
         puppet = puppet_version
-        key = [hiera_config, environmentpath, environment, strict, codedir, modulepath, puppet, env_data_provider]
+        key = [hiera_config, environmentpath, environment, strict, codedir, modulepath, puppet, env_data_provider,
+               setting]
         @lock.synchronize do
           @engines[key] ||= Libhiera::Hiera.new(hiera_config: hiera_config, environmentpath: environmentpath,
                                                 environment: environment, strict: strict, codedir: codedir,
                                                 modulepath: modulepath, puppet: puppet, host: Host.new,
-                                                host_variables: true)
+                                                host_variables: true, environment_data_provider: setting)
         end
       end
 
@@ -506,10 +508,6 @@ module Libhiera
 
         state.engine ||= libhiera_engine(state)
         return decline(:unusable, state.unusable, count) if state.unusable
-        # libhiera reads hocon_data itself; without the hocon library
-        # Puppet's hocon_data fails ("not supported without hocon library"),
-        # so Puppet answers.
-        return decline(:unusable, 'Puppet has no hocon library for hocon_data', count) unless ::Puppet.features.hocon?
 
         top = scope.compiler.topscope
         stamp = Handoff.top_stamp(top)
@@ -605,22 +603,20 @@ module Libhiera
       # (with the state's `unusable` set) when the environment is not one
       # libhiera reads exactly as Puppet. libhiera reads the Puppet 4 data
       # providers of environment.conf and of the modules' metadata.json
-      # itself; only Puppet's `environment_data_provider` setting (from
-      # puppet.conf, the default of environment.conf's) is not one of its
-      # options.
+      # itself, and is given Puppet's `environment_data_provider` setting
+      # (puppet.conf, the default of environment.conf's).
       def libhiera_engine(state)
         env = environment
         conf = env.configuration
         env_dir = conf&.path_to_env
         env_data_provider = nil
+        setting = ::Puppet[:environment_data_provider]
+        setting = nil if setting.nil? || setting.to_s.empty?
         if env_dir
           env_dir = File.expand_path(env_dir)
           environmentpath = File.dirname(env_dir)
           name = File.basename(env_dir)
           env_data_provider = conf.respond_to?(:raw_setting) ? conf.raw_setting(:environment_data_provider) : nil
-          if env_data_provider.nil? && conf.environment_data_provider
-            return unusable(state, 'puppet.conf sets environment_data_provider')
-          end
         else
           # an environment without a directory: no environment layer
           environmentpath = File.join(Dir.tmpdir, 'libhiera-no-environments')
@@ -631,8 +627,25 @@ module Libhiera
         # The modulepath Puppet searches (libhiera finds the same first module
         # of each name in it).
         modulepath = env.full_modulepath.map(&:to_s)
+        # libhiera reads hocon_data itself; without the hocon library
+        # Puppet's hocon_data fails ("not supported without hocon library"),
+        # so Puppet answers the environments whose hiera.yaml files name it.
+        if !::Puppet.features.hocon? && Handoff.names_hocon?(global_hiera_config_path, env_dir, env.modules)
+          return unusable(state, 'Puppet has no hocon library for hocon_data')
+        end
         Libhiera::Puppet.engine(global_hiera_config_path.to_s, environmentpath, name, strict, modulepath,
-                                env_data_provider: env_data_provider)
+                                env_data_provider: env_data_provider, setting: setting&.to_s)
+      end
+
+      # Whether the global, environment or a module's hiera.yaml names
+      # hocon_data.
+      def self.names_hocon?(global, env_dir, modules)
+        files = [global.to_s]
+        files << File.join(env_dir, 'hiera.yaml') if env_dir
+        modules.each { |m| files << File.join(m.path, 'hiera.yaml') }
+        files.any? { |f| File.file?(f) && File.read(f).include?('hocon_data') }
+      rescue SystemCallError
+        true
       end
 
       def unusable(state, why)
