@@ -4,8 +4,9 @@ package hiera
 // need (engine, environment, settings and the queries), so that they need
 // nothing outside the standard library. It knows the YAML these files use:
 // a top-level block mapping; `queries:` is a block sequence of block
-// mappings and `settings:` a block mapping, whose values are single-line
-// scalars or flow collections, resolved as Psych (YAML 1.1) resolves them.
+// mappings (or of one-line flow mappings) and `settings:` a block mapping
+// (or a one-line flow mapping), whose values are single-line scalars or
+// flow collections, resolved as Psych (YAML 1.1) resolves them.
 // Anything else under queries or settings is an error, never a guess.
 // TestCaseReaderAgreesWithRuby checks it against Ruby's YAML on every case
 // when ruby is installed.
@@ -86,7 +87,19 @@ func readCaseYAML(text string) (*caseFile, error) {
 				return nil, where("queries must be a block sequence")
 			}
 			if inSettings && rest != "" {
-				return nil, where("settings must be a block mapping")
+				v, err := parseFlow(rest)
+				m, ok := v.(*OrderedMap)
+				if err != nil || !ok {
+					return nil, where("settings must be a block or flow mapping")
+				}
+				for _, name := range m.Keys() {
+					sv, _ := m.Get(name)
+					if err := cf.settings.set(name, sv); err != nil {
+						return nil, where("%v", err)
+					}
+					cf.settingsRead.Set(name, sv)
+				}
+				inSettings = false
 			}
 			if name == "engine" || name == "environment" {
 				v, err := parseFlow(rest)
@@ -125,6 +138,17 @@ func readCaseYAML(text string) (*caseFile, error) {
 		}
 		if !inQueries {
 			continue // the block of another top-level key
+		}
+		if strings.HasPrefix(trimmed, "- {") {
+			// A whole query as one flow mapping.
+			v, err := parseFlow(trimmed[2:])
+			m, ok := v.(*OrderedMap)
+			if err != nil || !ok {
+				return nil, where("a query must be a mapping")
+			}
+			cf.queries = append(cf.queries, m)
+			cur = nil
+			continue
 		}
 		if strings.HasPrefix(trimmed, "- ") {
 			cur = NewOrderedMap()
