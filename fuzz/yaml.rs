@@ -43,7 +43,7 @@ pub fn run(input: &Input) -> Verdict {
             let v = hiera::Value::Hash(map);
             let _ = hiera::render::to_json(&v);
             let _ = hiera::render::to_yaml(&v);
-            let _ = hiera::render::inspect(&v);
+            let _ = hiera::ruby::inspect(&v);
         }
         let _ = hiera::yaml::load(
             text,

@@ -2344,7 +2344,9 @@ fn resolve_scalar(text: &str, style: ScalarStyle, tag: Option<&str>) -> Result<V
     };
     // A tagged scalar is resolved whatever its style: `!!int '12'` is 12.
     match tag {
-        "!binary" | "tag:yaml.org,2002:binary" => Ok(bytes_value(unpack_base64(text.as_bytes()))),
+        "!binary" | "tag:yaml.org,2002:binary" => {
+            Ok(bytes_value(crate::ruby::base64::unpack_m(text.as_bytes())))
+        }
         "tag:yaml.org,2002:str" => Ok(Value::string(text)),
         "!ruby/object:BigDecimal" => Err(Fail::Disallowed("BigDecimal".into())),
         "!ruby/object:DateTime" => Err(Fail::Disallowed("DateTime".into())),
@@ -2394,80 +2396,13 @@ fn bytes_value(bytes: Vec<u8>) -> Value {
     }
 }
 
-/// Ruby's `String#unpack('m')`: lenient base64 (other characters are
-/// skipped; decoding stops at `=` padding).
-fn unpack_base64(s: &[u8]) -> Vec<u8> {
-    fn val(c: u8) -> i32 {
-        match c {
-            b'A'..=b'Z' => (c - b'A') as i32,
-            b'a'..=b'z' => (c - b'a') as i32 + 26,
-            b'0'..=b'9' => (c - b'0') as i32 + 52,
-            b'+' => 62,
-            b'/' => 63,
-            _ => -1,
-        }
-    }
-    let n = s.len();
-    let at = |i: usize| if i < n { val(s[i]) } else { -1 };
-    let mut out = Vec::with_capacity(n * 3 / 4);
-    let mut i = 0;
-    let (mut a, mut b, mut c);
-    loop {
-        a = -1;
-        b = -1;
-        c = -1;
-        while i < n && at(i) == -1 {
-            i += 1;
-        }
-        if i >= n {
-            break;
-        }
-        a = at(i);
-        i += 1;
-        while i < n && at(i) == -1 {
-            i += 1;
-        }
-        if i >= n {
-            break;
-        }
-        b = at(i);
-        i += 1;
-        while i < n && at(i) == -1 && s[i] != b'=' {
-            i += 1;
-        }
-        if i >= n || s[i] == b'=' {
-            break;
-        }
-        c = at(i);
-        i += 1;
-        while i < n && at(i) == -1 && s[i] != b'=' {
-            i += 1;
-        }
-        if i >= n || s[i] == b'=' {
-            break;
-        }
-        let d = at(i);
-        i += 1;
-        out.push(((a << 2) | (b >> 4)) as u8);
-        out.push(((b << 4) | (c >> 2)) as u8);
-        out.push(((c << 6) | d) as u8);
-    }
-    if a != -1 && b != -1 {
-        out.push(((a << 2) | (b >> 4)) as u8);
-        if c != -1 {
-            out.push(((b << 4) | (c >> 2)) as u8);
-        }
-    }
-    out
-}
-
 /// Ruby's `Float()` of a converted scalar (for `!!float`).
 fn ruby_float(v: Value) -> Result<Value, Fail> {
     match v {
         Value::Float(f) => Ok(Value::Float(f)),
         Value::Int(i) => Ok(Value::Float(i as f64)),
         Value::BigInt(s) => Ok(Value::Float(s.parse::<f64>().unwrap_or(f64::NAN))),
-        Value::String(s) => match ruby_float_str(&s) {
+        Value::String(s) => match crate::ruby::float::parse(&s) {
             Some(f) => Ok(Value::Float(f)),
             None => Err(Fail::Message(format!(
                 "invalid value for Float(): {}",
@@ -2483,153 +2418,10 @@ fn ruby_float(v: Value) -> Result<Value, Fail> {
     }
 }
 
-/// Ruby's strict `Float(string)`: optional surrounding whitespace, sign,
-/// digits with single underscores between them, a fraction needing digits on
-/// both sides of the dot (or none before it), an exponent, or a hexadecimal
-/// `0x` number.
-fn ruby_float_str(s: &str) -> Option<f64> {
-    if s.contains('\0') {
-        return None;
-    }
-    let t = s.trim_matches(|c| matches!(c, ' ' | '\t' | '\n' | '\x0b' | '\x0c' | '\r'));
-    let b = t.as_bytes();
-    let mut i = 0;
-    let mut out = String::new();
-    let mut negative = false;
-    if i < b.len() && (b[i] == b'+' || b[i] == b'-') {
-        negative = b[i] == b'-';
-        out.push(b[i] as char);
-        i += 1;
-    }
-    fn digits(b: &[u8], i: &mut usize, out: &mut String, hex: bool) -> usize {
-        let is_digit = |c: u8| {
-            if hex {
-                c.is_ascii_hexdigit()
-            } else {
-                c.is_ascii_digit()
-            }
-        };
-        let mut n = 0;
-        while *i < b.len() {
-            if is_digit(b[*i]) {
-                out.push(b[*i] as char);
-                n += 1;
-                *i += 1;
-            } else if b[*i] == b'_' && n > 0 && *i + 1 < b.len() && is_digit(b[*i + 1]) {
-                *i += 1;
-            } else {
-                break;
-            }
-        }
-        n
-    }
-    if b.len() >= i + 2 && b[i] == b'0' && (b[i + 1] == b'x' || b[i + 1] == b'X') {
-        i += 2;
-        let mut mantissa = String::new();
-        let int = digits(b, &mut i, &mut mantissa, true);
-        let mut frac_digits = String::new();
-        if i < b.len() && b[i] == b'.' {
-            i += 1;
-            if digits(b, &mut i, &mut frac_digits, true) == 0 {
-                return None;
-            }
-        }
-        if int == 0 && frac_digits.is_empty() {
-            return None;
-        }
-        let mut exp: i32 = 0;
-        if i < b.len() && (b[i] == b'p' || b[i] == b'P') {
-            i += 1;
-            let mut e = String::new();
-            if i < b.len() && (b[i] == b'+' || b[i] == b'-') {
-                e.push(b[i] as char);
-                i += 1;
-            }
-            if digits(b, &mut i, &mut e, false) == 0 {
-                return None;
-            }
-            exp = e.parse::<i32>().unwrap_or(if e.starts_with('-') {
-                -100_000
-            } else {
-                100_000
-            });
-        }
-        if i != b.len() {
-            return None;
-        }
-        let mut v = 0f64;
-        for c in mantissa.chars() {
-            v = v * 16.0 + c.to_digit(16).unwrap_or(0) as f64;
-        }
-        let mut scale = 1.0 / 16.0;
-        for c in frac_digits.chars() {
-            v += c.to_digit(16).unwrap_or(0) as f64 * scale;
-            scale /= 16.0;
-        }
-        let v = v * 2f64.powi(exp);
-        return Some(if negative { -v } else { v });
-    }
-    let int = digits(b, &mut i, &mut out, false);
-    if int == 0 {
-        out.push('0');
-    }
-    let mut frac = 0;
-    if i < b.len() && b[i] == b'.' {
-        i += 1;
-        out.push('.');
-        frac = digits(b, &mut i, &mut out, false);
-        if frac == 0 {
-            return None;
-        }
-    }
-    if int == 0 && frac == 0 {
-        return None;
-    }
-    if i < b.len() && (b[i] == b'e' || b[i] == b'E') {
-        i += 1;
-        out.push('e');
-        if i < b.len() && (b[i] == b'+' || b[i] == b'-') {
-            out.push(b[i] as char);
-            i += 1;
-        }
-        if digits(b, &mut i, &mut out, false) == 0 {
-            return None;
-        }
-    }
-    if i != b.len() {
-        return None;
-    }
-    out.parse::<f64>().ok()
-}
-
 /// Ruby's `String#inspect` for the strings in error messages.
 fn ruby_inspect(s: &str) -> String {
-    let mut out = String::from("\"");
-    let mut it = s.chars().peekable();
-    while let Some(c) = it.next() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            '\r' => out.push_str("\\r"),
-            '\x0c' => out.push_str("\\f"),
-            '\x0b' => out.push_str("\\v"),
-            '\x08' => out.push_str("\\b"),
-            '\x07' => out.push_str("\\a"),
-            '\x1b' => out.push_str("\\e"),
-            '#' if matches!(it.peek(), Some('{' | '$' | '@')) => out.push_str("\\#"),
-            c if c.is_control() || c == '\u{2028}' || c == '\u{2029}' => {
-                if (c as u32) < 0x10000 {
-                    out.push_str(&format!("\\u{:04X}", c as u32));
-                } else {
-                    out.push_str(&format!("\\u{{{:X}}}", c as u32));
-                }
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
+    let mut out = String::new();
+    crate::ruby::inspect_str(s, &mut out);
     out
 }
 
@@ -2713,7 +2505,7 @@ fn tokenize(s: &str) -> Result<Value, Fail> {
                 c => cleaned.push(c),
             }
         }
-        return match ruby_float_str(&cleaned) {
+        return match crate::ruby::float::parse(&cleaned) {
             Some(f) => Ok(Value::Float(f)),
             None => Err(Fail::Message(format!(
                 "invalid value for Float(): {}",

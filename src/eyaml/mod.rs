@@ -121,7 +121,7 @@ impl Eyaml {
                         ));
                     }
                     let pair = self.keys.pair(options, &self.cwd).map_err(fail)?;
-                    let der = blocks::decode64(&base64);
+                    let der = crate::ruby::base64::unpack_m(base64.as_bytes());
                     let plain = pkcs7::decrypt(&der, &pair).map_err(fail)?;
                     out.extend_from_slice(&plain);
                 }
