@@ -16,7 +16,7 @@ pub fn is_nan(v: &Value) -> bool {
 /// Ruby's `rb_equal`, what Array#delete, Array#== and Hash#== compare
 /// elements with: identity first, then `==`. Every NaN Psych gives is the
 /// one `Float::NAN` object, so a NaN is equal to a NaN here, unlike with
-/// `==` ([`ruby_eq`]).
+/// `==` ([`equal`]).
 pub fn rb_equal(a: &Value, b: &Value) -> bool {
     (is_nan(a) && is_nan(b)) || equal(a, b)
 }
