@@ -1,7 +1,8 @@
 //! Differential test of `hiera::ruby` (Ruby's rules written once) against
 //! the real Ruby: `inspect` and `to_s` of generated values, strings and
 //! symbols; `Float#to_s` of random doubles; `Float()` of generated
-//! strings; `pack('m0')` and `unpack('m')`; `<=>`, `==` and `Array#sort`.
+//! strings; `pack('m0')` and `unpack('m')`; `<=>`, `==` and `Array#sort`;
+//! `to_yaml` (Psych's scalar rules and libyaml's emitter).
 //! The oracle is `tests/support/ruby_rules_oracle.rb`; every answer must be
 //! Ruby's exactly.
 //!
@@ -91,7 +92,22 @@ const SYMBOL_NAMES: &[&str] = &[
     "foo?=", "", "\u{85}", "a\u{378}",
 ];
 
+/// Strings Psych's scalar rules read as something else (or nearly so).
+#[rustfmt::skip]
+const SCALAR_LIKE: &[&str] = &[
+    "yes", "No", "ON", "off", "~", "null", "Null", "true", "1", "-1", "0o17", "017", "019",
+    "0b101", "0x1F", "1_000", "1,000", "1:20", "1:20:30.5", "-1:61", ".inf", "-.Inf", ".NaN",
+    "1.5", "1.", ".5", "1e3", "1.0e+3", ":sym", ":", "2001-02-03", "2001-02-30", "2001-2-3",
+    "1582-10-10", "2001-12-14t21:59:43.10-05:00", "2001-12-14 21:59:43.10 -5",
+    "2001-13-14 21:59:43", "12:30:45", "=", "<<", "- a", "a: b", "#c", "@x", "`x", "!x", "&a",
+    "*a", "? x", "%x", "|", ">", "'q'", "\"q\"", " lead", "trail ", "a\nb", "", "-", "---",
+    "...", "a #b", "y", "n", "Y", "N", "1e", "+1", "+.5", "0.", "00", "0", "-0", "1__0",
+];
+
 fn string(rng: &mut Rng) -> String {
+    if rng.chance(1, 4) {
+        return rng.pick(SCALAR_LIKE).to_string();
+    }
     let len = rng.below(7);
     (0..len).map(|_| *rng.pick(CHARS)).collect()
 }
@@ -127,11 +143,16 @@ fn scalar(rng: &mut Rng) -> Value {
             Value::Float(if f.is_finite() { f } else { 1.5 })
         }
         5 => symbol(rng),
-        // Binary Strings with a byte above 0x7F: an ASCII-only one equals the
+        // Binary Strings that are not UTF-8: an ASCII-only one equals the
         // UTF-8 String of the same text in Ruby (and would collide as a key).
         6 => {
             let mut b: Vec<u8> = (0..rng.below(4)).map(|_| rng.next() as u8).collect();
             b.push(0x80 | rng.next() as u8);
+            // Bytes the engine holds are never valid UTF-8 (the YAML loader
+            // makes those Strings).
+            if std::str::from_utf8(&b).is_ok() {
+                b.push(0xFF);
+            }
             Value::Bytes(std::sync::Arc::new(b))
         }
         _ => Value::from(string(rng).as_str()),
@@ -176,7 +197,14 @@ fn comparable(rng: &mut Rng) -> Value {
 
 /// One generated question for Ruby, and the answer `hiera::ruby` gives.
 fn case(rng: &mut Rng) -> (Json, Json) {
-    match rng.below(9) {
+    match rng.below(10) {
+        9 => {
+            let v = value(rng, 3);
+            (
+                json!({"op": "to_yaml", "v": encode(&v)}),
+                json!(hiera::yaml::to_yaml(&v)),
+            )
+        }
         0 | 1 => {
             let v = value(rng, 3);
             (

@@ -123,7 +123,7 @@ fn deep_hashes_are_merged_rendered_and_explained() {
                     "deep merge of the bottom level"
                 );
             }
-            let _ = hiera::render::to_yaml(&v);
+            let _ = hiera::yaml::to_yaml(&v);
             let _ = hiera::ruby::inspect(&v);
             let mut s2 = String::new();
             hiera::ruby::to_s(&v, &mut s2);

@@ -12,7 +12,9 @@
 #   cmp      {"a": V, "b": V} -> V <=> V (-1, 0, 1 or null)
 #   eq       {"a": V, "b": V} -> V == V
 #   sort     {"v": [V]}   -> {"ok": sorted} or {"error": message}
+#   to_yaml  {"v": V}     -> V.to_yaml
 require 'json'
+require 'yaml'
 require_relative 'wire'
 
 $stdin.each_line do |line|
@@ -22,6 +24,7 @@ $stdin.each_line do |line|
     case c['op']
     when 'inspect' then decode(c['v']).inspect
     when 'to_s' then "#{decode(c['v'])}"
+    when 'to_yaml' then decode(c['v']).to_yaml
     when 'float' then [c['hex']].pack('H*').unpack1('G').to_s
     when 'parse'
       begin
