@@ -359,6 +359,9 @@ impl<'a> Loader<'a> {
                 if flow && style == ScalarStyle::Plain {
                     self.check_flow_plain(start, &text)?;
                 }
+                if !block_scalar && (style != ScalarStyle::Plain || flow) {
+                    self.check_multiline_key(start, end)?;
+                }
                 if block_scalar && !flow && self.has_tabs {
                     if let Some(h) = header.or_else(|| self.find_block_header(start)) {
                         let after = self.block_scalar_tabs(h, indent)?;
@@ -1054,6 +1057,80 @@ impl<'a> Loader<'a> {
                 p = step(chars, p);
             }
         }
+    }
+
+    /// libyaml's simple keys cannot span a line break, and libyaml counts
+    /// U+0085, U+2028 and U+2029 as line breaks too: an implicit mapping key
+    /// (quoted, or plain in flow context) holding one is an error where
+    /// saphyr reads a key. The message depends on where the key is: inside a
+    /// flow mapping or a flow sequence's single pair, the collection was not
+    /// closed; as a later key of a block mapping, the simple key had no `:`;
+    /// as the first key of a block mapping, the `:` after it is a value
+    /// indicator out of place.
+    fn check_multiline_key(&self, start: Pos, end: Pos) -> Result<(), YamlError> {
+        let chars = self.chars;
+        let breaks = |c: &char| matches!(c, '\n' | '\r' | '\u{85}' | '\u{2028}' | '\u{2029}');
+        let Some(f) = self.stack.last() else {
+            return Ok(());
+        };
+        let awaiting_key = matches!(f.body, Body::Map { key: None, .. });
+        let end_idx = end.idx.min(chars.len());
+        if !awaiting_key || start.idx >= end_idx || !chars[start.idx..end_idx].iter().any(breaks) {
+            return Ok(());
+        }
+        let mut b = start.idx;
+        while b > 0 && (is_blank(chars[b - 1]) || breaks(&chars[b - 1])) {
+            b -= 1;
+        }
+        if b > 0 && chars[b - 1] == '?' {
+            return Ok(());
+        }
+        if f.flow {
+            let seq = self.stack.len().checked_sub(2).map(|i| &self.stack[i]);
+            return Err(match seq {
+                Some(s) if f.pair => at_line_col(
+                    "did not find expected ',' or ']' while parsing a flow sequence",
+                    s.mark.line,
+                    s.mark.col,
+                ),
+                _ => at_line_col(
+                    "did not find expected ',' or '}' while parsing a flow mapping",
+                    f.mark.line,
+                    f.mark.col,
+                ),
+            });
+        }
+        if f.children > 0 {
+            return Err(at_line_col(
+                "could not find expected ':' while scanning a simple key",
+                start.line,
+                start.col,
+            ));
+        }
+        // The `:` after the key, where libyaml's line count puts it.
+        let mut colon = end_idx;
+        while colon < chars.len() && is_blank(chars[colon]) {
+            colon += 1;
+        }
+        let (mut line, mut col) = (1, 0);
+        let mut i = 0;
+        while i < colon {
+            if chars[i] == '\r' && chars.get(i + 1) == Some(&'\n') {
+                i += 1;
+            }
+            if breaks(&chars[i]) {
+                line += 1;
+                col = 0;
+            } else {
+                col += 1;
+            }
+            i += 1;
+        }
+        Err(at_line_col(
+            "mapping values are not allowed in this context",
+            line,
+            col,
+        ))
     }
 
     /// In flow context libyaml reads `:` and `?` as indicators wherever they
