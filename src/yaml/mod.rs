@@ -45,8 +45,8 @@
 //! Known differences that remain: U+0085, U+2028 and U+2029 are not line
 //! breaks (libyaml treats them as such), except that an implicit mapping key
 //! holding one is refused as libyaml refuses a key spanning lines; flow
-//! collections nested deeper than 255 levels and any collections nested deeper than [`MAX_DEPTH`] are an
-//! error (Psych overflows Ruby's stack at roughly 1,000 levels); a recursive
+//! collections nested deeper than 255 levels and any collections nested
+//! deeper than [`MAX_DEPTH`] are an error (Psych overflows Ruby's stack at roughly 1,000 levels); a recursive
 //! alias (to a collection that contains it) is an error instead of a
 //! recursive structure; `!ruby/encoding` is an error instead of an
 //! `Encoding`; Psych's `!!omap` entry, `!ruby/hash-with-ivars` and
