@@ -42,19 +42,18 @@
 //! document needing many such patches (other than tabs after `:`) parses
 //! more slowly.
 //!
-//! Known differences that remain: U+0085, U+2028 and U+2029 are not line
-//! breaks (libyaml treats them as such), except that an implicit mapping key
-//! holding one is refused as libyaml refuses a key spanning lines; flow
-//! collections nested deeper than 255 levels and any collections nested
-//! deeper than [`MAX_DEPTH`] are an error (Psych overflows Ruby's stack at roughly 1,000 levels); a recursive
-//! alias (to a collection that contains it) is an error instead of a
-//! recursive structure; `!ruby/encoding` is an error instead of an
+//! Known differences that remain: U+0085, U+2028 and U+2029 are not line breaks
+//! (libyaml treats them as such), except that an implicit mapping key holding
+//! one is refused as libyaml refuses a key spanning lines; flow collections
+//! nested deeper than 255 levels and any collections nested deeper than
+//! [`MAX_DEPTH`] are an error (Psych overflows Ruby's stack at roughly 1,000
+//! levels); a recursive alias (to a collection that contains it) is an error
+//! instead of a recursive structure; `!ruby/encoding` is an error instead of an
 //! `Encoding`; Psych's `!!omap` entry, `!ruby/hash-with-ivars` and
 //! `!ruby/object` details are followed but not to every corner; for some
 //! malformed documents the error wording or position differs from libyaml's
-//! (all documents in this module's test table, over 800 recorded from
-//! Psych, give Psych's result exactly).
-
+//! (all documents in this module's test table, over 800 recorded from Psych,
+//! give Psych's result exactly).
 //!
 //! The table of documents recorded from Psych is `tests/psych/cases.json`
 //! (run by `tests/psych_table.rs`).
