@@ -87,7 +87,9 @@ pub fn describe(n: &Node) -> String {
 }
 
 fn json_string(s: &str) -> String {
-    serde_json::to_string(s).unwrap_or_default()
+    let mut out = String::with_capacity(s.len() + 2);
+    crate::render::json_string(s, &mut out);
+    out
 }
 
 /// ruby-hocon's concise rendering (JSON without spaces).

@@ -116,7 +116,9 @@ pub fn render_path(path: &[String]) -> String {
             if plain {
                 e.clone()
             } else {
-                serde_json::to_string(e).unwrap_or_default()
+                let mut quoted = String::with_capacity(e.len() + 2);
+                crate::render::json_string(e, &mut quoted);
+                quoted
             }
         })
         .collect::<Vec<_>>()
