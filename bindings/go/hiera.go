@@ -211,7 +211,10 @@ type Hiera struct {
 // Open opens a configuration. Nothing is read yet: configuration and data
 // errors come at lookup time, as in Puppet. Errors: KindInvalidArgument
 // (bad options), KindInternal (a libhiera with another ABI version).
-func Open(opts Options) (*Hiera, error) {
+//
+// OpenOptions add backend functions written in Go (WithFunction) and a
+// receiver of Puppet's warnings (WithWarnings).
+func Open(opts Options, more ...OpenOption) (*Hiera, error) {
 	if ABIVersion() != HeaderABIVersion {
 		return nil, internalError("libhiera ABI version %d, but hiera.h says %d", ABIVersion(), HeaderABIVersion)
 	}
@@ -224,6 +227,13 @@ func Open(opts Options) (*Hiera, error) {
 		return nil, err
 	}
 	defer C.free(unsafe.Pointer(cs))
+	if len(more) > 0 {
+		st, out, text := openWithHost(cs, more)
+		if st != StatusOK {
+			return nil, statusError(st, text)
+		}
+		return adopt(&Hiera{ptr: out}, func(h *Hiera) { h.Close() }), nil
+	}
 	var out *C.struct_hiera
 	var errJSON *C.char
 	st := Status(C.hiera_open(cs, &out, &errJSON))
