@@ -687,7 +687,7 @@ mod tests {
 
     fn parse(s: &str) -> Result<Obj, HoconError> {
         let origin: Rc<str> = Rc::from("String");
-        parse_document(s, &origin, None, 0, &mut 0, &mut super::FsReader)
+        parse_document(s, &origin, None, 0, &mut 0, &mut crate::hocon::FsReader)
     }
 
     #[test]
