@@ -24,6 +24,11 @@
 // Symbol, Sensitive, []byte, Entries and Rich. LookupRaw returns the wire
 // JSON itself. Scope values, defaults and overrides are encoded by Marshal.
 //
+// Backend functions written in Go (a Vault, HTTP or database source) are
+// registered at Open with WithFunction: the hierarchy entries whose
+// data_hash, lookup_key or data_dig names them call them from inside the
+// lookup, with a Context that gives what Puppet's LookupContext gives.
+//
 // Linking: `#cgo pkg-config: libhiera` (the libhiera.pc that `make install`
 // writes), or build with -tags hiera_nopkgconfig and set CGO_CFLAGS and
 // CGO_LDFLAGS (see the README).
