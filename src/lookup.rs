@@ -1965,7 +1965,9 @@ impl<'s> Invocation<'s> {
                         this.ex_line(|| format!("Original path: \"{orig}\""));
                     }
                     Location::Uri(u) => this.ex_push(|| format!("URI \"{u}\"")),
-                    Location::Nowhere => this.ex_push(String::new),
+                    // An entry without locations (a function's own): its
+                    // outcome is the entry's, as Puppet explains it.
+                    Location::Nowhere => {}
                 }
                 let r = if re.options.is_some() && takes_only_a_path(&entry.function_name) {
                     // The built-in functions accept no options but `path`.
@@ -1994,7 +1996,9 @@ impl<'s> Invocation<'s> {
                     }
                     Err(e) => Err(e),
                 };
-                this.ex_pop();
+                if !matches!(loc, Location::Nowhere) {
+                    this.ex_pop();
+                }
                 r
             });
             this.ex_pop();
@@ -3185,7 +3189,9 @@ impl crate::host::HostContext for CallContext<'_, '_> {
 
     fn explain(&self, text: &str) {
         if let Ok(mut inv) = self.0.try_borrow_mut() {
-            inv.ex_line(|| text.to_string());
+            if let Some(ex) = &mut inv.explain {
+                ex.text(text.to_string());
+            }
         }
     }
 }

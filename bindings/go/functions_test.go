@@ -222,6 +222,24 @@ func TestGoFunctions(t *testing.T) {
 	if found || !strings.Contains(text, "vault: read "+fresh) {
 		t.Errorf("ctx.Explain is not in the explanation:\n%s", text)
 	}
+	// As Puppet prints it: in the entry's node (it has no location), after
+	// its outcome.
+	lines := strings.Split(text, "\n")
+	checked := 0
+	for i, l := range lines {
+		inFresh := strings.Contains(strings.Join(lines[:i], "\n"), "Searching for \""+fresh)
+		if strings.TrimSpace(l) == `Hierarchy entry "vault"` && i+2 < len(lines) && inFresh {
+			checked++
+			indent := len(l) - len(strings.TrimLeft(l, " ")) + 2
+			want := []string{strings.Repeat(" ", indent) + `No such key: "` + fresh + `"`, strings.Repeat(" ", indent) + "vault: read " + fresh}
+			if got := lines[i+1 : i+3]; !reflect.DeepEqual(got, want) {
+				t.Errorf("the entry's lines: %q, want %q\n%s", got, want, text)
+			}
+		}
+	}
+	if checked != 1 {
+		t.Errorf("the vault entry of the lookup of %s was not found in:\n%s", fresh, text)
+	}
 
 	// data_hash is called once per location and session.
 	httpCalls := calls.http.Load()
