@@ -218,7 +218,7 @@ pub fn run(input: &Input) -> Verdict {
         if let Ok(v) = hiera::render::from_json(text) {
             let again = hiera::render::to_json(&v);
             let _ = hiera::render::from_json(&again);
-            let _ = hiera::render::to_yaml(&v);
+            let _ = hiera::yaml::to_yaml(&v);
         }
     }
     request::parse_data("json", bytes)

@@ -42,8 +42,8 @@ pub fn run(input: &Input) -> Verdict {
         if let Ok(map) = hiera::data::parse_yaml_data(text, path) {
             let v = hiera::Value::Hash(map);
             let _ = hiera::render::to_json(&v);
-            let _ = hiera::render::to_yaml(&v);
-            let _ = hiera::render::inspect(&v);
+            let _ = hiera::yaml::to_yaml(&v);
+            let _ = hiera::ruby::inspect(&v);
         }
         let _ = hiera::yaml::load(
             text,

@@ -397,7 +397,7 @@ fn check_options(ctx: &Ctx, prefix: &str, v: &Value) -> Result<Map> {
         let ok = matches!(k, Value::String(s) if option_key_re().is_match(s));
         if !ok {
             let mut ks = String::new();
-            crate::render::ruby_to_s(k, &mut ks);
+            crate::ruby::to_s(k, &mut ks);
             return Err(ctx.type_error(format!(
                 "{prefix}entry 'options' key of entry '{ks}' expects a match for Pattern[/\\A[A-Za-z](:?[0-9A-Za-z_-]*[0-9A-Za-z])?\\z/], got '{ks}'"
             )));
@@ -420,7 +420,7 @@ fn parse_v5(map: &Map, ctx: &Ctx, root: &Path, layer: LayerKind) -> Result<Hiera
             }
             _ => {
                 let mut ks = String::new();
-                crate::render::ruby_to_s(k, &mut ks);
+                crate::ruby::to_s(k, &mut ks);
                 return Err(ctx.type_error(format!("unrecognized key '{ks}'")));
             }
         }
@@ -466,7 +466,7 @@ fn parse_v5(map: &Map, ctx: &Ctx, root: &Path, layer: LayerKind) -> Result<Hiera
                     "options" => def_options = Some(check_options(ctx, "entry 'defaults' ", v)?),
                     _ => {
                         let mut ks = String::new();
-                        crate::render::ruby_to_s(k, &mut ks);
+                        crate::ruby::to_s(k, &mut ks);
                         return Err(
                             ctx.type_error(format!("entry 'defaults' unrecognized key '{ks}'"))
                         );
@@ -643,7 +643,7 @@ fn parse_entries(
                 }
                 _ => {
                     let mut ks = String::new();
-                    crate::render::ruby_to_s(k, &mut ks);
+                    crate::ruby::to_s(k, &mut ks);
                     return Err(ctx.type_error(format!("{p}unrecognized key '{ks}'")));
                 }
             }
@@ -774,7 +774,7 @@ fn parse_v4(map: &Map, ctx: &Ctx, root: &Path) -> Result<HieraConfig> {
             Some("version" | "datadir" | "hierarchy") => {}
             _ => {
                 let mut ks = String::new();
-                crate::render::ruby_to_s(k, &mut ks);
+                crate::ruby::to_s(k, &mut ks);
                 return Err(ctx.type_error(format!("unrecognized key '{ks}'")));
             }
         }
@@ -835,7 +835,7 @@ fn parse_v4(map: &Map, ctx: &Ctx, root: &Path) -> Result<HieraConfig> {
                 }
                 _ => {
                     let mut ks = String::new();
-                    crate::render::ruby_to_s(k, &mut ks);
+                    crate::ruby::to_s(k, &mut ks);
                     return Err(ctx.type_error(format!("{p}unrecognized key '{ks}'")));
                 }
             }
@@ -987,7 +987,7 @@ fn parse_v3(map: &Map, ctx: &Ctx, root: &Path) -> Result<HieraConfig> {
             }
             _ => {
                 let mut ks = String::new();
-                crate::render::ruby_to_s(k, &mut ks);
+                crate::ruby::to_s(k, &mut ks);
                 return Err(ctx.type_error(format!("unrecognized key '{ks}'")));
             }
         }

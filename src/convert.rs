@@ -28,7 +28,7 @@ pub fn convert_to(key: &str, value: Value, spec: &Value) -> Result<Value> {
 
 fn type_string(v: &Value) -> String {
     let mut s = String::new();
-    crate::render::ruby_to_s(v, &mut s);
+    crate::ruby::to_s(v, &mut s);
     s
 }
 
@@ -248,7 +248,7 @@ fn new_instance(ty: &TypeRef, value: Value, args: &[Value]) -> std::result::Resu
 
 fn display(v: &Value) -> String {
     let mut s = String::new();
-    crate::render::ruby_to_s(v, &mut s);
+    crate::ruby::to_s(v, &mut s);
     s
 }
 
@@ -539,11 +539,13 @@ pub fn puppet_string(v: &Value) -> String {
                     out.push_str("undef")
                 }
             }
-            Value::Array(a) => crate::render::write_array(a, out, |x, out| inner(x, false, out)),
-            Value::Hash(h) => {
-                crate::render::write_hash(h, " => ", out, |x, out| inner(x, false, out))
+            Value::Array(a) => {
+                crate::ruby::inspect::write_array(a, out, |x, out| inner(x, false, out))
             }
-            other => crate::render::ruby_to_s(other, out),
+            Value::Hash(h) => {
+                crate::ruby::inspect::write_hash(h, " => ", out, |x, out| inner(x, false, out))
+            }
+            other => crate::ruby::to_s(other, out),
         })
     }
     inner(v, true, &mut out);

@@ -1096,7 +1096,6 @@ impl FileCache {
                 Err(_) => return Ok(self.strict != Strict::Error),
             };
             let crash = |m: String| Err(Error::new(ErrorKind::Type, m));
-            let no_empty = |what: &str| crash(format!("undefined method `empty?' for {what}"));
             match &doc {
                 Value::Hash(h) if h.is_empty() => Ok(true),
                 Value::Hash(h) => {
@@ -1109,19 +1108,7 @@ impl FileCache {
                 // `""['data_provider']` is nil; `"x"['source']` is nil too.
                 Value::String(s) => Ok(s.is_empty()),
                 Value::Array(_) => crash("no implicit conversion of String into Integer".into()),
-                Value::Nil => no_empty("nil:NilClass"),
-                Value::Bool(b) => no_empty(&format!(
-                    "{b}:{}",
-                    if *b { "TrueClass" } else { "FalseClass" }
-                )),
-                Value::Int(_) | Value::BigInt(_) => {
-                    no_empty(&format!("{}:Integer", crate::render::to_json(&doc)))
-                }
-                _ => {
-                    let mut text = String::new();
-                    crate::render::ruby_to_s(&doc, &mut text);
-                    no_empty(&format!("{text}:Float"))
-                }
+                other => Err(crate::ruby::errors::no_method("empty?", other)),
             }
         };
         let data_provider = |bytes: &[u8]| match crate::json::load_bytes(bytes) {

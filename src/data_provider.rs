@@ -99,7 +99,7 @@ impl Setting {
             Value::String(s) => Setting::of(s.to_string(), Some(s)),
             other => {
                 let mut shown = String::new();
-                crate::render::ruby_to_s(other, &mut shown);
+                crate::ruby::to_s(other, &mut shown);
                 Setting::of(shown, None)
             }
         }

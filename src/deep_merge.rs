@@ -34,7 +34,6 @@ use crate::value::{List, Map, Value};
 use indexmap::IndexSet;
 use std::borrow::Cow;
 use std::cell::OnceCell;
-use std::cmp::Ordering;
 use std::sync::Arc;
 
 /// The options of `DeepMerge.deep_merge!` (gem 1.1.1). `Default` gives the
@@ -222,10 +221,12 @@ impl Knockout<'_> {
     /// A NaN is its own target: Ruby's `item != ko_item` holds for it
     /// (NaN never equals itself), so the gem knocks it out.
     fn target(&self, item: &Value) -> Result<Option<Value>> {
-        if is_nan(item) {
+        if crate::ruby::compare::is_nan(item) {
             return Ok(Some(item.clone()));
         }
-        Ok(self.gsub(item)?.filter(|stripped| !ruby_eq(stripped, item)))
+        Ok(self
+            .gsub(item)?
+            .filter(|stripped| !crate::ruby::compare::equal(stripped, item)))
     }
 
     /// `item.kind_of?(String) && item.match(/^#{prefix}/)`.
@@ -350,7 +351,7 @@ impl<'a> Merger<'a> {
         match source {
             Value::String(_) | Value::Bytes(_) => {
                 let stripped = ko.gsub(&source)?.unwrap_or(Value::Nil);
-                if ruby_eq(&stripped, &source) {
+                if crate::ruby::compare::equal(&stripped, &source) {
                     Ok(stripped)
                 } else {
                     // A knocked out string removes the destination.
@@ -372,7 +373,7 @@ impl<'a> Merger<'a> {
             // `src_tmp == source` is false for a NaN (`src_tmp` is the
             // same Float, but Float#== says NaN != NaN): the destination
             // is replaced by "", as for a knocked out string.
-            other if is_nan(&other) => Ok(Value::string("")),
+            other if crate::ruby::compare::is_nan(&other) => Ok(Value::string("")),
             other => Ok(other),
         }
     }
@@ -810,8 +811,8 @@ impl<'a> Merger<'a> {
                         for item in source.drain(..) {
                             match ko.target(&item)? {
                                 Some(target) => {
-                                    d.retain(|e| !rb_equal(e, &target));
-                                    d.retain(|e| !rb_equal(e, &item));
+                                    d.retain(|e| !crate::ruby::compare::rb_equal(e, &target));
+                                    d.retain(|e| !crate::ruby::compare::rb_equal(e, &item));
                                 }
                                 None => kept.push(item),
                             }
@@ -853,7 +854,7 @@ impl<'a> Merger<'a> {
 
     fn finish_array(&self, mut merged: Vec<Value>) -> Result<Value> {
         if self.opts.sort_merged_arrays {
-            ruby_sort(&mut merged)?;
+            crate::ruby::compare::sort(&mut merged)?;
         }
         Ok(Value::array(merged))
     }
@@ -1047,8 +1048,8 @@ fn self_delete_if(items: &mut Vec<Value>, ko: &Knockout<'_>) -> Result<()> {
     while i1 < items.len() {
         let item = items[i1].clone();
         if let Some(target) = ko.target(&item)? {
-            items.retain(|e| !rb_equal(e, &target));
-            items.retain(|e| !rb_equal(e, &item));
+            items.retain(|e| !crate::ruby::compare::rb_equal(e, &target));
+            items.retain(|e| !crate::ruby::compare::rb_equal(e, &item));
         } else {
             if i1 != i2 {
                 items[i2] = item;
@@ -1149,326 +1150,19 @@ fn bytes_to_value(b: Vec<u8>) -> Value {
 }
 
 // ---------------------------------------------------------------------------
-// Ruby's `to_s` and `inspect` (3.1), as `Array#join` and `rb_cmperr` use them
+// Ruby's `to_s`, as `Array#join` uses it
 
+/// `to_s` of a joined item, in bytes: a binary String's bytes as they are,
+/// anything else as [`crate::ruby::to_s`] writes it.
 fn to_s(v: &Value) -> Vec<u8> {
     match v {
-        Value::Nil => Vec::new(),
-        Value::String(s) => s.as_bytes().to_vec(),
-        Value::Symbol(s) => s.as_bytes().to_vec(),
         Value::Bytes(b) => b.to_vec(),
-        Value::Sensitive(_) => b"Sensitive [value redacted]".to_vec(),
-        Value::Rich(r) => r.1.as_bytes().to_vec(),
-        other => inspect(other).into_bytes(),
-    }
-}
-
-fn inspect(v: &Value) -> String {
-    crate::stack::grow(|| match v {
-        Value::Nil => "nil".into(),
-        Value::Bool(b) => b.to_string(),
-        Value::Int(i) => i.to_string(),
-        Value::BigInt(s) => s.to_string(),
-        Value::Float(f) => float_to_s(*f),
-        Value::String(s) => inspect_str(s.as_bytes(), false),
-        Value::Bytes(b) => inspect_str(b, true),
-        Value::Symbol(s) => inspect_symbol(s),
-        Value::Array(a) => format!("[{}]", a.iter().map(inspect).collect::<Vec<_>>().join(", ")),
-        Value::Hash(h) => format!(
-            "{{{}}}",
-            h.iter()
-                .map(|(k, v)| format!("{}=>{}", inspect(k), inspect(v)))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-        Value::Sensitive(_) => "#<Sensitive [value redacted]>".into(),
-        Value::Rich(r) => r.1.clone(),
-    })
-}
-
-/// `Float#to_s`, as `crate::render` spells it.
-fn float_to_s(f: f64) -> String {
-    crate::render::ruby_float(f)
-}
-
-fn inspect_str(bytes: &[u8], binary: bool) -> String {
-    let mut out = String::from("\"");
-    let escape_special = |c: char, next: Option<u8>, out: &mut String| -> bool {
-        let esc = match c {
-            '"' => "\\\"",
-            '\\' => "\\\\",
-            '\n' => "\\n",
-            '\r' => "\\r",
-            '\t' => "\\t",
-            '\x0c' => "\\f",
-            '\x0b' => "\\v",
-            '\x08' => "\\b",
-            '\x07' => "\\a",
-            '\x1b' => "\\e",
-            '#' if matches!(next, Some(b'{' | b'$' | b'@')) => "\\#",
-            _ => return false,
-        };
-        out.push_str(esc);
-        true
-    };
-    if binary {
-        for (i, &b) in bytes.iter().enumerate() {
-            let c = b as char;
-            if b < 0x80 && escape_special(c, bytes.get(i + 1).copied(), &mut out) {
-                continue;
-            }
-            if (0x20..0x7f).contains(&b) {
-                out.push(c);
-            } else {
-                out.push_str(&format!("\\x{b:02X}"));
-            }
-        }
-    } else {
-        let text = std::str::from_utf8(bytes).unwrap_or_default();
-        for (i, c) in text.char_indices() {
-            if escape_special(c, bytes.get(i + 1).copied(), &mut out) {
-                continue;
-            }
-            if c.is_control() {
-                let cp = c as u32;
-                if cp < 0x10000 {
-                    out.push_str(&format!("\\u{cp:04X}"));
-                } else {
-                    out.push_str(&format!("\\u{{{cp:X}}}"));
-                }
-            } else {
-                out.push(c);
-            }
+        other => {
+            let mut s = String::new();
+            crate::ruby::to_s(other, &mut s);
+            s.into_bytes()
         }
     }
-    out.push('"');
-    out
-}
-
-fn inspect_symbol(name: &str) -> String {
-    let mut chars = name.chars();
-    let plain_ident = match chars.next() {
-        Some(c) if c.is_alphabetic() || c == '_' => {
-            let body: Vec<char> = chars.collect();
-            let (last, init) = match body.split_last() {
-                Some((l, i)) => (Some(*l), i),
-                None => (None, &[][..]),
-            };
-            init.iter().all(|c| c.is_alphanumeric() || *c == '_')
-                && last.is_none_or(|l| l.is_alphanumeric() || matches!(l, '_' | '?' | '!' | '='))
-        }
-        _ => false,
-    };
-    const OPERATORS: &[&str] = &[
-        "+", "-", "*", "/", "%", "**", "==", "===", "!=", "<=>", "<", "<=", ">", ">=", "<<", ">>",
-        "!", "~", "=~", "!~", "[]", "[]=", "+@", "-@", "&", "|", "^", "`",
-    ];
-    if plain_ident || OPERATORS.contains(&name) {
-        format!(":{name}")
-    } else {
-        format!(":{}", inspect_str(name.as_bytes(), false))
-    }
-}
-
-// ---------------------------------------------------------------------------
-// Ruby's `==` and `<=>`
-
-/// Ruby's `==` (`rb_equal`): numbers compare by value across Integer and
-/// Float, containers element by element with `==`.
-fn is_nan(v: &Value) -> bool {
-    matches!(v, Value::Float(f) if f.is_nan())
-}
-
-/// Ruby's `rb_equal`, what Array#delete, Array#== and Hash#== compare
-/// elements with: identity first, then `==`. Every NaN Psych gives is the
-/// one `Float::NAN` object, so a NaN is equal to a NaN here, unlike with
-/// `==` ([`ruby_eq`]).
-fn rb_equal(a: &Value, b: &Value) -> bool {
-    (is_nan(a) && is_nan(b)) || ruby_eq(a, b)
-}
-
-fn ruby_eq(a: &Value, b: &Value) -> bool {
-    crate::stack::grow(|| {
-        use Value::*;
-        match (a, b) {
-            (Int(_) | BigInt(_) | Float(_), Int(_) | BigInt(_) | Float(_)) => {
-                numeric_cmp(a, b) == Some(Ordering::Equal)
-            }
-            (String(x), String(y)) => x == y,
-            (Bytes(x), Bytes(y)) => x == y,
-            (Array(x), Array(y)) => {
-                Arc::ptr_eq(x, y)
-                    || (x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| rb_equal(p, q)))
-            }
-            (Hash(x), Hash(y)) => {
-                Arc::ptr_eq(x, y)
-                    || (x.len() == y.len()
-                        && x.iter()
-                            .all(|(k, v)| y.get(k).is_some_and(|w| rb_equal(v, w))))
-            }
-            _ => a == b,
-        }
-    })
-}
-
-/// Exact comparison of two numbers (Integer or Float); `None` involving NaN.
-fn numeric_cmp(a: &Value, b: &Value) -> Option<Ordering> {
-    use Value::*;
-    match (a, b) {
-        (Int(x), Int(y)) => Some(x.cmp(y)),
-        (Float(x), Float(y)) => x.partial_cmp(y),
-        (Int(_) | BigInt(_), Int(_) | BigInt(_)) => {
-            Some(decimal_cmp(&int_digits(a), &int_digits(b)))
-        }
-        (Int(_) | BigInt(_), Float(f)) => int_float_cmp(a, *f),
-        (Float(f), Int(_) | BigInt(_)) => int_float_cmp(b, *f).map(Ordering::reverse),
-        _ => None,
-    }
-}
-
-fn int_digits(v: &Value) -> String {
-    match v {
-        Value::Int(i) => i.to_string(),
-        Value::BigInt(s) => s.to_string(),
-        _ => unreachable!("int_digits of a non-integer"),
-    }
-}
-
-/// Compares two canonical decimal integers (optional `-`, no leading zeros).
-fn decimal_cmp(a: &str, b: &str) -> Ordering {
-    let (an, ad) = a.strip_prefix('-').map_or((false, a), |d| (true, d));
-    let (bn, bd) = b.strip_prefix('-').map_or((false, b), |d| (true, d));
-    let magnitude = ad.len().cmp(&bd.len()).then_with(|| ad.cmp(bd));
-    match (an, bn) {
-        (false, false) => magnitude,
-        (true, true) => magnitude.reverse(),
-        (false, true) => Ordering::Greater,
-        (true, false) => Ordering::Less,
-    }
-}
-
-/// Integer `<=>` Float, exactly (as `rb_integer_float_cmp`).
-fn int_float_cmp(int: &Value, f: f64) -> Option<Ordering> {
-    if f.is_nan() {
-        return None;
-    }
-    if f.is_infinite() {
-        return Some(if f > 0.0 {
-            Ordering::Less
-        } else {
-            Ordering::Greater
-        });
-    }
-    let whole = f.trunc();
-    let by_whole = match int {
-        Value::Int(i) if whole.abs() < 1.7e38 => (*i as i128).cmp(&(whole as i128)),
-        _ => {
-            let w = if whole == 0.0 {
-                "0".to_string()
-            } else {
-                format!("{whole:.0}")
-            };
-            decimal_cmp(&int_digits(int), &w)
-        }
-    };
-    Some(by_whole.then_with(|| 0.0f64.partial_cmp(&(f - whole)).unwrap_or(Ordering::Equal)))
-}
-
-/// Ruby's `a <=> b` for the values Hiera has; `None` where Ruby returns nil.
-fn ruby_cmp(a: &Value, b: &Value) -> Option<Ordering> {
-    crate::stack::grow(|| {
-        use Value::*;
-        match (a, b) {
-            (Int(_) | BigInt(_) | Float(_), Int(_) | BigInt(_) | Float(_)) => numeric_cmp(a, b),
-            (Int(_) | BigInt(_) | Float(_), _) => None,
-            (String(_) | Bytes(_), String(_) | Bytes(_)) => Some(str_bytes(a).cmp(str_bytes(b))),
-            (String(_) | Bytes(_), _) => None,
-            (Symbol(x), Symbol(y)) => Some(x.as_bytes().cmp(y.as_bytes())),
-            (Symbol(_), _) => None,
-            (Array(x), Array(y)) => {
-                for (p, q) in x.iter().zip(y.iter()) {
-                    match ruby_cmp(p, q) {
-                        Some(Ordering::Equal) => {}
-                        other => return other,
-                    }
-                }
-                Some(x.len().cmp(&y.len()))
-            }
-            (Array(_), _) => None,
-            // Object#<=>: 0 when ==, nil otherwise.
-            (Nil | Bool(_) | Hash(_) | Sensitive(_) | Rich(_), _) => {
-                ruby_eq(a, b).then_some(Ordering::Equal)
-            }
-        }
-    })
-}
-
-fn str_bytes(v: &Value) -> &[u8] {
-    match v {
-        Value::String(s) => s.as_bytes(),
-        Value::Bytes(b) => b,
-        _ => &[],
-    }
-}
-
-/// The comparison `Array#sort!` makes (`sort_2`), raising Ruby's
-/// `comparison of X with Y failed` when `<=>` gives nil.
-fn sort_cmp(a: &Value, b: &Value) -> Result<Ordering> {
-    ruby_cmp(a, b).ok_or_else(|| {
-        Error::new(
-            ErrorKind::Merge,
-            format!(
-                "comparison of {} with {} failed",
-                a.ruby_class(),
-                cmperr_operand(b)
-            ),
-        )
-    })
-}
-
-/// How `rb_cmperr` names the right operand: special constants and Floats by
-/// `inspect`, other objects by class.
-fn cmperr_operand(v: &Value) -> String {
-    const FIXNUM_MIN: i64 = -(1 << 62);
-    const FIXNUM_MAX: i64 = (1 << 62) - 1;
-    match v {
-        Value::Nil | Value::Bool(_) | Value::Float(_) => inspect(v),
-        Value::Int(i) if (FIXNUM_MIN..=FIXNUM_MAX).contains(i) => i.to_string(),
-        // Symbols made from data are dynamic (heap) symbols: named by class.
-        other => other.ruby_class().to_string(),
-    }
-}
-
-/// `Array#sort!` as Ruby on glibc runs it: `qsort_r`, which is a top-down
-/// merge sort that takes the left element when the comparison is <= 0.
-/// The order of comparisons matters for which error is raised.
-fn ruby_sort(items: &mut [Value]) -> Result<()> {
-    fn msort(items: &mut [Value], tmp: &mut Vec<Value>) -> Result<()> {
-        let n = items.len();
-        if n <= 1 {
-            return Ok(());
-        }
-        let n1 = n / 2;
-        msort(&mut items[..n1], tmp)?;
-        msort(&mut items[n1..], tmp)?;
-        tmp.clear();
-        let (mut i, mut j) = (0, n1);
-        while i < n1 && j < n {
-            if sort_cmp(&items[i], &items[j])? != Ordering::Greater {
-                tmp.push(items[i].clone());
-                i += 1;
-            } else {
-                tmp.push(items[j].clone());
-                j += 1;
-            }
-        }
-        tmp.extend(items[i..n1].iter().cloned());
-        // Elements left in the right run are already in place.
-        items[..tmp.len()].clone_from_slice(tmp);
-        Ok(())
-    }
-    let mut tmp = Vec::with_capacity(items.len());
-    msort(items, &mut tmp)
 }
 
 #[cfg(test)]
@@ -1874,24 +1568,6 @@ mod tests {
         };
         let out = deep_merge(&src, Value::array(vec![]), &opts).unwrap();
         assert_eq!(out, arr(&["x,", "y", "1.5", "1.0e+20"]));
-    }
-
-    #[test]
-    fn float_to_s_matches_ruby() {
-        for (f, want) in [
-            (100.0, "100.0"),
-            (1e14, "100000000000000.0"),
-            (1e15, "1.0e+15"),
-            (0.0001, "0.0001"),
-            (0.00001, "1.0e-05"),
-            (123456789.0, "123456789.0"),
-            (-0.0, "-0.0"),
-            (2.5e-300, "2.5e-300"),
-            (1.234567890123456e15, "1.234567890123456e+15"),
-            (0.0012345, "0.0012345"),
-        ] {
-            assert_eq!(float_to_s(f), want);
-        }
     }
 
     #[test]

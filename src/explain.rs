@@ -4,6 +4,7 @@
 //! outcomes); rendering happens at the end because a merge node with a
 //! single branch is replaced by that branch, which changes indentation.
 
+use crate::ruby::inspect_into;
 use crate::value::{Map, Value};
 
 enum Item {
@@ -146,7 +147,7 @@ fn render_item(item: &Item, level: usize, out: &mut String) {
         Item::Value(prefix, v) => {
             indent(out, level);
             out.push_str(prefix);
-            crate::render::explain_value(v, level * 2, out);
+            explain_value(v, level * 2, out);
             out.push('\n');
         }
         Item::Node(n) => render_node(n, level, out),
@@ -184,20 +185,63 @@ fn render_node(node: &Node, level: usize, out: &mut String) {
                     if let Some(o) = options {
                         indent(out, level + 1);
                         out.push_str("Options: ");
-                        crate::render::explain_value(&Value::hash(o.clone()), (level + 1) * 2, out);
+                        explain_value(&Value::hash(o.clone()), (level + 1) * 2, out);
                         out.push('\n');
                     }
                     branches.iter().for_each(|b| render_item(b, level + 1, out));
                     if let Some(v) = result {
                         indent(out, level + 1);
                         out.push_str("Merged result: ");
-                        crate::render::explain_value(v, (level + 1) * 2, out);
+                        explain_value(v, (level + 1) * 2, out);
                         out.push('\n');
                     }
                 }
             }
         }
     }
+}
+
+/// The value text of `puppet lookup --explain` (Puppet's
+/// `ExplainTreeNode#dump_value`): containers one entry per line, each
+/// indented two more spaces than `indent`, `"k" => v` pairs joined by
+/// `,\n`, the closing bracket at `indent`; anything else as `inspect`.
+pub(crate) fn explain_value(v: &Value, indent: usize, out: &mut String) {
+    crate::stack::grow(|| {
+        let pad = |n: usize, out: &mut String| out.extend(std::iter::repeat_n(' ', n));
+        match v {
+            Value::Hash(h) => {
+                out.push('{');
+                if !h.is_empty() {
+                    let inner = indent + 2;
+                    for (i, (k, x)) in h.iter().enumerate() {
+                        out.push_str(if i == 0 { "\n" } else { ",\n" });
+                        pad(inner, out);
+                        explain_value(k, inner, out);
+                        out.push_str(" => ");
+                        explain_value(x, inner, out);
+                    }
+                    out.push('\n');
+                    pad(indent, out);
+                }
+                out.push('}');
+            }
+            Value::Array(a) => {
+                out.push('[');
+                if !a.is_empty() {
+                    let inner = indent + 2;
+                    for (i, x) in a.iter().enumerate() {
+                        out.push_str(if i == 0 { "\n" } else { ",\n" });
+                        pad(inner, out);
+                        explain_value(x, inner, out);
+                    }
+                    out.push('\n');
+                    pad(indent, out);
+                }
+                out.push(']');
+            }
+            other => inspect_into(other, out),
+        }
+    })
 }
 
 #[cfg(test)]
@@ -247,5 +291,36 @@ mod tests {
             e.render(),
             "Merge strategy unique\n  Path \"a\"\n  Path \"b\"\n  Merged result: [\n    1\n  ]\n"
         );
+    }
+
+    fn v(wire: &str) -> Value {
+        crate::render::from_json(wire).unwrap()
+    }
+
+    #[test]
+    fn explain_value_matches_puppet_dump_value() {
+        let mut out = String::new();
+        explain_value(&v(r#"{"k":"v","nested":{"x":[1]}}"#), 8, &mut out);
+        assert_eq!(
+            out,
+            "{\n          \"k\" => \"v\",\n          \"nested\" => {\n            \"x\" => [\n              1\n            ]\n          }\n        }"
+        );
+        // Ruby: Puppet's dump_value with indent '  ' for
+        // {[1, "a"]=>{}, nil=>[], "f"=>1.0e+20, :s=>false}.
+        let mut out = String::new();
+        explain_value(
+            &v(
+                r#"{"__type__":"Hash","entries":[[[1,"a"],{}],[null,[]],["f",1.0e+20],[{"__type__":"Symbol","value":"s"},false]]}"#,
+            ),
+            2,
+            &mut out,
+        );
+        assert_eq!(
+            out,
+            "{\n    [\n      1,\n      \"a\"\n    ] => {},\n    nil => [],\n    \"f\" => 1.0e+20,\n    :s => false\n  }"
+        );
+        let mut out = String::new();
+        explain_value(&v(r#""str""#), 0, &mut out);
+        assert_eq!(out, "\"str\"");
     }
 }

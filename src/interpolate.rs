@@ -346,7 +346,7 @@ fn interpolate_tokens<R: Resolver>(
                 checked(r, &v, || format!("scope:{key}"), allow_methods)?
             }
         };
-        crate::render::ruby_to_s(&value, &mut out);
+        crate::ruby::to_s(&value, &mut out);
         r.produced(out.len(), false)?;
     }
     out.push_str(&subject[last..]);

@@ -252,14 +252,7 @@ pub fn dig(key: &str, segments: &[Segment], mut value: Value) -> Result<Option<V
                 }
             }
             (Value::Int(_) | Value::BigInt(_) | Value::Symbol(_), _) => {
-                return Err(Error::new(
-                    ErrorKind::Type,
-                    format!(
-                        "undefined method `include?' for {}:{}",
-                        crate::render::ruby_inspect_string(&value),
-                        value.ruby_class()
-                    ),
-                ))
+                return Err(crate::ruby::errors::no_method("include?", &value))
             }
             _ => {
                 return Err(Error::new(

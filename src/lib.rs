@@ -41,6 +41,7 @@ pub mod modulepath;
 pub mod ptype;
 pub mod render;
 pub mod request;
+pub mod ruby;
 pub mod rubyre;
 pub mod scope;
 pub mod stack;

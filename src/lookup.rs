@@ -2616,7 +2616,7 @@ impl<'s> Invocation<'s> {
             Ok(Value::String(s)) => Ok(s.to_string()),
             Ok(other) => {
                 let mut out = String::new();
-                crate::render::ruby_to_s(&other, &mut out);
+                crate::ruby::to_s(&other, &mut out);
                 Ok(out)
             }
             Err(e) if e.kind == ErrorKind::Interpolation && e.file.is_none() => {

@@ -100,7 +100,7 @@ impl Strategy {
             Value::Symbol(s) => s.to_string(),
             other => {
                 let mut s = String::new();
-                crate::render::ruby_to_s(other, &mut s);
+                crate::ruby::to_s(other, &mut s);
                 s
             }
         };
@@ -346,7 +346,7 @@ pub fn apply_deep_option(o: &mut DeepMergeOptions, key: &str, v: &Value) -> Resu
         Value::Nil => None,
         other => {
             let mut t = String::new();
-            crate::render::ruby_to_s(other, &mut t);
+            crate::ruby::to_s(other, &mut t);
             Some(t)
         }
     };
@@ -365,7 +365,7 @@ pub fn apply_deep_option(o: &mut DeepMergeOptions, key: &str, v: &Value) -> Resu
 
 fn display(v: &Value) -> String {
     let mut s = String::new();
-    crate::render::ruby_to_s(v, &mut s);
+    crate::ruby::to_s(v, &mut s);
     s
 }
 

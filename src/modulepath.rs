@@ -3,7 +3,7 @@
 //! where that module is; a module of the same name in a later directory is
 //! never consulted, even when the first one has no hiera.yaml.
 //!
-//! The modulepath of a configuration ([`resolve`]), as Puppet 7.23 makes an
+//! The modulepath of a configuration (`resolve`), as Puppet 7.23 makes an
 //! environment's (`Puppet::Environments::Directories`,
 //! `Puppet::Settings::EnvironmentConf`, `Puppet::Node::Environment`):
 //!

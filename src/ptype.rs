@@ -241,8 +241,8 @@ fn render_inferred(t: &Inferred, sizes: bool, out: &mut String) {
                 let _ = write!(
                     out,
                     "Float[{}, {}]",
-                    crate::render::ruby_float(*a),
-                    crate::render::ruby_float(*b)
+                    crate::ruby::float_to_s(*a),
+                    crate::ruby::float_to_s(*b)
                 );
             }
             Inferred::Strings(v) if v.len() == 1 => out.push_str("String"),

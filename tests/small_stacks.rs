@@ -123,10 +123,10 @@ fn deep_hashes_are_merged_rendered_and_explained() {
                     "deep merge of the bottom level"
                 );
             }
-            let _ = hiera::render::to_yaml(&v);
-            let _ = hiera::render::inspect(&v);
+            let _ = hiera::yaml::to_yaml(&v);
+            let _ = hiera::ruby::inspect(&v);
             let mut s2 = String::new();
-            hiera::render::ruby_to_s(&v, &mut s2);
+            hiera::ruby::to_s(&v, &mut s2);
             let (r, text) = s.explain(&request("k", merge));
             assert!(r.unwrap().is_some());
             assert!(text.contains("Searching for \"k\""));

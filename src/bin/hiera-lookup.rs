@@ -2,8 +2,10 @@
 //!
 //! Exit status: 0 found (or default used), 1 not found, 2 error.
 
-use hiera::render::{from_json, ruby_to_s, to_json, to_json_pretty, to_yaml};
+use hiera::render::{from_json, to_json, to_json_pretty};
 use hiera::request::{parse_request, respond, response_json};
+use hiera::ruby::to_s as ruby_to_s;
+use hiera::yaml::to_yaml;
 use hiera::{Hiera, LookupRequest, Map, Options, Session, Value};
 use std::io::{BufRead, Write};
 use std::path::PathBuf;

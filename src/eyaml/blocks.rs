@@ -1,5 +1,5 @@
 //! The `ENC[...]` blocks of a string, found as hiera-eyaml 3.3.0's hiera
-//! backend parser finds them, and Ruby's lenient `Base64.decode64`.
+//! backend parser finds them, (decoded by [`crate::ruby::base64::unpack_m`]).
 //!
 //! - A string is "encrypted" (Puppet's `eyaml_lookup_key#encrypted?`,
 //!   `/.*ENC\[.*?\]/`) when some line has `ENC[` followed by `]` on the
@@ -97,103 +97,9 @@ fn base64_or_space(c: u8) -> bool {
     c.is_ascii_alphanumeric() || matches!(c, b'+' | b'/' | b' ' | b'=' | b'\n')
 }
 
-/// Ruby's `Base64.decode64` (`unpack1('m')`): characters outside the
-/// alphabet are skipped; `=` is skipped in the first two places of a
-/// quantum and ends the decoding in the last two; a partial quantum at
-/// the end gives the bytes it holds.
-pub(crate) fn decode64(s: &str) -> Vec<u8> {
-    fn val(c: u8) -> Option<u8> {
-        match c {
-            b'A'..=b'Z' => Some(c - b'A'),
-            b'a'..=b'z' => Some(c - b'a' + 26),
-            b'0'..=b'9' => Some(c - b'0' + 52),
-            b'+' => Some(62),
-            b'/' => Some(63),
-            _ => None,
-        }
-    }
-    let b = s.as_bytes();
-    let mut out = Vec::with_capacity(b.len() / 4 * 3 + 2);
-    let mut i = 0;
-    let (mut a, mut bb, mut c): (Option<u8>, Option<u8>, Option<u8>);
-    loop {
-        (a, bb, c) = (None, None, None);
-        // The first two places skip anything outside the alphabet, `=` too.
-        while i < b.len() && val(b[i]).is_none() {
-            i += 1;
-        }
-        if i >= b.len() {
-            break;
-        }
-        a = val(b[i]);
-        i += 1;
-        while i < b.len() && val(b[i]).is_none() {
-            i += 1;
-        }
-        if i >= b.len() {
-            break;
-        }
-        bb = val(b[i]);
-        i += 1;
-        // The last two stop at `=`.
-        while i < b.len() && val(b[i]).is_none() && b[i] != b'=' {
-            i += 1;
-        }
-        if i >= b.len() || b[i] == b'=' {
-            break;
-        }
-        c = val(b[i]);
-        i += 1;
-        while i < b.len() && val(b[i]).is_none() && b[i] != b'=' {
-            i += 1;
-        }
-        if i >= b.len() || b[i] == b'=' {
-            break;
-        }
-        let d = val(b[i]).unwrap_or(0);
-        i += 1;
-        let (a1, b1, c1) = (a.unwrap_or(0), bb.unwrap_or(0), c.unwrap_or(0));
-        out.push((a1 << 2) | (b1 >> 4));
-        out.push((b1 << 4) | (c1 >> 2));
-        out.push((c1 << 6) | d);
-    }
-    if let (Some(a), Some(b1)) = (a, bb) {
-        out.push((a << 2) | (b1 >> 4));
-        if let Some(c) = c {
-            out.push((b1 << 4) | (c >> 2));
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn decode64_is_rubys() {
-        // Each pair checked with `ruby -rbase64 -e 'p Base64.decode64(s)'`.
-        for (s, want) in [
-            ("QQ==QUJD", &b"A"[..]),
-            ("=QQ", b"A"),
-            ("QUJ", b"AB"),
-            ("QU", b"A"),
-            ("Q", b""),
-            ("QQ=", b"A"),
-            ("QUJDRA", b"ABCD"),
-            ("Q=UJD", b"ABC"),
-            ("QU=JD", b"A"),
-            ("QUJ=D", b"AB"),
-            ("QUJD=RUY", b"ABCEF"),
-            ("Q U\nJ D", b"ABC"),
-            ("QUJD====QUJD", b"ABCABC"),
-            ("====", b""),
-            ("QQ!!==", b"A"),
-            ("Q!Q", b"A"),
-        ] {
-            assert_eq!(decode64(s), want, "{s}");
-        }
-    }
 
     #[test]
     fn encrypted_needs_the_bracket_on_the_same_line() {

@@ -165,16 +165,8 @@ fn read(src: &Source, given: Option<&Value>) -> Result<Vec<u8>, String> {
 
 /// Ruby's TypeError for a non-String where a String is needed.
 fn no_conversion(v: &Value) -> String {
-    let class = match v {
-        Value::Nil => "nil",
-        Value::Bool(true) => "true",
-        Value::Bool(false) => "false",
-        Value::Int(_) | Value::BigInt(_) => "Integer",
-        Value::Float(_) => "Float",
-        Value::Array(_) => "Array",
-        Value::Hash(_) => "Hash",
-        Value::Symbol(_) => "Symbol",
-        _ => "Object",
-    };
-    format!("no implicit conversion of {class} into String")
+    format!(
+        "no implicit conversion of {} into String",
+        crate::ruby::errors::conversion_name(v)
+    )
 }

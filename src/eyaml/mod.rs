@@ -6,14 +6,14 @@
 //! same parse errors, a non-Hash file is empty with a warning), takes the
 //! root key's value and hands it to [`Eyaml::decrypt_value`], which does
 //! what the function's `decrypt_value` does: every String with an
-//! `ENC[...]` block (see [`blocks`]) is decrypted block by block, the text
+//! `ENC[...]` block (see `blocks`) is decrypted block by block, the text
 //! around blocks kept and the result `chomp`ed, then interpolated; Hash
 //! keys are interpolated, never decrypted; other values are kept. The
 //! engine then checks the result as Puppet's `validate_data_value` does.
 //!
 //! Errors are hiera-eyaml's, wrapped as the function wraps them:
-//! "hiera-eyaml backend error decrypting <the string> when looking up
-//! <key> in <path>. Error was <message>". Key material never appears in
+//! `hiera-eyaml backend error decrypting <the string> when looking up
+//! <key> in <path>. Error was <message>`. Key material never appears in
 //! an error, a warning or explain output.
 //!
 //! Threads: an [`Eyaml`] is shared by every session of a configuration;
@@ -121,7 +121,7 @@ impl Eyaml {
                         ));
                     }
                     let pair = self.keys.pair(options, &self.cwd).map_err(fail)?;
-                    let der = blocks::decode64(&base64);
+                    let der = crate::ruby::base64::unpack_m(base64.as_bytes());
                     let plain = pkcs7::decrypt(&der, &pair).map_err(fail)?;
                     out.extend_from_slice(&plain);
                 }

@@ -13,8 +13,9 @@
 //!   value as the backend would (`undefined method `empty?' for
 //!   nil:NilClass`, ...). `Hiera3::clear` forgets everything.
 
-use super::ruby::{no_implicit_conversion, no_method, read_bom_utf8};
+use super::ruby::read_bom_utf8;
 use crate::error::{Error, ErrorKind, Result};
+use crate::ruby::errors::{no_implicit_conversion, no_method};
 use crate::value::Value;
 use std::collections::HashMap;
 use std::path::Path;

@@ -9,8 +9,8 @@
 //! `YAML.load_file` reads it: Symbols allowed, aliases and dates refused.
 
 use super::backend::BackendKind;
-use super::ruby::{no_implicit_conversion, no_method};
 use crate::error::{Error, ErrorKind, Result};
+use crate::ruby::errors::{no_implicit_conversion, no_method};
 use crate::value::{Map, Value};
 use std::path::{Path, PathBuf};
 
@@ -77,7 +77,7 @@ impl Config {
             }
             if at_least_4(&version)? {
                 let mut v = String::new();
-                crate::render::ruby_to_s(&version, &mut v);
+                crate::ruby::to_s(&version, &mut v);
                 return Err(config_error(format!(
                     "v{v} hiera.yaml is only to be used inside an environment or a module and cannot be given to the global hiera"
                 )));
@@ -124,7 +124,7 @@ impl Config {
                 "json" => BackendKind::Json,
                 _ => {
                     let mut shown = String::new();
-                    crate::render::ruby_to_s(&b, &mut shown);
+                    crate::ruby::to_s(&b, &mut shown);
                     return Err(config_error(format!(
                         "Cannot load backend {shown}: cannot load such file -- hiera/backend/{name}_backend"
                     )));

@@ -213,7 +213,7 @@ pub fn context_from_json(json: Option<&str>) -> Result<(Context, Value)> {
             _ => {
                 return Err(Error::new(
                     ErrorKind::InvalidArgument,
-                    format!("context: unknown field {}", crate::render::inspect(k)),
+                    format!("context: unknown field {}", crate::ruby::inspect(k)),
                 ))
             }
         }

@@ -31,7 +31,7 @@ use super::key::{is_index, qualified_lookup, split_key};
 use crate::error::{Error, ErrorKind, Result};
 use crate::interpolate::{ruby_strip, Leaf};
 use crate::limits::{self, Limits};
-use crate::render::ruby_to_s;
+use crate::ruby::to_s as ruby_to_s;
 use crate::value::Value;
 use regex::Regex;
 use std::cell::{Cell, RefCell};

@@ -7,8 +7,9 @@
 //! an Integer; instead `qualified_lookup` treats a segment with a line of
 //! only digits as an array index (Ruby's `=~ /^[0-9]+$/` and `to_i`).
 
-use super::ruby::{no_method, to_i};
+use super::ruby::to_i;
 use crate::error::{Error, ErrorKind, Result};
+use crate::ruby::errors::no_method;
 use crate::value::Value;
 use regex::Regex;
 use std::sync::OnceLock;

@@ -21,9 +21,9 @@
 //! object itself in others).
 
 use super::config::{flatten, Config};
-use super::ruby::{no_implicit_conversion, no_method};
 use crate::deep_merge::{deep_merge, DeepMergeOptions};
 use crate::error::{Error, ErrorKind, Result};
+use crate::ruby::errors::{no_implicit_conversion, no_method};
 use crate::value::ArcStr;
 use crate::value::{Map, Value};
 use indexmap::IndexSet;
@@ -84,7 +84,7 @@ impl ResolutionType {
             Value::Hash(h) => Ok(ResolutionType::HashWith((**h).clone())),
             other => Err(Error::new(
                 ErrorKind::InvalidArgument,
-                format!("Invalid resolution type {}", crate::render::inspect(other)),
+                format!("Invalid resolution type {}", crate::ruby::inspect(other)),
             )),
         }
     }

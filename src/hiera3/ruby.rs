@@ -1,10 +1,8 @@
-//! The small pieces of Ruby behaviour Hiera 3 leans on: `File.join`,
-//! `String#to_i`, truthiness of option values and the wording of Ruby's own
-//! `NoMethodError` and `TypeError` messages.
+//! The small pieces of Ruby behaviour only Hiera 3 leans on: `File.join`,
+//! `String#to_i` and reading a file with a UTF-8 byte order mark. Ruby's
+//! error wording is in [`crate::ruby::errors`].
 
 use crate::error::{Error, ErrorKind};
-use crate::render::inspect;
-use crate::value::Value;
 
 /// `File.join(dir, name)` for a name that does not start with `/`: one `/`
 /// between the two unless `dir` already ends with one (`File.join("", "x")`
@@ -82,46 +80,6 @@ pub fn read_bom_utf8(fs_path: &std::path::Path, shown: &str) -> Result<Vec<u8>, 
     Ok(bytes)
 }
 
-/// How Ruby names a value in `NoMethodError` messages: `nil`, `true`,
-/// `false`, else its `inspect`.
-fn receiver(v: &Value) -> String {
-    inspect(v)
-}
-
-/// ``undefined method `m' for <receiver>:<Class>`` (Ruby 3.1 wording).
-pub fn no_method(method: &str, v: &Value) -> Error {
-    Error::new(
-        ErrorKind::Type,
-        format!(
-            "undefined method `{method}' for {}:{}",
-            receiver(v),
-            v.ruby_class()
-        ),
-    )
-}
-
-/// The class name Ruby uses in `no implicit conversion of X into Y`:
-/// `nil`, `true` and `false` are named by value.
-pub fn conversion_name(v: &Value) -> &'static str {
-    match v {
-        Value::Nil => "nil",
-        Value::Bool(true) => "true",
-        Value::Bool(false) => "false",
-        other => other.ruby_class(),
-    }
-}
-
-/// `TypeError: no implicit conversion of <X> into <Y>`.
-pub fn no_implicit_conversion(v: &Value, into: &str) -> Error {
-    Error::new(
-        ErrorKind::Type,
-        format!(
-            "no implicit conversion of {} into {into}",
-            conversion_name(v)
-        ),
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -144,25 +102,5 @@ mod tests {
         assert_eq!(to_i("1__0"), Some(1));
         assert_eq!(to_i("007"), Some(7));
         assert_eq!(to_i("99999999999999999999999"), None);
-    }
-
-    #[test]
-    fn ruby_error_wording() {
-        assert_eq!(
-            no_method("empty?", &Value::Nil).message,
-            "undefined method `empty?' for nil:NilClass"
-        );
-        assert_eq!(
-            no_method("include?", &Value::Symbol("sym".into())).message,
-            "undefined method `include?' for :sym:Symbol"
-        );
-        assert_eq!(
-            no_implicit_conversion(&Value::Bool(true), "Hash").message,
-            "no implicit conversion of true into Hash"
-        );
-        assert_eq!(
-            no_implicit_conversion(&Value::from("s"), "Hash").message,
-            "no implicit conversion of String into Hash"
-        );
     }
 }

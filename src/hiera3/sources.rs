@@ -9,7 +9,7 @@
 
 use super::config::flatten;
 use super::ruby::file_join;
-use crate::render::ruby_to_s;
+use crate::ruby::to_s as ruby_to_s;
 use crate::value::Value;
 use regex::Regex;
 use std::sync::OnceLock;

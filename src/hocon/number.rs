@@ -60,53 +60,6 @@ fn ruby_integer(s: &str) -> Option<Number> {
     }
 }
 
-/// Ruby's `Float(s)`: sign, digits, an optional `.` with digits after it,
-/// an optional exponent.
-fn ruby_float(s: &str) -> Option<f64> {
-    let b = s.as_bytes();
-    let mut i = 0;
-    if i < b.len() && (b[i] == b'-' || b[i] == b'+') {
-        i += 1;
-    }
-    let int_start = i;
-    while i < b.len() && b[i].is_ascii_digit() {
-        i += 1;
-    }
-    let int_digits = i - int_start;
-    let mut frac_digits = 0;
-    if i < b.len() && b[i] == b'.' {
-        i += 1;
-        let f = i;
-        while i < b.len() && b[i].is_ascii_digit() {
-            i += 1;
-        }
-        frac_digits = i - f;
-        if frac_digits == 0 {
-            return None;
-        }
-    }
-    if int_digits == 0 && frac_digits == 0 {
-        return None;
-    }
-    if i < b.len() && (b[i] == b'e' || b[i] == b'E') {
-        i += 1;
-        if i < b.len() && (b[i] == b'-' || b[i] == b'+') {
-            i += 1;
-        }
-        let e = i;
-        while i < b.len() && b[i].is_ascii_digit() {
-            i += 1;
-        }
-        if i == e {
-            return None;
-        }
-    }
-    if i != b.len() {
-        return None;
-    }
-    s.parse::<f64>().ok()
-}
-
 /// A whole Float as ruby-hocon keeps it: an Integer (Ruby's `to_i`).
 fn whole(f: f64) -> Option<Number> {
     if !f.is_finite() || f.fract() != 0.0 {
@@ -124,7 +77,7 @@ fn whole(f: f64) -> Option<Number> {
 /// the parser reports that.
 pub fn parse_number(s: &str) -> Option<Number> {
     if s.contains(['.', 'e', 'E']) {
-        let f = ruby_float(s)?;
+        let f = crate::ruby::float::parse(s)?;
         Some(whole(f).unwrap_or(Number::Float(f)))
     } else {
         ruby_integer(s)

@@ -7,8 +7,6 @@ use super::wire::encode;
 use hiera::deep_merge::DeepMergeOptions;
 use hiera::value::Value;
 use serde_json::{json, Value as Json};
-use std::io::Write;
-use std::process::{Command, Stdio};
 
 /// The options as the oracle reads them.
 pub fn encode_opts(o: &DeepMergeOptions) -> Json {
@@ -57,44 +55,7 @@ pub fn run_chains<'a>(
     )
 }
 
-/// One oracle run over the JSON cases `lines`.
+/// One run of the deep_merge oracle over the JSON cases `lines`.
 fn run_lines(tag: &str, lines: impl Iterator<Item = Json>) -> Vec<Json> {
-    let dir = std::env::temp_dir().join(format!("libhiera-{tag}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let input = dir.join("cases.jsonl");
-    let mut count = 0;
-    {
-        let mut f = std::io::BufWriter::new(std::fs::File::create(&input).unwrap());
-        for line in lines {
-            writeln!(f, "{line}").unwrap();
-            count += 1;
-        }
-    }
-    let script = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/support/deep_merge_oracle.rb"
-    );
-    let out = Command::new("ruby")
-        .arg(script)
-        .stdin(Stdio::from(std::fs::File::open(&input).unwrap()))
-        .output()
-        .expect("run the deep_merge oracle");
-    let _ = std::fs::remove_dir_all(&dir);
-    assert!(
-        out.status.success(),
-        "the oracle {script} failed: {}: {}",
-        out.status,
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let results: Vec<Json> = String::from_utf8(out.stdout)
-        .expect("oracle output is UTF-8")
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("oracle JSON"))
-        .collect();
-    assert_eq!(
-        results.len(),
-        count,
-        "the oracle answered a different number of cases"
-    );
-    results
+    super::run_ruby_oracle("deep_merge_oracle.rb", tag, lines)
 }

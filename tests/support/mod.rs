@@ -313,3 +313,51 @@ pub fn limit_memory() {
         assert_eq!(unsafe { libc::setrlimit(libc::RLIMIT_AS, &limit) }, 0);
     });
 }
+
+/// One run of the Ruby oracle `tests/support/<script>` over the JSON cases
+/// `lines` (one answer per line, in order). `tag` names the temporary
+/// directory the cases are written to. Fails the test when Ruby fails or
+/// answers a different number of cases.
+pub fn run_ruby_oracle(
+    script: &str,
+    tag: &str,
+    lines: impl Iterator<Item = serde_json::Value>,
+) -> Vec<serde_json::Value> {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let dir = std::env::temp_dir().join(format!("libhiera-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let input = dir.join("cases.jsonl");
+    let mut count = 0;
+    {
+        let mut f = std::io::BufWriter::new(std::fs::File::create(&input).unwrap());
+        for line in lines {
+            writeln!(f, "{line}").unwrap();
+            count += 1;
+        }
+    }
+    let script = format!("{}/tests/support/{script}", env!("CARGO_MANIFEST_DIR"));
+    let out = Command::new("ruby")
+        .arg(&script)
+        .stdin(Stdio::from(std::fs::File::open(&input).unwrap()))
+        .output()
+        .unwrap_or_else(|e| panic!("run the oracle {script}: {e}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(
+        out.status.success(),
+        "the oracle {script} failed: {}: {}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let results: Vec<serde_json::Value> = String::from_utf8(out.stdout)
+        .expect("oracle output is UTF-8")
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("oracle JSON"))
+        .collect();
+    assert_eq!(
+        results.len(),
+        count,
+        "the oracle answered a different number of cases"
+    );
+    results
+}

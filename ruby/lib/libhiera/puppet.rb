@@ -197,10 +197,10 @@ module Libhiera
       # compile goes to it, with its scope's own variables as request
       # fields).
       attr_accessor :stamp, :top, :root, :engine, :unusable, :plan, :hiera3, :terminus
-      # The key namespaces (a module name, or nil) of the lookups libhiera
-      # answered: those whose lookup_options Puppet's adapter would have
-      # gathered and kept by now ({Handoff#libhiera_prime_options}).
-      attr_reader :namespaces
+      # The keys of the lookups libhiera answered, in order (an Array: the
+      # hot path only appends; {#namespaces} reads them when Puppet
+      # explains).
+      attr_reader :answered
       # Request fields by [names, calling, checked]: the same text for scopes that
       # add the same variables.
       attr_reader :fields
@@ -234,7 +234,20 @@ module Libhiera
         @terminus = nil
         @engine = nil
         @unusable = nil
+        @answered = []
         @namespaces = Set.new
+        @namespaced = 0
+      end
+
+      # The key namespaces (a module name, or nil) of the lookups libhiera
+      # answered: those whose lookup_options Puppet's adapter would have
+      # gathered and kept by now ({Handoff#libhiera_prime_options}).
+      def namespaces
+        while @namespaced < @answered.size
+          @namespaces << Handoff.namespace(@answered[@namespaced])
+          @namespaced += 1
+        end
+        @namespaces
       end
 
       # Notes that libhiera numbered the variable `name` `index`.
@@ -407,7 +420,7 @@ module Libhiera
         end
         Libhiera::Puppet.stats[:handed_off] += 1
         libhiera_record(key)
-        libhiera_state.namespaces << Handoff.namespace(key)
+        libhiera_state.answered << key
         throw :no_such_key if value.equal?(Libhiera::NOT_FOUND)
 
         value
@@ -424,7 +437,7 @@ module Libhiera
         return false if session.nil?
 
         fields = Thread.current[FIELDS]
-        libhiera_state.namespaces << Handoff.namespace(keys.first)
+        libhiera_state.answered << keys.first
         Handoff.answering(invocation) do
           session.lookup_keys(keys, scope_fields: fields) do |value, i|
             Libhiera::Puppet.stats[:handed_off] += 1
@@ -578,7 +591,7 @@ module Libhiera
       # explained lookup to meet.
       def libhiera_prime_options(key, invocation)
         state = @libhiera_state
-        return if state.nil? || state.namespaces.empty?
+        return if state.nil? || state.answered.empty?
 
         lookup_key = ::Puppet::Pops::Lookup::LookupKey.new(key)
         namespace = lookup_key.module_name
