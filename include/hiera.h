@@ -194,6 +194,9 @@ typedef struct hiera3_answer hiera3_answer;
  * `hiera_answer_value` and `hiera_answer_error`. A call that sets nothing
  * answers "not found".
  *
+ * The answer also gives the running call its lookup's context:
+ * `hiera_answer_interpolate` and `hiera_answer_explain`.
+ *
  * Made by libhiera for one call; valid only until the callback returns.
  * Never free it.
  */
@@ -309,7 +312,12 @@ typedef struct hiera3_host {
  *
  * The string is borrowed for the call. The callback answers through
  * `answer`; it may look up again (any session, any `hiera`) before it
- * returns. It must not unwind (no C++ exception, no longjmp) out of the
+ * returns. A hierarchy function's call also gets its lookup's context
+ * through `answer`, as Puppet's `LookupContext` gives it:
+ * `hiera_answer_interpolate` (`context.interpolate`) and
+ * `hiera_answer_explain` (`context.explain`); answering nothing is
+ * `context.not_found`. A host keeps its own cache (`context.cache`):
+ * Puppet's lives as long as the environment, per function and module. It must not unwind (no C++ exception, no longjmp) out of the
  * call.
  */
 typedef void (*hiera_call_fn)(void *user_data, const char *call_json, struct hiera_answer *answer);
@@ -845,6 +853,55 @@ enum hiera_status hiera_answer_value(struct hiera_answer *answer, const char *va
  * is NULL or a NUL-terminated string.
  */
 enum hiera_status hiera_answer_error(struct hiera_answer *answer, const char *message);
+
+/**
+ * Interpolates a value in the scope of the lookup that made the running
+ * call, as a Puppet function's `context.interpolate(value)` does: every
+ * string in it (in hashes and arrays too), with the `lookup`, `hiera`,
+ * `alias` and `literal` methods; the lookup's limits bound it, and a
+ * method may call the host again (nested calls) before this returns.
+ * `value_json` is the value as wire JSON; copied, borrowed for the call.
+ *
+ * Returns, with `*result_json`:
+ * - `HIERA_OK`: the interpolated value, as wire JSON;
+ * - `HIERA_ERROR`: the interpolation's error object (an undefined
+ *   variable under `strict: error`, a bad expression, a failed nested
+ *   lookup); the call itself is not failed: answer
+ *   `hiera_answer_error` with it to fail the lookup, as the exception of
+ *   Puppet's `interpolate` would;
+ * - `HIERA_INVALID_ARGUMENT`: an error object: `value_json` is not UTF-8
+ *   or not JSON, or the call has none to give (a `variable` call);
+ * - `HIERA_NULL_ARGUMENT`, `HIERA_PANIC`: nothing is written.
+ *
+ * Ownership: `*result_json` belongs to the caller (free it with
+ * `hiera_string_free`).
+ * Threads: only inside the callback that received `answer`, on its thread.
+ *
+ * # Safety
+ * `answer` is NULL or the answer passed to the running callback;
+ * `value_json` is NULL or a NUL-terminated string; `result_json` is NULL
+ * or valid for a write of a pointer.
+ */
+enum hiera_status hiera_answer_interpolate(struct hiera_answer *answer,
+                                           const char *value_json,
+                                           char **result_json);
+
+/**
+ * Adds a line to the explanation of the lookup that made the running call,
+ * as a Puppet function's `context.explain { text }` does (at the place of
+ * the call in the tree); nothing when the lookup is not explained.
+ * `text` is copied; a text that is not UTF-8 is taken with its invalid
+ * bytes replaced.
+ *
+ * Returns `HIERA_OK`; `HIERA_INVALID_ARGUMENT` when the call has no
+ * lookup (a `variable` call); `HIERA_NULL_ARGUMENT`; `HIERA_PANIC`.
+ * Threads: only inside the callback that received `answer`, on its thread.
+ *
+ * # Safety
+ * `answer` is NULL or the answer passed to the running callback; `text` is
+ * NULL or a NUL-terminated string.
+ */
+enum hiera_status hiera_answer_explain(struct hiera_answer *answer, const char *text);
 
 /**
  * Makes a session: binds a configuration to one scope.

@@ -22,7 +22,7 @@ pub const MAX_FILE_SIZE: u64 = 256 * 1024 * 1024;
 /// change time: it tells a rewrite that put the modification time back,
 /// as `rsync --inplace --times` and `touch -r` do.)
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Stamp {
+pub(crate) struct Stamp {
     dev: u64,
     ino: u64,
     size: u64,
@@ -74,7 +74,7 @@ pub fn exists(path: &Path) -> bool {
     std::fs::metadata(path).is_ok()
 }
 
-fn stamp_of(path: &Path) -> std::io::Result<(Stamp, std::fs::Metadata)> {
+pub(crate) fn stamp_of(path: &Path) -> std::io::Result<(Stamp, std::fs::Metadata)> {
     let md = std::fs::metadata(path)?;
     Ok((Stamp::of(&md), md))
 }
@@ -623,9 +623,16 @@ impl Parsed {
     }
 }
 
+/// A file a cached parse read besides its own (a `hocon_data` file's
+/// `include file(...)`), with its stamp when it was read (`None`: it did
+/// not exist).
+pub(crate) type Dep = (PathBuf, Option<Stamp>);
+
 struct CacheEntry {
     stamp: Stamp,
     parsed: Parsed,
+    /// The files the parse included: it holds while each keeps its stamp.
+    deps: Vec<Dep>,
     /// When the file had changed within [`RACY_WINDOW`] before it was read
     /// (its stamp may then stay the same through the next change): a hash
     /// of the bytes read, and when they were. Such an entry is read again
@@ -771,7 +778,7 @@ impl FileCache {
     }
 
     /// Refuses a path outside the confinement, if there is one.
-    fn confine(&self, path: &Path) -> Result<()> {
+    pub(crate) fn confine(&self, path: &Path) -> Result<()> {
         self.confinement
             .as_ref()
             .map_or(Ok(()), |c| c.check_file(path))
@@ -834,7 +841,7 @@ impl FileCache {
         &self,
         path: &Path,
         tag: u8,
-        parse: impl FnOnce(&[u8]) -> Parsed,
+        parse: impl FnOnce(&[u8]) -> (Parsed, Vec<Dep>),
     ) -> std::result::Result<Option<Parsed>, Error> {
         let Some(probe) = self.probe(path).map_err(|e| io_error(&e, path))? else {
             // A missing file outside is refused, not missing.
@@ -846,10 +853,11 @@ impl FileCache {
         {
             let map = self.entries.lock().unwrap_or_else(|p| p.into_inner());
             if let Some(e) = map.get(path_key(path)).and_then(|slots| slots.get(tag)) {
-                if e.stamp == probe.stamp {
+                // An entry that included files holds while they are unchanged.
+                if e.stamp == probe.stamp && self.deps_hold(&e.deps) {
                     match e.racy {
                         Some((hash, at)) if at.elapsed() >= self.check_interval => {
-                            recheck = Some((hash, e.parsed.clone()))
+                            recheck = Some((hash, e.parsed.clone(), e.deps.clone()))
                         }
                         _ => return Ok(Some(e.parsed.clone())),
                     }
@@ -866,17 +874,21 @@ impl FileCache {
                 read.bytes.as_slice(),
             )
         });
-        let (parsed, reparsed) = match recheck {
-            Some((old, parsed)) if read.stamp == probe.stamp && hash == Some(old) => {
-                (parsed, false)
+        let (parsed, deps, reparsed) = match recheck {
+            Some((old, parsed, deps)) if read.stamp == probe.stamp && hash == Some(old) => {
+                (parsed, deps, false)
             }
-            _ => (parse(&read.bytes), true),
+            _ => {
+                let (parsed, deps) = parse(&read.bytes);
+                (parsed, deps, true)
+            }
         };
         let mut map = self.entries.lock().unwrap_or_else(|p| p.into_inner());
         let racy = hash.filter(|_| read.racy).map(|h| (h, Instant::now()));
         let entry = CacheEntry {
             stamp: read.stamp,
             parsed: parsed.clone(),
+            deps,
             racy,
         };
         match map.get_mut(path_key(path)) {
@@ -898,6 +910,13 @@ impl FileCache {
         }
     }
 
+    /// Whether every file a parse included still has the stamp it had
+    /// (called with the entries locked: it takes only the probes' lock).
+    fn deps_hold(&self, deps: &[Dep]) -> bool {
+        deps.iter()
+            .all(|(path, stamp)| matches!(self.probe(path), Ok(p) if p.map(|p| p.stamp) == *stamp))
+    }
+
     /// The data hash of a data file; `Ok(None)` when the file does not exist.
     pub fn data(&self, path: &Path, format: DataFormat) -> Result<Option<Arc<Map>>> {
         let tag = match format {
@@ -905,9 +924,14 @@ impl FileCache {
             DataFormat::Json => 1,
             DataFormat::Hocon => 6,
         };
-        if let Some(shared) = self.parsed_as_other(path, 1 - tag)? {
-            return Ok(Some(shared));
+        for other in [0, 1, 6] {
+            if other != tag {
+                if let Some(shared) = self.parsed_as_other(path, other)? {
+                    return Ok(Some(shared));
+                }
+            }
         }
+        let mut includes = crate::hocon::cache_includes::CacheIncludes::new(self);
         match self.get(path, tag, |bytes| {
             let root = match format {
                 DataFormat::Yaml => match yaml_utf8(bytes) {
@@ -926,14 +950,15 @@ impl FileCache {
                     Err(problem) => Err(Error::parse(path, problem, Some(1))),
                 },
                 DataFormat::Json => json_data_root(bytes, path),
-                DataFormat::Hocon => hocon_data_root(bytes, path),
+                DataFormat::Hocon => includes.parse(bytes, path),
             };
-            Parsed::data(root.map(|mut root| {
+            let parsed = Parsed::data(root.map(|mut root| {
                 let mut strings = self.strings.lock().unwrap_or_else(|p| p.into_inner());
                 Compactor::new(Some(&mut strings)).value(&mut root, format == DataFormat::Yaml);
                 strings.purge();
                 into_map(root)
-            }))
+            }));
+            (parsed, includes.take_deps())
         })? {
             None => Ok(None),
             Some(Parsed::Data(d)) => Ok(Some(d)),
@@ -963,8 +988,9 @@ impl FileCache {
             Some(CacheEntry {
                 stamp,
                 parsed: Parsed::Data(d),
+                deps,
                 ..
-            }) if *stamp == probe.stamp => Some(d.clone()),
+            }) if *stamp == probe.stamp && deps.is_empty() => Some(d.clone()),
             _ => None,
         })
     }
@@ -1029,7 +1055,9 @@ impl FileCache {
             Err(problem) => Err(Error { kind: ErrorKind::Parse, message: format!("({}): {problem}", path.display()), file: Some(path.to_path_buf()), line: Some(1) }),
         }
         };
-        match self.get(path, tag, |bytes| Parsed::config(parse(bytes)))? {
+        match self.get(path, tag, |bytes| {
+            (Parsed::config(parse(bytes)), Vec::new())
+        })? {
             None => Ok(None),
             Some(Parsed::Config(c)) => Ok(c),
             Some(Parsed::Failed(e)) => Err(*e),
@@ -1091,10 +1119,11 @@ impl FileCache {
             _ => None,
         };
         match self.get(&path, 5, |bytes| {
-            verdict(bytes).map_or_else(
+            let parsed = verdict(bytes).map_or_else(
                 |e| Parsed::Failed(Box::new(e)),
                 |keep| Parsed::Metadata(keep, if keep { data_provider(bytes) } else { None }),
-            )
+            );
+            (parsed, Vec::new())
         })? {
             None => Ok((true, None)),
             Some(Parsed::Metadata(keep, provider)) => Ok((keep, provider)),
@@ -1263,6 +1292,7 @@ mod tests {
         let entry = CacheEntry {
             stamp: stamp_of(&f).unwrap().0,
             parsed: Parsed::Data(Arc::new(Map::default())),
+            deps: Vec::new(),
             racy: Some((hash ^ 1, at)),
         };
         cache
@@ -1280,6 +1310,7 @@ mod tests {
         let entry = CacheEntry {
             stamp: stamp_of(&f).unwrap().0,
             parsed: Parsed::Data(Arc::clone(&d)),
+            deps: Vec::new(),
             racy: None,
         };
         cache

@@ -11,6 +11,9 @@ enum Item {
     Line(String),
     Value(String, Value),
     Node(Node),
+    /// A function's `context.explain` text: Puppet prints a node's texts
+    /// after everything else in it (`dump_texts` after the outcome).
+    Text(String),
 }
 
 enum Kind {
@@ -96,6 +99,12 @@ impl Explainer {
         self.top().items.push(Item::Line(text));
     }
 
+    /// Adds a text to the open node (a function's `context.explain`),
+    /// printed after the rest of the node, as Puppet prints texts.
+    pub(crate) fn text(&mut self, text: String) {
+        self.top().items.push(Item::Text(text));
+    }
+
     /// Adds `prefix` followed by a value in Puppet's explain layout.
     pub(crate) fn value(&mut self, prefix: String, v: &Value) {
         self.top().items.push(Item::Value(prefix, v.clone()));
@@ -108,9 +117,7 @@ impl Explainer {
         }
         let root = self.stack.pop().expect("root");
         let mut out = String::new();
-        for item in &root.items {
-            render_item(item, 0, &mut out);
-        }
+        render_items(&root.items, 0, &mut out);
         out
     }
 }
@@ -121,9 +128,18 @@ fn indent(out: &mut String, level: usize) {
     }
 }
 
+/// A node's items at `level`: its texts last.
+fn render_items(items: &[Item], level: usize, out: &mut String) {
+    items
+        .iter()
+        .filter(|i| !matches!(i, Item::Text(_)))
+        .chain(items.iter().filter(|i| matches!(i, Item::Text(_))))
+        .for_each(|i| render_item(i, level, out));
+}
+
 fn render_item(item: &Item, level: usize, out: &mut String) {
     match item {
-        Item::Line(t) => {
+        Item::Line(t) | Item::Text(t) => {
             indent(out, level);
             out.push_str(t);
             out.push('\n');
@@ -140,14 +156,12 @@ fn render_item(item: &Item, level: usize, out: &mut String) {
 
 fn render_node(node: &Node, level: usize, out: &mut String) {
     match &node.kind {
-        Kind::Root => node.items.iter().for_each(|i| render_item(i, level, out)),
+        Kind::Root => render_items(&node.items, level, out),
         Kind::Plain(header) => {
             indent(out, level);
             out.push_str(header);
             out.push('\n');
-            node.items
-                .iter()
-                .for_each(|i| render_item(i, level + 1, out));
+            render_items(&node.items, level + 1, out);
         }
         Kind::Merge {
             name,
@@ -247,6 +261,19 @@ mod tests {
         assert_eq!(
             e.render(),
             "Searching for \"k\"\n  Global Data Provider\n    No such key: \"k\"\n"
+        );
+    }
+
+    #[test]
+    fn texts_come_after_the_outcome() {
+        let mut e = Explainer::default();
+        e.push("Hierarchy entry \"vault\"".into());
+        e.text("read the vault".into());
+        e.line("Found key: \"k\" value: 1".into());
+        e.pop();
+        assert_eq!(
+            e.render(),
+            "Hierarchy entry \"vault\"\n  Found key: \"k\" value: 1\n  read the vault\n"
         );
     }
 

@@ -82,6 +82,37 @@ pub struct HostCall<'a> {
     /// The merge (`hiera3_backend`): the request's merge value, or `None`
     /// for the first found.
     pub merge: Option<&'a Value>,
+    /// What the function may ask of the lookup that calls it while the call
+    /// runs (Puppet's `LookupContext#interpolate` and `#explain`); set by
+    /// the engine when it makes the call.
+    pub context: Option<ContextRef<'a>>,
+}
+
+/// What a running host call may ask of the lookup that made it, as
+/// Puppet's `LookupContext` gives a hierarchy function: interpolation in the
+/// lookup's scope and a line of its explanation. Valid only during
+/// [`Host::call`], on the thread that runs it.
+pub trait HostContext {
+    /// Interpolates `value` (its strings, in hashes and arrays too) as
+    /// `context.interpolate(value)` does: in the scope of the lookup, with
+    /// the `lookup`/`hiera`/`alias`/`literal` methods; the lookup's limits
+    /// bound it.
+    fn interpolate(&self, value: &Value) -> Result<Value>;
+
+    /// Adds `text` to the lookup's explanation, as
+    /// `context.explain { text }` does; nothing when the lookup is not
+    /// explained.
+    fn explain(&self, text: &str);
+}
+
+/// A [`HostContext`] as a [`HostCall`] carries it.
+#[derive(Clone, Copy)]
+pub struct ContextRef<'a>(pub &'a dyn HostContext);
+
+impl fmt::Debug for ContextRef<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("ContextRef(..)")
+    }
 }
 
 impl<'a> HostCall<'a> {
@@ -109,6 +140,7 @@ impl<'a> HostCall<'a> {
             key: None,
             segments: None,
             merge: None,
+            context: None,
         }
     }
 

@@ -1965,7 +1965,9 @@ impl<'s> Invocation<'s> {
                         this.ex_line(|| format!("Original path: \"{orig}\""));
                     }
                     Location::Uri(u) => this.ex_push(|| format!("URI \"{u}\"")),
-                    Location::Nowhere => this.ex_push(String::new),
+                    // An entry without locations (a function's own): its
+                    // outcome is the entry's, as Puppet explains it.
+                    Location::Nowhere => {}
                 }
                 let r = if re.options.is_some() && takes_only_a_path(&entry.function_name) {
                     // The built-in functions accept no options but `path`.
@@ -1994,7 +1996,9 @@ impl<'s> Invocation<'s> {
                     }
                     Err(e) => Err(e),
                 };
-                this.ex_pop();
+                if !matches!(loc, Location::Nowhere) {
+                    this.ex_pop();
+                }
                 r
             });
             this.ex_pop();
@@ -2306,7 +2310,7 @@ impl<'s> Invocation<'s> {
                 let data = match slot.get() {
                     Some(d) => d.clone(),
                     None => {
-                        let d = match self.call_host(&*host.0, &call, &lk.key)? {
+                        let d = match self.call_host(&*host.0, call, &lk.key)? {
                             None => None,
                             Some(Value::Hash(h)) => Some(h),
                             Some(other) => {
@@ -2338,7 +2342,7 @@ impl<'s> Invocation<'s> {
             }
             FunctionKind::LookupKey => {
                 call.key = Some(&lk.root);
-                match self.call_host(&*host.0, &call, &lk.key)? {
+                match self.call_host(&*host.0, call, &lk.key)? {
                     Some(v) => Ok(LocationOutcome::Found(self.checked_host_value(
                         entry,
                         &lk.root,
@@ -2351,7 +2355,7 @@ impl<'s> Invocation<'s> {
             FunctionKind::DataDig | FunctionKind::Hiera3Backend => {
                 call.key = Some(&lk.key);
                 call.segments = Some(HostCall::segments_of(lk));
-                match self.call_host(&*host.0, &call, &lk.key)? {
+                match self.call_host(&*host.0, call, &lk.key)? {
                     Some(v) => {
                         let v = self.checked_host_value(entry, &lk.key, location.as_deref(), v)?;
                         Ok(LocationOutcome::Found(crate::host::undig(&lk.segments, v)?))
@@ -2390,7 +2394,7 @@ impl<'s> Invocation<'s> {
         call.key = Some(&lk.key);
         call.segments = Some(HostCall::segments_of(lk));
         call.merge = merge.as_ref();
-        match self.call_host(&*host.0, &call, &lk.key)? {
+        match self.call_host(&*host.0, call, &lk.key)? {
             Some(v) => {
                 let v = self.checked_host_value(entry, &lk.key, None, v)?;
                 self.ex_value(|| format!("Found key: \"{}\" value: ", lk.key), &v);
@@ -2412,15 +2416,22 @@ impl<'s> Invocation<'s> {
     /// Calls the host, outside any grown stack segment and with the
     /// thread's own stack checked, as nested lookups are: the host may look
     /// up again.
+    /// The call carries the invocation as its [`crate::host::HostContext`]:
+    /// the function may interpolate in the lookup's scope and explain.
     fn call_host(
         &mut self,
         host: &dyn crate::host::Host,
-        call: &HostCall<'_>,
+        call: HostCall<'_>,
         key: &str,
     ) -> Result<Option<Value>> {
         crate::stack::check_lookup(key)?;
         let _depth = crate::host::Depth::enter(self.limits(), key)?;
-        host.call(call)
+        let context = CallContext(std::cell::RefCell::new(self));
+        let call = HostCall {
+            context: Some(crate::host::ContextRef(&context)),
+            ..call
+        };
+        host.call(&call)
     }
 
     /// What Puppet's `validate_data_value` checks of a function's value.
@@ -3158,6 +3169,31 @@ fn compile_patterns(hiera: &Hiera, opts: &Value) -> Result<CompiledOptions> {
         }
     }
     Ok(c)
+}
+
+/// The invocation as a running host call sees it (Puppet's
+/// `LookupContext`): interpolation in its scope, and its explanation.
+struct CallContext<'i, 's>(std::cell::RefCell<&'i mut Invocation<'s>>);
+
+impl crate::host::HostContext for CallContext<'_, '_> {
+    fn interpolate(&self, value: &Value) -> Result<Value> {
+        let mut inv = self.0.try_borrow_mut().map_err(|_| {
+            Error::new(
+                ErrorKind::Lookup,
+                "the host function interpolated from inside an interpolation of its own call"
+                    .to_string(),
+            )
+        })?;
+        interpolate::interpolate(value, &mut **inv, true)
+    }
+
+    fn explain(&self, text: &str) {
+        if let Ok(mut inv) = self.0.try_borrow_mut() {
+            if let Some(ex) = &mut inv.explain {
+                ex.text(text.to_string());
+            }
+        }
+    }
 }
 
 impl Resolver for Invocation<'_> {

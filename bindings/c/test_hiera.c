@@ -664,6 +664,14 @@ static void host_call(void *user_data, const char *call_json, hiera_answer *answ
     /* A plain variable of a known_variables lookup: numbered by the session. */
     if (contains(call_json, "\"key\":\"kv\"")) hiera_answer_value(answer, "\"scope value\"");
     if (contains(call_json, "\"key\":\"kv\",\"index\":0")) st->indexed++;
+    if (contains(call_json, "\"key\":\"my::var\"")) {
+      /* A variable call has no lookup context. */
+      char *out = NULL;
+      CHECK(hiera_answer_interpolate(answer, "\"x\"", &out) == HIERA_INVALID_ARGUMENT && contains(out, "no lookup context"),
+            "interpolate in a variable call: %s", out ? out : "(null)");
+      hiera_string_free(out);
+      CHECK(hiera_answer_explain(answer, "x") == HIERA_INVALID_ARGUMENT, "explain in a variable call");
+    }
     return;
   }
   if (contains(call_json, "\"kind\":\"data_hash\"")) {
@@ -682,6 +690,24 @@ static void host_call(void *user_data, const char *call_json, hiera_answer *answ
     CHECK(s == HIERA_OK && out && strcmp(out, "\"v 5\"") == 0, "nested lookup inside a call: %s %s", status_name(s), out ? out : "(null)");
     hiera_answer_value(answer, out ? out : "null");
     hiera_string_free(out);
+  } else if (contains(call_json, "\"key\":\"interpolated\"")) {
+    /* context.interpolate and context.explain through the answer. */
+    char *out = NULL;
+    hiera_status s = hiera_answer_interpolate(answer, "{\"a\":[\"x=%{facts.x}\",\"%{lookup('from_fn')}\"]}", &out);
+    CHECK(s == HIERA_OK && out && strcmp(out, "{\"a\":[\"x=5\",\"[1, 2]\"]}") == 0, "hiera_answer_interpolate: %s %s", status_name(s), out ? out : "(null)");
+    CHECK(hiera_answer_explain(answer, "asked the vault") == HIERA_OK, "hiera_answer_explain");
+    hiera_answer_value(answer, out ? out : "null");
+    hiera_string_free(out);
+    out = NULL;
+    s = hiera_answer_interpolate(answer, "\"%{bad('x')}\"", &out);
+    CHECK(s == HIERA_ERROR && contains(out, "\"kind\":\"interpolation\""), "a failed interpolation: %s %s", status_name(s), out ? out : "(null)");
+    hiera_string_free(out);
+    out = NULL;
+    s = hiera_answer_interpolate(answer, "{nope", &out);
+    CHECK(s == HIERA_INVALID_ARGUMENT && contains(out, "value_json is not valid JSON"), "interpolate bad JSON: %s", status_name(s));
+    hiera_string_free(out);
+    CHECK(hiera_answer_interpolate(answer, "1", NULL) == HIERA_NULL_ARGUMENT, "hiera_answer_interpolate(.., NULL)");
+    CHECK(hiera_answer_explain(NULL, "x") == HIERA_NULL_ARGUMENT, "hiera_answer_explain(NULL)");
   } else if (contains(call_json, "\"key\":\"failing\"")) {
     CHECK(hiera_answer_error(answer, "the vault is sealed") == HIERA_OK, "hiera_answer_error");
   } else if (contains(call_json, "\"key\":\"bad_json\"")) {
@@ -737,6 +763,8 @@ static void test_host(void) {
       {"{\"key\":\"nested\"}", HIERA_OK, "\"v 5\""},        /* a call that looks up from inside */
       {"{\"key\":\"missing\"}", HIERA_NOT_FOUND, NULL},
       {"{\"key\":\"failing\"}", HIERA_ERROR, "the vault is sealed"},
+      {"{\"key\":\"interpolated\"}", HIERA_OK, "{\"a\":[\"x=5\",\"[1, 2]\"]}"}, /* hiera_answer_interpolate */
+      {"{\"key\":\"interpolated\",\"explain\":true}", HIERA_OK, "asked the vault"}, /* hiera_answer_explain */
       {"{\"key\":\"bad_json\"}", HIERA_ERROR, "value_json is not valid JSON"},
       {"{\"key\":\"qualified\"}", HIERA_OK, "\"from host|\""}, /* host_variables */
       {"{\"key\":\"local\",\"local_variables\":[\"lv\"]}", HIERA_OK, "\"v=local value\""}, /* asked of the host */

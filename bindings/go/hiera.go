@@ -24,6 +24,11 @@
 // Symbol, Sensitive, []byte, Entries and Rich. LookupRaw returns the wire
 // JSON itself. Scope values, defaults and overrides are encoded by Marshal.
 //
+// Backend functions written in Go (a Vault, HTTP or database source) are
+// registered at Open with WithFunction: the hierarchy entries whose
+// data_hash, lookup_key or data_dig names them call them from inside the
+// lookup, with a Context that gives what Puppet's LookupContext gives.
+//
 // Linking: `#cgo pkg-config: libhiera` (the libhiera.pc that `make install`
 // writes), or build with -tags hiera_nopkgconfig and set CGO_CFLAGS and
 // CGO_LDFLAGS (see the README).
@@ -211,7 +216,10 @@ type Hiera struct {
 // Open opens a configuration. Nothing is read yet: configuration and data
 // errors come at lookup time, as in Puppet. Errors: KindInvalidArgument
 // (bad options), KindInternal (a libhiera with another ABI version).
-func Open(opts Options) (*Hiera, error) {
+//
+// OpenOptions add backend functions written in Go (WithFunction) and a
+// receiver of Puppet's warnings (WithWarnings).
+func Open(opts Options, more ...OpenOption) (*Hiera, error) {
 	if ABIVersion() != HeaderABIVersion {
 		return nil, internalError("libhiera ABI version %d, but hiera.h says %d", ABIVersion(), HeaderABIVersion)
 	}
@@ -224,6 +232,13 @@ func Open(opts Options) (*Hiera, error) {
 		return nil, err
 	}
 	defer C.free(unsafe.Pointer(cs))
+	if len(more) > 0 {
+		st, out, text := openWithHost(cs, more)
+		if st != StatusOK {
+			return nil, statusError(st, text)
+		}
+		return adopt(&Hiera{ptr: out}, func(h *Hiera) { h.Close() }), nil
+	}
 	var out *C.struct_hiera
 	var errJSON *C.char
 	st := Status(C.hiera_open(cs, &out, &errJSON))

@@ -4,6 +4,7 @@ require_relative 'test_helper'
 $LOAD_PATH.unshift(File.expand_path('support', __dir__))
 require 'puppet_runner'
 require 'libhiera/puppet'
+require 'minitest/mock'
 
 # The hand-off (Libhiera::Puppet.accelerate!) inside real Puppet 7.23
 # catalog compiles: every recorded Hiera 5 case and the example control
@@ -289,6 +290,38 @@ class TestPuppetHandoff < Minitest::Test
       assert_equal puppet, ours
       assert_equal 13, st[:handed_off], st.inspect
       assert_empty st.select { |k, _| k.to_s.start_with?('declined') }, st.inspect
+    end
+  end
+
+  # Without the hocon library, whether hiera.yaml files name hocon_data is
+  # checked per compile: by the files' stamps, each read again only after
+  # it changed.
+  def test_names_hocon_reads_a_hiera_yaml_again_only_when_it_changed
+    Dir.mktmpdir do |dir|
+      global = File.join(dir, 'hiera.yaml')
+      env = File.join(dir, 'env')
+      mod = File.join(dir, 'modules', 'm')
+      [env, mod].each { |d| FileUtils.mkdir_p(d) }
+      File.write(global, "version: 5\n")
+      File.write(File.join(env, 'hiera.yaml'), "version: 5\nhierarchy:\n  - name: a\n    path: a.yaml\n")
+      modules = [Struct.new(:path).new(mod)] # the module has no hiera.yaml
+      reads = []
+      read = File.method(:read)
+      counting = ->(path, *rest) { reads << path; read.call(path, *rest) }
+      handoff = Libhiera::Puppet::Handoff
+      File.stub(:read, counting) do
+        refute handoff.names_hocon?(global, env, modules)
+        assert_equal [global, File.join(env, 'hiera.yaml')], reads
+        refute handoff.names_hocon?(global, env, modules)
+        assert_equal 2, reads.size, 'unchanged files are not read again'
+        File.write(File.join(env, 'hiera.yaml'), "version: 5\nhierarchy:\n  - name: h\n    data_hash: hocon_data\n    path: c.conf\n")
+        assert handoff.names_hocon?(global, env, modules)
+        assert_equal [File.join(env, 'hiera.yaml')], reads.drop(2), 'the changed file only is read again'
+        File.write(File.join(mod, 'hiera.yaml'), "version: 5\n")
+        assert handoff.names_hocon?(global, env, modules)
+        File.delete(File.join(env, 'hiera.yaml'))
+        refute handoff.names_hocon?(global, env, modules), 'a removed file names nothing'
+      end
     end
   end
 

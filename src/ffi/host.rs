@@ -3,9 +3,10 @@
 //! answer), and `hiera_open_with_host`.
 
 use super::hiera::{hiera, open_json_with};
-use super::{guard, hiera_status, input_json, input_str, write_made};
+use super::string::into_c_string;
+use super::{guard, hiera_status, input_json, input_str, write_made, write_out};
 use crate::error::{Error, ErrorKind, Result};
-use crate::host::{Host, HostCall, HostRef, Warning};
+use crate::host::{Host, HostCall, HostContext, HostRef, Warning};
 use crate::value::Value;
 use std::ffi::{c_char, c_void, CString};
 use std::sync::Arc;
@@ -14,11 +15,35 @@ use std::sync::Arc;
 /// `hiera_answer_value` and `hiera_answer_error`. A call that sets nothing
 /// answers "not found".
 ///
+/// The answer also gives the running call its lookup's context:
+/// `hiera_answer_interpolate` and `hiera_answer_explain`.
+///
 /// Made by libhiera for one call; valid only until the callback returns.
 /// Never free it.
 #[allow(non_camel_case_types)]
 pub struct hiera_answer {
     outcome: Result<Option<Value>>,
+    /// The lookup that made the call (a hierarchy function's call; `None`
+    /// for a variable). Its lifetime is erased: it lives until the callback
+    /// returns, and the answer is only reachable until then.
+    context: Option<*const (dyn HostContext + 'static)>,
+}
+
+impl hiera_answer {
+    fn new(context: Option<&dyn HostContext>) -> hiera_answer {
+        hiera_answer {
+            outcome: Ok(None),
+            // SAFETY: only the lifetime is changed (same layout). The
+            // pointer is used only through the answer, which the host may
+            // use only until the callback returns, while the context lives.
+            context: context.map(|c| unsafe {
+                std::mem::transmute::<
+                    *const (dyn HostContext + '_),
+                    *const (dyn HostContext + 'static),
+                >(c as *const dyn HostContext)
+            }),
+        }
+    }
 }
 
 /// Runs a hierarchy function libhiera does not have (a custom `data_hash`,
@@ -67,7 +92,12 @@ pub struct hiera_answer {
 ///
 /// The string is borrowed for the call. The callback answers through
 /// `answer`; it may look up again (any session, any `hiera`) before it
-/// returns. It must not unwind (no C++ exception, no longjmp) out of the
+/// returns. A hierarchy function's call also gets its lookup's context
+/// through `answer`, as Puppet's `LookupContext` gives it:
+/// `hiera_answer_interpolate` (`context.interpolate`) and
+/// `hiera_answer_explain` (`context.explain`); answering nothing is
+/// `context.not_found`. A host keeps its own cache (`context.cache`):
+/// Puppet's lives as long as the environment, per function and module. It must not unwind (no C++ exception, no longjmp) out of the
 /// call.
 #[allow(non_camel_case_types)]
 pub type hiera_call_fn = Option<
@@ -150,7 +180,7 @@ impl Host for CHost {
                 "host call: the call contains a NUL byte".to_string(),
             )
         })?;
-        let mut answer = hiera_answer { outcome: Ok(None) };
+        let mut answer = hiera_answer::new(call.context.map(|c| c.0));
         // SAFETY: `f` is the host's callback, called as its contract says:
         // `text` is a NUL-terminated string alive for the call, and `answer`
         // a live answer it may set through the setters until it returns.
@@ -193,7 +223,7 @@ impl CHost {
             call.insert(Value::from("index"), Value::Int(i as i64));
         }
         let text = CString::new(crate::render::to_json(&Value::hash(call))).ok()?;
-        let mut answer = hiera_answer { outcome: Ok(None) };
+        let mut answer = hiera_answer::new(None);
         // SAFETY: as in `call`: `text` is NUL-terminated and alive for the
         // call, `answer` is live until the callback returns.
         unsafe { f(self.host.user_data, text.as_ptr(), &mut answer) };
@@ -344,6 +374,109 @@ pub unsafe extern "C" fn hiera_answer_error(
                 String::from_utf8_lossy(bytes).into_owned(),
             ));
             hiera_status::HIERA_OK
+        })
+    }
+}
+
+/// The context of the call that received `answer`, or an error.
+fn context_of(answer: &hiera_answer) -> Result<&dyn HostContext> {
+    match answer.context {
+        // SAFETY: set by `hiera_answer::new` from the context of the
+        // running call, which outlives the answer (see `hiera_answer`).
+        Some(p) => Ok(unsafe { &*p }),
+        None => Err(Error::new(
+            ErrorKind::InvalidArgument,
+            "this call has no lookup context (only a hierarchy function's call has one)"
+                .to_string(),
+        )),
+    }
+}
+
+/// Interpolates a value in the scope of the lookup that made the running
+/// call, as a Puppet function's `context.interpolate(value)` does: every
+/// string in it (in hashes and arrays too), with the `lookup`, `hiera`,
+/// `alias` and `literal` methods; the lookup's limits bound it, and a
+/// method may call the host again (nested calls) before this returns.
+/// `value_json` is the value as wire JSON; copied, borrowed for the call.
+///
+/// Returns, with `*result_json`:
+/// - `HIERA_OK`: the interpolated value, as wire JSON;
+/// - `HIERA_ERROR`: the interpolation's error object (an undefined
+///   variable under `strict: error`, a bad expression, a failed nested
+///   lookup); the call itself is not failed: answer
+///   `hiera_answer_error` with it to fail the lookup, as the exception of
+///   Puppet's `interpolate` would;
+/// - `HIERA_INVALID_ARGUMENT`: an error object: `value_json` is not UTF-8
+///   or not JSON, or the call has none to give (a `variable` call);
+/// - `HIERA_NULL_ARGUMENT`, `HIERA_PANIC`: nothing is written.
+///
+/// Ownership: `*result_json` belongs to the caller (free it with
+/// `hiera_string_free`).
+/// Threads: only inside the callback that received `answer`, on its thread.
+///
+/// # Safety
+/// `answer` is NULL or the answer passed to the running callback;
+/// `value_json` is NULL or a NUL-terminated string; `result_json` is NULL
+/// or valid for a write of a pointer.
+#[no_mangle]
+pub unsafe extern "C" fn hiera_answer_interpolate(
+    answer: *mut hiera_answer,
+    value_json: *const c_char,
+    result_json: *mut *mut c_char,
+) -> hiera_status {
+    guard(hiera_status::HIERA_PANIC, || {
+        if answer.is_null() || value_json.is_null() || result_json.is_null() {
+            return hiera_status::HIERA_NULL_ARGUMENT;
+        }
+        // SAFETY: non-NULL and, per the contract, the live answer of the
+        // running callback, used by this thread only; `value_json` is
+        // non-NULL and NUL-terminated per the contract.
+        let (answer, text) = unsafe { (&*answer, input_str(value_json, "value_json")) };
+        let input = text
+            .and_then(|t| input_json(t, "value_json"))
+            .and_then(|v| Ok((context_of(answer)?, v)));
+        let (status, out) = match input {
+            Err(e) => (
+                hiera_status::HIERA_INVALID_ARGUMENT,
+                crate::request::error_json(&e),
+            ),
+            Ok((context, value)) => match context.interpolate(&value) {
+                Ok(v) => (hiera_status::HIERA_OK, crate::render::to_json(&v)),
+                Err(e) => (hiera_status::HIERA_ERROR, crate::request::error_json(&e)),
+            },
+        };
+        // SAFETY: `result_json` is non-NULL and, per the contract, writable.
+        unsafe { write_out(result_json, into_c_string(out)) };
+        status
+    })
+}
+
+/// Adds a line to the explanation of the lookup that made the running call,
+/// as a Puppet function's `context.explain { text }` does (at the place of
+/// the call in the tree); nothing when the lookup is not explained.
+/// `text` is copied; a text that is not UTF-8 is taken with its invalid
+/// bytes replaced.
+///
+/// Returns `HIERA_OK`; `HIERA_INVALID_ARGUMENT` when the call has no
+/// lookup (a `variable` call); `HIERA_NULL_ARGUMENT`; `HIERA_PANIC`.
+/// Threads: only inside the callback that received `answer`, on its thread.
+///
+/// # Safety
+/// `answer` is NULL or the answer passed to the running callback; `text` is
+/// NULL or a NUL-terminated string.
+#[no_mangle]
+pub unsafe extern "C" fn hiera_answer_explain(
+    answer: *mut hiera_answer,
+    text: *const c_char,
+) -> hiera_status {
+    // SAFETY: the contract of this function is the one of `set_answer`.
+    unsafe {
+        set_answer(answer, text, |answer, bytes| match context_of(answer) {
+            Ok(context) => {
+                context.explain(&String::from_utf8_lossy(bytes));
+                hiera_status::HIERA_OK
+            }
+            Err(_) => hiera_status::HIERA_INVALID_ARGUMENT,
         })
     }
 }

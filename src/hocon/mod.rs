@@ -22,6 +22,7 @@
 //! [`MAX_DEPTH`], includes by ruby-hocon's 50 levels, and resolution by
 //! [`MAX_RESOLVE_STEPS`] (cycles are errors, as ruby-hocon reports them).
 
+pub(crate) mod cache_includes;
 pub mod lexer;
 pub mod merge;
 pub mod number;
@@ -157,19 +158,54 @@ impl fmt::Display for HoconError {
     }
 }
 
+/// Reads the files a document's `include file("...")` statements name
+/// (ruby-hocon reads them relative to the process's working directory).
+pub trait IncludeReader {
+    /// The file's text; `Ok(None)` when there is no such file (ruby-hocon
+    /// then includes nothing); `Err(message)` fails the parse at the
+    /// include.
+    fn read(&mut self, path: &Path) -> Result<Option<String>, String>;
+}
+
+/// Reads included files straight from the file system; a file that cannot
+/// be read includes nothing, as ruby-hocon's missing file.
+pub struct FsReader;
+
+impl IncludeReader for FsReader {
+    fn read(&mut self, path: &Path) -> Result<Option<String>, String> {
+        Ok(std::fs::read_to_string(path).ok())
+    }
+}
+
 /// Parses and resolves a HOCON document given as text (as `Hocon.parse`),
-/// into its root Hash.
+/// into its root Hash; included files are read straight from the file
+/// system.
 pub fn parse_str(text: &str) -> Result<Value, HoconError> {
+    parse_str_with(text, &mut FsReader)
+}
+
+/// [`parse_str`] with included files read by `reader`.
+pub fn parse_str_with(text: &str, reader: &mut dyn IncludeReader) -> Result<Value, HoconError> {
     let origin: Rc<str> = Rc::from("String");
     let mut ids = 0usize;
-    let root = parser::parse_document(text, &origin, None, 0, &mut ids)?;
+    let root = parser::parse_document(text, &origin, None, 0, &mut ids, reader)?;
     resolve::resolve_root(root, &origin)
 }
 
 /// `hocon_data`'s answer for a file whose content is `text`: its data
-/// hash, or Puppet's `Unable to parse (PATH): ...` error.
+/// hash, or Puppet's `Unable to parse (PATH): ...` error; included files
+/// are read straight from the file system.
 pub fn hocon_data(text: &str, path: &Path) -> crate::error::Result<Value> {
-    parse_str(text).map_err(|e| crate::error::Error::parse(path, &e, e.line))
+    hocon_data_with(text, path, &mut FsReader)
+}
+
+/// [`hocon_data`] with included files read by `reader`.
+pub fn hocon_data_with(
+    text: &str,
+    path: &Path,
+    reader: &mut dyn IncludeReader,
+) -> crate::error::Result<Value> {
+    parse_str_with(text, reader).map_err(|e| crate::error::Error::parse(path, &e, e.line))
 }
 
 #[cfg(test)]

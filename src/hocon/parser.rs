@@ -20,6 +20,8 @@ struct Parser<'a> {
     file: Option<&'a Path>,
     includes: usize,
     ids: &'a mut usize,
+    /// Reads the files `include file(...)` names.
+    reader: &'a mut dyn super::IncludeReader,
     /// The enclosing fields' paths (for `+=` and includes).
     path_stack: Vec<Vec<String>>,
     /// How many lists enclose the current value.
@@ -30,13 +32,14 @@ struct Parser<'a> {
 /// Parses one document into its root object. `file` is the included
 /// file's path (`None` for the file Puppet handed over as a String),
 /// `includes` how deep in includes it is, `ids` the counter that gives
-/// substitutions their identity.
+/// substitutions their identity, `reader` what reads included files.
 pub fn parse_document(
     text: &str,
     origin: &Rc<str>,
     file: Option<&Path>,
     includes: usize,
     ids: &mut usize,
+    reader: &mut dyn super::IncludeReader,
 ) -> Result<Obj, HoconError> {
     let mut p = Parser {
         toks: tokenize(text),
@@ -45,6 +48,7 @@ pub fn parse_document(
         file,
         includes,
         ids,
+        reader,
         path_stack: Vec::new(),
         array_count: 0,
         depth: 0,
@@ -609,12 +613,15 @@ impl Parser<'_> {
         };
         let mut out: Option<Obj> = None;
         for c in candidates {
-            let Ok(text) = std::fs::read_to_string(&c) else {
-                continue;
+            let text = match self.reader.read(&c) {
+                Ok(Some(text)) => text,
+                Ok(None) => continue,
+                Err(message) => return Err(self.err(line, message)),
             };
             let origin: Rc<str> = Rc::from(c.display().to_string());
+            let (includes, ids, reader) = (self.includes + 1, &mut *self.ids, &mut *self.reader);
             let o = crate::stack::grow(|| {
-                parse_document(&text, &origin, Some(&c), self.includes + 1, self.ids)
+                parse_document(&text, &origin, Some(&c), includes, ids, reader)
             })?;
             // The .conf file wins over the .json one.
             out = Some(match out {
@@ -680,7 +687,7 @@ mod tests {
 
     fn parse(s: &str) -> Result<Obj, HoconError> {
         let origin: Rc<str> = Rc::from("String");
-        parse_document(s, &origin, None, 0, &mut 0)
+        parse_document(s, &origin, None, 0, &mut 0, &mut crate::hocon::FsReader)
     }
 
     #[test]

@@ -651,14 +651,34 @@ module Libhiera
       end
 
       # Whether the global, environment or a module's hiera.yaml names
-      # hocon_data.
+      # hocon_data. Each file is read again only when its stamp (mtime,
+      # size, inode) changed: a compile checks the stamps, not the texts.
       def self.names_hocon?(global, env_dir, modules)
         files = [global.to_s]
         files << File.join(env_dir, 'hiera.yaml') if env_dir
         modules.each { |m| files << File.join(m.path, 'hiera.yaml') }
-        files.any? { |f| File.file?(f) && File.read(f).include?('hocon_data') }
+        files.any? { |f| names_hocon_file?(f) }
       rescue SystemCallError
         true
+      end
+
+      HOCON_FILES = {} # path => [stamp, names hocon_data]
+      HOCON_LOCK = Mutex.new
+
+      # Whether the file `path` names hocon_data, memoized by its stamp.
+      def self.names_hocon_file?(path)
+        stat = begin
+          File.stat(path)
+        rescue Errno::ENOENT, Errno::ENOTDIR
+          nil
+        end
+        stamp = stat&.file? ? [stat.mtime, stat.size, stat.ino] : nil
+        known = HOCON_LOCK.synchronize { HOCON_FILES[path] }
+        return known[1] if known && known[0] == stamp
+
+        names = !stamp.nil? && File.read(path).include?('hocon_data')
+        HOCON_LOCK.synchronize { HOCON_FILES[path] = [stamp, names] }
+        names
       end
 
       def unusable(state, why)
