@@ -51,6 +51,8 @@ pub use rng::Rng;
 
 #[path = "shape.rs"]
 mod shape;
+// Not every includer of this file uses both.
+#[allow(unused_imports)]
 pub use shape::{Shape, PRESETS};
 
 /// Keys per data file: a heavy-tailed distribution given by its quantiles

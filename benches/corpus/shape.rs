@@ -255,6 +255,8 @@ pub fn in_level(rel: &str, level: usize) -> bool {
 
 #[cfg(test)]
 mod tests {
+    // Unused where this file is compiled as part of a bench.
+    #[allow(unused_imports)]
     use super::*;
 
     #[test]
