@@ -186,25 +186,31 @@ impl<'a> Reader<'a> {
     pub fn string(&mut self) -> R<std::borrow::Cow<'a, str>> {
         self.expect(b'"', "a string")?;
         let start = self.pos;
-        // The common case: no escapes, borrowed.
-        loop {
-            match self.b.get(self.pos) {
-                None => return self.err("unterminated string"),
-                Some(b'"') => {
-                    // Both ends are at ASCII bytes of a &str: char
-                    // boundaries (the slice checks that, in O(1)).
-                    let s = &self.text[start..self.pos];
-                    self.pos += 1;
-                    return Ok(std::borrow::Cow::Borrowed(s));
-                }
-                Some(b'\\') => break,
-                Some(&c) if c < 0x20 => {
-                    return self.err(format!(
-                        "control character 0x{c:02x} in a string (escape it)"
-                    ))
-                }
-                Some(_) => self.pos += 1,
+        // The common case: no escapes, borrowed. The end is found with
+        // memchr; the bytes before it are then checked for control
+        // characters in one pass.
+        let stop = match memchr::memchr2(b'"', b'\\', &self.b[start..]) {
+            Some(i) => start + i,
+            None => self.b.len(),
+        };
+        if let Some(i) = self.b[start..stop].iter().position(|&c| c < 0x20) {
+            self.pos = start + i;
+            let c = self.b[self.pos];
+            return self.err(format!(
+                "control character 0x{c:02x} in a string (escape it)"
+            ));
+        }
+        self.pos = stop;
+        match self.b.get(stop) {
+            None => return self.err("unterminated string"),
+            Some(b'"') => {
+                // Both ends are at ASCII bytes of a &str: char boundaries
+                // (the slice checks that, in O(1)).
+                let s = &self.text[start..stop];
+                self.pos += 1;
+                return Ok(std::borrow::Cow::Borrowed(s));
             }
+            Some(_) => {}
         }
         let mut out = String::with_capacity(self.pos - start + 16);
         out.push_str(&self.text[start..self.pos]);
