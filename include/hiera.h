@@ -1021,7 +1021,9 @@ void hiera_session_free(struct hiera_session *s);
 /**
  * Looks up one request.
  *
- * `request_json` is the request object of the CLI's `--batch` mode:
+ * `request_json` is strict JSON (RFC 8259: no comments, no `NaN`, nothing
+ * after the object; as every JSON input of this API), the request object
+ * of the CLI's `--batch` mode:
  * `{"key": K | [K, ...], "merge": ..., "default": ..., "default_values_hash":
  * {...}, "override": {...}, "explain": bool, "local_variables": [NAME, ...],
  * "hiera3_variables": {...}}`; only `key` is required and unknown fields
@@ -1049,7 +1051,10 @@ void hiera_session_free(struct hiera_session *s);
  * - `HIERA_ERROR`: an error object `{"kind", "message", "file"?, "line"?}`
  *   (with `"explain": TEXT` added when an explanation was asked for).
  * - `HIERA_INVALID_ARGUMENT`: an error object (kind `invalid_argument`):
- *   `request_json` is not UTF-8, not JSON, or not a valid request.
+ *   `request_json` is not UTF-8, not JSON, or not a valid request. A
+ *   syntax error's message names the byte offset (and the request member
+ *   it is in): `request_json is not valid JSON: expected ',' or '}', found
+ *   '/' at byte 14`.
  * - `HIERA_NULL_ARGUMENT`, `HIERA_PANIC`: `*result_json` is not written.
  *
  * Ownership: `s` and `request_json` are borrowed for the call;

@@ -47,6 +47,7 @@ pub mod scope;
 pub mod stack;
 pub mod string;
 pub mod value;
+pub mod wire;
 pub mod yaml;
 
 pub use error::{Error, ErrorKind, Result};

@@ -45,19 +45,34 @@ pub fn to_json_pretty(v: &Value) -> String {
 /// (`\n`, `\t`, ... or `\u001f`), everything else as UTF-8.
 pub fn json_string(s: &str, out: &mut String) {
     out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
+    // Runs of bytes that need no escape are copied whole: every byte of a
+    // multi-byte character is >= 0x80, so a run never splits a character.
+    let bytes = s.as_bytes();
+    let mut start = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        let esc: &str = match b {
+            b'"' => "\\\"",
+            b'\\' => "\\\\",
+            b'\n' => "\\n",
+            b'\r' => "\\r",
+            b'\t' => "\\t",
+            8 => "\\b",
+            12 => "\\f",
+            0..=0x1f => "",
+            _ => continue,
+        };
+        out.push_str(&s[start..i]);
+        if esc.is_empty() {
+            const HEX: &[u8; 16] = b"0123456789abcdef";
+            out.push_str("\\u00");
+            out.push(HEX[(b >> 4) as usize] as char);
+            out.push(HEX[(b & 15) as usize] as char);
+        } else {
+            out.push_str(esc);
         }
+        start = i + 1;
     }
+    out.push_str(&s[start..]);
     out.push('"');
 }
 
@@ -139,7 +154,11 @@ fn write_json(v: &Value, pretty: Option<usize>, level: usize, out: &mut String) 
     crate::stack::grow(|| match v {
         Value::Nil => out.push_str("null"),
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-        Value::Int(i) => out.push_str(&i.to_string()),
+        Value::Int(i) => {
+            use std::fmt::Write as _;
+            // Writing into a String cannot fail.
+            let _ = write!(out, "{i}");
+        }
         Value::BigInt(s) => out.push_str(s),
         Value::Float(f) if f.is_finite() => out.push_str(&float_to_s(*f)),
         Value::Float(f) => write_json_tagged(
@@ -250,7 +269,7 @@ fn wire_error(msg: impl Into<String>) -> Error {
     Error::new(ErrorKind::Parse, msg)
 }
 
-fn decode_wire(v: Value) -> Result<Value> {
+pub(crate) fn decode_wire(v: Value) -> Result<Value> {
     crate::stack::grow(|| {
         match v {
             Value::Array(mut a) => {

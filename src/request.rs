@@ -11,7 +11,7 @@
 
 use crate::error::{Error, ErrorKind};
 use crate::lookup::{LookupRequest, Session};
-use crate::render::{from_json, to_json};
+use crate::render::to_json;
 use crate::value::{Map, Value};
 
 /// A request decoded from JSON, with its flags.
@@ -112,10 +112,10 @@ fn hash_field(name: &str, v: &Value) -> Result<Map, Error> {
     }
 }
 
-/// Decodes a request from JSON text.
+/// Decodes a request from JSON text: strict JSON (RFC 8259), read by
+/// [`crate::wire::parse_request`] (errors name the input as `request`).
 pub fn parse_request(text: &str) -> Result<Request, Error> {
-    let v = from_json(text).map_err(|e| invalid(format!("invalid JSON: {}", e.message)))?;
-    request_from_value(&v)
+    crate::wire::parse_request(text, "request")
 }
 
 /// Encodes an error object `{"kind", "message", "file"?, "line"?}`.

@@ -49,6 +49,12 @@ pub const ENVIRONMENT: &str = "production";
 mod rng;
 pub use rng::Rng;
 
+#[path = "shape.rs"]
+mod shape;
+// Not every includer of this file uses both.
+#[allow(unused_imports)]
+pub use shape::{Shape, PRESETS};
+
 /// Keys per data file: a heavy-tailed distribution given by its quantiles
 /// (median 2, p90 15), interpolated linearly.
 const KEYS_PER_FILE: [(f64, f64); 11] = [
@@ -494,7 +500,7 @@ fn template(rng: &mut Rng, depth: usize, level: usize) -> TNode {
     TNode::Branch(children)
 }
 
-fn build_universe(rng: &mut Rng, scale: f64) -> Universe {
+fn build_universe(rng: &mut Rng, scale: f64, shape: &Shape) -> Universe {
     let mut u = Universe {
         keys: Vec::new(),
         index: BTreeMap::new(),
@@ -524,7 +530,7 @@ fn build_universe(rng: &mut Rng, scale: f64) -> Universe {
         u.site_scalars.push(i);
     }
     // Modules and their classes' parameters.
-    let n_modules = scaled(50, scale);
+    let n_modules = ((50.0 * shape.modules * scale).round() as usize).max(1);
     for m in 0..n_modules {
         let base = MODULES[m % MODULES.len()];
         let name = if m < MODULES.len() {
@@ -1345,6 +1351,7 @@ pub struct Stats {
 pub struct Corpus {
     pub seed: u64,
     pub scale: f64,
+    pub shape: Shape,
     /// Every file, by path relative to the corpus root (sorted).
     pub files: BTreeMap<String, String>,
     /// The data files' paths (YAML), relative to the root.
@@ -1414,6 +1421,132 @@ hierarchy:
     path: "common.yaml"
 "#;
 
+/// The environment's hiera.yaml with `n` levels (see [`shape::kept_levels`];
+/// 10 is [`ENV_HIERA`] itself).
+fn env_hiera(n: usize) -> String {
+    if n == ENV_LEVELS {
+        return ENV_HIERA.to_string();
+    }
+    let (head, levels) = ENV_HIERA.split_once("  - name:").unwrap();
+    let blocks: Vec<String> = format!("  - name:{levels}").split_inclusive('\n').fold(
+        Vec::new(),
+        |mut acc: Vec<String>, line| {
+            if line.starts_with("  - name:") || acc.is_empty() {
+                acc.push(String::new());
+            }
+            acc.last_mut().unwrap().push_str(line);
+            acc
+        },
+    );
+    let mut out = head.to_string();
+    for &l in &shape::kept_levels(n) {
+        if l == ENV_LEVELS - 1 {
+            for e in 0..n.saturating_sub(ENV_LEVELS) {
+                let fact = if e % 2 == 0 { "team" } else { "app" };
+                out.push_str(&format!(
+                    "  - name: \"Extra level {e}\"\n    path: \"extra{e}/{fact}/%{{facts.{fact}}}.yaml\"\n"
+                ));
+            }
+        }
+        out.push_str(&blocks[l]);
+    }
+    out
+}
+
+/// A module's hiera.yaml with `n` levels (2 is [`MODULE_HIERA`]).
+fn module_hiera(n: usize) -> String {
+    let mut out = String::from(
+        "---\nversion: 5\ndefaults:\n  datadir: data\n  data_hash: yaml_data\nhierarchy:\n",
+    );
+    if n >= 4 {
+        out.push_str("  - name: \"Role\"\n    path: \"roles/%{facts.role}.yaml\"\n");
+    }
+    if n >= 3 {
+        out.push_str(
+            "  - name: \"OS release\"\n    path: \"os/%{facts.os.family}/%{facts.os.release.major}.yaml\"\n",
+        );
+    }
+    if n >= 2 {
+        out.push_str("  - name: \"OS family\"\n    path: \"os/%{facts.os.family}.yaml\"\n");
+    }
+    out.push_str("  - name: \"Common\"\n    path: \"common.yaml\"\n");
+    if n == 2 {
+        debug_assert_eq!(out, MODULE_HIERA);
+    }
+    out
+}
+
+/// Replaces shares of the workload's automatic parameter lookups (see
+/// [`Shape`]): misses (a parameter of the same class that no file defines),
+/// dotted keys, merges and interpolated keys (copies of the workload's own
+/// requests of those kinds). Nothing changes for the default shape.
+fn reshape_workload(
+    rng: &mut Rng,
+    shape: &Shape,
+    defined: &BTreeSet<String>,
+    workload: &mut [(Value, String)],
+    kinds: &mut BTreeMap<String, usize>,
+) {
+    let shares = [
+        ("miss", shape.misses),
+        ("dotted", shape.dotted),
+        ("merge", shape.merges),
+        ("interpolated", shape.interpolated),
+    ];
+    if shares.iter().all(|(_, s)| *s == 0.0) {
+        return;
+    }
+    let pool = |pred: &dyn Fn(&str) -> bool| -> Vec<(Value, String)> {
+        workload.iter().filter(|(_, k)| pred(k)).cloned().collect()
+    };
+    let dotted = pool(&|k| k == "dotted");
+    let merges = pool(&|k| k.starts_with("merge_"));
+    let interpolated = pool(&|k| k == "interpolated");
+    let mut n_miss = 0usize;
+    for (request, kind) in workload.iter_mut() {
+        if kind != "apl" {
+            continue;
+        }
+        let x = rng.unit();
+        let mut acc = 0.0;
+        let mut chosen = None;
+        for (name, share) in shares {
+            acc += share;
+            if x < acc {
+                chosen = Some(name);
+                break;
+            }
+        }
+        let new = match chosen {
+            None => continue,
+            Some("miss") => {
+                let key = request
+                    .get("key")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default();
+                let class = key.rsplit_once("::").map_or(key, |(c, _)| c);
+                let mut name = format!("{class}::unset_{n_miss}");
+                while defined.contains(&name) {
+                    n_miss += 1;
+                    name = format!("{class}::unset_{n_miss}");
+                }
+                n_miss += 1;
+                (req(&name), "apl_miss".to_string())
+            }
+            Some("dotted") if !dotted.is_empty() => dotted[rng.below(dotted.len())].clone(),
+            Some("merge") if !merges.is_empty() => merges[rng.below(merges.len())].clone(),
+            Some("interpolated") if !interpolated.is_empty() => {
+                interpolated[rng.below(interpolated.len())].clone()
+            }
+            Some(_) => continue,
+        };
+        *kinds.get_mut("apl").unwrap() -= 1;
+        *kinds.entry(new.1.clone()).or_default() += 1;
+        *request = new.0;
+        *kind = new.1;
+    }
+}
+
 fn map_of(pairs: Vec<(&str, Value)>) -> Value {
     let mut m = Map::default();
     for (k, v) in pairs {
@@ -1429,10 +1562,19 @@ fn merge_opt(strategy: &str) -> Value {
 impl Corpus {
     /// Generates the corpus for `seed` and `scale` (1.0 = issue 7's spec).
     pub fn generate(seed: u64, scale: f64) -> Corpus {
+        Corpus::generate_shaped(seed, scale, &Shape::default())
+    }
+
+    /// Generates a corpus of another shape (see [`Shape`]); the default
+    /// shape gives what [`Corpus::generate`] gives.
+    pub fn generate_shaped(seed: u64, scale: f64, shape: &Shape) -> Corpus {
         assert!(scale > 0.0, "scale must be positive");
         let mut root = Rng::new(seed);
+        // The shape's own draws (none for the default shape).
+        // Not a fork of `root`, which would change the default shape's draws.
+        let mut srng = Rng::new(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ 0x5348_4150_4500);
         let mut rng = root.fork("universe");
-        let u = build_universe(&mut rng, scale);
+        let u = build_universe(&mut rng, scale, shape);
 
         let dims = {
             let n_roles = scaled(40, scale);
@@ -1478,14 +1620,15 @@ impl Corpus {
 
         // Hosts of the fleet: node files exist for them.
         let mut hosts_rng = root.fork("hosts");
-        let fleet: Vec<HostSpec> = (0..scaled(900, scale))
+        let fleet: Vec<HostSpec> = (0..((900.0 * shape.node_files * scale).round() as usize)
+            .max(1))
             .map(|i| random_host(&mut hosts_rng, &dims, i))
             .collect();
 
         // -- environment layer
         let simple = |rng: &mut Rng, path: String, place: Place, interp: &mut BTreeSet<usize>| {
             let mut f = DataFile::new(path);
-            let n = keys_per_file(rng);
+            let n = shape.file_keys(keys_per_file(rng));
             fill(rng, &u, &mut f, n, place, interp);
             f
         };
@@ -1698,7 +1841,7 @@ impl Corpus {
         );
         common.interpolated = true;
         common.functions = true;
-        let target_common = scaled(750, scale);
+        let target_common = ((750.0 * shape.common_keys * scale).round() as usize).max(1);
         // Profile params: most of them; then module params, fewer for the
         // compile's modules.
         for p in &u.profiles {
@@ -1742,7 +1885,54 @@ impl Corpus {
                 common.set(&u.keys[i].name, v);
             }
         }
+        if shape.common_keys > 1.0 {
+            // A large common.yaml: settings no class reads, up to the target.
+            let mut n = 0;
+            while common.entries.len() < target_common {
+                let v = match n % 4 {
+                    0 => Value::Int(srng.range(1, 100_000) as i64),
+                    1 => Value::from(format!("{}-{}", word(&mut srng), word(&mut srng))),
+                    2 => Value::array(vec![
+                        Value::from(word(&mut srng)),
+                        Value::from(word(&mut srng)),
+                    ]),
+                    _ => map_of(vec![
+                        ("enabled", Value::Bool(srng.chance(0.5))),
+                        ("name", word(&mut srng).into()),
+                    ]),
+                };
+                common.set(&format!("site::bulk::setting_{n:05}"), v);
+                n += 1;
+            }
+        }
         data.push(common);
+
+        // -- levels beyond issue 7's ten (before common)
+        let extra_levels = shape.env_levels.saturating_sub(ENV_LEVELS);
+        for l in 0..extra_levels {
+            let (fact, values) = if l % 2 == 0 {
+                ("team", &dims.teams)
+            } else {
+                ("app", &dims.apps)
+            };
+            for v in values {
+                if srng.chance(0.6) {
+                    let mut f = DataFile::new(format!("{env}/data/extra{l}/{fact}/{v}.yaml"));
+                    let n = shape.file_keys(keys_per_file(&mut srng));
+                    fill(&mut srng, &u, &mut f, n, Place::Env, &mut interp_keys);
+                    data.push(f);
+                }
+            }
+        }
+        // -- levels left out
+        if shape.env_levels < ENV_LEVELS {
+            let kept = shape::kept_levels(shape.env_levels);
+            let prefix = format!("{env}/data/");
+            data.retain(|f| match f.path.strip_prefix(&prefix) {
+                Some(rel) => kept.iter().any(|&l| shape::in_level(rel, l)),
+                None => true,
+            });
+        }
 
         // -- global layer
         let mut gcommon = DataFile::new("global/common.yaml".into());
@@ -1780,9 +1970,12 @@ impl Corpus {
         // -- module layer
         for (mi, m) in u.modules.iter().enumerate() {
             let dir = format!("{env}/modules/{}", m.name);
-            files.insert(format!("{dir}/hiera.yaml"), MODULE_HIERA.to_string());
+            files.insert(
+                format!("{dir}/hiera.yaml"),
+                module_hiera(shape.module_levels),
+            );
             let mut f = DataFile::new(format!("{dir}/data/common.yaml"));
-            let n = keys_per_file(&mut rng).max(2);
+            let n = shape.file_keys(keys_per_file(&mut rng)).max(2);
             fill(&mut rng, &u, &mut f, n, Place::Module(mi), &mut interp_keys);
             // Module lookup_options: a literal key and a pattern, both in the
             // module's namespace.
@@ -1813,14 +2006,45 @@ impl Corpus {
                     ));
                 }
             }
+            if shape.module_levels >= 3 {
+                for (family, _, releases) in OSES {
+                    for r in releases {
+                        if srng.chance(0.3) {
+                            data.push(simple(
+                                &mut srng,
+                                format!("{dir}/data/os/{family}/{r}.yaml"),
+                                Place::Module(mi),
+                                &mut interp_keys,
+                            ));
+                        }
+                    }
+                }
+            }
+            if shape.module_levels >= 4 {
+                for role in &dims.roles {
+                    if srng.chance(0.15) {
+                        data.push(simple(
+                            &mut srng,
+                            format!("{dir}/data/roles/{role}.yaml"),
+                            Place::Module(mi),
+                            &mut interp_keys,
+                        ));
+                    }
+                }
+            }
+        }
+        if shape.module_levels == 1 {
+            // Common only: the OS family files are not in the hierarchy.
+            let modules = format!("{env}/modules/");
+            data.retain(|f| !(f.path.starts_with(&modules) && f.path.contains("/data/os/")));
         }
 
         // -- configs and data to text
         files.insert("hiera.yaml".into(), GLOBAL_HIERA.to_string());
-        files.insert(format!("{env}/hiera.yaml"), ENV_HIERA.to_string());
+        files.insert(format!("{env}/hiera.yaml"), env_hiera(shape.env_levels));
         let mut stats = Stats {
             config_files: 2 + u.modules.len(),
-            levels: ENV_LEVELS,
+            levels: shape.env_levels,
             modules: u.modules.len(),
             ..Default::default()
         };
@@ -1905,7 +2129,7 @@ impl Corpus {
             })
             .filter(|k| k != "lookup_options")
             .collect();
-        let (workload, kinds, probes) = build_workload(
+        let (mut workload, mut kinds, probes) = build_workload(
             &mut wrng,
             &u,
             &module_order,
@@ -1914,6 +2138,7 @@ impl Corpus {
             &broad,
             common_doc,
         );
+        reshape_workload(&mut srng, shape, &defined, &mut workload, &mut kinds);
         let mut wl_text = String::new();
         let mut kinds_text = String::new();
         for (r, k) in &workload {
@@ -1935,6 +2160,7 @@ impl Corpus {
         let mut c = Corpus {
             seed,
             scale,
+            shape: shape.clone(),
             files,
             data_files,
             nodes,
@@ -1993,6 +2219,7 @@ impl Corpus {
         let v = map_of(vec![
             ("seed", Value::Int(self.seed as i64)),
             ("scale", Value::Float(self.scale)),
+            ("shape", self.shape.describe().into()),
             ("environment", ENVIRONMENT.into()),
             ("data_files", int(s.data_files)),
             ("config_files", int(s.config_files)),

@@ -1,6 +1,6 @@
-//! `hiera-corpus --seed N --scale S --out DIR`: writes the benchmark corpus
-//! of issue 7 (see `benches/corpus/gen.rs` and BENCHMARKS.md) and prints a
-//! summary.
+//! `hiera-corpus --seed N --scale S [--shape SHAPE] --out DIR`: writes the
+//! benchmark corpus of issue 7, or one of another shape (issue 18, see
+//! `benches/corpus/shape.rs`), and prints a summary.
 
 #[path = "gen.rs"]
 mod gen;
@@ -8,12 +8,15 @@ mod gen;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: hiera-corpus [--seed N] [--scale S] --out DIR";
+const USAGE: &str =
+    "usage: hiera-corpus [--seed N] [--scale S] [--shape PRESET[,NAME=VALUE...]] --out DIR\n\
+       hiera-corpus --shapes   (lists the presets)";
 
 fn main() -> ExitCode {
     let mut seed: u64 = 1;
     let mut scale: f64 = 1.0;
     let mut out: Option<PathBuf> = None;
+    let mut shape = gen::Shape::default();
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         let (flag, inline) = match a.split_once('=') {
@@ -32,6 +35,23 @@ fn main() -> ExitCode {
                 .map(|v| scale = v)
                 .is_some(),
             "--out" => value().map(|v| out = Some(PathBuf::from(v))).is_some(),
+            "--shape" => match value().map(|v| gen::Shape::parse(&v)) {
+                Some(Ok(s)) => {
+                    shape = s;
+                    true
+                }
+                Some(Err(e)) => {
+                    eprintln!("hiera-corpus: --shape: {e}");
+                    return ExitCode::from(2);
+                }
+                None => false,
+            },
+            "--shapes" => {
+                for (name, what) in gen::PRESETS {
+                    println!("{name:<8} {what}");
+                }
+                return ExitCode::SUCCESS;
+            }
             "-h" | "--help" => {
                 println!("{USAGE}");
                 return ExitCode::SUCCESS;
@@ -47,7 +67,7 @@ fn main() -> ExitCode {
         eprintln!("hiera-corpus: --out is required\n{USAGE}");
         return ExitCode::from(2);
     };
-    let corpus = gen::Corpus::generate(seed, scale);
+    let corpus = gen::Corpus::generate_shaped(seed, scale, &shape);
     if let Err(e) = corpus.write(&out) {
         eprintln!("hiera-corpus: writing {}: {e}", out.display());
         return ExitCode::from(1);

@@ -26,7 +26,7 @@ use crate::hiera3::helpers::{
 };
 use crate::hiera3::interpolate::{self, Context, Lookup};
 use crate::hiera3::{Hiera3, ResolutionType};
-use crate::render::{from_json, to_json};
+use crate::render::to_json;
 use crate::request::error_json as error_object;
 use crate::value::{Map, Value};
 use std::ffi::{c_char, c_void, CString};
@@ -180,16 +180,11 @@ impl Lookup for Host<'_> {
     }
 }
 
-/// Reads a wire JSON input exactly (an `invalid_argument` error names it).
+/// Reads a wire JSON input: strict JSON, read by the protocol's reader
+/// ([`crate::wire::wire_value`]); an `invalid_argument` error names the
+/// input and the byte offset.
 fn wire(text: &str, name: &str) -> Result<Value> {
-    from_json(text).map_err(|e| {
-        let mut err = Error::new(
-            ErrorKind::InvalidArgument,
-            format!("{name} is not valid JSON: {}", e.message),
-        );
-        err.line = e.line;
-        err
-    })
+    crate::wire::wire_value(text, name)
 }
 
 /// An optional input: NULL is `None`.

@@ -40,7 +40,6 @@ pub use self::session::hiera_session;
 pub use self::status::hiera_status;
 
 use crate::error::{Error, ErrorKind};
-use crate::render::from_json;
 use crate::value::Value;
 use std::ffi::{c_char, CStr};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -117,17 +116,11 @@ pub(crate) unsafe fn input_str<'a>(p: *const c_char, name: &str) -> Result<&'a s
     })
 }
 
-/// Decodes a JSON input (the wire format of [`crate::render`]); a syntax
-/// error is an `invalid_argument` error naming the argument.
+/// Decodes a JSON input (strict JSON, the wire format of
+/// [`crate::render`], read by [`crate::wire::wire_value`]); a syntax error
+/// is an `invalid_argument` error naming the argument and the byte offset.
 pub(crate) fn input_json(text: &str, name: &str) -> Result<Value, Error> {
-    from_json(text).map_err(|e| {
-        let mut err = Error::new(
-            ErrorKind::InvalidArgument,
-            format!("{name} is not valid JSON: {}", e.message),
-        );
-        err.line = e.line;
-        err
-    })
+    crate::wire::wire_value(text, name)
 }
 
 /// Writes an out-parameter.

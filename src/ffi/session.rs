@@ -8,9 +8,7 @@ use super::{drop_made, guard, hiera_status, input_json, input_str, write_made, w
 use crate::error::{Error, ErrorKind};
 use crate::lookup::{LookupRequest, Session, SessionOptions};
 use crate::render::to_json;
-use crate::request::{
-    error_json as error_object, parse_request, request_from_value, respond, response_json, Request,
-};
+use crate::request::{error_json as error_object, respond, response_json, Request};
 use crate::value::{Map, Value};
 use std::ffi::c_char;
 use std::sync::Arc;
@@ -68,7 +66,7 @@ fn test_hook(_req: &Request) {
 
 /// `hiera_lookup` without the pointers.
 pub(crate) fn lookup_json(session: &Session, text: &str) -> Answer {
-    let req = match parse_request(text) {
+    let req = match crate::wire::parse_request(text, "request_json") {
         Ok(r) => r,
         Err(e) => {
             return Answer {
@@ -139,15 +137,8 @@ fn answer(outcome: crate::error::Result<Option<Value>>) -> Answer {
 /// `hiera_lookup_many` without the pointers: the status and the text of
 /// `results_json`.
 pub(crate) fn lookup_many_json(session: &Session, text: &str) -> (hiera_status, String) {
-    let requests = match input_json(text, "requests_json") {
-        Ok(Value::Array(a)) => a,
-        Ok(_) => {
-            let e = Error::new(
-                ErrorKind::InvalidArgument,
-                "requests_json must be a JSON array of requests",
-            );
-            return (hiera_status::HIERA_INVALID_ARGUMENT, error_object(&e));
-        }
+    let requests = match crate::wire::parse_requests(text, "requests_json") {
+        Ok(r) => r,
         Err(e) => return (hiera_status::HIERA_INVALID_ARGUMENT, error_object(&e)),
     };
     let mut out = String::from("[");
@@ -155,12 +146,12 @@ pub(crate) fn lookup_many_json(session: &Session, text: &str) -> (hiera_status, 
         if i > 0 {
             out.push(',');
         }
-        let resp = match request_from_value(r) {
+        let resp = match r {
             Ok(req) => {
-                test_hook(&req);
-                respond(session, &req)
+                test_hook(req);
+                respond(session, req)
             }
-            Err(e) => response_json(&Err(e), None),
+            Err(e) => response_json(&Err(e.clone()), None),
         };
         out.push_str(&resp);
     }
@@ -179,15 +170,8 @@ pub(crate) fn lookup_keys_json(
         Ok(o) => o,
         Err(e) => return (hiera_status::HIERA_INVALID_ARGUMENT, error_object(&e)),
     };
-    let keys = match input_json(text, "keys_json") {
-        Ok(Value::Array(a)) if a.iter().all(|k| k.as_str().is_some()) => a,
-        Ok(_) => {
-            let e = Error::new(
-                ErrorKind::InvalidArgument,
-                "keys_json must be a JSON array of strings",
-            );
-            return (hiera_status::HIERA_INVALID_ARGUMENT, error_object(&e));
-        }
+    let keys = match crate::wire::parse_keys(text, "keys_json") {
+        Ok(k) => k,
         Err(e) => return (hiera_status::HIERA_INVALID_ARGUMENT, error_object(&e)),
     };
     let mut out = String::from("[");
@@ -196,7 +180,7 @@ pub(crate) fn lookup_keys_json(
             out.push(',');
         }
         let mut lookup = scope.clone();
-        lookup.keys = vec![key.as_str().unwrap_or_default().to_string()];
+        lookup.keys = vec![key.clone()];
         let req = Request {
             lookup,
             explain: false,
@@ -530,7 +514,9 @@ pub unsafe extern "C" fn hiera_session_free(s: *mut hiera_session) {
 
 /// Looks up one request.
 ///
-/// `request_json` is the request object of the CLI's `--batch` mode:
+/// `request_json` is strict JSON (RFC 8259: no comments, no `NaN`, nothing
+/// after the object; as every JSON input of this API), the request object
+/// of the CLI's `--batch` mode:
 /// `{"key": K | [K, ...], "merge": ..., "default": ..., "default_values_hash":
 /// {...}, "override": {...}, "explain": bool, "local_variables": [NAME, ...],
 /// "hiera3_variables": {...}}`; only `key` is required and unknown fields
@@ -558,7 +544,10 @@ pub unsafe extern "C" fn hiera_session_free(s: *mut hiera_session) {
 /// - `HIERA_ERROR`: an error object `{"kind", "message", "file"?, "line"?}`
 ///   (with `"explain": TEXT` added when an explanation was asked for).
 /// - `HIERA_INVALID_ARGUMENT`: an error object (kind `invalid_argument`):
-///   `request_json` is not UTF-8, not JSON, or not a valid request.
+///   `request_json` is not UTF-8, not JSON, or not a valid request. A
+///   syntax error's message names the byte offset (and the request member
+///   it is in): `request_json is not valid JSON: expected ',' or '}', found
+///   '/' at byte 14`.
 /// - `HIERA_NULL_ARGUMENT`, `HIERA_PANIC`: `*result_json` is not written.
 ///
 /// Ownership: `s` and `request_json` are borrowed for the call;
@@ -886,7 +875,17 @@ mod tests {
         );
         let (st, err) = f.lookup(br#"{"key":"#);
         assert_eq!(st, HIERA_INVALID_ARGUMENT);
-        assert!(err.unwrap().contains("invalid JSON"));
+        assert_eq!(
+            err.unwrap(),
+            r#"{"kind":"invalid_argument","message":"request_json is not valid JSON: expected a value, found the end of the input at byte 7 (in member 'key')"}"#
+        );
+        // Requests are strict JSON: no comments.
+        let (st, err) = f.lookup(br#"{"key":"motd" /* c */}"#);
+        assert_eq!(st, HIERA_INVALID_ARGUMENT);
+        assert_eq!(
+            err.unwrap(),
+            r#"{"kind":"invalid_argument","message":"request_json is not valid JSON: expected ',' or '}', found '/' at byte 14"}"#
+        );
         let (st, err) = f.lookup(b"{\"key\":\"\xff\"}");
         assert_eq!(st, HIERA_INVALID_ARGUMENT);
         assert_eq!(
