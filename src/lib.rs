@@ -23,6 +23,7 @@ pub mod deep_merge;
 pub mod error;
 mod explain;
 pub mod eyaml;
+pub mod facts_file;
 pub mod ffi;
 pub mod glob;
 pub mod hiera3;
