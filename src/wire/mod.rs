@@ -13,7 +13,7 @@
 //! variables, ...) are wire values: plain JSON, plus `{"__type__": "Float" |
 //! "Binary" | "Symbol" | "Sensitive" | ..., "value": ...}` and
 //! `{"__type__": "Hash", "entries": [[k, v], ...]}` objects for what JSON
-//! cannot say ([`crate::render::to_json`] writes them, [`read::decode`]
+//! cannot say ([`crate::render::to_json`] writes them, `read::decode`
 //! reads them).
 //!
 //! **Requests** ([`request::parse_request`]): `{"key": K | [K, ...],

@@ -365,7 +365,7 @@ impl<'a> Reader<'a> {
     }
 
     /// Any value, as a [`Value`] (wire `__type__` objects not decoded yet:
-    /// see [`Reader::wire_value`]).
+    /// see [`wire_value`]).
     pub fn value(&mut self) -> R<Value> {
         self.value_at(0)
     }
