@@ -74,3 +74,72 @@ pub unsafe extern "C" fn hiera_lookup_all(
         status
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ffi::hiera::{hiera_free, hiera_open};
+    use crate::ffi::session::{hiera_session_free, hiera_session_new};
+    use crate::ffi::string::hiera_string_free;
+    use std::ffi::{CStr, CString};
+
+    #[test]
+    fn null_arguments_are_refused() {
+        let mut out: *mut c_char = std::ptr::null_mut();
+        // SAFETY: NULL session, valid out pointer: refused, nothing written.
+        let st = unsafe { hiera_lookup_all(std::ptr::null_mut(), &mut out) };
+        assert_eq!(st, hiera_status::HIERA_NULL_ARGUMENT);
+        assert!(out.is_null());
+    }
+
+    #[test]
+    fn answers_values_and_errors_of_a_session() {
+        let dir = std::env::temp_dir().join(format!("ffi_all_{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("data")).unwrap();
+        std::fs::write(
+            dir.join("hiera.yaml"),
+            "version: 5\nhierarchy:\n  - name: c\n    path: c.yaml\n",
+        )
+        .unwrap();
+        std::fs::write(
+            dir.join("data/c.yaml"),
+            "b: 2\na: 1\nloop: \"%{lookup('loop')}\"\n",
+        )
+        .unwrap();
+        let opts = CString::new(format!(
+            "{{\"hiera_config\": {}}}",
+            to_json(&Value::from(dir.join("hiera.yaml").to_str().unwrap()))
+        ))
+        .unwrap();
+        let scope = CString::new("{}").unwrap();
+        let (mut h, mut s, mut err, mut out) = (
+            std::ptr::null_mut(),
+            std::ptr::null_mut(),
+            std::ptr::null_mut(),
+            std::ptr::null_mut(),
+        );
+        // SAFETY: valid strings and out pointers; handles freed below.
+        unsafe {
+            assert_eq!(
+                hiera_open(opts.as_ptr(), &mut h, &mut err),
+                hiera_status::HIERA_OK
+            );
+            assert_eq!(
+                hiera_session_new(h, scope.as_ptr(), &mut s, &mut err),
+                hiera_status::HIERA_OK
+            );
+            assert_eq!(hiera_lookup_all(s, &mut out), hiera_status::HIERA_OK);
+            let text = CStr::from_ptr(out).to_str().unwrap().to_string();
+            hiera_string_free(out);
+            hiera_session_free(s);
+            hiera_free(h);
+            assert!(
+                text.starts_with(
+                    "{\"values\":{\"a\":1,\"b\":2},\"errors\":{\"loop\":{\"kind\":\"recursion\""
+                ),
+                "{text}"
+            );
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
