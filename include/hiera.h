@@ -395,6 +395,32 @@ const char *hiera_version(void);
 uint32_t hiera_abi_version(void);
 
 /**
+ * Looks up every key the session's node can look up (`hiera-lookup
+ * --all`): the top-level keys of every data file its hierarchies reach in
+ * the global, environment and module layers (module keys only in their
+ * own namespace) and the keys `lookup_options` names.
+ *
+ * Returns, with `*result_json`:
+ * - `HIERA_OK`: `{"values": {KEY: V, ...}, "errors": {KEY: ERROR, ...}}`:
+ *   the found answers sorted by key (keys not found left out), and the
+ *   keys whose lookup failed with their error object (as in
+ *   `hiera_lookup`'s `HIERA_ERROR`); one key's error does not stop the
+ *   others.
+ * - `HIERA_ERROR`: an error object: the global or environment
+ *   configuration or one of its data files cannot be read.
+ * - `HIERA_NULL_ARGUMENT`, `HIERA_PANIC`: `*result_json` is not written.
+ *
+ * Ownership: `s` is borrowed for the call; `*result_json` belongs to the
+ * caller: free it with `hiera_string_free`.
+ * Threads: many threads may call this on one session at once.
+ *
+ * # Safety
+ * `s` is NULL or a live session; `result_json` is NULL or valid for a
+ * write of a pointer.
+ */
+enum hiera_status hiera_lookup_all(struct hiera_session *s, char **result_json);
+
+/**
  * Parses the content of a data file as `yaml_data` or `json_data` does.
  *
  * - `format`: `"yaml"` or `"json"`.

@@ -14,6 +14,7 @@
 //! The C ABI (`include/hiera.h`) lives in [`ffi`]: the only module with
 //! `unsafe` code.
 
+pub mod all_keys;
 pub mod config;
 pub mod confine;
 pub mod convert;

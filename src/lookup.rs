@@ -1201,6 +1201,34 @@ impl Session {
     pub fn lookup_key(&self, key: &str) -> Result<Option<Value>> {
         self.lookup(&LookupRequest::key(key))
     }
+
+    /// The data hashes of every file the hierarchies of one layer reach for
+    /// this session's scope (global and environment layers when `module` is
+    /// `None`, else that module's layer), in hierarchy order, default
+    /// hierarchies included: read through the session's resolved
+    /// hierarchies and the file cache, as lookups read them. Locations
+    /// that a host function or a Hiera 3 backend answers are not files
+    /// libhiera reads, and are left out. Used by [`crate::all_keys`].
+    pub(crate) fn layer_data(&self, module: Option<&str>) -> Result<Vec<Arc<Map>>> {
+        let req = LookupRequest::default();
+        let mut inv = Invocation::new(self, &req);
+        let layers: &[Layer] = if module.is_some() {
+            &[Layer::Module]
+        } else {
+            &[Layer::Global, Layer::Environment]
+        };
+        let mut out = Vec::new();
+        for &layer in layers {
+            let Some(config) = inv.layer_config(layer, module)? else {
+                continue;
+            };
+            let site = std::mem::replace(&mut inv.site, (layer, module.map(Arc::from)));
+            let r = inv.hierarchy_data(&config, &mut out);
+            inv.site = site;
+            r?;
+        }
+        Ok(out)
+    }
 }
 
 /// Which layer a search is in.
@@ -2004,6 +2032,58 @@ impl<'s> Invocation<'s> {
             this.ex_pop();
             r
         })
+    }
+
+    /// Appends the data of every file location of `config`'s hierarchies
+    /// (see [`Session::layer_data`]).
+    fn hierarchy_data(&mut self, config: &Arc<HieraConfig>, out: &mut Vec<Arc<Map>>) -> Result<()> {
+        for default_hierarchy in [false, true] {
+            if default_hierarchy && config.default_hierarchy.is_none() {
+                continue;
+            }
+            let resolved = self.resolved_hierarchy(config, default_hierarchy)?;
+            let entries = self.session.entries(config, default_hierarchy);
+            for re in &resolved.entries {
+                let entry = &entries[re.index];
+                for (j, loc) in re.locations.iter().enumerate() {
+                    let Location::Path(path, _) = loc else {
+                        continue;
+                    };
+                    let eyaml = entry.function_kind == FunctionKind::LookupKey
+                        && entry.function_name == crate::eyaml::FUNCTION;
+                    let format = match builtin_format(
+                        entry.function_kind,
+                        &entry.function_name,
+                        re.options.as_ref(),
+                        path,
+                    ) {
+                        Some(f) => f,
+                        None if eyaml => DataFormat::Yaml,
+                        None => continue,
+                    };
+                    let data = match re.data[j].get() {
+                        Some(d) => d.clone(),
+                        None if eyaml => self.hiera().cache.data(path, format)?,
+                        None => {
+                            let d = self.hiera().cache.data(path, format)?;
+                            let mut fresh = false;
+                            let kept = re.data[j]
+                                .get_or_init(|| {
+                                    fresh = true;
+                                    d
+                                })
+                                .clone();
+                            if fresh {
+                                self.check_module_keys(entry, path, kept.as_deref());
+                            }
+                            kept
+                        }
+                    };
+                    out.extend(data);
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Builds the key index of a resolved hierarchy (see [`ResolvedHierarchy`]).

@@ -78,6 +78,7 @@ fn header_states_the_contract() {
         "enum hiera_status hiera_lookup_many(struct hiera_session *s,\n",
         "enum hiera_status hiera_session_overlay(const struct hiera_session *parent,\n",
         "enum hiera_status hiera_lookup_keys(struct hiera_session *s,\n",
+        "enum hiera_status hiera_lookup_all(struct hiera_session *s, char **result_json);",
         "void hiera_string_free(char *s);",
     ] {
         assert!(h.contains(want), "include/hiera.h lacks {want:?}");
@@ -116,6 +117,7 @@ fn header_states_the_contract() {
         "hiera_lookup_many",
         "hiera_session_overlay",
         "hiera_lookup_keys",
+        "hiera_lookup_all",
         "hiera_string_free",
     ] {
         let at = h.find(&format!(" {name}(")).unwrap();

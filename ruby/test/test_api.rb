@@ -127,6 +127,28 @@ class TestApi < Minitest::Test
     end
   end
 
+  def test_lookup_all_answers_every_key_as_puppet
+    dir = File.expand_path('../../tests/conformance/all_keys/every_key', __dir__)
+    expected = JSON.parse(File.read(File.join(dir, 'expected.json')))
+    hiera = Libhiera::Hiera.new(hiera_config: File.join(dir, 'hiera.yaml'),
+                                environmentpath: File.join(dir, 'environments'))
+    values, errors = hiera.session(expected['scope']).lookup_all
+    assert_equal values.keys.sort, values.keys
+    expected['results'].each do |r|
+      key = r['key'].delete('"')
+      if r['not_found']
+        refute values.key?(key), key
+        refute errors.key?(key), key
+      elsif r['error']
+        refute values.key?(key), key
+        assert_kind_of Libhiera::Error, errors.fetch(key)
+      else
+        assert_equal expected_wire(r['value']), wire(values.fetch(key)), key
+      end
+    end
+    assert_equal expected['results'].count { |r| r.key?('value') }, values.size
+  end
+
   def test_errors_are_typed
     files = {
       'hiera.yaml' => "version: 5\nhierarchy:\n  - name: c\n    path: c.yaml\n",

@@ -20,7 +20,7 @@ const USAGE: &str =
                     [--sort-merged-arrays] [--merge-hash-arrays] [--default JSON]
                     [--explain] [--render-as s|json|yaml] [--strict off|warning|error]
                     [--puppet 7|8] [--limit NAME=N]... [--confine]
-                    (KEY... | --batch)
+                    (KEY... | --batch | --all)
        hiera-lookup --hiera3 [--hiera_config FILE] [--scope FILE]
                     [--resolution-type priority|array|hash|JSON] [--order-override NAME]...
                     [--default JSON] [--render-as s|json|yaml] [--] KEY";
@@ -38,6 +38,7 @@ struct Args {
     explain: bool,
     render_as: String,
     batch: bool,
+    all: bool,
     keys: Vec<String>,
 }
 
@@ -67,6 +68,7 @@ fn parse_args() -> Result<Args, String> {
         explain: false,
         render_as: "yaml".into(),
         batch: false,
+        all: false,
         keys: Vec::new(),
     };
     let mut it = std::env::args().skip(1);
@@ -125,6 +127,7 @@ fn parse_args() -> Result<Args, String> {
             }
             "--confine" => a.options.confine = true,
             "--batch" => a.batch = true,
+            "--all" => a.all = true,
             "-h" | "--help" => {
                 println!("{USAGE}");
                 std::process::exit(0);
@@ -139,7 +142,10 @@ fn parse_args() -> Result<Args, String> {
     if a.scope_file.is_some() && a.facts_file.is_some() {
         return Err("--scope and --facts cannot be used together".into());
     }
-    if !a.batch && a.keys.is_empty() {
+    if a.all && (a.batch || !a.keys.is_empty() || a.explain) {
+        return Err("--all takes no keys, --batch or --explain".into());
+    }
+    if !a.batch && !a.all && a.keys.is_empty() {
         return Err(format!("No keys were given to lookup.\n{USAGE}"));
     }
     Ok(a)
@@ -289,6 +295,9 @@ fn main() -> ExitCode {
     if a.batch {
         return batch(&session);
     }
+    if a.all {
+        return all(&session);
+    }
     let merge = match merge_value(&a) {
         Ok(m) => m,
         Err(e) => return fail(e),
@@ -327,6 +336,26 @@ fn main() -> ExitCode {
         }
         Ok(None) => ExitCode::from(1),
         Err(e) => fail(e),
+    }
+}
+
+/// `--all`: every key the node can look up and its answer, as one JSON
+/// object sorted by key (keys not found left out). A key whose lookup
+/// fails is left out of the object and reported on stderr as
+/// `Error: KEY: MESSAGE`; the exit status is then 2 (else 0).
+fn all(session: &Session) -> ExitCode {
+    let answers = match session.lookup_all() {
+        Ok(a) => a,
+        Err(e) => return fail(e),
+    };
+    print_value(&to_json_pretty(&answers.values_hash()));
+    for (key, e) in &answers.errors {
+        eprintln!("Error: {key}: {e}");
+    }
+    if answers.errors.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(2)
     }
 }
 

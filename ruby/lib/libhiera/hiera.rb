@@ -295,6 +295,21 @@ module Libhiera
       end
     end
 
+    # Every key this node can look up and its answer (`hiera-lookup
+    # --all`): returns `[values, errors]`, `values` a Hash of key => value
+    # sorted by key (keys not found left out), `errors` a Hash of key =>
+    # {Libhiera::Error} for the keys whose lookup failed (the others are
+    # still answered). Raises when the configuration cannot be read.
+    def lookup_all
+      out = FFI::MemoryPointer.new(:pointer)
+      status = @handle.use { |s| @host ? Native.hiera_lookup_all_host(s, out) : Native.hiera_lookup_all(s, out) }
+      json = Native.take(out)
+      raise failure(status, json) unless status == Native::OK
+
+      all = Wire.load(json)
+      [all['values'], all['errors'].transform_values { |e| Libhiera.error_from(e) }]
+    end
+
     # Puppet's `lookup --explain` text for a key.
     def explain(key, merge: nil)
       req = JSON.parse(request(key, merge, nil, nil)).merge('explain' => true)

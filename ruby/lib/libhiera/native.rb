@@ -89,6 +89,7 @@ module Libhiera
     attach_function :hiera_lookup_key, %i[pointer buffer_in size_t pointer], :int, blocking: true
     attach_function :hiera_lookup_many, %i[pointer pointer pointer], :int, blocking: true
     attach_function :hiera_lookup_keys, %i[pointer string string pointer], :int, blocking: true
+    attach_function :hiera_lookup_all, %i[pointer pointer], :int, blocking: true
     attach_function :hiera_parse_data, %i[string string buffer_in size_t pointer], :int
 
     # A configuration whose lookups call back into Ruby (`hiera_host`):
@@ -113,6 +114,7 @@ module Libhiera
     attach_function :hiera_lookup_key_host, :hiera_lookup_key, %i[pointer buffer_in size_t pointer], :int
     attach_function :hiera_lookup_host, :hiera_lookup, %i[pointer pointer pointer], :int
     attach_function :hiera_lookup_many_host, :hiera_lookup_many, %i[pointer pointer pointer], :int
+    attach_function :hiera_lookup_all_host, :hiera_lookup_all, %i[pointer pointer], :int
     attach_function :hiera_lookup_keys_host, :hiera_lookup_keys, %i[pointer string string pointer], :int
 
     # Hiera 3. These call back into Ruby: they keep the GVL.
