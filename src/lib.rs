@@ -17,6 +17,7 @@
 pub mod config;
 pub mod confine;
 pub mod convert;
+mod convert_type;
 pub mod data;
 pub mod data_provider;
 pub mod deep_merge;
