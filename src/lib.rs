@@ -32,6 +32,7 @@ pub mod host;
 pub mod interpolate;
 pub mod json;
 pub mod key;
+mod key_options;
 pub mod known_variables;
 pub mod limits;
 pub mod list;
