@@ -18,12 +18,25 @@ pub fn convert_to(key: &str, value: Value, spec: &Value) -> Result<Value> {
             format!("Invalid data type in lookup_options for key '{key}' could not parse '{type_src}', error: '{msg}"),
         )
     })?;
-    new_instance(&ty, value, &args).map_err(|msg| {
+    let checked = crate::convert_type::parse(&ty.name, &ty.params);
+    // `new` returns a value that already is an instance of the type as it is.
+    if let Some(c) = &checked {
+        if args.is_empty() && crate::convert_type::is_instance(c, &value) {
+            return Ok(value);
+        }
+    }
+    let raised = |msg: String| {
         Error::new(
             ErrorKind::Lookup,
             format!("The convert_to lookup_option for key '{key}' raised error: {msg}"),
         )
-    })
+    };
+    let converted = new_instance(&ty, value, &args).map_err(raised)?;
+    // ... and asserts that what it made is one.
+    if let Some(c) = &checked {
+        crate::convert_type::assert_result(c, &ty.text(), &converted).map_err(raised)?;
+    }
+    Ok(converted)
 }
 
 fn type_string(v: &Value) -> String {
@@ -90,6 +103,17 @@ fn parse_type(src: &str) -> std::result::Result<TypeRef, String> {
         name: name.to_string(),
         params,
     })
+}
+
+impl TypeRef {
+    /// The type as Puppet prints it: `Name[p1, p2]`.
+    fn text(&self) -> String {
+        if self.params.is_empty() {
+            self.name.clone()
+        } else {
+            format!("{}[{}]", self.name, self.params.join(", "))
+        }
+    }
 }
 
 /// The largest Integer `Array.new` iterates here (Puppet would try any
@@ -239,6 +263,11 @@ fn new_instance(ty: &TypeRef, value: Value, args: &[Value]) -> std::result::Resu
                 crate::ptype::infer_type(other)
             )),
         },
+        // Abstract types have no `new`.
+        "Scalar" | "Variant" | "Undef" => Err(format!(
+            "Creation of new instance of type '{}' is not supported",
+            ty.text()
+        )),
         _ => Err(format!(
             "Creation of new instance of type 'TypeReference['{}']' is not supported",
             ty.name

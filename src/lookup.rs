@@ -1690,7 +1690,24 @@ impl<'s> Invocation<'s> {
             return Ok(None);
         }
         let lk = LookupKey::parse(key)?;
-        let options = self.lookup_options_for(&lk)?;
+        let options = match self.lookup_options_for(&lk)? {
+            Some(Value::Hash(h)) => Some((*h).clone()),
+            Some(other) => match crate::key_options::index_error(&other) {
+                // Puppet reads `options['merge']` before the lookup when no
+                // merge is given, and `options['convert_to']` after a value
+                // is found: a non-Hash raises Ruby's error at either point.
+                Some(e) if merge.is_none() => return Err(e),
+                Some(e) => {
+                    let found = self.lookup_parsed(&lk, merge, None)?;
+                    return match found {
+                        Some(_) => Err(e),
+                        None => Ok(None),
+                    };
+                }
+                None => None,
+            },
+            None => None,
+        };
         let merge_from_options = merge.is_none()
             && options
                 .as_ref()
@@ -3004,7 +3021,7 @@ impl<'s> Invocation<'s> {
 
     // ---- lookup_options ----
 
-    fn lookup_options_for(&mut self, lk: &LookupKey) -> Result<Option<Map>> {
+    fn lookup_options_for(&mut self, lk: &LookupKey) -> Result<Option<Value>> {
         let module = lk.module();
         let compiled = match self
             .session
@@ -3033,9 +3050,7 @@ impl<'s> Invocation<'s> {
         let Some(compiled) = compiled else {
             return Ok(None);
         };
-        Ok(compiled
-            .for_key(&lk.root)?
-            .and_then(|v| v.as_hash().cloned()))
+        Ok(compiled.for_key(&lk.root)?.cloned())
     }
 
     fn options_lookup(
