@@ -6,7 +6,7 @@
 //! searches a module's layer for those), plus the keys `lookup_options`
 //! names (not its regular expressions). `lookup_options` itself is not a
 //! key. Files are read through the session's resolved hierarchies and the
-//! file cache, as lookups read them ([`Session::layer_data`]); locations
+//! file cache, as lookups read them (`Session::layer_data`); locations
 //! a host function or Hiera 3 backend answers are not enumerated.
 //!
 //! Each key's answer is exactly what `lookup(key)` answers; a key not
