@@ -52,6 +52,35 @@ struct TypeRef {
     params: Vec<String>,
 }
 
+/// The top-level parameters of a type's `[...]` contents (`inner`, without
+/// the brackets), split at the commas outside nested brackets and trimmed;
+/// `None` when the brackets do not balance.
+pub(crate) fn top_level_params(inner: &str) -> Option<Vec<String>> {
+    let mut params = Vec::new();
+    let mut depth = 0i32;
+    let mut cur = String::new();
+    for c in inner.chars() {
+        match c {
+            '[' => depth += 1,
+            ']' => depth -= 1,
+            ',' if depth == 0 => {
+                params.push(cur.trim().to_string());
+                cur.clear();
+                continue;
+            }
+            _ => {}
+        }
+        cur.push(c);
+    }
+    if depth != 0 {
+        return None;
+    }
+    if !cur.trim().is_empty() {
+        params.push(cur.trim().to_string());
+    }
+    Some(params)
+}
+
 fn parse_type(src: &str) -> std::result::Result<TypeRef, String> {
     let s = src.trim();
     if s.is_empty() {
@@ -73,27 +102,10 @@ fn parse_type(src: &str) -> std::result::Result<TypeRef, String> {
         let Some(inner) = inner.strip_suffix(']') else {
             return Err("Syntax error at end of input".into());
         };
-        let mut depth = 0;
-        let mut cur = String::new();
-        for c in inner.chars() {
-            match c {
-                '[' => depth += 1,
-                ']' => depth -= 1,
-                ',' if depth == 0 => {
-                    params.push(cur.trim().to_string());
-                    cur.clear();
-                    continue;
-                }
-                _ => {}
-            }
-            cur.push(c);
-        }
-        if depth != 0 {
+        let Some(split) = top_level_params(inner) else {
             return Err("Syntax error at end of input".into());
-        }
-        if !cur.trim().is_empty() {
-            params.push(cur.trim().to_string());
-        }
+        };
+        params = split;
     }
     // Puppet type names start with an upper case letter.
     if !name.starts_with(|c: char| c.is_ascii_uppercase()) {

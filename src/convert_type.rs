@@ -97,27 +97,7 @@ fn split(src: &str) -> Option<(String, Vec<String>)> {
     let mut params = Vec::new();
     if !rest.is_empty() {
         let inner = rest.strip_prefix('[')?.strip_suffix(']')?;
-        let mut depth = 0i32;
-        let mut cur = String::new();
-        for c in inner.chars() {
-            match c {
-                '[' => depth += 1,
-                ']' => depth -= 1,
-                ',' if depth == 0 => {
-                    params.push(cur.trim().to_string());
-                    cur.clear();
-                    continue;
-                }
-                _ => {}
-            }
-            cur.push(c);
-        }
-        if depth != 0 {
-            return None;
-        }
-        if !cur.trim().is_empty() {
-            params.push(cur.trim().to_string());
-        }
+        params = crate::convert::top_level_params(inner)?;
     }
     Some((name.trim().to_string(), params))
 }

@@ -2081,20 +2081,7 @@ impl<'s> Invocation<'s> {
                     let data = match re.data[j].get() {
                         Some(d) => d.clone(),
                         None if eyaml => self.hiera().cache.data(path, format)?,
-                        None => {
-                            let d = self.hiera().cache.data(path, format)?;
-                            let mut fresh = false;
-                            let kept = re.data[j]
-                                .get_or_init(|| {
-                                    fresh = true;
-                                    d
-                                })
-                                .clone();
-                            if fresh {
-                                self.check_module_keys(entry, path, kept.as_deref());
-                            }
-                            kept
-                        }
+                        None => self.slot_data(&re.data[j], entry, path, format)?,
                     };
                     out.extend(data);
                 }
@@ -2126,23 +2113,7 @@ impl<'s> Invocation<'s> {
                 let Location::Path(path, _) = loc else {
                     return None;
                 };
-                let data = match re.data[j].get() {
-                    Some(d) => d.clone(),
-                    None => {
-                        let d = self.hiera().cache.data(path, format).ok()?;
-                        let mut fresh = false;
-                        let kept = re.data[j]
-                            .get_or_init(|| {
-                                fresh = true;
-                                d
-                            })
-                            .clone();
-                        if fresh {
-                            self.check_module_keys(entry, path, kept.as_deref());
-                        }
-                        kept
-                    }
-                };
+                let data = self.slot_data(&re.data[j], entry, path, format).ok()?;
                 datas.push(data);
             }
             layout.push(datas);
@@ -2260,6 +2231,33 @@ impl<'s> Invocation<'s> {
             Some(path),
             value,
         )
+    }
+
+    /// One location's data through its session slot: the slot's parse, or
+    /// the file cache's, kept in the slot (and its keys checked against the
+    /// module's namespace) the first time.
+    fn slot_data(
+        &self,
+        slot: &OnceLock<Option<Arc<Map>>>,
+        entry: &Entry,
+        path: &Path,
+        format: DataFormat,
+    ) -> Result<Option<Arc<Map>>> {
+        if let Some(d) = slot.get() {
+            return Ok(d.clone());
+        }
+        let d = self.hiera().cache.data(path, format)?;
+        let mut fresh = false;
+        let kept = slot
+            .get_or_init(|| {
+                fresh = true;
+                d
+            })
+            .clone();
+        if fresh {
+            self.check_module_keys(entry, path, kept.as_deref());
+        }
+        Ok(kept)
     }
 
     /// Puppet's `ModuleDataProvider#validate_data_hash` for a data file of a
