@@ -2079,9 +2079,8 @@ impl<'s> Invocation<'s> {
                         None => continue,
                     };
                     let data = match re.data[j].get() {
-                        Some(d) => d.clone(),
                         None if eyaml => self.hiera().cache.data(path, format)?,
-                        None => self.slot_data(&re.data[j], entry, path, format)?,
+                        _ => self.slot_data(&re.data[j], entry, path, format)?,
                     };
                     out.extend(data);
                 }
@@ -2197,23 +2196,7 @@ impl<'s> Invocation<'s> {
                 return self.host_location_lookup(config, entry, resolved, j, lk, default_hierarchy)
             }
         };
-        let data = match slot.get() {
-            Some(d) => d.clone(),
-            None => {
-                let d = self.hiera().cache.data(path, format)?;
-                let mut fresh = false;
-                let kept = slot
-                    .get_or_init(|| {
-                        fresh = true;
-                        d
-                    })
-                    .clone();
-                if fresh {
-                    self.check_module_keys(entry, path, kept.as_deref());
-                }
-                kept
-            }
-        };
+        let data = self.slot_data(slot, entry, path, format)?;
         let Some(data) = data else {
             return Ok(LocationOutcome::Missing);
         };

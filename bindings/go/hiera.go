@@ -312,10 +312,7 @@ func (h *Hiera) SessionJSON(scope []byte) (*Session, error) {
 	var errJSON *C.char
 	st := Status(C.hiera_session_new(h.ptr, cs, &out, &errJSON))
 	runtime.KeepAlive(h)
-	if st != StatusOK {
-		return nil, statusError(st, takeString(errJSON))
-	}
-	return adopt(&Session{ptr: out}, func(s *Session) { s.Close() }), nil
+	return sessionFrom(st, out, errJSON)
 }
 
 // Session is a scope bound to a configuration, with its caches: the first

@@ -24,12 +24,9 @@ type SessionOptions struct {
 }
 
 func (o SessionOptions) wire() *OrderedMap {
-	m := NewOrderedMap()
+	m := hiera3Options(o.Hiera3Variables)
 	if o.Plan {
 		m.Set("plan", true)
-	}
-	if o.Hiera3Variables != nil {
-		m.Set("hiera3_variables", o.Hiera3Variables)
 	}
 	return m
 }
@@ -44,6 +41,24 @@ type OverlayOptions struct {
 type KeysOptions struct {
 	// Hiera3Variables: the Hiera 3 calling variables of the lookups' scope.
 	Hiera3Variables map[string]any
+}
+
+// hiera3Options is an options object with only "hiera3_variables" (when
+// vars is not nil).
+func hiera3Options(vars map[string]any) *OrderedMap {
+	m := NewOrderedMap()
+	if vars != nil {
+		m.Set("hiera3_variables", vars)
+	}
+	return m
+}
+
+// sessionFrom adopts the session a constructor made, or returns its error.
+func sessionFrom(st Status, out *C.struct_hiera_session, errJSON *C.char) (*Session, error) {
+	if st != StatusOK {
+		return nil, statusError(st, takeString(errJSON))
+	}
+	return adopt(&Session{ptr: out}, func(s *Session) { s.Close() }), nil
 }
 
 // marshalC encodes v as wire JSON in a C string the caller frees.
@@ -79,10 +94,7 @@ func (h *Hiera) SessionWith(scope map[string]any, opts SessionOptions) (*Session
 	var errJSON *C.char
 	st := Status(C.hiera_session_new_with(h.ptr, cs, co, &out, &errJSON))
 	runtime.KeepAlive(h)
-	if st != StatusOK {
-		return nil, statusError(st, takeString(errJSON))
-	}
-	return adopt(&Session{ptr: out}, func(s *Session) { s.Close() }), nil
+	return sessionFrom(st, out, errJSON)
 }
 
 // Overlay makes a session with s's variables and vars over them, as a
@@ -99,11 +111,7 @@ func (s *Session) Overlay(vars map[string]any, opts OverlayOptions) (*Session, e
 		return nil, err
 	}
 	defer C.free(unsafe.Pointer(cv))
-	o := NewOrderedMap()
-	if opts.Hiera3Variables != nil {
-		o.Set("hiera3_variables", opts.Hiera3Variables)
-	}
-	co, err := marshalC(o)
+	co, err := marshalC(hiera3Options(opts.Hiera3Variables))
 	if err != nil {
 		return nil, err
 	}
@@ -117,10 +125,7 @@ func (s *Session) Overlay(vars map[string]any, opts OverlayOptions) (*Session, e
 	var errJSON *C.char
 	st := Status(C.hiera_session_overlay(s.ptr, cv, co, &out, &errJSON))
 	runtime.KeepAlive(s)
-	if st != StatusOK {
-		return nil, statusError(st, takeString(errJSON))
-	}
-	return adopt(&Session{ptr: out}, func(s *Session) { s.Close() }), nil
+	return sessionFrom(st, out, errJSON)
 }
 
 // LookupKeys looks up keys as Puppet's automatic parameter lookup does (a
@@ -137,11 +142,7 @@ func (s *Session) LookupKeys(keys []string, opts KeysOptions) ([]Result, error) 
 		return nil, err
 	}
 	defer C.free(unsafe.Pointer(ck))
-	o := NewOrderedMap()
-	if opts.Hiera3Variables != nil {
-		o.Set("hiera3_variables", opts.Hiera3Variables)
-	}
-	co, err := marshalC(o)
+	co, err := marshalC(hiera3Options(opts.Hiera3Variables))
 	if err != nil {
 		return nil, err
 	}
