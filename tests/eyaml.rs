@@ -232,3 +232,23 @@ fn base64(bytes: &[u8]) -> String {
     }
     out
 }
+
+/// A block encrypted for another key: OpenSSL decrypts its content with a
+/// random key and, about one time in 256, hands back the garbage that key
+/// happens to decrypt to. libhiera's answer is "bad decrypt" every time
+/// (with the old behaviour, 1,500 tries pass by chance about 0.3 % of runs).
+#[test]
+fn a_block_for_another_key_is_always_bad_decrypt() {
+    let case =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conformance/libhiera/eyaml/bad_blocks");
+    let h = open(&case, None);
+    for attempt in 0..1500 {
+        match lookup(&h, "other_key") {
+            Err(e) => assert!(
+                e.to_string().ends_with("Error was bad decrypt"),
+                "attempt {attempt}: {e}"
+            ),
+            Ok(v) => panic!("attempt {attempt}: a value {v:?}"),
+        }
+    }
+}

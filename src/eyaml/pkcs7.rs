@@ -79,16 +79,22 @@ pub(crate) fn decrypt(der_bytes: &[u8], keys: &KeyPair) -> Result<Vec<u8>, Strin
     };
     let content = content.as_bytes();
     // A key that does not decrypt, or not to the cipher's length, becomes a
-    // random one (OpenSSL's MMA defence): the content then fails to decrypt.
-    let mut key = if ktri.key_enc_alg.oid == RSA_ENCRYPTION {
+    // random one (OpenSSL's MMA defence), and the content is decrypted with
+    // it all the same, so that both failures take the same steps. OpenSSL
+    // then hands back whatever that random key "decrypts" when its padding
+    // happens to check out (about one time in 256): a garbage value, and a
+    // different one at each try. Here a rejected key always ends in the
+    // "bad decrypt" that OpenSSL gives the other 255 times.
+    let decrypted = if ktri.key_enc_alg.oid == RSA_ENCRYPTION {
         keys.private
             .decrypt_blinded(&mut OsRng, Pkcs1v15Encrypt, ktri.enc_key.as_bytes())
             .ok()
             .filter(|k| k.len() == key_len)
     } else {
         None
-    }
-    .unwrap_or_else(|| {
+    };
+    let rejected = decrypted.is_none();
+    let mut key = decrypted.unwrap_or_else(|| {
         let mut k = vec![0u8; key_len];
         OsRng.fill_bytes(&mut k);
         k
@@ -99,7 +105,13 @@ pub(crate) fn decrypt(der_bytes: &[u8], keys: &KeyPair) -> Result<Vec<u8>, Strin
         cbc_decrypt(&key, iv.as_bytes(), content)
     };
     key.iter_mut().for_each(|b| *b = 0);
-    plain
+    match plain {
+        Ok(mut garbage) if rejected => {
+            garbage.iter_mut().for_each(|b| *b = 0);
+            Err("bad decrypt".into())
+        }
+        outcome => outcome,
+    }
 }
 
 /// AES-CBC with PKCS#7 padding, for a 16, 24 or 32 byte key.
