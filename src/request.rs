@@ -10,7 +10,7 @@
 //! `{"error": {"kind": K, "message": M, "file": F, "line": N}}`.
 
 use crate::error::{Error, ErrorKind};
-use crate::lookup::{LookupRequest, Session};
+use crate::hiera5::lookup::{LookupRequest, Session};
 use crate::render::to_json;
 use crate::value::{Map, Value};
 

@@ -1,10 +1,10 @@
 //! `hiera_lookup_all`: every key of a session's node and its answer (see
-//! [`crate::all_keys`]).
+//! [`crate::hiera5::all_keys`]).
 
 use super::session::hiera_session;
 use super::string::into_c_string;
 use super::{guard, hiera_status, write_out};
-use crate::lookup::Session;
+use crate::hiera5::lookup::Session;
 use crate::render::to_json;
 use crate::request::error_json as error_object;
 use crate::value::Value;

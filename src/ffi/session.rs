@@ -6,7 +6,7 @@ use super::hiera::hiera;
 use super::string::into_c_string;
 use super::{drop_made, guard, hiera_status, input_json, input_str, write_made, write_out};
 use crate::error::{Error, ErrorKind};
-use crate::lookup::{LookupRequest, Session, SessionOptions};
+use crate::hiera5::lookup::{LookupRequest, Session, SessionOptions};
 use crate::render::to_json;
 use crate::request::{error_json as error_object, respond, response_json, Request};
 use crate::value::{Map, Value};

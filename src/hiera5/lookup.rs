@@ -5,17 +5,19 @@
 //! caches, `Send + Sync`, shared by threads. A [`Session`] binds it to one
 //! scope (the node's variables); lookups go through a session.
 
-use crate::config::{pathname_join, Entry, FunctionKind, HieraConfig, LayerKind, LocationSpec};
 use crate::data::{DataFormat, FileCache};
 use crate::error::{Error, ErrorKind, Result};
-use crate::explain::Explainer;
+use crate::hiera5::config::{
+    pathname_join, Entry, FunctionKind, HieraConfig, LayerKind, LocationSpec,
+};
+use crate::hiera5::explain::Explainer;
+use crate::hiera5::interpolate::{self, Resolver};
+use crate::hiera5::key::{dig, split_key, LookupKey, Segment};
+use crate::hiera5::known_variables::{KnownVariables, UNREGISTERED};
+use crate::hiera5::merge::{Strategy, StrategyKind};
+use crate::hiera5::modulepath::is_module_name;
 use crate::host::{HostCall, HostRef, Warning};
-use crate::interpolate::{self, Resolver};
-use crate::key::{dig, split_key, LookupKey, Segment};
-use crate::known_variables::{KnownVariables, UNREGISTERED};
 use crate::limits::{self, Limits};
-use crate::merge::{Strategy, StrategyKind};
-use crate::modulepath::is_module_name;
 use crate::rubyre::Pattern;
 use crate::value::Str;
 use crate::value::{Key, Map, Value};
@@ -78,7 +80,7 @@ pub struct Options {
     /// list a Puppet environment reports): the environment's
     /// `environment.conf` is then not read and `basemodulepath` not used.
     /// `None` (the default): the environment's modulepath as Puppet makes
-    /// it (see [`crate::modulepath`]). Relative directories are taken from
+    /// it (see [`crate::hiera5::modulepath`]). Relative directories are taken from
     /// the working directory when the configuration is opened.
     pub modulepath: Option<Vec<PathBuf>>,
     /// Read only data and config files inside the directories the
@@ -114,7 +116,7 @@ pub struct Options {
     pub working_directory: Option<PathBuf>,
     /// Puppet's `environment_data_provider` setting (puppet.conf, deprecated):
     /// the Puppet 4 data provider of an environment whose environment.conf
-    /// does not name one (see [`crate::data_provider`]). `None` (the
+    /// does not name one (see [`crate::hiera5::data_provider`]). `None` (the
     /// default): none.
     pub environment_data_provider: Option<String>,
 }
@@ -158,8 +160,8 @@ pub struct Hiera {
     options: Options,
     env_dir: Option<PathBuf>,
     /// The environment.conf's `environment_data_provider` (see
-    /// [`crate::data_provider`]).
-    env_data_provider: Option<crate::data_provider::Setting>,
+    /// [`crate::hiera5::data_provider`]).
+    env_data_provider: Option<crate::hiera5::data_provider::Setting>,
     /// The effective modulepath (absolute directories, in order).
     modulepath: Vec<PathBuf>,
     cache: FileCache,
@@ -254,11 +256,11 @@ impl Hiera {
         }
         let cwd = match &options.working_directory {
             Some(d) => absolute(d)?,
-            None => crate::modulepath::working_directory()?,
+            None => crate::hiera5::modulepath::working_directory()?,
         };
         let expand = |dirs: &mut Vec<PathBuf>| {
             dirs.iter_mut()
-                .for_each(|d| *d = crate::modulepath::expand_path(d, &cwd))
+                .for_each(|d| *d = crate::hiera5::modulepath::expand_path(d, &cwd))
         };
         expand(&mut options.basemodulepath);
         if let Some(dirs) = &mut options.modulepath {
@@ -270,7 +272,7 @@ impl Hiera {
         } else {
             None
         };
-        let modulepath = crate::modulepath::resolve(
+        let modulepath = crate::hiera5::modulepath::resolve(
             options.modulepath.as_deref(),
             &options.basemodulepath,
             env_dir.as_deref(),
@@ -278,11 +280,11 @@ impl Hiera {
         )?;
         let env_data_provider = match &env_dir {
             // environment.conf's, else Puppet's setting (its default).
-            Some(dir) => crate::data_provider::environment_setting(dir)?.or_else(|| {
+            Some(dir) => crate::hiera5::data_provider::environment_setting(dir)?.or_else(|| {
                 options
                     .environment_data_provider
                     .as_deref()
-                    .map(crate::data_provider::Setting::of_setting)
+                    .map(crate::hiera5::data_provider::Setting::of_setting)
             }),
             None => None,
         };
@@ -343,12 +345,12 @@ impl Hiera {
     }
 
     /// The environment layer's configuration: its hiera.yaml, or what its
-    /// `environment_data_provider` makes (see [`crate::data_provider`]).
+    /// `environment_data_provider` makes (see [`crate::hiera5::data_provider`]).
     fn env_config(&self, warnings: &mut Vec<Warning>) -> Result<Option<Arc<HieraConfig>>> {
         let Some(dir) = &self.env_dir else {
             return Ok(None);
         };
-        crate::data_provider::environment_layer(
+        crate::hiera5::data_provider::environment_layer(
             &self.cache,
             self.options.strict(),
             dir,
@@ -359,7 +361,7 @@ impl Hiera {
     }
 
     /// The effective modulepath: the directories searched for modules, in
-    /// order (absolute; see [`crate::modulepath`]).
+    /// order (absolute; see [`crate::hiera5::modulepath`]).
     pub fn modulepath(&self) -> &[PathBuf] {
         &self.modulepath
     }
@@ -380,7 +382,7 @@ impl Hiera {
 
     /// The module's hiera.yaml, if the module exists and has one (or what
     /// its metadata.json's `data_provider` makes: see
-    /// [`crate::data_provider`]). The
+    /// [`crate::hiera5::data_provider`]). The
     /// module is the first one in the modulepath, with or without a
     /// hiera.yaml: a later one of the same name is never consulted. In the
     /// last directory one `stat` of the file answers both questions (a
@@ -407,8 +409,8 @@ impl Hiera {
         if !keep {
             return Ok(None);
         }
-        let setting = provider.map(|v| crate::data_provider::Setting::of_json(&v));
-        crate::data_provider::module_layer(
+        let setting = provider.map(|v| crate::hiera5::data_provider::Setting::of_json(&v));
+        crate::hiera5::data_provider::module_layer(
             &self.cache,
             self.options.strict(),
             &dir,
@@ -445,7 +447,7 @@ pub struct LookupRequest {
     /// what read one is not kept, as for `local_variables`.
     pub hiera3_variables: Option<Map>,
     /// How many of the session's known variable names
-    /// ([`crate::known_variables`]) the host has checked for this lookup's
+    /// ([`crate::hiera5::known_variables`]) the host has checked for this lookup's
     /// scope: `local_variables` then lists those of them the scope gives
     /// itself, and any other variable the lookup reads is first asked of
     /// the host ([`crate::host::Host::scope_variable`]). `None`:
@@ -841,7 +843,7 @@ impl Session {
         if root.is_empty() || root == "lookup_options" || root.trim_ascii() != root {
             return None;
         }
-        let module = crate::key::module_of(root);
+        let module = crate::hiera5::key::module_of(root);
         let base = match self.quick_base.get() {
             Some(b) => b,
             None => {
@@ -919,7 +921,7 @@ impl Session {
                 found = Some(value.clone());
                 break;
             }
-            if !crate::ptype::is_rich_data(value) {
+            if !crate::hiera5::ptype::is_rich_data(value) {
                 return None;
             }
             // Interpolated values are kept as the general path keeps them:
@@ -1208,7 +1210,7 @@ impl Session {
     /// hierarchies included: read through the session's resolved
     /// hierarchies and the file cache, as lookups read them. Locations
     /// that a host function or a Hiera 3 backend answers are not files
-    /// libhiera reads, and are left out. Used by [`crate::all_keys`].
+    /// libhiera reads, and are left out. Used by [`crate::hiera5::all_keys`].
     pub(crate) fn layer_data(&self, module: Option<&str>) -> Result<Vec<Arc<Map>>> {
         let req = LookupRequest::default();
         let mut inv = Invocation::new(self, &req);
@@ -1692,7 +1694,7 @@ impl<'s> Invocation<'s> {
         let lk = LookupKey::parse(key)?;
         let options = match self.lookup_options_for(&lk)? {
             Some(Value::Hash(h)) => Some((*h).clone()),
-            Some(other) => match crate::key_options::index_error(&other) {
+            Some(other) => match crate::hiera5::key_options::index_error(&other) {
                 // Puppet reads `options['merge']` before the lookup when no
                 // merge is given, and `options['convert_to']` after a value
                 // is found: a non-Hash raises Ruby's error at either point.
@@ -1744,7 +1746,7 @@ impl<'s> Invocation<'s> {
             found,
             options.as_ref().and_then(|o| o.get(&Key("convert_to"))),
         ) {
-            (Some(v), Some(conv)) => Ok(Some(crate::convert::convert_to(key, v, conv)?)),
+            (Some(v), Some(conv)) => Ok(Some(crate::hiera5::convert::convert_to(key, v, conv)?)),
             (found, _) => Ok(found),
         }
     }
@@ -1908,7 +1910,8 @@ impl<'s> Invocation<'s> {
         config: &Arc<HieraConfig>,
         default_hierarchy: bool,
     ) -> Result<Arc<ResolvedHierarchy>> {
-        let cacheable = (config.path.is_some() || crate::data_provider::is_function_config(config))
+        let cacheable = (config.path.is_some()
+            || crate::hiera5::data_provider::is_function_config(config))
             && self.req.override_values.is_empty()
             && self.req.default_values_hash.is_empty()
             && self.locals.is_empty();
@@ -2136,8 +2139,8 @@ impl<'s> Invocation<'s> {
                 let Some(data) = data else { continue };
                 for (k, v) in data.iter() {
                     if let Value::String(name) = k {
-                        let plain =
-                            crate::ptype::is_rich_data(v) && !interpolate::needs_interpolation(v);
+                        let plain = crate::hiera5::ptype::is_rich_data(v)
+                            && !interpolate::needs_interpolation(v);
                         index.entry(name.clone()).or_default().push(Hit {
                             entry: i as u32,
                             location: j as u32,
@@ -2326,7 +2329,7 @@ impl<'s> Invocation<'s> {
         path: Option<&Path>,
         value: &Value,
     ) -> Result<LocationOutcome> {
-        if !crate::ptype::is_rich_data(value) {
+        if !crate::hiera5::ptype::is_rich_data(value) {
             return Err(Error {
                 kind: ErrorKind::Type,
                 message: format!(
@@ -2334,7 +2337,7 @@ impl<'s> Invocation<'s> {
                     root,
                     function_full_name(entry),
                     location.map(|l| format!(", when using location '{l}',")).unwrap_or_default(),
-                    crate::ptype::infer_detailed(value, true)
+                    crate::hiera5::ptype::infer_detailed(value, true)
                 ),
                 file: path.map(Path::to_path_buf),
                 line: None,
@@ -2398,7 +2401,7 @@ impl<'s> Invocation<'s> {
                                         "Value returned from {}{} has wrong type, expects a Hash value, got {}",
                                         function_full_name(entry),
                                         location.as_deref().map(|l| format!(", when using location '{l}',")).unwrap_or_default(),
-                                        crate::ptype::infer_type(&other)
+                                        crate::hiera5::ptype::infer_type(&other)
                                     ),
                                 ))
                             }
@@ -2520,7 +2523,7 @@ impl<'s> Invocation<'s> {
         location: Option<&str>,
         v: Value,
     ) -> Result<Value> {
-        if crate::ptype::is_rich_data(&v) {
+        if crate::hiera5::ptype::is_rich_data(&v) {
             return Ok(v);
         }
         Err(Error::new(
@@ -2530,7 +2533,7 @@ impl<'s> Invocation<'s> {
                 entry.function_kind.key(),
                 entry.function_name,
                 location.map(|l| format!(", when using location '{l}',")).unwrap_or_default(),
-                crate::ptype::infer_detailed(&v, true)
+                crate::hiera5::ptype::infer_detailed(&v, true)
             ),
         ))
     }
@@ -2608,7 +2611,7 @@ impl<'s> Invocation<'s> {
                         let s = self.interpolate_config(config, g)?;
                         let pattern = pathname_join(&datadir, &s);
                         self.hiera().cache.check_glob(&pattern)?;
-                        let found = crate::glob::expand(&pattern.to_string_lossy())
+                        let found = crate::hiera5::glob::expand(&pattern.to_string_lossy())
                             .map_err(|e| Error::new(ErrorKind::Config, e.message))?;
                         let orig = pattern.to_string_lossy().to_string();
                         v.extend(found.into_iter().map(|p| Location::Path(p, orig.clone())));
@@ -2954,7 +2957,7 @@ impl<'s> Invocation<'s> {
         }
         let mut parts = expr.split('.');
         let root = parts.next()?;
-        if root.is_empty() || crate::key::index_segment(root).is_some() {
+        if root.is_empty() || crate::hiera5::key::index_segment(root).is_some() {
             return None;
         }
         let mut value = self.variable(root)?;
@@ -2962,7 +2965,7 @@ impl<'s> Invocation<'s> {
             if part.is_empty() {
                 return None;
             }
-            let next = match (&value, crate::key::index_segment(part)) {
+            let next = match (&value, crate::hiera5::key::index_segment(part)) {
                 (Value::Hash(h), None) => h.get(&Key(part))?.clone(),
                 (Value::Hash(h), Some(i)) => h.get(&Value::Int(i))?.clone(),
                 (Value::Array(a), Some(i)) if i >= 0 => a.get(i as usize)?.clone(),
@@ -3371,13 +3374,13 @@ fn check_merge_argument(merge: Option<&Value>) -> Result<()> {
         Some(Value::String(s)) => !s.is_empty(),
         Some(Value::Hash(h)) => h
             .iter()
-            .all(|(k, v)| matches!(k, Value::String(_)) && crate::ptype::is_scalar(v)),
+            .all(|(k, v)| matches!(k, Value::String(_)) && crate::hiera5::ptype::is_scalar(v)),
         Some(_) => false,
     };
     if ok {
         return Ok(());
     }
-    let got = crate::ptype::infer_type(merge.unwrap_or(&Value::Nil));
+    let got = crate::hiera5::ptype::infer_type(merge.unwrap_or(&Value::Nil));
     Err(Error::new(
         ErrorKind::InvalidArgument,
         format!("The function 'lookup' was called with arguments it does not accept: 'merge' expects a MergeType = Variant[String[1], Hash[String, Scalar]] value, got {got}"),
