@@ -2,6 +2,7 @@
 //!
 //! ```text
 //! compare_rust --corpus DIR [--nodes N] [--rounds R] --results FILE --timings FILE [--no-memory]
+//!              [--first-compiles N]
 //! ```
 //!
 //! Speaks the driver interface described in BENCHMARKS.md, like
@@ -11,7 +12,9 @@
 //!   `DIR/nodes/*.json` in byte order of their names (certname = file stem);
 //! * first compile: a new `Hiera` (empty file cache) and a new `Session` for
 //!   node 0; every request of the workload, timed as a whole; three times,
-//!   each with a new `Hiera`, the median reported;
+//!   each with a new `Hiera`, the median reported (`--first-compiles N`:
+//!   N times; the instructions of one first compile are those of N=2 less
+//!   those of N=1, counted with `--rounds 0 --no-memory`);
 //! * then R rounds over the N nodes, each node a "compile": a new `Session`
 //!   on the shared (warm) `Hiera`; every lookup timed with a monotonic clock;
 //! * `--results`: one response per line (`{"value":..}`, `{"not_found":true}`
@@ -71,7 +74,8 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static GLOBAL: Counting = Counting;
 
-/// How many times the first compile is measured (each with a new Hiera).
+/// How many times the first compile is measured (each with a new Hiera),
+/// unless `--first-compiles` says.
 const FIRST_COMPILES: usize = 3;
 
 struct Args {
@@ -81,6 +85,7 @@ struct Args {
     results: PathBuf,
     timings: PathBuf,
     memory: bool,
+    first_compiles: usize,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -91,6 +96,7 @@ fn parse_args() -> Result<Args, String> {
         results: PathBuf::new(),
         timings: PathBuf::new(),
         memory: true,
+        first_compiles: FIRST_COMPILES,
     };
     let mut it = std::env::args().skip(1);
     while let Some(arg) = it.next() {
@@ -102,6 +108,14 @@ fn parse_args() -> Result<Args, String> {
             "--results" => a.results = PathBuf::from(val()?),
             "--timings" => a.timings = PathBuf::from(val()?),
             "--no-memory" => a.memory = false,
+            "--first-compiles" => {
+                a.first_compiles = val()?
+                    .parse()
+                    .map_err(|e| format!("--first-compiles: {e}"))?;
+                if a.first_compiles == 0 {
+                    return Err("--first-compiles must be at least 1".into());
+                }
+            }
             other => return Err(format!("unknown argument '{other}'")),
         }
     }
@@ -109,7 +123,7 @@ fn parse_args() -> Result<Args, String> {
         || a.results.as_os_str().is_empty()
         || a.timings.as_os_str().is_empty()
     {
-        return Err("usage: compare_rust --corpus DIR [--nodes N] [--rounds R] --results FILE --timings FILE [--no-memory]".into());
+        return Err("usage: compare_rust --corpus DIR [--nodes N] [--rounds R] --results FILE --timings FILE [--no-memory] [--first-compiles N]".into());
     }
     Ok(a)
 }
@@ -217,7 +231,7 @@ fn main() {
     let mut samples = Vec::new();
     let mut first = Vec::new();
     let mut hiera = None;
-    for _ in 0..FIRST_COMPILES {
+    for _ in 0..a.first_compiles {
         let t = Instant::now();
         let h = Arc::new(Hiera::open(corpus_dir::options(&dir)).expect("open"));
         let session = Session::new(Arc::clone(&h), scopes[0].clone());

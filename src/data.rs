@@ -6,6 +6,8 @@ use crate::confine::Confinement;
 use crate::error::{Error, ErrorKind, Result};
 use crate::hiera5::config::{symkeys_to_string, HieraConfig, LayerKind};
 use crate::hiera5::lookup::{Options, Strict};
+use crate::path_table::PathTable;
+use crate::string_set::StringSet;
 use crate::value::Str;
 use crate::value::{List, Map, Value};
 use std::collections::{HashMap, HashSet};
@@ -373,7 +375,7 @@ fn json_data_root(bytes: &[u8], path: &Path) -> Result<Value> {
 /// without bound while files change.
 #[derive(Default)]
 struct Interner {
-    strings: HashSet<Str, foldhash::fast::RandomState>,
+    strings: StringSet,
     arrays: HashSet<Arc<List>, foldhash::fast::RandomState>,
     /// The sets' size after the last purge.
     after_purge: usize,
@@ -387,18 +389,8 @@ impl Interner {
     /// it is new).
     /// (Only strings on the heap: short ones are stored in place.)
     fn intern(&mut self, s: &mut Str) {
-        if !s.is_heap() {
-            return;
-        }
-        match self.strings.get(s.as_str()) {
-            Some(shared) => {
-                if !Str::ptr_eq(shared, s) {
-                    *s = shared.clone();
-                }
-            }
-            None => {
-                self.strings.insert(s.clone());
-            }
+        if s.is_heap() {
+            *s = self.strings.intern(s);
         }
     }
 
@@ -445,12 +437,9 @@ impl Interner {
             return;
         }
         self.arrays.retain(|a| Arc::strong_count(a) > 1);
-        self.strings.retain(|s| s.strong_count() > 1);
+        self.strings.retain_shared();
         if self.arrays.len() * 4 < self.arrays.capacity() {
             self.arrays.shrink_to_fit();
-        }
-        if self.strings.len() * 4 < self.strings.capacity() {
-            self.strings.shrink_to_fit();
         }
         self.after_purge = self.strings.len() + self.arrays.len();
     }
@@ -608,8 +597,9 @@ enum Parsed {
     Data(Arc<Map>),
     Config(Option<Arc<HieraConfig>>),
     /// A module's metadata.json: whether Puppet keeps the module, and its
-    /// `data_provider` (see [`crate::hiera5::data_provider`]).
-    Metadata(bool, Option<Value>),
+    /// `data_provider` (see [`crate::hiera5::data_provider`]); boxed, as one
+    /// file per module is read so.
+    Metadata(Box<(bool, Option<Value>)>),
     Failed(Box<Error>),
 }
 
@@ -632,13 +622,15 @@ struct CacheEntry {
     stamp: Stamp,
     parsed: Parsed,
     /// The files the parse included: it holds while each keeps its stamp.
-    deps: Vec<Dep>,
+    /// (Boxed slices, and the rare racy state boxed: a cache holds one
+    /// entry per file, most of them small.)
+    deps: Box<[Dep]>,
     /// When the file had changed within [`RACY_WINDOW`] before it was read
     /// (its stamp may then stay the same through the next change): a hash
     /// of the bytes read, and when they were. Such an entry is read again
     /// at its next use (after the check interval, if there is one), and
     /// kept if the file's stamp and bytes are the same.
-    racy: Option<(u64, Instant)>,
+    racy: Option<Box<(u64, Instant)>>,
 }
 
 /// The cached parses of one path, by tag (0 `yaml_data`, 1 `json_data`,
@@ -698,7 +690,7 @@ pub struct FileCache {
     /// Keyed by the path's bytes: hashing them is much cheaper than
     /// hashing a `Path` (component by component), and the engine builds
     /// each path the same way every time.
-    entries: Mutex<FastMap<Box<[u8]>, Slots>>,
+    entries: Mutex<PathTable<Slots>>,
     probes: Mutex<FastMap<Box<[u8]>, TimedProbe>>,
     strings: Mutex<Interner>,
     check_interval: Duration,
@@ -855,8 +847,8 @@ impl FileCache {
             if let Some(e) = map.get(path_key(path)).and_then(|slots| slots.get(tag)) {
                 // An entry that included files holds while they are unchanged.
                 if e.stamp == probe.stamp && self.deps_hold(&e.deps) {
-                    match e.racy {
-                        Some((hash, at)) if at.elapsed() >= self.check_interval => {
+                    match e.racy.as_deref() {
+                        Some(&(hash, at)) if at.elapsed() >= self.check_interval => {
                             recheck = Some((hash, e.parsed.clone(), e.deps.clone()))
                         }
                         _ => return Ok(Some(e.parsed.clone())),
@@ -880,11 +872,13 @@ impl FileCache {
             }
             _ => {
                 let (parsed, deps) = parse(&read.bytes);
-                (parsed, deps, true)
+                (parsed, deps.into_boxed_slice(), true)
             }
         };
         let mut map = self.entries.lock().unwrap_or_else(|p| p.into_inner());
-        let racy = hash.filter(|_| read.racy).map(|h| (h, Instant::now()));
+        let racy = hash
+            .filter(|_| read.racy)
+            .map(|h| Box::new((h, Instant::now())));
         let entry = CacheEntry {
             stamp: read.stamp,
             parsed: parsed.clone(),
@@ -894,7 +888,7 @@ impl FileCache {
         match map.get_mut(path_key(path)) {
             Some(slots) => slots.set(tag, entry),
             None => {
-                map.insert(path_key(path).into(), Slots::One(tag, entry));
+                map.insert(path_key(path), Slots::One(tag, entry));
             }
         }
         if reparsed {
@@ -1121,12 +1115,17 @@ impl FileCache {
         match self.get(&path, 5, |bytes| {
             let parsed = verdict(bytes).map_or_else(
                 |e| Parsed::Failed(Box::new(e)),
-                |keep| Parsed::Metadata(keep, if keep { data_provider(bytes) } else { None }),
+                |keep| {
+                    Parsed::Metadata(Box::new((
+                        keep,
+                        if keep { data_provider(bytes) } else { None },
+                    )))
+                },
             );
             (parsed, Vec::new())
         })? {
             None => Ok((true, None)),
-            Some(Parsed::Metadata(keep, provider)) => Ok((keep, provider)),
+            Some(Parsed::Metadata(m)) => Ok(*m),
             Some(Parsed::Failed(e)) => Err(*e),
             Some(_) => unreachable!(),
         }
@@ -1139,7 +1138,7 @@ impl FileCache {
 
     /// `true` when nothing is cached.
     pub fn is_empty(&self) -> bool {
-        self.len() == 0
+        self.entries.lock().map(|m| m.is_empty()).unwrap_or(true)
     }
 }
 
@@ -1268,6 +1267,16 @@ mod tests {
             .and_then(|slots| slots.get(0))
             .unwrap()
             .racy
+            .as_deref()
+            .copied()
+    }
+
+    /// A cache keeps one entry per file: it stays small (issue 18).
+    #[test]
+    fn cache_entries_are_small() {
+        assert_eq!(std::mem::size_of::<Parsed>(), 16);
+        let slots = std::mem::size_of::<Slots>();
+        assert!(slots <= 104, "Slots {slots} bytes");
     }
 
     #[test]
@@ -1292,8 +1301,8 @@ mod tests {
         let entry = CacheEntry {
             stamp: stamp_of(&f).unwrap().0,
             parsed: Parsed::Data(Arc::new(Map::default())),
-            deps: Vec::new(),
-            racy: Some((hash ^ 1, at)),
+            deps: Box::default(),
+            racy: Some(Box::new((hash ^ 1, at))),
         };
         cache
             .entries
@@ -1310,7 +1319,7 @@ mod tests {
         let entry = CacheEntry {
             stamp: stamp_of(&f).unwrap().0,
             parsed: Parsed::Data(Arc::clone(&d)),
-            deps: Vec::new(),
+            deps: Box::default(),
             racy: None,
         };
         cache

@@ -138,6 +138,23 @@ impl Str {
         matches!(self.0, Repr::Heap(_))
     }
 
+    /// The heap string, when the text is stored on the heap.
+    pub fn heap(&self) -> Option<&ArcStr> {
+        match &self.0 {
+            Repr::Heap(s) => Some(s),
+            Repr::Inline(_) => None,
+        }
+    }
+
+    /// A `Str` sharing `s` (stored in place instead when it is short).
+    pub fn from_arcstr(s: &ArcStr) -> Str {
+        if s.len() <= INLINE {
+            Str::new(s)
+        } else {
+            Str(Repr::Heap(s.clone()))
+        }
+    }
+
     /// How many `Str`s share this heap string (1 for a string stored in
     /// place, which is never shared).
     pub fn strong_count(&self) -> usize {

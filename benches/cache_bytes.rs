@@ -1,0 +1,149 @@
+//! Where the data cache's bytes go (issue 18): loads every YAML data file of
+//! a corpus into a new `Hiera`'s file cache, as `compare_rust`'s memory line
+//! does, and prints the live heap by allocation size.
+//!
+//! ```text
+//! cache_bytes CORPUS_DIR [--top N]
+//! ```
+//!
+//! The counts are of requested bytes (what `compare_rust` reports), not of
+//! the allocator's chunks; they do not depend on the machine's load.
+
+#[path = "corpus_dir.rs"]
+#[allow(dead_code)]
+mod corpus_dir;
+
+use hiera::data::DataFormat;
+use hiera::Hiera;
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicIsize, Ordering};
+
+struct Counting;
+
+static COUNTING: AtomicBool = AtomicBool::new(false);
+static LIVE: AtomicIsize = AtomicIsize::new(0);
+/// Live allocations and bytes by size: sizes 0..SMALL one by one, larger
+/// ones in one bucket per power of two.
+const SMALL: usize = 1024;
+const BUCKETS: usize = SMALL + 64;
+static COUNT: [AtomicIsize; BUCKETS] = [const { AtomicIsize::new(0) }; BUCKETS];
+static BYTES: [AtomicIsize; BUCKETS] = [const { AtomicIsize::new(0) }; BUCKETS];
+
+fn bucket(size: usize) -> usize {
+    if size < SMALL {
+        size
+    } else {
+        SMALL + (usize::BITS - size.leading_zeros()) as usize
+    }
+}
+
+fn note(size: usize, sign: isize) {
+    if COUNTING.load(Ordering::Relaxed) {
+        LIVE.fetch_add(sign * size as isize, Ordering::Relaxed);
+        let b = bucket(size);
+        COUNT[b].fetch_add(sign, Ordering::Relaxed);
+        BYTES[b].fetch_add(sign * size as isize, Ordering::Relaxed);
+    }
+}
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        note(layout.size(), 1);
+        System.alloc(layout)
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        note(layout.size(), -1);
+        System.dealloc(ptr, layout)
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        note(layout.size(), -1);
+        note(new_size, 1);
+        System.realloc(ptr, layout, new_size)
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+/// Every YAML data file of the corpus (as `compare_rust` finds them).
+fn data_files(dir: &Path) -> Vec<PathBuf> {
+    fn walk(d: &Path, in_data: bool, out: &mut Vec<PathBuf>) {
+        let Ok(rd) = std::fs::read_dir(d) else { return };
+        let mut entries: Vec<PathBuf> = rd.map(|e| e.unwrap().path()).collect();
+        entries.sort();
+        for p in entries {
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            if p.is_dir() {
+                walk(&p, in_data || name == "data" || name == "global", out);
+            } else if in_data && name.ends_with(".yaml") {
+                out.push(p);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(dir, false, &mut out);
+    out
+}
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let dir = std::path::absolute(
+        args.next()
+            .expect("usage: cache_bytes CORPUS_DIR [--top N]"),
+    )
+    .expect("corpus path");
+    let top: usize = match (args.next().as_deref(), args.next()) {
+        (Some("--top"), Some(n)) => n.parse().expect("--top N"),
+        _ => 25,
+    };
+    let files = data_files(&dir);
+    let yaml: u64 = files
+        .iter()
+        .map(|p| std::fs::metadata(p).map(|m| m.len()).unwrap_or(0))
+        .sum();
+    COUNTING.store(true, Ordering::SeqCst);
+    let h = Hiera::open(corpus_dir::options(&dir)).expect("open");
+    let opened = LIVE.load(Ordering::SeqCst);
+    for p in &files {
+        let _ = h.cache().data(p, DataFormat::Yaml);
+    }
+    COUNTING.store(false, Ordering::SeqCst);
+    let heap = LIVE.load(Ordering::SeqCst) - opened;
+    println!(
+        "{}: {} files, {} bytes of YAML, cache {} bytes ({:.2}x), {:.0} bytes per file",
+        dir.display(),
+        files.len(),
+        yaml,
+        heap,
+        heap as f64 / yaml as f64,
+        heap as f64 / files.len() as f64
+    );
+    let mut rows: Vec<(isize, isize, String)> = (0..BUCKETS)
+        .map(|b| {
+            let label = if b < SMALL {
+                format!("{b}")
+            } else {
+                format!("<2^{}", b - SMALL)
+            };
+            (
+                BYTES[b].load(Ordering::SeqCst),
+                COUNT[b].load(Ordering::SeqCst),
+                label,
+            )
+        })
+        .filter(|r| r.1 != 0)
+        .collect();
+    rows.sort_by_key(|r| std::cmp::Reverse(r.0));
+    println!(
+        "{:>10} {:>8} {:>10} {:>6}",
+        "size", "live", "bytes", "share"
+    );
+    for (bytes, count, label) in rows.iter().take(top) {
+        println!(
+            "{label:>10} {count:>8} {bytes:>10} {:>5.1}%",
+            100.0 * *bytes as f64 / heap as f64
+        );
+    }
+    drop(h);
+}
