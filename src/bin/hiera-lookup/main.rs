@@ -1,0 +1,54 @@
+//! `hiera-lookup`: `puppet lookup`'s job, on libhiera.
+//!
+//! Exit status: 0 found (or default used), 1 not found, 2 error.
+
+mod all;
+mod args;
+mod batch;
+mod hiera3;
+mod scope;
+mod single;
+
+use hiera::{Hiera, Session};
+use std::io::Write;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+/// Prints `Error: MSG` on stderr; exit status 2.
+pub fn fail(msg: impl std::fmt::Display) -> ExitCode {
+    eprintln!("Error: {msg}");
+    ExitCode::from(2)
+}
+
+/// Prints an answer on stdout; a reader that went away (a closed pipe) is
+/// not an error of the lookup.
+pub fn print_value(text: &str) {
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "{text}").and_then(|()| out.flush());
+}
+
+fn main() -> ExitCode {
+    if std::env::args().skip(1).any(|a| a == "--hiera3") {
+        return hiera3::run();
+    }
+    let a = match args::parse_args() {
+        Ok(a) => a,
+        Err(e) => return fail(e),
+    };
+    let scope = match scope::build_scope(&a) {
+        Ok(s) => s,
+        Err(e) => return fail(e),
+    };
+    let hiera = match Hiera::open(a.options.clone()) {
+        Ok(h) => Arc::new(h),
+        Err(e) => return fail(e),
+    };
+    let session = Session::new(hiera, scope);
+    if a.batch {
+        return batch::run(&session);
+    }
+    if a.all {
+        return all::run(&session);
+    }
+    single::run(&a, &session)
+}
