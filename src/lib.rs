@@ -22,6 +22,7 @@ mod convert_type;
 pub mod data;
 pub mod data_provider;
 pub mod deep_merge;
+pub mod diff;
 pub mod error;
 mod explain;
 pub mod eyaml;

@@ -12,6 +12,7 @@ pub const USAGE: &str =
                     [--sort-merged-arrays] [--merge-hash-arrays] [--default JSON]
                     [--explain] [--render-as s|json|yaml] [--strict off|warning|error]
                     [--puppet 7|8] [--limit NAME=N]... [--confine]
+                    [--fleet DIR] [--diff BASE [--format text|json|markdown]]
                     (KEY... | --batch | --all)
        hiera-lookup --hiera3 [--hiera_config FILE] [--scope FILE]
                     [--resolution-type priority|array|hash|JSON] [--order-override NAME]...
@@ -33,6 +34,9 @@ pub struct Args {
     pub batch: bool,
     pub all: bool,
     pub keys: Vec<String>,
+    pub fleet: Option<PathBuf>,
+    pub diff: Option<PathBuf>,
+    pub format: String,
 }
 
 pub fn parse_args() -> Result<Args, String> {
@@ -51,6 +55,9 @@ pub fn parse_args() -> Result<Args, String> {
         batch: false,
         all: false,
         keys: Vec::new(),
+        fleet: None,
+        diff: None,
+        format: "text".into(),
     };
     let mut it = std::env::args().skip(1);
     while let Some(arg) = it.next() {
@@ -109,6 +116,9 @@ pub fn parse_args() -> Result<Args, String> {
             "--confine" => a.options.confine = true,
             "--batch" => a.batch = true,
             "--all" => a.all = true,
+            "--fleet" => a.fleet = Some(PathBuf::from(value(&flag)?)),
+            "--diff" => a.diff = Some(PathBuf::from(value(&flag)?)),
+            "--format" => a.format = value(&flag)?.to_lowercase(),
             "-h" | "--help" => {
                 println!("{USAGE}");
                 std::process::exit(0);
@@ -125,6 +135,36 @@ pub fn parse_args() -> Result<Args, String> {
     }
     if a.all && (a.batch || !a.keys.is_empty() || a.explain) {
         return Err("--all takes no keys, --batch or --explain".into());
+    }
+    if a.fleet.is_some() || a.diff.is_some() {
+        let mode = if a.diff.is_some() {
+            "--diff"
+        } else {
+            "--fleet"
+        };
+        if a.batch || a.explain {
+            return Err(format!("{mode} takes no --batch or --explain"));
+        }
+        if a.fleet.is_some()
+            && (a.scope_file.is_some() || a.facts_file.is_some() || a.node.is_some())
+        {
+            return Err(
+                "--fleet takes each node's facts from its directory: no --scope, --facts or --node"
+                    .into(),
+            );
+        }
+    }
+    if a.diff.is_some() && (a.merge.is_some() || a.default.is_some()) {
+        return Err("--diff compares plain lookups: no --merge or --default".into());
+    }
+    if a.format != "text" && a.diff.is_none() {
+        return Err("--format is for --diff (use --render-as for a value)".into());
+    }
+    if !matches!(a.format.as_str(), "text" | "json" | "markdown") {
+        return Err(format!(
+            "--format takes text, json or markdown, not '{}'",
+            a.format
+        ));
     }
     if !a.batch && !a.all && a.keys.is_empty() {
         return Err(format!("No keys were given to lookup.\n{USAGE}"));

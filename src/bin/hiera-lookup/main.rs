@@ -5,7 +5,11 @@
 mod all;
 mod args;
 mod batch;
+mod diff;
+mod fleet;
 mod hiera3;
+mod pool;
+mod progress;
 mod scope;
 mod single;
 
@@ -35,14 +39,23 @@ fn main() -> ExitCode {
         Ok(a) => a,
         Err(e) => return fail(e),
     };
-    let scope = match scope::build_scope(&a) {
-        Ok(s) => s,
-        Err(e) => return fail(e),
+    let scope = match &a.fleet {
+        Some(_) => Default::default(),
+        None => match scope::build_scope(&a) {
+            Ok(s) => s,
+            Err(e) => return fail(e),
+        },
     };
     let hiera = match Hiera::open(a.options.clone()) {
         Ok(h) => Arc::new(h),
         Err(e) => return fail(e),
     };
+    if let Some(base) = &a.diff {
+        return diff::run(&a, hiera, base, (a.fleet.is_none()).then_some(scope));
+    }
+    if let Some(dir) = &a.fleet {
+        return fleet::run(&a, hiera, dir);
+    }
     let session = Session::new(hiera, scope);
     if a.batch {
         return batch::run(&session);
