@@ -13,9 +13,10 @@
 use crate::args::Args;
 use crate::single::{default_value, merge_value};
 use crate::{fail, pool, progress::Progress};
+use hiera::all_keys::AllAnswers;
 use hiera::facts_file::{list_facts_files, read_facts_file, NodeFacts};
 use hiera::render::{json_string, to_json};
-use hiera::{Hiera, LookupRequest, Map, Session, Value};
+use hiera::{Hiera, LookupRequest, Session, Value};
 use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
@@ -56,9 +57,9 @@ fn node_line(a: &Args, hiera: &Arc<Hiera>, path: &Path, merge: &Option<Value>) -
     line.push_str(",\"file\":");
     json_string(&path.to_string_lossy(), &mut line);
     let session = node_session(hiera, &node, &a.options.environment);
-    let (values, errors) = if a.all {
+    let answers = if a.all {
         match session.lookup_all() {
-            Ok(all) => (all.values_hash(), all.errors_hash()),
+            Ok(all) => all,
             Err(e) => {
                 line.push_str(",\"error\":");
                 json_string(&e.to_string(), &mut line);
@@ -67,8 +68,11 @@ fn node_line(a: &Args, hiera: &Arc<Hiera>, path: &Path, merge: &Option<Value>) -
             }
         }
     } else {
-        let (mut values, mut errors) = (Map::default(), Map::default());
-        for key in &a.keys {
+        let mut all = AllAnswers::default();
+        for (i, key) in a.keys.iter().enumerate() {
+            if a.keys[..i].contains(key) {
+                continue;
+            }
             let req = LookupRequest {
                 keys: vec![key.clone()],
                 merge: merge.clone(),
@@ -76,22 +80,35 @@ fn node_line(a: &Args, hiera: &Arc<Hiera>, path: &Path, merge: &Option<Value>) -
                 ..Default::default()
             };
             match session.lookup(&req) {
-                Ok(Some(v)) => {
-                    values.insert(key.as_str().into(), v);
-                }
+                Ok(Some(v)) => all.values.push((key.clone(), v)),
                 Ok(None) => {}
-                Err(e) => {
-                    errors.insert(key.as_str().into(), e.to_string().as_str().into());
-                }
+                Err(e) => all.errors.push((key.clone(), e)),
             }
         }
-        (Value::hash(values), Value::hash(errors))
+        all
     };
-    let failed = errors.as_hash().is_some_and(|e| !e.is_empty());
-    line.push_str(",\"values\":");
-    line.push_str(&to_json(&values));
-    line.push_str(",\"errors\":");
-    line.push_str(&to_json(&errors));
+    // Written straight from the answers (no Hash built): a node's line is
+    // most of the work of a fleet run after the lookups.
+    line.push_str(",\"values\":{");
+    for (i, (k, v)) in answers.values.iter().enumerate() {
+        if i > 0 {
+            line.push(',');
+        }
+        json_string(k, &mut line);
+        line.push(':');
+        line.push_str(&to_json(v));
+    }
+    line.push_str("},\"errors\":{");
+    for (i, (k, e)) in answers.errors.iter().enumerate() {
+        if i > 0 {
+            line.push(',');
+        }
+        json_string(k, &mut line);
+        line.push(':');
+        json_string(&e.to_string(), &mut line);
+    }
+    line.push('}');
+    let failed = !answers.errors.is_empty();
     line.push('}');
     (line, failed)
 }

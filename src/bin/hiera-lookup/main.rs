@@ -35,7 +35,7 @@ fn main() -> ExitCode {
     if std::env::args().skip(1).any(|a| a == "--hiera3") {
         return hiera3::run();
     }
-    let a = match args::parse_args() {
+    let mut a = match args::parse_args() {
         Ok(a) => a,
         Err(e) => return fail(e),
     };
@@ -46,6 +46,12 @@ fn main() -> ExitCode {
             Err(e) => return fail(e),
         },
     };
+    if a.fleet.is_some() || a.diff.is_some() {
+        // One run, one snapshot of the files: the sessions of a fleet or a
+        // diff trust what the first one read, as Puppet Server trusts its environment
+        // cache between checks (environment_timeout).
+        a.options.file_check_interval = std::time::Duration::from_secs(24 * 3600);
+    }
     let hiera = match Hiera::open(a.options.clone()) {
         Ok(h) => Arc::new(h),
         Err(e) => return fail(e),
