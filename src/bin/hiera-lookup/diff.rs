@@ -100,6 +100,7 @@ pub fn run(a: &Args, head: Arc<Hiera>, base_dir: &Path, scope: Option<hiera::Map
                     Ok((node, changes)) => groups.add(&node, changes),
                     Err(e) => errors.push(e),
                 }
+                true
             },
         );
         progress.finish();

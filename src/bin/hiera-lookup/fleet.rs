@@ -126,7 +126,7 @@ pub fn run(a: &Args, hiera: Arc<Hiera>, dir: &Path) -> ExitCode {
     };
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let mut progress = Progress::new(files.len());
-    let (mut failed, mut closed) = (false, false);
+    let mut failed = false;
     pool::run(
         &files,
         pool::threads(),
@@ -134,10 +134,8 @@ pub fn run(a: &Args, hiera: Arc<Hiera>, dir: &Path) -> ExitCode {
         |(line, bad)| {
             failed |= bad;
             progress.tick();
-            // A reader that went away (a closed pipe) ends the output, not the run's status.
-            if !closed && writeln!(out, "{line}").and_then(|()| out.flush()).is_err() {
-                closed = true;
-            }
+            // A reader that went away (a closed pipe) ends the run, not its status.
+            writeln!(out, "{line}").and_then(|()| out.flush()).is_ok()
         },
     );
     progress.finish();
