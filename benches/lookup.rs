@@ -30,7 +30,7 @@ mod gen;
 
 use criterion::{BatchSize, Criterion, Throughput};
 use hiera::deep_merge::{deep_merge, DeepMergeOptions};
-use hiera::merge::Strategy;
+use hiera::hiera5::merge::Strategy;
 use hiera::yaml::{load, YamlOptions};
 use hiera::{Hiera, LookupRequest, Map, Session, Value};
 use std::hint::black_box;

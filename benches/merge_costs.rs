@@ -10,7 +10,7 @@
 #[path = "corpus/gen.rs"]
 mod gen;
 
-use hiera::merge::Strategy;
+use hiera::hiera5::merge::Strategy;
 use hiera::Value;
 use std::hint::black_box;
 use std::time::Instant;

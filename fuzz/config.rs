@@ -10,7 +10,7 @@ use crate::rng::Rng;
 use crate::session;
 use crate::targets::Verdict;
 use crate::tree::Node;
-use hiera::config::{HieraConfig, LayerKind};
+use hiera::hiera5::config::{HieraConfig, LayerKind};
 use std::path::Path;
 
 /// Generates a hiera.yaml (and a little data to look up through it).

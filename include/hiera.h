@@ -214,58 +214,6 @@ typedef struct hiera_answer hiera_answer;
 typedef struct hiera_session hiera_session;
 
 /**
- * Answers `%{hiera('key')}` and `%{alias('key')}`: the gem's
- * `Backend.lookup(key, nil, scope, context[:order_override], :priority,
- * context)`.
- *
- * `key` is the key (UTF-8). `context_json` is the interpolation context:
- * `{"order_override": V, "seen": ["hiera('key')", ...]}` (with `"config":
- * true` when the lookup comes from a hiera.yaml entry): a host that
- * interpolates what it finds should do so with a recursion guard holding
- * `seen`, and hand that guard's final list back with `hiera3_answer_seen`.
- * Both strings are borrowed for the duration of the call.
- *
- * The callback answers through `answer` (see `hiera3_answer_value`); it must
- * not unwind (no C++ exception, no longjmp) out of the call.
- */
-typedef void (*hiera3_lookup_fn)(void *user_data,
-                                 const char *key,
-                                 const char *context_json,
-                                 struct hiera3_answer *answer);
-
-/**
- * Answers a scope variable: the gem's `scope.include?(name)` and
- * `scope[name]`, for hosts that keep the scope themselves (e.g. a Ruby
- * `Hiera::Scope`). Not setting a value means the scope has no such variable.
- * `name` is borrowed for the duration of the call. It must not unwind.
- */
-typedef void (*hiera3_scope_fn)(void *user_data, const char *name, struct hiera3_answer *answer);
-
-/**
- * What the host provides. Every field may be NULL.
- *
- * - `lookup`: answers `hiera()`/`alias()`. NULL: the helpers find nothing;
- *   `hiera3_lookup` answers them with its own configuration.
- * - `scope`: answers scope variables. NULL: they are read from the scope
- *   given as JSON.
- * - `user_data`: passed to both, untouched.
- */
-typedef struct hiera3_host {
-  /**
-   * Passed to the callbacks as their first argument.
-   */
-  void *user_data;
-  /**
-   * Answers `%{hiera('k')}` and `%{alias('k')}`, or NULL.
-   */
-  hiera3_lookup_fn lookup;
-  /**
-   * Answers scope variables, or NULL.
-   */
-  hiera3_scope_fn scope;
-} hiera3_host;
-
-/**
  * Runs a hierarchy function libhiera does not have (a custom `data_hash`,
  * `lookup_key` or `data_dig` function, a Hiera 3 backend, or a Puppet 4
  * `function` data provider's `environment::data` / `<module>::data`).
@@ -374,6 +322,58 @@ typedef struct hiera_host {
   hiera_release_fn release;
 } hiera_host;
 
+/**
+ * Answers `%{hiera('key')}` and `%{alias('key')}`: the gem's
+ * `Backend.lookup(key, nil, scope, context[:order_override], :priority,
+ * context)`.
+ *
+ * `key` is the key (UTF-8). `context_json` is the interpolation context:
+ * `{"order_override": V, "seen": ["hiera('key')", ...]}` (with `"config":
+ * true` when the lookup comes from a hiera.yaml entry): a host that
+ * interpolates what it finds should do so with a recursion guard holding
+ * `seen`, and hand that guard's final list back with `hiera3_answer_seen`.
+ * Both strings are borrowed for the duration of the call.
+ *
+ * The callback answers through `answer` (see `hiera3_answer_value`); it must
+ * not unwind (no C++ exception, no longjmp) out of the call.
+ */
+typedef void (*hiera3_lookup_fn)(void *user_data,
+                                 const char *key,
+                                 const char *context_json,
+                                 struct hiera3_answer *answer);
+
+/**
+ * Answers a scope variable: the gem's `scope.include?(name)` and
+ * `scope[name]`, for hosts that keep the scope themselves (e.g. a Ruby
+ * `Hiera::Scope`). Not setting a value means the scope has no such variable.
+ * `name` is borrowed for the duration of the call. It must not unwind.
+ */
+typedef void (*hiera3_scope_fn)(void *user_data, const char *name, struct hiera3_answer *answer);
+
+/**
+ * What the host provides. Every field may be NULL.
+ *
+ * - `lookup`: answers `hiera()`/`alias()`. NULL: the helpers find nothing;
+ *   `hiera3_lookup` answers them with its own configuration.
+ * - `scope`: answers scope variables. NULL: they are read from the scope
+ *   given as JSON.
+ * - `user_data`: passed to both, untouched.
+ */
+typedef struct hiera3_host {
+  /**
+   * Passed to the callbacks as their first argument.
+   */
+  void *user_data;
+  /**
+   * Answers `%{hiera('k')}` and `%{alias('k')}`, or NULL.
+   */
+  hiera3_lookup_fn lookup;
+  /**
+   * Answers scope variables, or NULL.
+   */
+  hiera3_scope_fn scope;
+} hiera3_host;
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
@@ -393,70 +393,6 @@ const char *hiera_version(void);
  * Threads: any thread, any time.
  */
 uint32_t hiera_abi_version(void);
-
-/**
- * Looks up every key the session's node can look up (`hiera-lookup
- * --all`): the top-level keys of every data file its hierarchies reach in
- * the global, environment and module layers (module keys only in their
- * own namespace) and the keys `lookup_options` names.
- *
- * Returns, with `*result_json`:
- * - `HIERA_OK`: `{"values": {KEY: V, ...}, "errors": {KEY: ERROR, ...}}`:
- *   the found answers sorted by key (keys not found left out), and the
- *   keys whose lookup failed with their error object (as in
- *   `hiera_lookup`'s `HIERA_ERROR`); one key's error does not stop the
- *   others.
- * - `HIERA_ERROR`: an error object: the global or environment
- *   configuration or one of its data files cannot be read.
- * - `HIERA_NULL_ARGUMENT`, `HIERA_PANIC`: `*result_json` is not written.
- *
- * Ownership: `s` is borrowed for the call; `*result_json` belongs to the
- * caller: free it with `hiera_string_free`.
- * Threads: many threads may call this on one session at once.
- *
- * # Safety
- * `s` is NULL or a live session; `result_json` is NULL or valid for a
- * write of a pointer.
- */
-enum hiera_status hiera_lookup_all(struct hiera_session *s, char **result_json);
-
-/**
- * Parses the content of a data file as `yaml_data` or `json_data` does.
- *
- * - `format`: `"yaml"` or `"json"`.
- * - `path`: the file's path, as messages name it.
- * - `bytes`, `len`: the content (any bytes: invalid UTF-8 is reported as
- *   Ruby reports it; NUL bytes are allowed). `bytes` may be NULL when `len`
- *   is 0.
- *
- * Returns, with `*result_json`:
- * - `HIERA_OK`: the document as wire JSON. YAML is read with Puppet's safe
- *   loader (`null` for an empty document; the Symbol keys of a Hash become
- *   Strings, Symbol values stay Symbols); JSON with Ruby's parser. A
- *   document that is not a Hash comes back as it is: `yaml_data` warns
- *   (`file does not contain a valid yaml hash`) and uses `{}`, or fails
- *   under `strict=error` unless the document is empty; `json_data` leaves
- *   the refusal to Puppet's data provider.
- * - `HIERA_ERROR`: an error object of kind `parse`:
- *   `Unable to parse (PATH): ...` with Psych's or Ruby JSON's message.
- * - `HIERA_INVALID_ARGUMENT`: an error object: `format` or `path` is not
- *   valid.
- * - `HIERA_NULL_ARGUMENT`, `HIERA_PANIC`: nothing is written.
- *
- * Ownership: the inputs are borrowed for the call; `*result_json` belongs
- * to the caller (free it with `hiera_string_free`).
- * Threads: any thread; calls are independent.
- *
- * # Safety
- * `format` and `path` are NULL or NUL-terminated strings; `bytes` is NULL
- * (only with `len` 0) or valid for reads of `len` bytes; `result_json` is
- * NULL or valid for a write of a pointer.
- */
-enum hiera_status hiera_parse_data(const char *format,
-                                   const char *path,
-                                   const uint8_t *bytes,
-                                   size_t len,
-                                   char **result_json);
 
 /**
  * Opens a configuration.
@@ -539,6 +475,450 @@ enum hiera_status hiera_open(const char *options_json, struct hiera **out, char 
  * `h` is NULL or a handle from `hiera_open` that was not freed yet.
  */
 void hiera_free(struct hiera *h);
+
+/**
+ * Makes a session: binds a configuration to one scope.
+ *
+ * `scope_json` is a JSON object, the variable map, as the CLI's `--scope`
+ * file: top-scope variables, `facts`, `trusted`, ... (`{}` for none).
+ *
+ * Returns:
+ * - `HIERA_OK`: `*out` is the new session (free it with
+ *   `hiera_session_free`); `*error_json` is not written.
+ * - `HIERA_INVALID_ARGUMENT`: `scope_json` is not UTF-8 or not a JSON
+ *   object; `*error_json` is an error object; `*out` is not written.
+ * - `HIERA_NULL_ARGUMENT`, `HIERA_PANIC`: nothing is written.
+ *
+ * Ownership: `h` and `scope_json` are borrowed for the call; the session
+ * holds its own reference to the configuration. `*error_json` belongs to the
+ * caller: free it with `hiera_string_free`.
+ * Threads: any thread; many threads may make sessions from one `hiera` at
+ * once.
+ *
+ * # Safety
+ * `h` is NULL or a live handle from `hiera_open`; `scope_json` is NULL or a
+ * NUL-terminated string; `out` and `error_json` are NULL or valid for a
+ * write of a pointer.
+ */
+enum hiera_status hiera_session_new(const struct hiera *h,
+                                    const char *scope_json,
+                                    struct hiera_session **out,
+                                    char **error_json);
+
+/**
+ * Makes a session, as `hiera_session_new`, with options:
+ *
+ * `options_json` is a JSON object, every field optional:
+ * `{"plan": false, "hiera3_variables": {}}`.
+ * - `plan: true`: the lookups of a plan (Puppet's script compiler): a
+ *   hiera.yaml's `plan_hierarchy`, when it has one, replaces its
+ *   `hierarchy`.
+ * - `hiera3_variables`: variables only a Hiera 3 global hiera.yaml and
+ *   its data see, as Puppet's `Hiera::Scope` gives them
+ *   (`calling_class`, `calling_class_path`, `calling_module`: always
+ *   defined there, an empty string being undefined).
+ *
+ * Returns what `hiera_session_new` returns (`HIERA_INVALID_ARGUMENT` also
+ * for a bad `options_json`).
+ *
+ * Ownership: as `hiera_session_new`; `options_json` is borrowed for the
+ * call.
+ * Threads: as `hiera_session_new`.
+ *
+ * # Safety
+ * As `hiera_session_new`; `options_json` is NULL or a NUL-terminated
+ * string.
+ */
+enum hiera_status hiera_session_new_with(const struct hiera *h,
+                                         const char *scope_json,
+                                         const char *options_json,
+                                         struct hiera_session **out,
+                                         char **error_json);
+
+/**
+ * Makes an overlay session: `parent`'s variables with `vars_json`'s over
+ * them, as a Puppet class or resource scope adds its own variables to a
+ * compile's top scope.
+ *
+ * `vars_json` is a JSON object, the variables to add or replace (`{}` for
+ * none). `options_json` is a JSON object, every field optional:
+ * `{"hiera3_variables": {}, "deferred": []}`. `hiera3_variables`: as
+ * `hiera_session_new_with`'s, the overlay's own, not its parent's.
+ * `deferred`: names of more variables of the overlay whose values the
+ * configuration's host gives, through its `call` (`{"kind": "variable",
+ * "key": NAME}`), when a lookup first reads one (once per overlay): for
+ * big values that data seldom names, such as a class's parameters; it
+ * needs a configuration opened with `hiera_open_with_host`. An overlay
+ * always searches its parent's `plan` hierarchy.
+ *
+ * The overlay shares its parent's snapshot and caches: whatever read none
+ * of the variables the overlay changes (a hierarchy resolved from facts, a
+ * lookup whose data names no class variable) is computed once for both,
+ * so an overlay costs what its own variables change, not a new session.
+ * An overlay of an overlay is an overlay of that overlay's parent with
+ * both sets of variables.
+ *
+ * Returns what `hiera_session_new` returns (`HIERA_INVALID_ARGUMENT` also
+ * for a bad `vars_json` or `options_json`, or one with `plan`).
+ *
+ * Ownership: `parent`, `vars_json` and `options_json` are borrowed for the
+ * call; the overlay holds its own reference to its parent, which may be
+ * freed first. Free the overlay with `hiera_session_free`.
+ * Threads: any thread, also while other threads look up through `parent`;
+ * the overlay is shared by threads like any session.
+ *
+ * # Safety
+ * `parent` is NULL or a live session; `vars_json` and `options_json` are
+ * NULL or NUL-terminated strings; `out` and `error_json` are NULL or valid
+ * for a write of a pointer.
+ */
+enum hiera_status hiera_session_overlay(const struct hiera_session *parent,
+                                        const char *vars_json,
+                                        const char *options_json,
+                                        struct hiera_session **out,
+                                        char **error_json);
+
+/**
+ * Frees a session made by `hiera_session_new`, `hiera_session_new_with` or
+ * `hiera_session_overlay`. NULL is allowed and does nothing.
+ *
+ * Ownership: takes back `s`, which must not be used afterwards and must be
+ * freed only once.
+ * Threads: any thread, once no other call is using `s`.
+ *
+ * # Safety
+ * `s` is NULL or a session from `hiera_session_new` that was not freed yet.
+ */
+void hiera_session_free(struct hiera_session *s);
+
+/**
+ * Looks up one request.
+ *
+ * `request_json` is strict JSON (RFC 8259: no comments, no `NaN`, nothing
+ * after the object; as every JSON input of this API), the request object
+ * of the CLI's `--batch` mode:
+ * `{"key": K | [K, ...], "merge": ..., "default": ..., "default_values_hash":
+ * {...}, "override": {...}, "explain": bool, "local_variables": [NAME, ...],
+ * "hiera3_variables": {...}}`; only `key` is required and unknown fields
+ * are an error. `local_variables` names the variables the lookup's scope
+ * has beyond the session's (a class's parameters and locals): their values
+ * are asked of the configuration's host (`hiera_call_fn`, kind `variable`)
+ * when the lookup reads one, and what reads one is not kept in the
+ * session's caches; it needs `hiera_open_with_host`. `hiera3_variables`:
+ * the lookup's own Hiera 3 calling variables. `"known_variables": N`
+ * (with a host) makes `local_variables` cheaper for a host whose lookups
+ * come from many scopes: the session numbers the plain variable names its
+ * lookups read (0, 1, ...); N says that the host has checked the first N
+ * for this lookup's scope, and `local_variables` lists only those of them
+ * the scope gives itself. A name the lookup reads that is not among the
+ * first N is asked of the host (`{"kind": "variable", "key": NAME,
+ * "index": I}`: the scope's value, its own or the top scope's) and
+ * numbered I: the host learns the session's names in order, and checks
+ * them for its next lookups.
+ *
+ * Returns, with `*result_json`:
+ * - `HIERA_OK`: the value as JSON (the wire format of `--render-as json`,
+ *   compact). With `"explain": true`: `{"value": V, "explain": TEXT}`.
+ * - `HIERA_NOT_FOUND`: NULL. With `"explain": true`:
+ *   `{"not_found": true, "explain": TEXT}`.
+ * - `HIERA_ERROR`: an error object `{"kind", "message", "file"?, "line"?}`
+ *   (with `"explain": TEXT` added when an explanation was asked for).
+ * - `HIERA_INVALID_ARGUMENT`: an error object (kind `invalid_argument`):
+ *   `request_json` is not UTF-8, not JSON, or not a valid request. A
+ *   syntax error's message names the byte offset (and the request member
+ *   it is in): `request_json is not valid JSON: expected ',' or '}', found
+ *   '/' at byte 14`.
+ * - `HIERA_NULL_ARGUMENT`, `HIERA_PANIC`: `*result_json` is not written.
+ *
+ * Ownership: `s` and `request_json` are borrowed for the call;
+ * `*result_json` (when not NULL) belongs to the caller: free it with
+ * `hiera_string_free`.
+ * Threads: many threads may call this on one session at once.
+ *
+ * # Safety
+ * `s` is NULL or a live session; `request_json` is NULL or a NUL-terminated
+ * string; `result_json` is NULL or valid for a write of a pointer.
+ */
+enum hiera_status hiera_lookup(const struct hiera_session *s,
+                               const char *request_json,
+                               char **result_json);
+
+/**
+ * Looks up one key with Puppet's defaults: what `hiera_lookup` answers for
+ * the request `{"key": KEY}` (first found, no default, no explanation),
+ * without a JSON request to build and parse. The quickest way to look up
+ * the automatic parameters of a catalog.
+ *
+ * `key` points to `key_len` bytes of UTF-8 (a NUL terminator is not needed
+ * and not read; the key may be empty).
+ *
+ * Returns, with `*result_json`, as `hiera_lookup`:
+ * - `HIERA_OK`: the value as JSON;
+ * - `HIERA_NOT_FOUND`: NULL;
+ * - `HIERA_ERROR`: an error object `{"kind", "message", "file"?, "line"?}`;
+ * - `HIERA_INVALID_ARGUMENT`: an error object (kind `invalid_argument`):
+ *   the key is not UTF-8;
+ * - `HIERA_NULL_ARGUMENT` (`s`, `key` or `result_json` is NULL),
+ *   `HIERA_PANIC`: `*result_json` is not written.
+ *
+ * Ownership: `s` and `key` are borrowed for the call; `*result_json` (when
+ * not NULL) belongs to the caller: free it with `hiera_string_free`.
+ * Threads: many threads may call this on one session at once.
+ *
+ * # Safety
+ * `s` is NULL or a live session; `key` is NULL or valid for reads of
+ * `key_len` bytes; `result_json` is NULL or valid for a write of a pointer.
+ */
+enum hiera_status hiera_lookup_key(const struct hiera_session *s,
+                                   const char *key,
+                                   size_t key_len,
+                                   char **result_json);
+
+/**
+ * Looks up many requests in one call (a catalog's worth of keys).
+ *
+ * `requests_json` is a JSON array of request objects (see `hiera_lookup`).
+ *
+ * Returns, with `*results_json`:
+ * - `HIERA_OK`: a JSON array with one response per request, in order, as
+ *   the CLI's `--batch` mode writes them: `{"value": V}`,
+ *   `{"not_found": true}` or `{"error": {...}}`, each with
+ *   `"explain": TEXT` when that request asked for it. A request that is not
+ *   valid (unknown field, no key, ...) gets an `{"error": ...}` entry of kind
+ *   `invalid_argument`; the call still returns `HIERA_OK`.
+ * - `HIERA_INVALID_ARGUMENT`: an error object: `requests_json` is not UTF-8,
+ *   not JSON, or not an array.
+ * - `HIERA_NULL_ARGUMENT`, `HIERA_PANIC`: `*results_json` is not written.
+ *
+ * Ownership: `s` and `requests_json` are borrowed for the call;
+ * `*results_json` belongs to the caller: free it with `hiera_string_free`.
+ * Threads: many threads may call this on one session at once.
+ *
+ * # Safety
+ * `s` is NULL or a live session; `requests_json` is NULL or a
+ * NUL-terminated string; `results_json` is NULL or valid for a write of a
+ * pointer.
+ */
+enum hiera_status hiera_lookup_many(const struct hiera_session *s,
+                                    const char *requests_json,
+                                    char **results_json);
+
+/**
+ * Looks up keys as Puppet's automatic parameter lookup does (a class's
+ * parameters, `<class>::<param>`): each key alone (first found, no merge
+ * argument, no default), in order, up to the first that fails.
+ *
+ * `keys_json` is a JSON array of strings. `options_json` is a JSON object,
+ * every field optional (`{}` for none): `{"local_variables": [NAME, ...],
+ * "known_variables": N, "hiera3_variables": {...}}`, as the request
+ * fields of `hiera_lookup`
+ * (the variables of the lookups' scope beyond the session's, asked of the
+ * host; the scope's Hiera 3 calling variables).
+ *
+ * Returns, with `*results_json`:
+ * - `HIERA_OK`: a JSON array with one response per key, in order, as
+ *   `hiera_lookup_many` writes them: `{"value": V}` or
+ *   `{"not_found": true}`; when a lookup fails, its `{"error": {...}}` is
+ *   the last entry and the keys after it are not looked up.
+ * - `HIERA_INVALID_ARGUMENT`: an error object: `keys_json` is not UTF-8,
+ *   not JSON, or not an array of strings, or `options_json` is not valid.
+ * - `HIERA_NULL_ARGUMENT`, `HIERA_PANIC`: `*results_json` is not written.
+ *
+ * Ownership: `s`, `keys_json` and `options_json` are borrowed for the
+ * call; `*results_json` belongs to the caller: free it with
+ * `hiera_string_free`.
+ * Threads: many threads may call this on one session at once.
+ *
+ * # Safety
+ * `s` is NULL or a live session; `keys_json` and `options_json` are NULL
+ * or NUL-terminated strings; `results_json` is NULL or valid for a write
+ * of a pointer.
+ */
+enum hiera_status hiera_lookup_keys(const struct hiera_session *s,
+                                    const char *keys_json,
+                                    const char *options_json,
+                                    char **results_json);
+
+/**
+ * Looks up every key the session's node can look up (`hiera-lookup
+ * --all`): the top-level keys of every data file its hierarchies reach in
+ * the global, environment and module layers (module keys only in their
+ * own namespace) and the keys `lookup_options` names.
+ *
+ * Returns, with `*result_json`:
+ * - `HIERA_OK`: `{"values": {KEY: V, ...}, "errors": {KEY: ERROR, ...}}`:
+ *   the found answers sorted by key (keys not found left out), and the
+ *   keys whose lookup failed with their error object (as in
+ *   `hiera_lookup`'s `HIERA_ERROR`); one key's error does not stop the
+ *   others.
+ * - `HIERA_ERROR`: an error object: the global or environment
+ *   configuration or one of its data files cannot be read.
+ * - `HIERA_NULL_ARGUMENT`, `HIERA_PANIC`: `*result_json` is not written.
+ *
+ * Ownership: `s` is borrowed for the call; `*result_json` belongs to the
+ * caller: free it with `hiera_string_free`.
+ * Threads: many threads may call this on one session at once.
+ *
+ * # Safety
+ * `s` is NULL or a live session; `result_json` is NULL or valid for a
+ * write of a pointer.
+ */
+enum hiera_status hiera_lookup_all(const struct hiera_session *s, char **result_json);
+
+/**
+ * Opens a configuration, as `hiera_open`, whose lookups call `host` for
+ * hierarchy functions libhiera does not have and for warnings.
+ *
+ * `host` is copied (the struct; its `user_data` must stay valid until its
+ * `release` is called). Returns what `hiera_open` returns; when the
+ * configuration cannot be made, `release` is called before this returns.
+ *
+ * Ownership: as `hiera_open`.
+ * Threads: any thread; the callbacks run as `hiera_host` says.
+ *
+ * # Safety
+ * `options_json` is NULL or a NUL-terminated string; `host` is NULL or a
+ * valid `hiera_host` whose callbacks keep their contract; `out` and
+ * `error_json` are NULL or valid for a write of a pointer.
+ */
+enum hiera_status hiera_open_with_host(const char *options_json,
+                                       const struct hiera_host *host,
+                                       struct hiera **out,
+                                       char **error_json);
+
+/**
+ * Hands a call's value back: `value_json` is the value as wire JSON
+ * (`null` for a found nil). Copied; borrowed for the call only.
+ *
+ * Returns `HIERA_OK`; `HIERA_INVALID_ARGUMENT` when `value_json` is not
+ * UTF-8 or not JSON (the lookup then fails with that message);
+ * `HIERA_NULL_ARGUMENT` (nothing recorded); `HIERA_PANIC`.
+ * Threads: only inside the callback that received `answer`.
+ *
+ * # Safety
+ * `answer` is NULL or the answer passed to the running callback;
+ * `value_json` is NULL or a NUL-terminated string.
+ */
+enum hiera_status hiera_answer_value(struct hiera_answer *answer, const char *value_json);
+
+/**
+ * Hands a call's failure back: the lookup fails with `message` (an error
+ * of kind `lookup`), as the function's exception fails Puppet's lookup.
+ * Copied; borrowed for the call only. A message that is not UTF-8 is taken
+ * with its invalid bytes replaced.
+ *
+ * Returns `HIERA_OK`, `HIERA_NULL_ARGUMENT` (nothing recorded) or
+ * `HIERA_PANIC`.
+ * Threads: only inside the callback that received `answer`.
+ *
+ * # Safety
+ * `answer` is NULL or the answer passed to the running callback; `message`
+ * is NULL or a NUL-terminated string.
+ */
+enum hiera_status hiera_answer_error(struct hiera_answer *answer, const char *message);
+
+/**
+ * Interpolates a value in the scope of the lookup that made the running
+ * call, as a Puppet function's `context.interpolate(value)` does: every
+ * string in it (in hashes and arrays too), with the `lookup`, `hiera`,
+ * `alias` and `literal` methods; the lookup's limits bound it, and a
+ * method may call the host again (nested calls) before this returns.
+ * `value_json` is the value as wire JSON; copied, borrowed for the call.
+ *
+ * Returns, with `*result_json`:
+ * - `HIERA_OK`: the interpolated value, as wire JSON;
+ * - `HIERA_ERROR`: the interpolation's error object (an undefined
+ *   variable under `strict: error`, a bad expression, a failed nested
+ *   lookup); the call itself is not failed: answer
+ *   `hiera_answer_error` with it to fail the lookup, as the exception of
+ *   Puppet's `interpolate` would;
+ * - `HIERA_INVALID_ARGUMENT`: an error object: `value_json` is not UTF-8
+ *   or not JSON, or the call has none to give (a `variable` call);
+ * - `HIERA_NULL_ARGUMENT`, `HIERA_PANIC`: nothing is written.
+ *
+ * Ownership: `*result_json` belongs to the caller (free it with
+ * `hiera_string_free`).
+ * Threads: only inside the callback that received `answer`, on its thread.
+ *
+ * # Safety
+ * `answer` is NULL or the answer passed to the running callback;
+ * `value_json` is NULL or a NUL-terminated string; `result_json` is NULL
+ * or valid for a write of a pointer.
+ */
+enum hiera_status hiera_answer_interpolate(struct hiera_answer *answer,
+                                           const char *value_json,
+                                           char **result_json);
+
+/**
+ * Adds a line to the explanation of the lookup that made the running call,
+ * as a Puppet function's `context.explain { text }` does (at the place of
+ * the call in the tree); nothing when the lookup is not explained.
+ * `text` is copied; a text that is not UTF-8 is taken with its invalid
+ * bytes replaced.
+ *
+ * Returns `HIERA_OK`; `HIERA_INVALID_ARGUMENT` when the call has no
+ * lookup (a `variable` call); `HIERA_NULL_ARGUMENT`; `HIERA_PANIC`.
+ * Threads: only inside the callback that received `answer`, on its thread.
+ *
+ * # Safety
+ * `answer` is NULL or the answer passed to the running callback; `text` is
+ * NULL or a NUL-terminated string.
+ */
+enum hiera_status hiera_answer_explain(struct hiera_answer *answer, const char *text);
+
+/**
+ * Parses the content of a data file as `yaml_data` or `json_data` does.
+ *
+ * - `format`: `"yaml"` or `"json"`.
+ * - `path`: the file's path, as messages name it.
+ * - `bytes`, `len`: the content (any bytes: invalid UTF-8 is reported as
+ *   Ruby reports it; NUL bytes are allowed). `bytes` may be NULL when `len`
+ *   is 0.
+ *
+ * Returns, with `*result_json`:
+ * - `HIERA_OK`: the document as wire JSON. YAML is read with Puppet's safe
+ *   loader (`null` for an empty document; the Symbol keys of a Hash become
+ *   Strings, Symbol values stay Symbols); JSON with Ruby's parser. A
+ *   document that is not a Hash comes back as it is: `yaml_data` warns
+ *   (`file does not contain a valid yaml hash`) and uses `{}`, or fails
+ *   under `strict=error` unless the document is empty; `json_data` leaves
+ *   the refusal to Puppet's data provider.
+ * - `HIERA_ERROR`: an error object of kind `parse`:
+ *   `Unable to parse (PATH): ...` with Psych's or Ruby JSON's message.
+ * - `HIERA_INVALID_ARGUMENT`: an error object: `format` or `path` is not
+ *   valid.
+ * - `HIERA_NULL_ARGUMENT`, `HIERA_PANIC`: nothing is written.
+ *
+ * Ownership: the inputs are borrowed for the call; `*result_json` belongs
+ * to the caller (free it with `hiera_string_free`).
+ * Threads: any thread; calls are independent.
+ *
+ * # Safety
+ * `format` and `path` are NULL or NUL-terminated strings; `bytes` is NULL
+ * (only with `len` 0) or valid for reads of `len` bytes; `result_json` is
+ * NULL or valid for a write of a pointer.
+ */
+enum hiera_status hiera_parse_data(const char *format,
+                                   const char *path,
+                                   const uint8_t *bytes,
+                                   size_t len,
+                                   char **result_json);
+
+/**
+ * Frees a string that libhiera returned (`result_json`, `results_json`,
+ * `error_json`).
+ *
+ * Ownership: takes back ownership of `s`, which must come from libhiera and
+ * must not be used afterwards. Never pass a string that libhiera did not
+ * allocate, never free one twice, and never free libhiera strings with
+ * `free()`. `hiera_version()`'s string is static: do not free it.
+ * NULL is allowed and does nothing.
+ * Threads: any thread, not necessarily the one that received the string.
+ *
+ * # Safety
+ * `s` is NULL or a string returned by libhiera that was not freed yet.
+ */
+void hiera_string_free(char *s);
 
 /**
  * Hands a callback's value back: `value_json` is the found value as wire
@@ -827,386 +1207,6 @@ enum hiera_status hiera3_lookup(const struct hiera3 *h,
                                 const struct hiera3_host *host,
                                 char **result_json,
                                 char **guard_json);
-
-/**
- * Opens a configuration, as `hiera_open`, whose lookups call `host` for
- * hierarchy functions libhiera does not have and for warnings.
- *
- * `host` is copied (the struct; its `user_data` must stay valid until its
- * `release` is called). Returns what `hiera_open` returns; when the
- * configuration cannot be made, `release` is called before this returns.
- *
- * Ownership: as `hiera_open`.
- * Threads: any thread; the callbacks run as `hiera_host` says.
- *
- * # Safety
- * `options_json` is NULL or a NUL-terminated string; `host` is NULL or a
- * valid `hiera_host` whose callbacks keep their contract; `out` and
- * `error_json` are NULL or valid for a write of a pointer.
- */
-enum hiera_status hiera_open_with_host(const char *options_json,
-                                       const struct hiera_host *host,
-                                       struct hiera **out,
-                                       char **error_json);
-
-/**
- * Hands a call's value back: `value_json` is the value as wire JSON
- * (`null` for a found nil). Copied; borrowed for the call only.
- *
- * Returns `HIERA_OK`; `HIERA_INVALID_ARGUMENT` when `value_json` is not
- * UTF-8 or not JSON (the lookup then fails with that message);
- * `HIERA_NULL_ARGUMENT` (nothing recorded); `HIERA_PANIC`.
- * Threads: only inside the callback that received `answer`.
- *
- * # Safety
- * `answer` is NULL or the answer passed to the running callback;
- * `value_json` is NULL or a NUL-terminated string.
- */
-enum hiera_status hiera_answer_value(struct hiera_answer *answer, const char *value_json);
-
-/**
- * Hands a call's failure back: the lookup fails with `message` (an error
- * of kind `lookup`), as the function's exception fails Puppet's lookup.
- * Copied; borrowed for the call only. A message that is not UTF-8 is taken
- * with its invalid bytes replaced.
- *
- * Returns `HIERA_OK`, `HIERA_NULL_ARGUMENT` (nothing recorded) or
- * `HIERA_PANIC`.
- * Threads: only inside the callback that received `answer`.
- *
- * # Safety
- * `answer` is NULL or the answer passed to the running callback; `message`
- * is NULL or a NUL-terminated string.
- */
-enum hiera_status hiera_answer_error(struct hiera_answer *answer, const char *message);
-
-/**
- * Interpolates a value in the scope of the lookup that made the running
- * call, as a Puppet function's `context.interpolate(value)` does: every
- * string in it (in hashes and arrays too), with the `lookup`, `hiera`,
- * `alias` and `literal` methods; the lookup's limits bound it, and a
- * method may call the host again (nested calls) before this returns.
- * `value_json` is the value as wire JSON; copied, borrowed for the call.
- *
- * Returns, with `*result_json`:
- * - `HIERA_OK`: the interpolated value, as wire JSON;
- * - `HIERA_ERROR`: the interpolation's error object (an undefined
- *   variable under `strict: error`, a bad expression, a failed nested
- *   lookup); the call itself is not failed: answer
- *   `hiera_answer_error` with it to fail the lookup, as the exception of
- *   Puppet's `interpolate` would;
- * - `HIERA_INVALID_ARGUMENT`: an error object: `value_json` is not UTF-8
- *   or not JSON, or the call has none to give (a `variable` call);
- * - `HIERA_NULL_ARGUMENT`, `HIERA_PANIC`: nothing is written.
- *
- * Ownership: `*result_json` belongs to the caller (free it with
- * `hiera_string_free`).
- * Threads: only inside the callback that received `answer`, on its thread.
- *
- * # Safety
- * `answer` is NULL or the answer passed to the running callback;
- * `value_json` is NULL or a NUL-terminated string; `result_json` is NULL
- * or valid for a write of a pointer.
- */
-enum hiera_status hiera_answer_interpolate(struct hiera_answer *answer,
-                                           const char *value_json,
-                                           char **result_json);
-
-/**
- * Adds a line to the explanation of the lookup that made the running call,
- * as a Puppet function's `context.explain { text }` does (at the place of
- * the call in the tree); nothing when the lookup is not explained.
- * `text` is copied; a text that is not UTF-8 is taken with its invalid
- * bytes replaced.
- *
- * Returns `HIERA_OK`; `HIERA_INVALID_ARGUMENT` when the call has no
- * lookup (a `variable` call); `HIERA_NULL_ARGUMENT`; `HIERA_PANIC`.
- * Threads: only inside the callback that received `answer`, on its thread.
- *
- * # Safety
- * `answer` is NULL or the answer passed to the running callback; `text` is
- * NULL or a NUL-terminated string.
- */
-enum hiera_status hiera_answer_explain(struct hiera_answer *answer, const char *text);
-
-/**
- * Makes a session: binds a configuration to one scope.
- *
- * `scope_json` is a JSON object, the variable map, as the CLI's `--scope`
- * file: top-scope variables, `facts`, `trusted`, ... (`{}` for none).
- *
- * Returns:
- * - `HIERA_OK`: `*out` is the new session (free it with
- *   `hiera_session_free`); `*error_json` is not written.
- * - `HIERA_INVALID_ARGUMENT`: `scope_json` is not UTF-8 or not a JSON
- *   object; `*error_json` is an error object; `*out` is not written.
- * - `HIERA_NULL_ARGUMENT`, `HIERA_PANIC`: nothing is written.
- *
- * Ownership: `h` and `scope_json` are borrowed for the call; the session
- * holds its own reference to the configuration. `*error_json` belongs to the
- * caller: free it with `hiera_string_free`.
- * Threads: any thread; many threads may make sessions from one `hiera` at
- * once.
- *
- * # Safety
- * `h` is NULL or a live handle from `hiera_open`; `scope_json` is NULL or a
- * NUL-terminated string; `out` and `error_json` are NULL or valid for a
- * write of a pointer.
- */
-enum hiera_status hiera_session_new(const struct hiera *h,
-                                    const char *scope_json,
-                                    struct hiera_session **out,
-                                    char **error_json);
-
-/**
- * Makes a session, as `hiera_session_new`, with options:
- *
- * `options_json` is a JSON object, every field optional:
- * `{"plan": false, "hiera3_variables": {}}`.
- * - `plan: true`: the lookups of a plan (Puppet's script compiler): a
- *   hiera.yaml's `plan_hierarchy`, when it has one, replaces its
- *   `hierarchy`.
- * - `hiera3_variables`: variables only a Hiera 3 global hiera.yaml and
- *   its data see, as Puppet's `Hiera::Scope` gives them
- *   (`calling_class`, `calling_class_path`, `calling_module`: always
- *   defined there, an empty string being undefined).
- *
- * Returns what `hiera_session_new` returns (`HIERA_INVALID_ARGUMENT` also
- * for a bad `options_json`).
- *
- * Ownership: as `hiera_session_new`; `options_json` is borrowed for the
- * call.
- * Threads: as `hiera_session_new`.
- *
- * # Safety
- * As `hiera_session_new`; `options_json` is NULL or a NUL-terminated
- * string.
- */
-enum hiera_status hiera_session_new_with(const struct hiera *h,
-                                         const char *scope_json,
-                                         const char *options_json,
-                                         struct hiera_session **out,
-                                         char **error_json);
-
-/**
- * Makes an overlay session: `parent`'s variables with `vars_json`'s over
- * them, as a Puppet class or resource scope adds its own variables to a
- * compile's top scope.
- *
- * `vars_json` is a JSON object, the variables to add or replace (`{}` for
- * none). `options_json` is a JSON object, every field optional:
- * `{"hiera3_variables": {}, "deferred": []}`. `hiera3_variables`: as
- * `hiera_session_new_with`'s, the overlay's own, not its parent's.
- * `deferred`: names of more variables of the overlay whose values the
- * configuration's host gives, through its `call` (`{"kind": "variable",
- * "key": NAME}`), when a lookup first reads one (once per overlay): for
- * big values that data seldom names, such as a class's parameters; it
- * needs a configuration opened with `hiera_open_with_host`. An overlay
- * always searches its parent's `plan` hierarchy.
- *
- * The overlay shares its parent's snapshot and caches: whatever read none
- * of the variables the overlay changes (a hierarchy resolved from facts, a
- * lookup whose data names no class variable) is computed once for both,
- * so an overlay costs what its own variables change, not a new session.
- * An overlay of an overlay is an overlay of that overlay's parent with
- * both sets of variables.
- *
- * Returns what `hiera_session_new` returns (`HIERA_INVALID_ARGUMENT` also
- * for a bad `vars_json` or `options_json`, or one with `plan`).
- *
- * Ownership: `parent`, `vars_json` and `options_json` are borrowed for the
- * call; the overlay holds its own reference to its parent, which may be
- * freed first. Free the overlay with `hiera_session_free`.
- * Threads: any thread, also while other threads look up through `parent`;
- * the overlay is shared by threads like any session.
- *
- * # Safety
- * `parent` is NULL or a live session; `vars_json` and `options_json` are
- * NULL or NUL-terminated strings; `out` and `error_json` are NULL or valid
- * for a write of a pointer.
- */
-enum hiera_status hiera_session_overlay(const struct hiera_session *parent,
-                                        const char *vars_json,
-                                        const char *options_json,
-                                        struct hiera_session **out,
-                                        char **error_json);
-
-/**
- * Frees a session made by `hiera_session_new`, `hiera_session_new_with` or
- * `hiera_session_overlay`. NULL is allowed and does nothing.
- *
- * Ownership: takes back `s`, which must not be used afterwards and must be
- * freed only once.
- * Threads: any thread, once no other call is using `s`.
- *
- * # Safety
- * `s` is NULL or a session from `hiera_session_new` that was not freed yet.
- */
-void hiera_session_free(struct hiera_session *s);
-
-/**
- * Looks up one request.
- *
- * `request_json` is strict JSON (RFC 8259: no comments, no `NaN`, nothing
- * after the object; as every JSON input of this API), the request object
- * of the CLI's `--batch` mode:
- * `{"key": K | [K, ...], "merge": ..., "default": ..., "default_values_hash":
- * {...}, "override": {...}, "explain": bool, "local_variables": [NAME, ...],
- * "hiera3_variables": {...}}`; only `key` is required and unknown fields
- * are an error. `local_variables` names the variables the lookup's scope
- * has beyond the session's (a class's parameters and locals): their values
- * are asked of the configuration's host (`hiera_call_fn`, kind `variable`)
- * when the lookup reads one, and what reads one is not kept in the
- * session's caches; it needs `hiera_open_with_host`. `hiera3_variables`:
- * the lookup's own Hiera 3 calling variables. `"known_variables": N`
- * (with a host) makes `local_variables` cheaper for a host whose lookups
- * come from many scopes: the session numbers the plain variable names its
- * lookups read (0, 1, ...); N says that the host has checked the first N
- * for this lookup's scope, and `local_variables` lists only those of them
- * the scope gives itself. A name the lookup reads that is not among the
- * first N is asked of the host (`{"kind": "variable", "key": NAME,
- * "index": I}`: the scope's value, its own or the top scope's) and
- * numbered I: the host learns the session's names in order, and checks
- * them for its next lookups.
- *
- * Returns, with `*result_json`:
- * - `HIERA_OK`: the value as JSON (the wire format of `--render-as json`,
- *   compact). With `"explain": true`: `{"value": V, "explain": TEXT}`.
- * - `HIERA_NOT_FOUND`: NULL. With `"explain": true`:
- *   `{"not_found": true, "explain": TEXT}`.
- * - `HIERA_ERROR`: an error object `{"kind", "message", "file"?, "line"?}`
- *   (with `"explain": TEXT` added when an explanation was asked for).
- * - `HIERA_INVALID_ARGUMENT`: an error object (kind `invalid_argument`):
- *   `request_json` is not UTF-8, not JSON, or not a valid request. A
- *   syntax error's message names the byte offset (and the request member
- *   it is in): `request_json is not valid JSON: expected ',' or '}', found
- *   '/' at byte 14`.
- * - `HIERA_NULL_ARGUMENT`, `HIERA_PANIC`: `*result_json` is not written.
- *
- * Ownership: `s` and `request_json` are borrowed for the call;
- * `*result_json` (when not NULL) belongs to the caller: free it with
- * `hiera_string_free`.
- * Threads: many threads may call this on one session at once.
- *
- * # Safety
- * `s` is NULL or a live session; `request_json` is NULL or a NUL-terminated
- * string; `result_json` is NULL or valid for a write of a pointer.
- */
-enum hiera_status hiera_lookup(struct hiera_session *s,
-                               const char *request_json,
-                               char **result_json);
-
-/**
- * Looks up one key with Puppet's defaults: what `hiera_lookup` answers for
- * the request `{"key": KEY}` (first found, no default, no explanation),
- * without a JSON request to build and parse. The quickest way to look up
- * the automatic parameters of a catalog.
- *
- * `key` points to `key_len` bytes of UTF-8 (a NUL terminator is not needed
- * and not read; the key may be empty).
- *
- * Returns, with `*result_json`, as `hiera_lookup`:
- * - `HIERA_OK`: the value as JSON;
- * - `HIERA_NOT_FOUND`: NULL;
- * - `HIERA_ERROR`: an error object `{"kind", "message", "file"?, "line"?}`;
- * - `HIERA_INVALID_ARGUMENT`: an error object (kind `invalid_argument`):
- *   the key is not UTF-8;
- * - `HIERA_NULL_ARGUMENT` (`s`, `key` or `result_json` is NULL),
- *   `HIERA_PANIC`: `*result_json` is not written.
- *
- * Ownership: `s` and `key` are borrowed for the call; `*result_json` (when
- * not NULL) belongs to the caller: free it with `hiera_string_free`.
- * Threads: many threads may call this on one session at once.
- *
- * # Safety
- * `s` is NULL or a live session; `key` is NULL or valid for reads of
- * `key_len` bytes; `result_json` is NULL or valid for a write of a pointer.
- */
-enum hiera_status hiera_lookup_key(struct hiera_session *s,
-                                   const char *key,
-                                   size_t key_len,
-                                   char **result_json);
-
-/**
- * Looks up many requests in one call (a catalog's worth of keys).
- *
- * `requests_json` is a JSON array of request objects (see `hiera_lookup`).
- *
- * Returns, with `*results_json`:
- * - `HIERA_OK`: a JSON array with one response per request, in order, as
- *   the CLI's `--batch` mode writes them: `{"value": V}`,
- *   `{"not_found": true}` or `{"error": {...}}`, each with
- *   `"explain": TEXT` when that request asked for it. A request that is not
- *   valid (unknown field, no key, ...) gets an `{"error": ...}` entry of kind
- *   `invalid_argument`; the call still returns `HIERA_OK`.
- * - `HIERA_INVALID_ARGUMENT`: an error object: `requests_json` is not UTF-8,
- *   not JSON, or not an array.
- * - `HIERA_NULL_ARGUMENT`, `HIERA_PANIC`: `*results_json` is not written.
- *
- * Ownership: `s` and `requests_json` are borrowed for the call;
- * `*results_json` belongs to the caller: free it with `hiera_string_free`.
- * Threads: many threads may call this on one session at once.
- *
- * # Safety
- * `s` is NULL or a live session; `requests_json` is NULL or a
- * NUL-terminated string; `results_json` is NULL or valid for a write of a
- * pointer.
- */
-enum hiera_status hiera_lookup_many(struct hiera_session *s,
-                                    const char *requests_json,
-                                    char **results_json);
-
-/**
- * Looks up keys as Puppet's automatic parameter lookup does (a class's
- * parameters, `<class>::<param>`): each key alone (first found, no merge
- * argument, no default), in order, up to the first that fails.
- *
- * `keys_json` is a JSON array of strings. `options_json` is a JSON object,
- * every field optional (`{}` for none): `{"local_variables": [NAME, ...],
- * "known_variables": N, "hiera3_variables": {...}}`, as the request
- * fields of `hiera_lookup`
- * (the variables of the lookups' scope beyond the session's, asked of the
- * host; the scope's Hiera 3 calling variables).
- *
- * Returns, with `*results_json`:
- * - `HIERA_OK`: a JSON array with one response per key, in order, as
- *   `hiera_lookup_many` writes them: `{"value": V}` or
- *   `{"not_found": true}`; when a lookup fails, its `{"error": {...}}` is
- *   the last entry and the keys after it are not looked up.
- * - `HIERA_INVALID_ARGUMENT`: an error object: `keys_json` is not UTF-8,
- *   not JSON, or not an array of strings, or `options_json` is not valid.
- * - `HIERA_NULL_ARGUMENT`, `HIERA_PANIC`: `*results_json` is not written.
- *
- * Ownership: `s`, `keys_json` and `options_json` are borrowed for the
- * call; `*results_json` belongs to the caller: free it with
- * `hiera_string_free`.
- * Threads: many threads may call this on one session at once.
- *
- * # Safety
- * `s` is NULL or a live session; `keys_json` and `options_json` are NULL
- * or NUL-terminated strings; `results_json` is NULL or valid for a write
- * of a pointer.
- */
-enum hiera_status hiera_lookup_keys(struct hiera_session *s,
-                                    const char *keys_json,
-                                    const char *options_json,
-                                    char **results_json);
-
-/**
- * Frees a string that libhiera returned (`result_json`, `results_json`,
- * `error_json`).
- *
- * Ownership: takes back ownership of `s`, which must come from libhiera and
- * must not be used afterwards. Never pass a string that libhiera did not
- * allocate, never free one twice, and never free libhiera strings with
- * `free()`. `hiera_version()`'s string is static: do not free it.
- * NULL is allowed and does nothing.
- * Threads: any thread, not necessarily the one that received the string.
- *
- * # Safety
- * `s` is NULL or a string returned by libhiera that was not freed yet.
- */
-void hiera_string_free(char *s);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -7,7 +7,7 @@
 //! names:
 //!
 //! - the environment's directory, each directory of the modulepath (see
-//!   [`crate::modulepath`]), and each module directory whose hiera.yaml is
+//!   [`crate::hiera5::modulepath`]), and each module directory whose hiera.yaml is
 //!   read (the directory of the global
 //!   hiera.yaml is not one: in a Puppet install it is the confdir, which
 //!   holds `ssl/`; only the global hiera.yaml itself and its datadirs are);
@@ -36,8 +36,8 @@
 //! against what facts can do to paths, not against changes to the files
 //! and directories themselves between the check and the read.
 
-use crate::config::{pathname_join, HieraConfig, LocationSpec};
 use crate::error::{Error, ErrorKind, Result};
+use crate::hiera5::config::{pathname_join, HieraConfig, LocationSpec};
 use std::path::{Component, Path, PathBuf};
 use std::sync::Mutex;
 

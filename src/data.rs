@@ -2,10 +2,10 @@
 //! file cache that re-reads a file when its identity, size or times change
 //! (and makes sure each read is one version of the file).
 
-use crate::config::{symkeys_to_string, HieraConfig, LayerKind};
 use crate::confine::Confinement;
 use crate::error::{Error, ErrorKind, Result};
-use crate::lookup::{Options, Strict};
+use crate::hiera5::config::{symkeys_to_string, HieraConfig, LayerKind};
+use crate::hiera5::lookup::{Options, Strict};
 use crate::value::Str;
 use crate::value::{List, Map, Value};
 use std::collections::{HashMap, HashSet};
@@ -354,7 +354,7 @@ fn json_data_root(bytes: &[u8], path: &Path) -> Result<Value> {
             message: format!(
                 "Value returned from data_hash function 'json_data', when using location '{}', has wrong type, expects a Hash value, got {}",
                 path.display(),
-                crate::ptype::infer_type(&other)
+                crate::hiera5::ptype::infer_type(&other)
             ),
             file: Some(path.to_path_buf()),
             line: None,
@@ -608,7 +608,7 @@ enum Parsed {
     Data(Arc<Map>),
     Config(Option<Arc<HieraConfig>>),
     /// A module's metadata.json: whether Puppet keeps the module, and its
-    /// `data_provider` (see [`crate::data_provider`]).
+    /// `data_provider` (see [`crate::hiera5::data_provider`]).
     Metadata(bool, Option<Value>),
     Failed(Box<Error>),
 }
@@ -1079,7 +1079,7 @@ impl FileCache {
 
     /// [`FileCache::module_metadata`]'s answer, and the `data_provider` of
     /// the module's `metadata.json` (Puppet's `metadata['data_provider']`,
-    /// see [`crate::data_provider`]): `None` without the file, for a module
+    /// see [`crate::hiera5::data_provider`]): `None` without the file, for a module
     /// Puppet drops, for a document that is not a JSON object, and for a
     /// missing or null entry. One read (and `stat`) for both.
     pub fn module_metadata_and_provider(&self, dir: &Path) -> Result<(bool, Option<Value>)> {

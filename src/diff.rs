@@ -20,8 +20,8 @@
 //! Pure data and functions; any thread may call them. A [`Groups`] is
 //! filled by one thread (merge per-thread ones with [`Groups::absorb`]).
 
-use crate::all_keys::lookup_name;
 use crate::error::Result;
+use crate::hiera5::all_keys::lookup_name;
 use crate::render::to_json;
 use crate::value::{Map, Value};
 use crate::Session;

@@ -19,7 +19,7 @@
 //! | `v4_data_hash` | once per session | nothing (no location, no options) | the layer's whole hash |
 //!
 //! `v4_data_hash` is a Puppet 4 `function` data provider (see
-//! [`crate::data_provider`]): environment.conf's `environment_data_provider
+//! [`crate::hiera5::data_provider`]): environment.conf's `environment_data_provider
 //! = function` (layer `environment`, function `environment::data`) or a
 //! module's metadata.json `"data_provider": "function"` (layer `module`,
 //! function `<module>::data`); its one entry is `Legacy function
@@ -41,9 +41,9 @@
 //! others are taken as they are; a dug value is put back under its key
 //! (Puppet's `LookupKey#undig`) so that the lookup digs it out again.
 
-use crate::config::{FunctionKind, LayerKind};
 use crate::error::{Error, ErrorKind, Result};
-use crate::key::Segment;
+use crate::hiera5::config::{FunctionKind, LayerKind};
+use crate::hiera5::key::Segment;
 use crate::render::to_json;
 use crate::value::{Map, Value};
 use std::fmt;
@@ -120,7 +120,7 @@ impl<'a> HostCall<'a> {
     /// `module`), with its interpolated `options`; the location, key,
     /// segments and merge are set by the caller.
     pub fn of_entry(
-        entry: &'a crate::config::Entry,
+        entry: &'a crate::hiera5::config::Entry,
         index: usize,
         layer: LayerKind,
         module: Option<&'a str>,
@@ -146,7 +146,7 @@ impl<'a> HostCall<'a> {
 
     /// The segments of a key as a call gives them: the root, then each
     /// subkey (Integers for indexes).
-    pub fn segments_of(key: &crate::key::LookupKey) -> Vec<Value> {
+    pub fn segments_of(key: &crate::hiera5::key::LookupKey) -> Vec<Value> {
         std::iter::once(Value::string(&*key.root))
             .chain(key.segments.iter().map(Segment::to_value))
             .collect()
@@ -293,7 +293,7 @@ pub trait Host: Send + Sync {
     /// (its own, or the top scope's), asked during a lookup that gives
     /// [`crate::LookupRequest::known_variables`] when the name is not among
     /// the names its host has checked; `index` is the name's number among
-    /// the session's known variables ([`crate::known_variables`]), so that
+    /// the session's known variables ([`crate::hiera5::known_variables`]), so that
     /// the host checks it next time. `None`: the scope has no such
     /// variable. By default: [`Host::variable`].
     fn scope_variable(&self, name: &str, _index: usize) -> Option<Value> {

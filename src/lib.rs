@@ -14,36 +14,22 @@
 //! The C ABI (`include/hiera.h`) lives in [`ffi`]: the only module with
 //! `unsafe` code.
 
-pub mod all_keys;
-pub mod config;
 pub mod confine;
-pub mod convert;
-mod convert_type;
 pub mod data;
-pub mod data_provider;
 pub mod deep_merge;
 pub mod diff;
 pub mod error;
-mod explain;
 pub mod eyaml;
 pub mod facts_file;
 pub mod ffi;
-pub mod glob;
 pub mod hiera3;
+pub mod hiera5;
 pub mod hocon;
 pub mod host;
-pub mod interpolate;
 pub mod json;
-pub mod key;
-mod key_options;
-pub mod known_variables;
 pub mod limits;
 pub mod list;
-pub mod lookup;
 pub mod map;
-pub mod merge;
-pub mod modulepath;
-pub mod ptype;
 pub mod render;
 pub mod request;
 pub mod ruby;
@@ -56,6 +42,6 @@ pub mod wire;
 pub mod yaml;
 
 pub use error::{Error, ErrorKind, Result};
+pub use hiera5::lookup::{Hiera, LookupRequest, Options, Session, SessionOptions, Strict};
 pub use limits::Limits;
-pub use lookup::{Hiera, LookupRequest, Options, Session, SessionOptions, Strict};
 pub use value::{Key, Map, Str, Value};

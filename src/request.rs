@@ -10,7 +10,7 @@
 //! `{"error": {"kind": K, "message": M, "file": F, "line": N}}`.
 
 use crate::error::{Error, ErrorKind};
-use crate::lookup::{LookupRequest, Session};
+use crate::hiera5::lookup::{LookupRequest, Session};
 use crate::render::to_json;
 use crate::value::{Map, Value};
 
@@ -120,6 +120,12 @@ pub fn parse_request(text: &str) -> Result<Request, Error> {
 
 /// Encodes an error object `{"kind", "message", "file"?, "line"?}`.
 pub fn error_json(e: &Error) -> String {
+    error_json_explained(e, None)
+}
+
+/// Encodes an error object, with the explanation of the lookup that failed
+/// (`"explain": TEXT`) when there is one.
+pub fn error_json_explained(e: &Error, explanation: Option<&str>) -> String {
     let mut s = String::from("{\"kind\":");
     s.push_str(&to_json(&Value::from(e.kind.as_str())));
     s.push_str(",\"message\":");
@@ -130,6 +136,10 @@ pub fn error_json(e: &Error) -> String {
     }
     if let Some(l) = e.line {
         s.push_str(&format!(",\"line\":{l}"));
+    }
+    if let Some(x) = explanation {
+        s.push_str(",\"explain\":");
+        s.push_str(&to_json(&Value::from(x)));
     }
     s.push('}');
     s

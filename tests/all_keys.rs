@@ -10,7 +10,7 @@
 
 mod support;
 
-use hiera::all_keys::lookup_name;
+use hiera::hiera5::all_keys::lookup_name;
 use hiera::render::to_json;
 use hiera::{Hiera, Options, Session};
 use std::path::{Path, PathBuf};

@@ -1,5 +1,5 @@
 //! Puppet 4 `function` data providers through a host (see
-//! `src/data_provider.rs` and `src/host.rs`): the `v4_data_hash` call the
+//! `src/hiera5/data_provider.rs` and `src/host.rs`): the `v4_data_hash` call the
 //! engine makes (its fields, once per session), what the engine does with
 //! the hash (search, lookup_options, merges, interpolation), Puppet's
 //! warnings, and the errors without a host or with a bad answer. The

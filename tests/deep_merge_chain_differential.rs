@@ -18,7 +18,7 @@
 mod support;
 
 use hiera::deep_merge::{deep_merge_chain, DeepMergeOptions};
-use hiera::merge::{Strategy, StrategyKind};
+use hiera::hiera5::merge::{Strategy, StrategyKind};
 use hiera::value::{Map, Value};
 use support::deep_merge_oracle;
 use support::wire::{decode, encode, same, Rng};

@@ -74,11 +74,11 @@ fn header_states_the_contract() {
         "void hiera_free(struct hiera *h);",
         "enum hiera_status hiera_session_new(const struct hiera *h,\n",
         "void hiera_session_free(struct hiera_session *s);",
-        "enum hiera_status hiera_lookup(struct hiera_session *s,\n",
-        "enum hiera_status hiera_lookup_many(struct hiera_session *s,\n",
+        "enum hiera_status hiera_lookup(const struct hiera_session *s,\n",
+        "enum hiera_status hiera_lookup_many(const struct hiera_session *s,\n",
         "enum hiera_status hiera_session_overlay(const struct hiera_session *parent,\n",
-        "enum hiera_status hiera_lookup_keys(struct hiera_session *s,\n",
-        "enum hiera_status hiera_lookup_all(struct hiera_session *s, char **result_json);",
+        "enum hiera_status hiera_lookup_keys(const struct hiera_session *s,\n",
+        "enum hiera_status hiera_lookup_all(const struct hiera_session *s, char **result_json);",
         "void hiera_string_free(char *s);",
     ] {
         assert!(h.contains(want), "include/hiera.h lacks {want:?}");

@@ -1,10 +1,10 @@
 //! `hiera_lookup_all`: every key of a session's node and its answer (see
-//! [`crate::all_keys`]).
+//! [`crate::hiera5::all_keys`]).
 
+use super::answer::{answer_export, Answer};
+use super::hiera_status;
 use super::session::hiera_session;
-use super::string::into_c_string;
-use super::{guard, hiera_status, write_out};
-use crate::lookup::Session;
+use crate::hiera5::lookup::Session;
 use crate::render::to_json;
 use crate::request::error_json as error_object;
 use crate::value::Value;
@@ -12,7 +12,7 @@ use std::ffi::c_char;
 
 /// `hiera_lookup_all` without the pointers: the status and the text of
 /// `*result_json`.
-pub(crate) fn lookup_all_json(session: &Session) -> (hiera_status, String) {
+pub(crate) fn lookup_all_json(session: &Session) -> Answer {
     match session.lookup_all() {
         Ok(all) => {
             let mut s = String::from("{\"values\":");
@@ -27,9 +27,9 @@ pub(crate) fn lookup_all_json(session: &Session) -> (hiera_status, String) {
                 s.push_str(&error_object(e));
             }
             s.push_str("}}");
-            (hiera_status::HIERA_OK, s)
+            Answer::ok(s)
         }
-        Err(e) => (hiera_status::HIERA_ERROR, error_object(&e)),
+        Err(e) => Answer::failed(&e),
     }
 }
 
@@ -57,22 +57,18 @@ pub(crate) fn lookup_all_json(session: &Session) -> (hiera_status, String) {
 /// write of a pointer.
 #[no_mangle]
 pub unsafe extern "C" fn hiera_lookup_all(
-    s: *mut hiera_session,
+    s: *const hiera_session,
     result_json: *mut *mut c_char,
 ) -> hiera_status {
-    guard(hiera_status::HIERA_PANIC, || {
-        if s.is_null() || result_json.is_null() {
-            return hiera_status::HIERA_NULL_ARGUMENT;
-        }
-        // SAFETY: `s` is non-NULL and, per the contract, a live session;
-        // only shared access is taken, since other threads may use it too.
+    let answer = || {
+        // SAFETY: `s` is non-NULL (checked before `answer` runs) and, per the
+        // contract, a live session; only shared access is taken, since other
+        // threads may use it too.
         let session = unsafe { &*s };
-        let (status, json) = lookup_all_json(&session.inner);
-        let text = into_c_string(json);
-        // SAFETY: `result_json` is non-NULL and, per the contract, writable.
-        unsafe { write_out(result_json, text) };
-        status
-    })
+        lookup_all_json(&session.inner)
+    };
+    // SAFETY: `result_json` is NULL or writable, per the contract.
+    unsafe { answer_export(s.is_null(), result_json, answer) }
 }
 
 #[cfg(test)]

@@ -3,12 +3,11 @@
 //! Puppet `data_hash` function hands libhiera the content Puppet's
 //! `cached_file_data` read).
 
-use super::string::into_c_string;
-use super::{guard, hiera_status, input_str, write_out};
+use super::answer::{answer_export, Answer};
+use super::{hiera_status, input_str};
 use crate::data::{parse_document, DataFormat};
 use crate::error::{Error, ErrorKind, Result};
 use crate::render::to_json;
-use crate::request::error_json as error_object;
 use std::ffi::c_char;
 use std::path::Path;
 
@@ -65,34 +64,21 @@ pub unsafe extern "C" fn hiera_parse_data(
     len: usize,
     result_json: *mut *mut c_char,
 ) -> hiera_status {
-    guard(hiera_status::HIERA_PANIC, || {
-        if format.is_null()
-            || path.is_null()
-            || (bytes.is_null() && len > 0)
-            || result_json.is_null()
-        {
-            return hiera_status::HIERA_NULL_ARGUMENT;
-        }
+    let missing = format.is_null() || path.is_null() || (bytes.is_null() && len > 0);
+    let answer = || {
         let content: &[u8] = if len == 0 {
             &[]
         } else {
-            // SAFETY: `bytes` is non-NULL and, per the contract, valid for
-            // reads of `len` bytes for the duration of the call.
+            // SAFETY: `bytes` is non-NULL (checked before `answer` runs) and,
+            // per the contract, valid for reads of `len` bytes for the call.
             unsafe { std::slice::from_raw_parts(bytes, len) }
         };
         // SAFETY: checked non-NULL; NUL-terminated strings per the contract.
-        let format = unsafe { input_str(format, "format") };
-        // SAFETY: as above.
-        let path = unsafe { input_str(path, "path") };
-        let r = format.and_then(|f| parse_data(f, path?, content));
-        let (status, text) = match r {
-            Ok(json) => (hiera_status::HIERA_OK, json),
-            Err(e) => (hiera_status::of_input_error(&e), error_object(&e)),
-        };
-        // SAFETY: `result_json` is non-NULL and writable per the contract.
-        unsafe { write_out(result_json, into_c_string(text)) };
-        status
-    })
+        let (format, path) = unsafe { (input_str(format, "format"), input_str(path, "path")) };
+        Answer::of_text(format.and_then(|f| parse_data(f, path?, content)))
+    };
+    // SAFETY: `result_json` is NULL or writable, per the contract.
+    unsafe { answer_export(missing, result_json, answer) }
 }
 
 #[cfg(test)]

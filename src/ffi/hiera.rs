@@ -2,7 +2,7 @@
 
 use super::{drop_made, guard, hiera_status, input_json, input_str, write_made};
 use crate::error::{Error, ErrorKind};
-use crate::lookup::{Hiera, Options, Strict};
+use crate::hiera5::lookup::{Hiera, Options, Strict};
 use crate::value::Value;
 use std::ffi::c_char;
 use std::path::PathBuf;

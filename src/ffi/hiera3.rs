@@ -17,8 +17,9 @@
 //! `hiera3_answer_*` setters, which copy what they are given: the host keeps
 //! ownership of its strings and libhiera of its own (never mix allocators).
 
+use super::answer::Answer;
 use super::string::into_c_string;
-use super::{drop_made, guard, hiera_status, input_str, write_made, write_out};
+use super::{drop_made, guard, hiera_status, input_str, set_answer, write_made, write_out};
 use crate::error::{Error, ErrorKind, Result};
 use crate::hiera3::config::Config;
 use crate::hiera3::helpers::{
@@ -27,7 +28,6 @@ use crate::hiera3::helpers::{
 use crate::hiera3::interpolate::{self, Context, Lookup};
 use crate::hiera3::{Hiera3, ResolutionType};
 use crate::render::to_json;
-use crate::request::error_json as error_object;
 use crate::value::{Map, Value};
 use std::ffi::{c_char, c_void, CString};
 use std::path::PathBuf;
@@ -212,19 +212,17 @@ fn seen_json(seen: Vec<String>) -> String {
     to_json(&Value::array(seen.into_iter().map(Value::from).collect()))
 }
 
-/// What an export hands back: the status, `*result_json` and the optional
-/// `*guard_json`.
+/// What an export hands back: the status and `*result_json`, and the
+/// optional `*guard_json`.
 pub(crate) struct Outcome {
-    status: hiera_status,
-    result: Option<String>,
+    answer: Answer,
     guard: Option<String>,
 }
 
 impl Outcome {
     fn failed(e: &Error) -> Outcome {
         Outcome {
-            status: hiera_status::of_input_error(e),
-            result: Some(error_object(e)),
+            answer: Answer::refused(e),
             guard: None,
         }
     }
@@ -232,60 +230,24 @@ impl Outcome {
     /// A helper's JSON result.
     fn json(json: String) -> Outcome {
         Outcome {
-            status: hiera_status::HIERA_OK,
-            result: Some(json),
+            answer: Answer::ok(json),
             guard: None,
         }
     }
 
     fn of(r: Result<Option<Value>>, guard: Option<String>) -> Outcome {
-        match r {
-            Ok(Some(v)) => Outcome {
-                status: hiera_status::HIERA_OK,
-                result: Some(to_json(&v)),
-                guard,
-            },
-            Ok(None) => Outcome {
-                status: hiera_status::HIERA_NOT_FOUND,
-                result: None,
-                guard,
-            },
-            Err(e) => Outcome {
-                status: hiera_status::of_input_error(&e),
-                result: Some(error_object(&e)),
-                guard,
-            },
-        }
-    }
-
-    /// Writes the out-parameters.
-    ///
-    /// # Safety
-    /// `result_json` is non-NULL and writable; `guard_json` is NULL or
-    /// writable.
-    unsafe fn write(
-        self,
-        result_json: *mut *mut c_char,
-        guard_json: *mut *mut c_char,
-    ) -> hiera_status {
-        let text = self.result.map_or(std::ptr::null_mut(), into_c_string);
-        // SAFETY: the caller guarantees that `result_json` is writable.
-        unsafe { write_out(result_json, text) };
-        if !guard_json.is_null() {
-            let g = self.guard.map_or(std::ptr::null_mut(), into_c_string);
-            // SAFETY: non-NULL and, per the caller, writable.
-            unsafe { write_out(guard_json, g) };
-        }
-        self.status
+        let answer = match r {
+            Err(e) => Answer::refused(&e),
+            found => Answer::of_lookup(found),
+        };
+        Outcome { answer, guard }
     }
 }
 
 /// The body of the exports that answer through `*result_json` (and
-/// `*guard_json`, when it is not NULL): `HIERA_NULL_ARGUMENT`, with nothing
-/// written, when `missing` (a required input is NULL) or `result_json` is
-/// NULL; else the outcome `answer` gives (it runs only then, so it may
-/// read the required inputs), an `Err` (an input is not valid) as an error
-/// object; a panic is `HIERA_PANIC`.
+/// `*guard_json`, when it is not NULL): [`super::answer::answer_export`]
+/// with `answer`'s `Err` (an input is not valid) as an error object, and
+/// the guard written beside the result.
 ///
 /// # Safety
 /// `result_json` and `guard_json` are NULL or valid for a write of a
@@ -296,42 +258,21 @@ unsafe fn answer_export(
     guard_json: *mut *mut c_char,
     answer: impl FnOnce() -> Result<Outcome>,
 ) -> hiera_status {
-    guard(hiera_status::HIERA_PANIC, || {
-        if missing || result_json.is_null() {
-            return hiera_status::HIERA_NULL_ARGUMENT;
+    let outcome = || {
+        let Outcome { answer, guard } = answer().unwrap_or_else(|e| Outcome::failed(&e));
+        if !guard_json.is_null() {
+            let g = guard.map_or(std::ptr::null_mut(), into_c_string);
+            // SAFETY: non-NULL and, per the caller, writable.
+            unsafe { write_out(guard_json, g) };
         }
-        let outcome = answer().unwrap_or_else(|e| Outcome::failed(&e));
-        // SAFETY: `result_json` is non-NULL and, like `guard_json` when that
-        // is not NULL, writable per the caller.
-        unsafe { outcome.write(result_json, guard_json) }
-    })
+        answer
+    };
+    // SAFETY: `result_json` is NULL or writable, per the caller.
+    unsafe { super::answer::answer_export(missing, result_json, outcome) }
 }
 
 // ---------------------------------------------------------------------------
 // Answers
-
-/// The body of an answer setter: NULL checks, then `set` with the answer
-/// and the argument's bytes.
-///
-/// # Safety
-/// `answer` is NULL or the answer passed to the running callback; `text` is
-/// NULL or a NUL-terminated string.
-unsafe fn set_answer(
-    answer: *mut hiera3_answer,
-    text: *const c_char,
-    set: impl FnOnce(&mut hiera3_answer, &[u8]) -> hiera_status,
-) -> hiera_status {
-    guard(hiera_status::HIERA_PANIC, || {
-        if answer.is_null() || text.is_null() {
-            return hiera_status::HIERA_NULL_ARGUMENT;
-        }
-        // SAFETY: non-NULL and, per the contract, the live answer of the
-        // running callback, used by this thread only; `text` is non-NULL and
-        // NUL-terminated per the contract.
-        let (answer, bytes) = unsafe { (&mut *answer, std::ffi::CStr::from_ptr(text).to_bytes()) };
-        set(answer, bytes)
-    })
-}
 
 /// Reads a setter's JSON argument: `Err` fails the lookup, and the setter
 /// returns `HIERA_INVALID_ARGUMENT`.

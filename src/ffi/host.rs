@@ -2,9 +2,9 @@
 //! libhiera does not have, and Puppet's warnings), `hiera_answer` (a call's
 //! answer), and `hiera_open_with_host`.
 
+use super::answer::{answer_export, Answer};
 use super::hiera::{hiera, open_json_with};
-use super::string::into_c_string;
-use super::{guard, hiera_status, input_json, input_str, write_made, write_out};
+use super::{guard, hiera_status, input_json, input_str, set_answer, write_made};
 use crate::error::{Error, ErrorKind, Result};
 use crate::host::{Host, HostCall, HostContext, HostRef, Warning};
 use crate::value::Value;
@@ -279,29 +279,6 @@ pub unsafe extern "C" fn hiera_open_with_host(
     })
 }
 
-/// The body of an answer setter: NULL checks, then `set` with the answer
-/// and the argument's bytes.
-///
-/// # Safety
-/// `answer` is NULL or the answer passed to the running callback; `text` is
-/// NULL or a NUL-terminated string.
-unsafe fn set_answer(
-    answer: *mut hiera_answer,
-    text: *const c_char,
-    set: impl FnOnce(&mut hiera_answer, &[u8]) -> hiera_status,
-) -> hiera_status {
-    guard(hiera_status::HIERA_PANIC, || {
-        if answer.is_null() || text.is_null() {
-            return hiera_status::HIERA_NULL_ARGUMENT;
-        }
-        // SAFETY: non-NULL and, per the contract, the live answer of the
-        // running callback, used by this thread only; `text` is non-NULL and
-        // NUL-terminated per the contract.
-        let (answer, bytes) = unsafe { (&mut *answer, std::ffi::CStr::from_ptr(text).to_bytes()) };
-        set(answer, bytes)
-    })
-}
-
 /// Hands a call's value back: `value_json` is the value as wire JSON
 /// (`null` for a found nil). Copied; borrowed for the call only.
 ///
@@ -424,31 +401,25 @@ pub unsafe extern "C" fn hiera_answer_interpolate(
     value_json: *const c_char,
     result_json: *mut *mut c_char,
 ) -> hiera_status {
-    guard(hiera_status::HIERA_PANIC, || {
-        if answer.is_null() || value_json.is_null() || result_json.is_null() {
-            return hiera_status::HIERA_NULL_ARGUMENT;
-        }
-        // SAFETY: non-NULL and, per the contract, the live answer of the
-        // running callback, used by this thread only; `value_json` is
-        // non-NULL and NUL-terminated per the contract.
+    let missing = answer.is_null() || value_json.is_null();
+    let interpolated = || {
+        // SAFETY: non-NULL (checked before this runs) and, per the contract,
+        // the live answer of the running callback, used by this thread only;
+        // `value_json` is non-NULL and NUL-terminated per the contract.
         let (answer, text) = unsafe { (&*answer, input_str(value_json, "value_json")) };
         let input = text
             .and_then(|t| input_json(t, "value_json"))
             .and_then(|v| Ok((context_of(answer)?, v)));
-        let (status, out) = match input {
-            Err(e) => (
-                hiera_status::HIERA_INVALID_ARGUMENT,
-                crate::request::error_json(&e),
-            ),
+        match input {
+            Err(e) => Answer::invalid(&e),
             Ok((context, value)) => match context.interpolate(&value) {
-                Ok(v) => (hiera_status::HIERA_OK, crate::render::to_json(&v)),
-                Err(e) => (hiera_status::HIERA_ERROR, crate::request::error_json(&e)),
+                Ok(v) => Answer::ok(crate::render::to_json(&v)),
+                Err(e) => Answer::failed(&e),
             },
-        };
-        // SAFETY: `result_json` is non-NULL and, per the contract, writable.
-        unsafe { write_out(result_json, into_c_string(out)) };
-        status
-    })
+        }
+    };
+    // SAFETY: `result_json` is NULL or writable, per the contract.
+    unsafe { answer_export(missing, result_json, interpolated) }
 }
 
 /// Adds a line to the explanation of the lookup that made the running call,

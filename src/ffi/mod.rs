@@ -12,10 +12,13 @@
 //! `include/hiera.h` is generated from these files by cbindgen
 //! (`cbindgen.toml`; `tests/header.rs` checks that it is up to date).
 //!
-//! Rules that every export follows:
+//! Rules that every export follows, each written once here:
 //! - its body runs inside `guard`, so a panic never unwinds into C: it
 //!   becomes `HIERA_PANIC` (or a harmless default for functions that return
-//!   no status);
+//!   no status); an export that answers with a JSON text is written with
+//!   `answer::answer_export` (the boundary, the NULL checks and the one
+//!   writer of `*result_json`), a constructor with `write_made`, a
+//!   destructor with `drop_made`, a callback's setter with `set_answer`;
 //! - every pointer argument is checked for NULL before anything else happens
 //!   (`HIERA_NULL_ARGUMENT`, nothing written);
 //! - out-parameters are written last, only in the cases its documentation
@@ -28,14 +31,26 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 
-pub mod all;
-pub mod data;
+// The modules of the handles, in the order `include/hiera.h` lists their
+// functions (cbindgen follows this order): a configuration, its sessions
+// and lookups, host callbacks, strings handed out, and Hiera 3 last.
 pub mod hiera;
-pub mod hiera3;
-pub mod host;
+
 pub mod session;
-pub mod status;
+
+pub mod all;
+
+pub mod host;
+
+pub mod data;
+
 pub mod string;
+
+pub mod hiera3;
+
+// What every export shares.
+mod answer;
+pub mod status;
 
 pub use self::session::hiera_session;
 pub use self::status::hiera_status;
@@ -132,6 +147,31 @@ pub(crate) unsafe fn write_out<T>(out: *mut T, value: T) {
     // SAFETY: the caller guarantees that `out` is non-NULL, aligned and
     // writable; the old content is a plain pointer, so nothing is dropped.
     unsafe { out.write(value) }
+}
+
+/// The body of a callback's answer setter (`hiera_answer_*`,
+/// `hiera3_answer_*`): `HIERA_NULL_ARGUMENT` when `answer` or `text` is
+/// NULL, else `set` with the answer and the argument's bytes; a panic is
+/// `HIERA_PANIC`.
+///
+/// # Safety
+/// `answer` is NULL or the answer passed to the running callback (used by
+/// this thread only); `text` is NULL or a NUL-terminated string.
+pub(crate) unsafe fn set_answer<A>(
+    answer: *mut A,
+    text: *const c_char,
+    set: impl FnOnce(&mut A, &[u8]) -> hiera_status,
+) -> hiera_status {
+    guard(hiera_status::HIERA_PANIC, || {
+        if answer.is_null() || text.is_null() {
+            return hiera_status::HIERA_NULL_ARGUMENT;
+        }
+        // SAFETY: non-NULL and, per the contract, the live answer of the
+        // running callback, used by this thread only; `text` is non-NULL and
+        // NUL-terminated per the contract.
+        let (answer, bytes) = unsafe { (&mut *answer, CStr::from_ptr(text).to_bytes()) };
+        set(answer, bytes)
+    })
 }
 
 /// Ends a constructor (`hiera_open`, `hiera_session_new`): hands the new

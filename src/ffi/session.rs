@@ -2,13 +2,12 @@
 //! (`hiera_session_new`, `hiera_session_overlay`, `hiera_session_free`,
 //! `hiera_lookup`, `hiera_lookup_many`, `hiera_lookup_keys`).
 
+use super::answer::{answer_export, Answer};
 use super::hiera::hiera;
-use super::string::into_c_string;
-use super::{drop_made, guard, hiera_status, input_json, input_str, write_made, write_out};
+use super::{drop_made, guard, hiera_status, input_json, input_str, write_made};
 use crate::error::{Error, ErrorKind};
-use crate::lookup::{LookupRequest, Session, SessionOptions};
-use crate::render::to_json;
-use crate::request::{error_json as error_object, respond, response_json, Request};
+use crate::hiera5::lookup::{LookupRequest, Session, SessionOptions};
+use crate::request::{error_json_explained, respond, response_json, Request};
 use crate::value::{Map, Value};
 use std::ffi::c_char;
 use std::sync::Arc;
@@ -44,14 +43,6 @@ pub(crate) fn scope_from_json(text: &str) -> Result<Map, Error> {
     }
 }
 
-/// What a lookup hands back: its status and the text of `result_json`
-/// (`None` is NULL).
-#[derive(Debug, PartialEq)]
-pub(crate) struct Answer {
-    pub status: hiera_status,
-    pub json: Option<String>,
-}
-
 /// The key that makes a lookup panic, in test builds only (`cfg(test)` or the
 /// `test-panic` feature), so that tests can check `HIERA_PANIC`.
 #[cfg(any(test, feature = "test-panic"))]
@@ -68,42 +59,27 @@ fn test_hook(_req: &Request) {
 pub(crate) fn lookup_json(session: &Session, text: &str) -> Answer {
     let req = match crate::wire::parse_request(text, "request_json") {
         Ok(r) => r,
-        Err(e) => {
-            return Answer {
-                status: hiera_status::HIERA_INVALID_ARGUMENT,
-                json: Some(error_object(&e)),
-            }
-        }
+        Err(e) => return Answer::invalid(&e),
     };
     test_hook(&req);
-    if req.explain {
-        let (outcome, text) = session.explain(&req.lookup);
-        return match outcome {
-            Ok(found) => {
-                let status = if found.is_some() {
-                    hiera_status::HIERA_OK
-                } else {
-                    hiera_status::HIERA_NOT_FOUND
-                };
-                Answer {
-                    status,
-                    json: Some(response_json(&Ok(found), Some(&text))),
-                }
-            }
-            Err(e) => {
-                let mut s = error_object(&e);
-                s.pop();
-                s.push_str(",\"explain\":");
-                s.push_str(&to_json(&Value::from(text.as_str())));
-                s.push('}');
-                Answer {
-                    status: hiera_status::HIERA_ERROR,
-                    json: Some(s),
-                }
-            }
-        };
+    if !req.explain {
+        return Answer::of_lookup(session.lookup(&req.lookup));
     }
-    answer(session.lookup(&req.lookup))
+    let (outcome, text) = session.explain(&req.lookup);
+    match outcome {
+        Ok(found) => Answer {
+            status: if found.is_some() {
+                hiera_status::HIERA_OK
+            } else {
+                hiera_status::HIERA_NOT_FOUND
+            },
+            json: Some(response_json(&Ok(found), Some(&text))),
+        },
+        Err(e) => Answer {
+            status: hiera_status::HIERA_ERROR,
+            json: Some(error_json_explained(&e, Some(&text))),
+        },
+    }
 }
 
 /// `hiera_lookup_key` without the pointers.
@@ -113,33 +89,15 @@ pub(crate) fn lookup_key_json(session: &Session, key: &str) -> Answer {
         explain: false,
     };
     test_hook(&req);
-    answer(session.lookup(&req.lookup))
-}
-
-/// The answer to a lookup without an explanation.
-fn answer(outcome: crate::error::Result<Option<Value>>) -> Answer {
-    match outcome {
-        Ok(Some(v)) => Answer {
-            status: hiera_status::HIERA_OK,
-            json: Some(to_json(&v)),
-        },
-        Ok(None) => Answer {
-            status: hiera_status::HIERA_NOT_FOUND,
-            json: None,
-        },
-        Err(e) => Answer {
-            status: hiera_status::HIERA_ERROR,
-            json: Some(error_object(&e)),
-        },
-    }
+    Answer::of_lookup(session.lookup(&req.lookup))
 }
 
 /// `hiera_lookup_many` without the pointers: the status and the text of
 /// `results_json`.
-pub(crate) fn lookup_many_json(session: &Session, text: &str) -> (hiera_status, String) {
+pub(crate) fn lookup_many_json(session: &Session, text: &str) -> Answer {
     let requests = match crate::wire::parse_requests(text, "requests_json") {
         Ok(r) => r,
-        Err(e) => return (hiera_status::HIERA_INVALID_ARGUMENT, error_object(&e)),
+        Err(e) => return Answer::invalid(&e),
     };
     let mut out = String::from("[");
     for (i, r) in requests.iter().enumerate() {
@@ -156,23 +114,19 @@ pub(crate) fn lookup_many_json(session: &Session, text: &str) -> (hiera_status, 
         out.push_str(&resp);
     }
     out.push(']');
-    (hiera_status::HIERA_OK, out)
+    Answer::ok(out)
 }
 
 /// `hiera_lookup_keys` without the pointers: each key looked up as an
 /// automatic parameter lookup, in order, up to the first that fails.
-pub(crate) fn lookup_keys_json(
-    session: &Session,
-    text: &str,
-    options: &str,
-) -> (hiera_status, String) {
+pub(crate) fn lookup_keys_json(session: &Session, text: &str, options: &str) -> Answer {
     let scope = match keys_options_from_json(options) {
         Ok(o) => o,
-        Err(e) => return (hiera_status::HIERA_INVALID_ARGUMENT, error_object(&e)),
+        Err(e) => return Answer::invalid(&e),
     };
     let keys = match crate::wire::parse_keys(text, "keys_json") {
         Ok(k) => k,
-        Err(e) => return (hiera_status::HIERA_INVALID_ARGUMENT, error_object(&e)),
+        Err(e) => return Answer::invalid(&e),
     };
     let mut out = String::from("[");
     for (i, key) in keys.iter().enumerate() {
@@ -193,7 +147,7 @@ pub(crate) fn lookup_keys_json(
         }
     }
     out.push(']');
-    (hiera_status::HIERA_OK, out)
+    Answer::ok(out)
 }
 
 /// A field of an options object that lists variable names.
@@ -560,31 +514,24 @@ pub unsafe extern "C" fn hiera_session_free(s: *mut hiera_session) {
 /// string; `result_json` is NULL or valid for a write of a pointer.
 #[no_mangle]
 pub unsafe extern "C" fn hiera_lookup(
-    s: *mut hiera_session,
+    s: *const hiera_session,
     request_json: *const c_char,
     result_json: *mut *mut c_char,
 ) -> hiera_status {
-    guard(hiera_status::HIERA_PANIC, || {
-        if s.is_null() || request_json.is_null() || result_json.is_null() {
-            return hiera_status::HIERA_NULL_ARGUMENT;
-        }
+    let missing = s.is_null() || request_json.is_null();
+    let answer = || {
         // SAFETY: `s` is non-NULL and, per the contract, a live session;
         // only shared access is taken, since other threads may use it too.
         let session = unsafe { &*s };
         // SAFETY: checked non-NULL; the caller guarantees a NUL-terminated
         // string valid for the duration of the call.
-        let answer = match unsafe { input_str(request_json, "request_json") } {
+        match unsafe { input_str(request_json, "request_json") } {
             Ok(text) => lookup_json(&session.inner, text),
-            Err(e) => Answer {
-                status: hiera_status::HIERA_INVALID_ARGUMENT,
-                json: Some(error_object(&e)),
-            },
-        };
-        let text = answer.json.map_or(std::ptr::null_mut(), into_c_string);
-        // SAFETY: `result_json` is non-NULL and, per the contract, writable.
-        unsafe { write_out(result_json, text) };
-        answer.status
-    })
+            Err(e) => Answer::invalid(&e),
+        }
+    };
+    // SAFETY: `result_json` is NULL or writable, per the contract.
+    unsafe { answer_export(missing, result_json, answer) }
 }
 
 /// Looks up one key with Puppet's defaults: what `hiera_lookup` answers for
@@ -613,42 +560,32 @@ pub unsafe extern "C" fn hiera_lookup(
 /// `key_len` bytes; `result_json` is NULL or valid for a write of a pointer.
 #[no_mangle]
 pub unsafe extern "C" fn hiera_lookup_key(
-    s: *mut hiera_session,
+    s: *const hiera_session,
     key: *const c_char,
     key_len: usize,
     result_json: *mut *mut c_char,
 ) -> hiera_status {
-    guard(hiera_status::HIERA_PANIC, || {
-        if s.is_null() || key.is_null() || result_json.is_null() {
-            return hiera_status::HIERA_NULL_ARGUMENT;
-        }
+    let missing = s.is_null() || key.is_null();
+    let answer = || {
         // SAFETY: `s` is non-NULL and, per the contract, a live session;
         // only shared access is taken, since other threads may use it too.
         let session = unsafe { &*s };
         // SAFETY: `key` is non-NULL and, per the contract, valid for reads
         // of `key_len` bytes that are not written during the call.
         let bytes = unsafe { std::slice::from_raw_parts(key.cast::<u8>(), key_len) };
-        let answer = match std::str::from_utf8(bytes) {
+        match std::str::from_utf8(bytes) {
             Ok(key) => lookup_key_json(&session.inner, key),
-            Err(e) => {
-                let e = Error::new(
-                    ErrorKind::InvalidArgument,
-                    format!(
-                        "key is not valid UTF-8 (invalid byte at offset {})",
-                        e.valid_up_to()
-                    ),
-                );
-                Answer {
-                    status: hiera_status::HIERA_INVALID_ARGUMENT,
-                    json: Some(error_object(&e)),
-                }
-            }
-        };
-        let text = answer.json.map_or(std::ptr::null_mut(), into_c_string);
-        // SAFETY: `result_json` is non-NULL and, per the contract, writable.
-        unsafe { write_out(result_json, text) };
-        answer.status
-    })
+            Err(e) => Answer::invalid(&Error::new(
+                ErrorKind::InvalidArgument,
+                format!(
+                    "key is not valid UTF-8 (invalid byte at offset {})",
+                    e.valid_up_to()
+                ),
+            )),
+        }
+    };
+    // SAFETY: `result_json` is NULL or writable, per the contract.
+    unsafe { answer_export(missing, result_json, answer) }
 }
 
 /// Looks up many requests in one call (a catalog's worth of keys).
@@ -676,28 +613,24 @@ pub unsafe extern "C" fn hiera_lookup_key(
 /// pointer.
 #[no_mangle]
 pub unsafe extern "C" fn hiera_lookup_many(
-    s: *mut hiera_session,
+    s: *const hiera_session,
     requests_json: *const c_char,
     results_json: *mut *mut c_char,
 ) -> hiera_status {
-    guard(hiera_status::HIERA_PANIC, || {
-        if s.is_null() || requests_json.is_null() || results_json.is_null() {
-            return hiera_status::HIERA_NULL_ARGUMENT;
-        }
+    let missing = s.is_null() || requests_json.is_null();
+    let answer = || {
         // SAFETY: `s` is non-NULL and, per the contract, a live session;
         // only shared access is taken, since other threads may use it too.
         let session = unsafe { &*s };
         // SAFETY: checked non-NULL; the caller guarantees a NUL-terminated
         // string valid for the duration of the call.
-        let (status, json) = match unsafe { input_str(requests_json, "requests_json") } {
+        match unsafe { input_str(requests_json, "requests_json") } {
             Ok(text) => lookup_many_json(&session.inner, text),
-            Err(e) => (hiera_status::HIERA_INVALID_ARGUMENT, error_object(&e)),
-        };
-        let text = into_c_string(json);
-        // SAFETY: `results_json` is non-NULL and, per the contract, writable.
-        unsafe { write_out(results_json, text) };
-        status
-    })
+            Err(e) => Answer::invalid(&e),
+        }
+    };
+    // SAFETY: `results_json` is NULL or writable, per the contract.
+    unsafe { answer_export(missing, results_json, answer) }
 }
 
 /// Looks up keys as Puppet's automatic parameter lookup does (a class's
@@ -731,32 +664,31 @@ pub unsafe extern "C" fn hiera_lookup_many(
 /// of a pointer.
 #[no_mangle]
 pub unsafe extern "C" fn hiera_lookup_keys(
-    s: *mut hiera_session,
+    s: *const hiera_session,
     keys_json: *const c_char,
     options_json: *const c_char,
     results_json: *mut *mut c_char,
 ) -> hiera_status {
-    guard(hiera_status::HIERA_PANIC, || {
-        if s.is_null() || keys_json.is_null() || options_json.is_null() || results_json.is_null() {
-            return hiera_status::HIERA_NULL_ARGUMENT;
-        }
+    let missing = s.is_null() || keys_json.is_null() || options_json.is_null();
+    let answer = || {
         // SAFETY: `s` is non-NULL and, per the contract, a live session;
         // only shared access is taken, since other threads may use it too.
         let session = unsafe { &*s };
-        // SAFETY: checked non-NULL; the caller guarantees a NUL-terminated
-        // string valid for the duration of the call.
-        let options = unsafe { input_str(options_json, "options_json") };
-        // SAFETY: as above.
-        let keys = unsafe { input_str(keys_json, "keys_json") };
-        let (status, json) = match keys.and_then(|k| Ok((k, options?))) {
-            Ok((keys, options)) => lookup_keys_json(&session.inner, keys, options),
-            Err(e) => (hiera_status::HIERA_INVALID_ARGUMENT, error_object(&e)),
+        // SAFETY: checked non-NULL; the caller guarantees NUL-terminated
+        // strings valid for the duration of the call.
+        let (options, keys) = unsafe {
+            (
+                input_str(options_json, "options_json"),
+                input_str(keys_json, "keys_json"),
+            )
         };
-        let text = into_c_string(json);
-        // SAFETY: `results_json` is non-NULL and, per the contract, writable.
-        unsafe { write_out(results_json, text) };
-        status
-    })
+        match keys.and_then(|k| Ok((k, options?))) {
+            Ok((keys, options)) => lookup_keys_json(&session.inner, keys, options),
+            Err(e) => Answer::invalid(&e),
+        }
+    };
+    // SAFETY: `results_json` is NULL or writable, per the contract.
+    unsafe { answer_export(missing, results_json, answer) }
 }
 
 #[cfg(test)]

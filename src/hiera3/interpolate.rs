@@ -29,7 +29,7 @@
 
 use super::key::{is_index, qualified_lookup, split_key};
 use crate::error::{Error, ErrorKind, Result};
-use crate::interpolate::{ruby_strip, Leaf};
+use crate::hiera5::interpolate::{ruby_strip, Leaf};
 use crate::limits::{self, Limits};
 use crate::ruby::to_s as ruby_to_s;
 use crate::value::Value;
@@ -275,7 +275,7 @@ pub fn parse_answer(
 ) -> Result<Value> {
     // Walked without recursion on the native stack: `host` may call back
     // into the host language (see `crate::stack`).
-    let rebuilt = crate::interpolate::rebuild(data, &mut |v: &Value, key: bool| {
+    let rebuilt = crate::hiera5::interpolate::rebuild(data, &mut |v: &Value, key: bool| {
         if key {
             return interpolate(v, scope, extra, context, host).map(Leaf::Replace);
         }

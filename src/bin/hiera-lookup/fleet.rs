@@ -13,8 +13,8 @@
 use crate::args::Args;
 use crate::single::{default_value, merge_value};
 use crate::{fail, pool, progress::Progress};
-use hiera::all_keys::AllAnswers;
 use hiera::facts_file::{list_facts_files, read_facts_file, NodeFacts};
+use hiera::hiera5::all_keys::AllAnswers;
 use hiera::render::{json_string, to_json};
 use hiera::{Hiera, LookupRequest, Session, Value};
 use std::io::Write;

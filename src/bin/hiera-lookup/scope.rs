@@ -16,7 +16,7 @@ pub fn read_data_file(path: &PathBuf) -> Result<Value, String> {
         from_json(&text).map_err(|e| format!("{}: {}", path.display(), e.message))
     } else {
         hiera::data::load_yaml_text(&text, path)
-            .map(|v| hiera::config::symkeys_to_string(&v.unwrap_or_else(Value::empty_hash)))
+            .map(|v| hiera::hiera5::config::symkeys_to_string(&v.unwrap_or_else(Value::empty_hash)))
             .map_err(|e| e.message)
     }
 }

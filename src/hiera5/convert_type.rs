@@ -97,7 +97,7 @@ fn split(src: &str) -> Option<(String, Vec<String>)> {
     let mut params = Vec::new();
     if !rest.is_empty() {
         let inner = rest.strip_prefix('[')?.strip_suffix(']')?;
-        params = crate::convert::top_level_params(inner)?;
+        params = crate::hiera5::convert::top_level_params(inner)?;
     }
     Some((name.trim().to_string(), params))
 }
@@ -106,7 +106,7 @@ fn split(src: &str) -> Option<(String, Vec<String>)> {
 pub(crate) fn is_instance(t: &Checked, v: &Value) -> bool {
     crate::stack::grow(|| match t {
         Checked::Any => true,
-        Checked::Scalar => crate::ptype::is_scalar(v),
+        Checked::Scalar => crate::hiera5::ptype::is_scalar(v),
         // Float and Numeric have a range (-Infinity..Infinity) that NaN is outside of.
         Checked::Numeric => match v {
             Value::Float(f) => !f.is_nan(),
@@ -164,7 +164,7 @@ pub(crate) fn assert_result(t: &Checked, type_text: &str, v: &Value) -> Result<(
                     errors.push(format!(
                         "{label} index {i} expects {} value, got {}",
                         article(&want),
-                        crate::ptype::infer_type(e)
+                        crate::hiera5::ptype::infer_type(e)
                     ));
                 }
             }

@@ -129,7 +129,7 @@ pub(crate) fn resolve(
     for e in entries {
         if e.iter().any(|b| matches!(b, b'*' | b'?' | b'[' | b'{')) {
             let pattern = String::from_utf8_lossy(&e);
-            let found = crate::glob::expand_all(&pattern)
+            let found = crate::hiera5::glob::expand_all(&pattern)
                 .map_err(|g| conf_error(&conf, None, g.message))?;
             parts.extend(
                 found

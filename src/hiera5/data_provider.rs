@@ -34,12 +34,12 @@
 //! of environment.conf's) is not an option of libhiera: only the
 //! environment.conf setting is read.
 
-use crate::config::{Entry, FunctionKind, HieraConfig, LayerKind, LocationSpec};
 use crate::data::FileCache;
 use crate::error::{Error, ErrorKind, Result};
+use crate::hiera5::config::{Entry, FunctionKind, HieraConfig, LayerKind, LocationSpec};
+use crate::hiera5::lookup::Strict;
+use crate::hiera5::modulepath::ConfValue;
 use crate::host::Warning;
-use crate::lookup::Strict;
-use crate::modulepath::ConfValue;
 use crate::value::{Map, Value};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -109,16 +109,18 @@ impl Setting {
 /// The `environment_data_provider` of the environment in `env_dir`, from
 /// its environment.conf (`None`: no file, or no such setting). An
 /// environment.conf Puppet cannot read is an error, as
-/// [`crate::modulepath`] reports it.
+/// [`crate::hiera5::modulepath`] reports it.
 pub fn environment_setting(env_dir: &Path) -> Result<Option<Setting>> {
     let conf = env_dir.join("environment.conf");
-    let Some(text) = crate::modulepath::read_environment_conf(&conf)? else {
+    let Some(text) = crate::hiera5::modulepath::read_environment_conf(&conf)? else {
         return Ok(None);
     };
-    Ok(
-        crate::modulepath::environment_conf_setting(&text, &conf, "environment_data_provider")?
-            .map(|(v, _)| Setting::of_conf(&v)),
-    )
+    Ok(crate::hiera5::modulepath::environment_conf_setting(
+        &text,
+        &conf,
+        "environment_data_provider",
+    )?
+    .map(|(v, _)| Setting::of_conf(&v)))
 }
 
 /// The configuration Puppet 4's `function` provider makes

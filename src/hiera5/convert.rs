@@ -18,10 +18,10 @@ pub fn convert_to(key: &str, value: Value, spec: &Value) -> Result<Value> {
             format!("Invalid data type in lookup_options for key '{key}' could not parse '{type_src}', error: '{msg}"),
         )
     })?;
-    let checked = crate::convert_type::parse(&ty.name, &ty.params);
+    let checked = crate::hiera5::convert_type::parse(&ty.name, &ty.params);
     // `new` returns a value that already is an instance of the type as it is.
     if let Some(c) = &checked {
-        if args.is_empty() && crate::convert_type::is_instance(c, &value) {
+        if args.is_empty() && crate::hiera5::convert_type::is_instance(c, &value) {
             return Ok(value);
         }
     }
@@ -34,7 +34,7 @@ pub fn convert_to(key: &str, value: Value, spec: &Value) -> Result<Value> {
     let converted = new_instance(&ty, value, &args).map_err(raised)?;
     // ... and asserts that what it made is one.
     if let Some(c) = &checked {
-        crate::convert_type::assert_result(c, &ty.text(), &converted).map_err(raised)?;
+        crate::hiera5::convert_type::assert_result(c, &ty.text(), &converted).map_err(raised)?;
     }
     Ok(converted)
 }
@@ -162,7 +162,7 @@ fn new_instance(ty: &TypeRef, value: Value, args: &[Value]) -> std::result::Resu
             },
             other => Err(format!(
                 "'new' Value of type {} cannot be converted to Timestamp",
-                crate::ptype::infer_type(other)
+                crate::hiera5::ptype::infer_type(other)
             )),
         },
         "Integer" => {
@@ -219,7 +219,7 @@ fn new_instance(ty: &TypeRef, value: Value, args: &[Value]) -> std::result::Resu
                 {
                     return Err(format!(
                         "'new_array' Value of type {} cannot be converted to Array",
-                        crate::ptype::infer_type(&value)
+                        crate::hiera5::ptype::infer_type(&value)
                     ))
                 }
                 Value::Hash(h) if !wrap => Value::array(
@@ -272,7 +272,7 @@ fn new_instance(ty: &TypeRef, value: Value, args: &[Value]) -> std::result::Resu
             }
             other => Err(format!(
                 "Value of type {} cannot be converted to Hash",
-                crate::ptype::infer_type(other)
+                crate::hiera5::ptype::infer_type(other)
             )),
         },
         // Abstract types have no `new`.
@@ -478,7 +478,7 @@ fn to_integer(v: &Value, radix: Option<u32>) -> std::result::Result<Value, Strin
         }
         other => Err(format!(
             "'new' Value of type {} cannot be converted to Integer",
-            crate::ptype::infer_type(other)
+            crate::hiera5::ptype::infer_type(other)
         )),
     }
 }
@@ -497,7 +497,7 @@ fn to_float(v: &Value) -> std::result::Result<Value, String> {
             .ok_or_else(|| format!("'new_float' The string '{s}' cannot be converted to Float")),
         other => Err(format!(
             "'new_float' Value of type {} cannot be converted to Float",
-            crate::ptype::infer_type(other)
+            crate::hiera5::ptype::infer_type(other)
         )),
     }
 }
@@ -558,7 +558,7 @@ fn to_boolean(v: &Value) -> std::result::Result<Value, String> {
         },
         other => Err(format!(
             "'new_boolean' Value of type {} cannot be converted to Boolean",
-            crate::ptype::infer_type(other)
+            crate::hiera5::ptype::infer_type(other)
         )),
     }
 }

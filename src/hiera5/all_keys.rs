@@ -14,7 +14,7 @@
 //! stopping the others.
 
 use crate::error::{Error, Result};
-use crate::modulepath::is_module_name;
+use crate::hiera5::modulepath::is_module_name;
 use crate::value::{Map, Value};
 use crate::Session;
 use std::collections::BTreeSet;

@@ -4,7 +4,7 @@
 
 use crate::deep_merge::{deep_merge, deep_merge_chain, deep_merge_owned, DeepMergeOptions};
 use crate::error::{Error, ErrorKind, Result};
-use crate::ptype::infer_type;
+use crate::hiera5::ptype::infer_type;
 use crate::value::{Map, Value};
 use std::sync::Arc;
 
@@ -393,7 +393,7 @@ fn check_hash(which: &str, v: &Value) -> Result<()> {
         Value::Hash(h) => {
             if h.keys().all(|k| matches!(k, Value::String(_))) {
                 // A Struct: name the first entry that is not Data.
-                match h.iter().find(|(_, v)| !crate::ptype::is_data(v)) {
+                match h.iter().find(|(_, v)| !crate::hiera5::ptype::is_data(v)) {
                     None => return Ok(()),
                     Some((k, bad)) => format!(
                         "entry '{}' expects a Data value, got {}",
@@ -401,14 +401,14 @@ fn check_hash(which: &str, v: &Value) -> Result<()> {
                         match bad {
                             Value::Hash(_) => "Hash".to_string(),
                             Value::Array(_) => "Array".to_string(),
-                            other => crate::ptype::infer_type(other),
+                            other => crate::hiera5::ptype::infer_type(other),
                         }
                     ),
                 }
             } else {
                 format!(
                     "expects a Hash[String, Data] value, got {}",
-                    crate::ptype::infer_detailed(v, false)
+                    crate::hiera5::ptype::infer_detailed(v, false)
                 )
             }
         }
@@ -422,8 +422,8 @@ fn check_hash(which: &str, v: &Value) -> Result<()> {
 
 fn check_unique(which: &str, v: &Value) -> Result<()> {
     let ok = match v {
-        Value::Array(a) => a.iter().all(crate::ptype::is_data),
-        other => crate::ptype::is_scalar(other),
+        Value::Array(a) => a.iter().all(crate::hiera5::ptype::is_data),
+        other => crate::hiera5::ptype::is_scalar(other),
     };
     if ok {
         return Ok(());

@@ -32,7 +32,7 @@ pub enum FunctionKind {
     Hiera3Backend,
     /// `v4_data_hash`: a Puppet 4 data provider function (`environment::data`,
     /// `<module>::data`), called without arguments for its whole hash (see
-    /// [`crate::data_provider`]).
+    /// [`crate::hiera5::data_provider`]).
     V4DataHash,
 }
 
@@ -101,7 +101,7 @@ pub struct HieraConfig {
     /// A module's `default_hierarchy`.
     pub default_hierarchy: Option<Vec<Entry>>,
     /// `plan_hierarchy`: the hierarchy of lookups made by plans (Puppet's
-    /// script compiler; [`crate::lookup::SessionOptions::plan`]).
+    /// script compiler; [`crate::hiera5::lookup::SessionOptions::plan`]).
     pub plan_hierarchy: Option<Vec<Entry>>,
     /// v3 `merge_behavior` (`native`, `deep`, `deeper`).
     pub merge_behavior: String,
@@ -340,7 +340,7 @@ fn type_name(v: &Value) -> String {
         Value::String(s) if s.is_empty() => "String".into(),
         Value::Hash(_) => "Hash".into(),
         Value::Array(_) => "Array".into(),
-        other => crate::ptype::infer_type(other),
+        other => crate::hiera5::ptype::infer_type(other),
     }
 }
 
@@ -402,7 +402,7 @@ fn check_options(ctx: &Ctx, prefix: &str, v: &Value) -> Result<Map> {
                 "{prefix}entry 'options' key of entry '{ks}' expects a match for Pattern[/\\A[A-Za-z](:?[0-9A-Za-z_-]*[0-9A-Za-z])?\\z/], got '{ks}'"
             )));
         }
-        if !crate::ptype::is_data(val) {
+        if !crate::hiera5::ptype::is_data(val) {
             return Err(ctx.type_error(format!(
                 "{prefix}entry 'options' entry '{}' expects a Data value, got {}",
                 k.as_str().unwrap_or(""),

@@ -1,0 +1,689 @@
+//! The hierarchy search: layers, locations (paths, globs, mapped paths,
+//! uris) resolved for a scope, the per-layer key index, data slots, and
+//! `create_configured_data_providers`.
+
+use super::*;
+use crate::data::DataFormat;
+use crate::error::{Error, ErrorKind, Result};
+use crate::hiera5::config::{
+    pathname_join, Entry, FunctionKind, HieraConfig, LayerKind, LocationSpec,
+};
+use crate::hiera5::interpolate;
+use crate::hiera5::key::LookupKey;
+use crate::hiera5::merge::Strategy;
+use crate::host::Warning;
+use crate::value::Str;
+use crate::value::{Key, Map, Value};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
+
+/// Which layer a search is in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Layer {
+    Global,
+    Environment,
+    Module,
+}
+
+impl Layer {
+    pub(super) fn kind(self) -> LayerKind {
+        match self {
+            Layer::Global => LayerKind::Global,
+            Layer::Environment => LayerKind::Environment,
+            Layer::Module => LayerKind::Module,
+        }
+    }
+}
+
+/// A resolved data location.
+#[derive(Clone, Debug)]
+pub(super) enum Location {
+    /// The function is called without a path.
+    Nowhere,
+    /// A file path and the declaration it came from. Whether the file
+    /// exists is checked at each lookup (through the file cache).
+    Path(PathBuf, String),
+    /// A URI (always "exists").
+    Uri(String),
+}
+
+/// What one location gave.
+pub(super) enum LocationOutcome {
+    /// The file does not exist.
+    Missing,
+    /// The file has no such key.
+    NoKey,
+    /// The key's (interpolated) value.
+    Found(Value),
+}
+
+/// A hierarchy entry resolved for the current scope.
+pub(super) struct ResolvedEntry {
+    /// The index of the entry in its hierarchy.
+    pub(super) index: usize,
+    pub(super) locations: Vec<Location>,
+    /// Each location's data hash, once read in this session (None inside:
+    /// the file does not exist).
+    pub(super) data: Vec<OnceLock<Option<Arc<Map>>>>,
+    /// The interpolated `options`, when there are any.
+    pub(super) options: Option<Value>,
+}
+
+/// A hierarchy resolved for a session's scope: interpolated datadirs,
+/// paths, globs, URIs and mapped paths. Shared by the session's lookups.
+pub(super) struct ResolvedHierarchy {
+    /// The configuration it was resolved from: held so that its address,
+    /// the cache key, stays unique while the entry lives.
+    pub(super) _config: Arc<HieraConfig>,
+    pub(super) entries: Vec<ResolvedEntry>,
+    /// Which locations hold which root keys (built once, on first use).
+    /// `None` inside when it cannot be built (a location that fails to
+    /// load, or a function other than yaml_data/json_data): lookups then
+    /// probe every location, which also reports the error where Puppet does.
+    pub(super) index: OnceLock<Option<Arc<KeyIndex>>>,
+    /// The variables its resolution read.
+    pub(super) reads: Reads,
+}
+
+/// Root key -> the locations whose data has that key, in hierarchy order.
+pub(super) type KeyIndex = FastMap<Str, Vec<Hit>>;
+
+/// A location whose data has a key.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Hit {
+    /// The position of the entry in the resolved hierarchy.
+    pub(super) entry: u32,
+    /// The position of the location in the entry.
+    pub(super) location: u32,
+    /// The value is rich data and has no `%{...}`: it is the answer as it
+    /// is, with nothing to check or interpolate.
+    pub(super) plain: bool,
+}
+
+/// A key index and the data it was built from.
+pub(super) type PinnedIndex = (Vec<Arc<Map>>, Arc<KeyIndex>);
+
+/// Key indexes by the identity of the data they were built from. Each entry
+/// holds its data (`pinned`) so that the addresses in its key stay unique.
+#[derive(Default)]
+pub(super) struct IndexCache {
+    pub(super) map: Kept<Vec<usize>, PinnedIndex>,
+}
+
+impl IndexCache {
+    /// The most indexes kept; past it the cache starts over (a changed file
+    /// leaves its old index behind, and this bounds them).
+    const LIMIT: usize = 4096;
+
+    pub(super) fn get(&self, identity: &[usize]) -> Option<Arc<KeyIndex>> {
+        let map = self.map.lock();
+        map.get(identity).map(|(_, index)| Arc::clone(index))
+    }
+
+    pub(super) fn insert(&self, identity: Vec<usize>, pinned: Vec<Arc<Map>>, index: Arc<KeyIndex>) {
+        let mut map = self.map.lock();
+        if map.len() >= Self::LIMIT {
+            map.clear();
+        }
+        map.insert(identity, (pinned, index));
+    }
+}
+
+impl Invocation<'_> {
+    /// The hierarchy of `config` resolved for this session's scope: from the
+    /// session's cache when the request cannot change variables (no
+    /// override or default values), else resolved afresh.
+    pub(super) fn resolved_hierarchy(
+        &mut self,
+        config: &Arc<HieraConfig>,
+        default_hierarchy: bool,
+    ) -> Result<Arc<ResolvedHierarchy>> {
+        let cacheable = (config.path.is_some()
+            || crate::hiera5::data_provider::is_function_config(config))
+            && self.req.override_values.is_empty()
+            && self.req.default_values_hash.is_empty()
+            && self.locals.is_empty();
+        let cache_key = (Arc::as_ptr(config) as usize, default_hierarchy);
+        if cacheable {
+            if let Some(r) = self
+                .session
+                .cached_hierarchy(cache_key)
+                .filter(|r| !self.refuses(&r.reads))
+            {
+                self.read_all(&r.reads);
+                return Ok(r);
+            }
+        }
+        let mark = self.reads_mark();
+        let entries = self.session.entries(config, default_hierarchy);
+        // Puppet does not explain the interpolation of hiera.yaml strings.
+        let explain = self.explain.take();
+        let part = std::mem::replace(&mut self.config_part, ConfigPart::Config);
+        let entries = self
+            .resolve_entries(config, entries)
+            .map_err(|e| config_undefined_variable(e, config));
+        self.config_part = part;
+        self.explain = explain;
+        let resolved = Arc::new(ResolvedHierarchy {
+            _config: Arc::clone(config),
+            entries: entries?,
+            index: OnceLock::new(),
+            reads: self.reads_since(mark),
+        });
+        if cacheable && !self.req.hides(&resolved.reads) {
+            // The entry keeps its config alive, so the address stays unique.
+            return Ok(self.session.keep_hierarchy(cache_key, resolved));
+        }
+        Ok(resolved)
+    }
+
+    pub(super) fn hierarchy_lookup(
+        &mut self,
+        config: &Arc<HieraConfig>,
+        lk: &LookupKey,
+        strategy: &Strategy,
+        default_hierarchy: bool,
+    ) -> Result<Found> {
+        if default_hierarchy && config.default_hierarchy.is_none() {
+            return Ok(None);
+        }
+        let resolved = self.resolved_hierarchy(config, default_hierarchy)?;
+        let entries = self.session.entries(config, default_hierarchy);
+        if resolved.entries.is_empty() {
+            return Ok(None);
+        }
+        // Outside explain, the key index says which locations can answer:
+        // a key no location has is not found without probing each one.
+        let hits: Option<&[Hit]> = if self.explain.is_none() {
+            match resolved
+                .index
+                .get_or_init(|| self.build_index(entries, &resolved))
+            {
+                Some(index) => Some(index.get(&*lk.root).map(Vec::as_slice).unwrap_or(&[])),
+                None => None,
+            }
+        } else {
+            None
+        };
+        if hits.is_some_and(|h| h.is_empty()) {
+            return Ok(None);
+        }
+        self.merged(strategy, resolved.entries.len(), |this, i| {
+            let re = &resolved.entries[i];
+            let entry = &entries[re.index];
+            this.ex_push(|| match entry.function_kind {
+                FunctionKind::V4DataHash => {
+                    format!("Deprecated API function \"{}\"", entry.function_name)
+                }
+                _ => format!("Hierarchy entry \"{}\"", entry.name),
+            });
+            if hits.is_some_and(|h| !h.iter().any(|hit| hit.entry as usize == i)) {
+                // No location of this entry has the key.
+                this.ex_pop();
+                return Ok(None);
+            }
+            if entry.function_kind == FunctionKind::Hiera3Backend && this.function_host().is_some() {
+                // A Hiera 3 backend searches its hierarchy itself.
+                let r = this.host_backend_lookup(config, entry, re, lk, strategy, default_hierarchy);
+                this.ex_pop();
+                return r;
+            }
+            let r = this.merged(strategy, re.locations.len(), |this, j| {
+                let hit = hits.map(|h| h.iter().find(|hit| hit.entry as usize == i && hit.location as usize == j));
+                if hit.is_some_and(|h| h.is_none()) {
+                    return Ok(None);
+                }
+                let plain = hit.flatten().is_some_and(|h| h.plain);
+                let loc = &re.locations[j];
+                match loc {
+                    Location::Path(p, orig) => {
+                        this.ex_push(|| format!("Path \"{}\"", p.display()));
+                        this.ex_line(|| format!("Original path: \"{orig}\""));
+                    }
+                    Location::Uri(u) => this.ex_push(|| format!("URI \"{u}\"")),
+                    // An entry without locations (a function's own): its
+                    // outcome is the entry's, as Puppet explains it.
+                    Location::Nowhere => {}
+                }
+                let r = if re.options.is_some() && takes_only_a_path(&entry.function_name) {
+                    // The built-in functions accept no options but `path`.
+                    Err(Error::new(
+                        ErrorKind::Config,
+                        format!(
+                            "'{}' one of 'path', 'paths' 'glob', 'globs' or 'mapped_paths' must be declared in hiera.yaml when using this data_hash function",
+                            entry.function_name
+                        ),
+                    ))
+                } else {
+                    this.location_lookup(config, entry, re, j, lk, plain, default_hierarchy)
+                };
+                let r = match r {
+                    Ok(LocationOutcome::Found(v)) => {
+                        this.ex_value(|| format!("Found key: \"{}\" value: ", lk.root), &v);
+                        Ok(Some(v))
+                    }
+                    Ok(LocationOutcome::Missing) => {
+                        this.ex_line(|| "Path not found".to_string());
+                        Ok(None)
+                    }
+                    Ok(LocationOutcome::NoKey) => {
+                        this.ex_line(|| format!("No such key: \"{}\"", lk.root));
+                        Ok(None)
+                    }
+                    Err(e) => Err(e),
+                };
+                if !matches!(loc, Location::Nowhere) {
+                    this.ex_pop();
+                }
+                r
+            });
+            this.ex_pop();
+            r
+        })
+    }
+
+    /// Appends the data of every file location of `config`'s hierarchies
+    /// (see [`Session::layer_data`]).
+    pub(super) fn hierarchy_data(
+        &mut self,
+        config: &Arc<HieraConfig>,
+        out: &mut Vec<Arc<Map>>,
+    ) -> Result<()> {
+        for default_hierarchy in [false, true] {
+            if default_hierarchy && config.default_hierarchy.is_none() {
+                continue;
+            }
+            let resolved = self.resolved_hierarchy(config, default_hierarchy)?;
+            let entries = self.session.entries(config, default_hierarchy);
+            for re in &resolved.entries {
+                let entry = &entries[re.index];
+                for (j, loc) in re.locations.iter().enumerate() {
+                    let Location::Path(path, _) = loc else {
+                        continue;
+                    };
+                    let eyaml = entry.function_kind == FunctionKind::LookupKey
+                        && entry.function_name == crate::eyaml::FUNCTION;
+                    let format = match builtin_format(
+                        entry.function_kind,
+                        &entry.function_name,
+                        re.options.as_ref(),
+                        path,
+                    ) {
+                        Some(f) => f,
+                        None if eyaml => DataFormat::Yaml,
+                        None => continue,
+                    };
+                    let data = match re.data[j].get() {
+                        None if eyaml => self.hiera().cache.data(path, format)?,
+                        _ => self.slot_data(&re.data[j], entry, path, format)?,
+                    };
+                    out.extend(data);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Builds the key index of a resolved hierarchy (see [`ResolvedHierarchy`]).
+    pub(super) fn build_index(
+        &self,
+        entries: &[Entry],
+        resolved: &ResolvedHierarchy,
+    ) -> Option<Arc<KeyIndex>> {
+        // First the data of every location, in order (read through the
+        // session's slots, so this is the session's snapshot).
+        let mut layout: Vec<Vec<Option<Arc<Map>>>> = Vec::with_capacity(resolved.entries.len());
+        for re in &resolved.entries {
+            let entry = &entries[re.index];
+            let format = match (entry.function_kind, entry.function_name.as_str()) {
+                _ if re.options.is_some() => return None,
+                (FunctionKind::DataHash, "yaml_data") => DataFormat::Yaml,
+                (FunctionKind::DataHash, "json_data") => DataFormat::Json,
+                (FunctionKind::DataHash, "hocon_data") => DataFormat::Hocon,
+                _ => return None,
+            };
+            let mut datas = Vec::with_capacity(re.locations.len());
+            for (j, loc) in re.locations.iter().enumerate() {
+                let Location::Path(path, _) = loc else {
+                    return None;
+                };
+                let data = self.slot_data(&re.data[j], entry, path, format).ok()?;
+                datas.push(data);
+            }
+            layout.push(datas);
+        }
+        // Sessions that resolve a hierarchy to the same parsed files share
+        // one index (the files' identity is the address of their cached data).
+        let identity: Vec<usize> = layout
+            .iter()
+            .flat_map(|d| {
+                d.iter()
+                    .map(|m| m.as_ref().map_or(0, |m| Arc::as_ptr(m) as usize))
+                    .chain(std::iter::once(usize::MAX))
+            })
+            .collect();
+        if let Some(index) = self.hiera().indexes.get(&identity) {
+            return Some(index);
+        }
+        let mut index = KeyIndex::default();
+        for (i, datas) in layout.iter().enumerate() {
+            for (j, data) in datas.iter().enumerate() {
+                let Some(data) = data else { continue };
+                for (k, v) in data.iter() {
+                    if let Value::String(name) = k {
+                        let plain = crate::hiera5::ptype::is_rich_data(v)
+                            && !interpolate::needs_interpolation(v);
+                        index.entry(name.clone()).or_default().push(Hit {
+                            entry: i as u32,
+                            location: j as u32,
+                            plain,
+                        });
+                    }
+                }
+            }
+        }
+        let index = Arc::new(index);
+        let pinned = layout.into_iter().flatten().flatten().collect();
+        self.hiera()
+            .indexes
+            .insert(identity, pinned, Arc::clone(&index));
+        Some(index)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn location_lookup(
+        &mut self,
+        config: &HieraConfig,
+        entry: &Entry,
+        resolved: &ResolvedEntry,
+        j: usize,
+        lk: &LookupKey,
+        plain: bool,
+        default_hierarchy: bool,
+    ) -> Result<LocationOutcome> {
+        let root = &*lk.root;
+        if entry.function_kind == FunctionKind::LookupKey
+            && entry.function_name == crate::eyaml::FUNCTION
+        {
+            return self.eyaml_location_lookup(entry, resolved, j, lk);
+        }
+        let (options, slot) = (resolved.options.as_ref(), &resolved.data[j]);
+        let path = match &resolved.locations[j] {
+            Location::Path(p, _) => p,
+            Location::Uri(_) | Location::Nowhere => {
+                return self.host_location_lookup(
+                    config,
+                    entry,
+                    resolved,
+                    j,
+                    lk,
+                    default_hierarchy,
+                );
+            }
+        };
+        let format = match builtin_format(entry.function_kind, &entry.function_name, options, path)
+        {
+            Some(f) => f,
+            // A missing file never reaches the function (Puppet checks
+            // existence first).
+            None if !self.hiera().cache.exists(path) => return Ok(LocationOutcome::Missing),
+            None => {
+                return self.host_location_lookup(config, entry, resolved, j, lk, default_hierarchy)
+            }
+        };
+        let data = self.slot_data(slot, entry, path, format)?;
+        let Some(data) = data else {
+            return Ok(LocationOutcome::Missing);
+        };
+        let Some(value) = data.get(&Key(root)) else {
+            return Ok(LocationOutcome::NoKey);
+        };
+        if plain {
+            // Known from the key index: nothing to check or interpolate.
+            return Ok(LocationOutcome::Found(value.clone()));
+        }
+        self.found_in_hash(
+            entry,
+            root,
+            Some(&path.to_string_lossy()),
+            Some(path),
+            value,
+        )
+    }
+
+    /// One location's data through its session slot: the slot's parse, or
+    /// the file cache's, kept in the slot (and its keys checked against the
+    /// module's namespace) the first time.
+    pub(super) fn slot_data(
+        &self,
+        slot: &OnceLock<Option<Arc<Map>>>,
+        entry: &Entry,
+        path: &Path,
+        format: DataFormat,
+    ) -> Result<Option<Arc<Map>>> {
+        if let Some(d) = slot.get() {
+            return Ok(d.clone());
+        }
+        let d = self.hiera().cache.data(path, format)?;
+        let mut fresh = false;
+        let kept = slot
+            .get_or_init(|| {
+                fresh = true;
+                d
+            })
+            .clone();
+        if fresh {
+            self.check_module_keys(entry, path, kept.as_deref());
+        }
+        Ok(kept)
+    }
+
+    /// Puppet's `ModuleDataProvider#validate_data_hash` for a data file of a
+    /// module's hierarchy that libhiera read (once per session, as Puppet
+    /// once per compilation): each key outside the module's namespace (but
+    /// `lookup_options`) is dropped with a warning, Puppet's, one per key,
+    /// handed to the host. (Its lookups never see such a key: a module's
+    /// layer is only searched for the module's keys. The data a host
+    /// function returns is checked by the host's own provider.)
+    pub(super) fn check_module_keys(&self, entry: &Entry, path: &Path, data: Option<&Map>) {
+        let (Layer::Module, Some(module)) = (&self.site.0, &self.site.1) else {
+            return;
+        };
+        let (Some(host), Some(data)) = (&self.hiera().options.host, data) else {
+            return;
+        };
+        let prefix = format!("{module}::");
+        for k in data.keys() {
+            let name = k.as_str().unwrap_or("");
+            if name == "lookup_options" || name.starts_with(&prefix) {
+                continue;
+            }
+            host.0.warn(&Warning::plain(format!(
+                "Module '{module}': Value returned from {}, when using location '{}', must use keys qualified with the name of the module",
+                function_full_name(entry),
+                path.display()
+            )));
+        }
+    }
+}
+
+impl Invocation<'_> {
+    /// `create_configured_data_providers`: interpolates datadirs, paths,
+    /// globs, uris and mapped paths for the current scope.
+    pub(super) fn resolve_entries(
+        &mut self,
+        config: &HieraConfig,
+        entries: &[Entry],
+    ) -> Result<Vec<ResolvedEntry>> {
+        let implicit = config.path.is_none();
+        let mut out = Vec::with_capacity(entries.len());
+        for (index, entry) in entries.iter().enumerate() {
+            let datadir: PathBuf = if entry.datadir_from_cwd {
+                PathBuf::from(self.interpolate_config(config, &entry.datadir)?)
+            } else {
+                let joined = pathname_join(&config.root, &entry.datadir);
+                if entry.interpolate_datadir {
+                    PathBuf::from(self.interpolate_config(config, &joined.to_string_lossy())?)
+                } else {
+                    joined
+                }
+            };
+            if config.version == 5 {
+                self.config_part = ConfigPart::Locations;
+            }
+            let locations = match &entry.locations {
+                LocationSpec::None => vec![Location::Nowhere],
+                LocationSpec::Paths(paths) => {
+                    let mut v = Vec::with_capacity(paths.len());
+                    for p in paths {
+                        let mut s = self.interpolate_config(config, p)?;
+                        if let Some(ext) = &entry.extension {
+                            if !s.ends_with(ext.as_str()) {
+                                s.push_str(ext);
+                            }
+                        }
+                        let path = pathname_join(&datadir, &s);
+                        // The implicit default config drops missing files.
+                        if implicit && !self.hiera().cache.exists(&path) {
+                            continue;
+                        }
+                        v.push(Location::Path(path, p.clone()));
+                    }
+                    v
+                }
+                LocationSpec::Globs(globs) => {
+                    let mut v = Vec::new();
+                    for g in globs {
+                        let s = self.interpolate_config(config, g)?;
+                        let pattern = pathname_join(&datadir, &s);
+                        self.hiera().cache.check_glob(&pattern)?;
+                        let found = crate::hiera5::glob::expand(&pattern.to_string_lossy())
+                            .map_err(|e| Error::new(ErrorKind::Config, e.message))?;
+                        let orig = pattern.to_string_lossy().to_string();
+                        v.extend(found.into_iter().map(|p| Location::Path(p, orig.clone())));
+                    }
+                    v
+                }
+                LocationSpec::Uris(uris) => {
+                    let mut v = Vec::new();
+                    for u in uris {
+                        let s = self.interpolate_config(config, u)?;
+                        if s.contains(|c: char| c.is_whitespace()) {
+                            return Err(Error::new(
+                                ErrorKind::Config,
+                                format!("bad URI(is not URI?): {s:?}"),
+                            ));
+                        }
+                        v.push(Location::Uri(s));
+                    }
+                    v
+                }
+                LocationSpec::Mapped(expr, var, template) => {
+                    let mapped = self.scope_expression(expr, "mapped_path[0]")?;
+                    let elements: Vec<Value> = match &mapped {
+                        Value::Nil => vec![],
+                        Value::String(s) if s.is_empty() => vec![],
+                        Value::String(_) => vec![mapped.clone()],
+                        Value::Array(a) => a.to_vec(),
+                        Value::Hash(h) => h
+                            .iter()
+                            .map(|(k, v)| Value::array(vec![k.clone(), v.clone()]))
+                            .collect(),
+                        other => vec![other.clone()],
+                    };
+                    let mut v = Vec::with_capacity(elements.len());
+                    for el in elements {
+                        let s = self
+                            .with_local(var, el, |inv| inv.interpolate_config(config, template))?;
+                        v.push(Location::Path(
+                            pathname_join(&datadir, &s),
+                            template.clone(),
+                        ));
+                    }
+                    v
+                }
+            };
+            self.config_part = ConfigPart::Config;
+            if implicit && locations.is_empty() {
+                continue;
+            }
+            let options = if entry.options.is_empty() {
+                None
+            } else {
+                let v = Value::hash(entry.options.clone());
+                match interpolate::interpolate(&v, self, false) {
+                    Ok(v) => Some(v),
+                    Err(e) if e.kind == ErrorKind::Interpolation && e.file.is_none() => {
+                        return Err(match &config.path {
+                            Some(p) => Error::config(e.message, p, None),
+                            None => e,
+                        })
+                    }
+                    Err(e) => return Err(e),
+                }
+            };
+            let data = locations.iter().map(|_| OnceLock::new()).collect();
+            out.push(ResolvedEntry {
+                index,
+                locations,
+                data,
+                options,
+            });
+        }
+        Ok(out)
+    }
+
+    /// Interpolates a hiera.yaml string: scope expressions only. Errors get
+    /// the config file suffix.
+    pub(super) fn interpolate_config(&mut self, config: &HieraConfig, s: &str) -> Result<String> {
+        if !interpolate::has_token(s) {
+            return Ok(s.to_string());
+        }
+        match interpolate::interpolate(&Value::string(s), self, false) {
+            Ok(Value::String(s)) => Ok(s.to_string()),
+            Ok(other) => {
+                let mut out = String::new();
+                crate::ruby::to_s(&other, &mut out);
+                Ok(out)
+            }
+            Err(e) if e.kind == ErrorKind::Interpolation && e.file.is_none() => {
+                match &config.path {
+                    Some(p) => Err(Error::config(e.message, p, None)),
+                    None => Err(e),
+                }
+            }
+            Err(e) => Err(e),
+        }
+    }
+}
+
+impl Invocation<'_> {
+    pub(super) fn lookup_default_in_module(&mut self, lk: &LookupKey) -> Result<Found> {
+        let Some(module) = lk.module() else {
+            return Ok(None);
+        };
+        let Some(config) = self.layer_config(Layer::Module, Some(module))? else {
+            return Ok(None);
+        };
+        if config.default_hierarchy.is_none() {
+            return Ok(None);
+        }
+        let opts = validate_lookup_options(
+            self.options_lookup(Layer::Module, Some(module), true)?,
+            Some(module),
+        )?;
+        let opts = opts
+            .map(|o| compile_patterns(self.hiera(), &o))
+            .transpose()?;
+        let options = match &opts {
+            Some(o) => o.for_key(&lk.root)?,
+            None => None,
+        };
+        let merge = options.and_then(|v| v.get("merge")).cloned();
+        let strategy = match merge {
+            Some(m) => Strategy::from_value(&m)?,
+            None => Strategy::default(),
+        };
+        self.layer_lookup(Layer::Module, lk, &lk.key, Some(module), &strategy, true)
+    }
+}

@@ -1,0 +1,317 @@
+//! [`Session`]: a [`Hiera`] bound to one scope, the caches that depend only
+//! on it, overlay sessions, and the entry points of a lookup.
+
+use super::*;
+use crate::error::{Error, ErrorKind, Result};
+use crate::hiera5::config::{Entry, HieraConfig};
+use crate::hiera5::explain::Explainer;
+use crate::hiera5::known_variables::KnownVariables;
+use crate::host::Warning;
+use crate::value::{Key, Map, Value};
+use std::sync::{Arc, OnceLock};
+
+/// A scope bound to a [`Hiera`]: the node's variables and the caches that
+/// depend only on them. `Send + Sync`: many threads may look up at once.
+///
+/// A session is what a catalog compilation is to Puppet: the first lookup
+/// that needs a hiera.yaml, a resolved hierarchy, a data file or the merged
+/// lookup_options reads it (through the shared file cache, which re-reads
+/// changed files) and the session keeps it. Later lookups in the same
+/// session see that snapshot; a new session sees files as they are then.
+pub struct Session {
+    pub(super) hiera: Arc<Hiera>,
+    /// The variables this session was given: the whole scope, or for an
+    /// overlay session the variables it adds to its parent's.
+    pub(super) scope: Map,
+    pub(super) options: SessionOptions,
+    /// An overlay session's parent (never itself an overlay): the session
+    /// whose variables it sees under its own, and whose caches it shares.
+    pub(super) parent: Option<Arc<Session>>,
+    /// An overlay session's variables whose values differ from its
+    /// parent's: whatever read none of them is the same in both sessions,
+    /// and is kept in (and taken from) the parent's caches.
+    pub(super) changed: Box<[Box<str>]>,
+    /// An overlay's variables whose values the host gives when first read
+    /// (`None` inside: the host has no such variable).
+    pub(super) deferred: FastMap<Box<str>, OnceLock<Option<Value>>>,
+    /// Compiled lookup_options by module name ("" for keys outside modules).
+    pub(super) options_cache: Kept<String, KeptOptions>,
+    pub(super) hierarchy_cache: Kept<(usize, bool), Arc<ResolvedHierarchy>>,
+    pub(super) base_options: OnceLock<(Option<Value>, Reads)>,
+    pub(super) global_config: OnceLock<Arc<HieraConfig>>,
+    pub(super) env_config: OnceLock<Option<Arc<HieraConfig>>>,
+    pub(super) module_configs: Kept<String, Option<Arc<HieraConfig>>>,
+    /// Finished lookups: key -> (merge, result, variables read). Correct
+    /// because a session is a snapshot and its scope does not change.
+    pub(super) results: Kept<String, Vec<CachedResult>>,
+    /// The global and environment hierarchies for [`Session::quick_lookup`],
+    /// once both are resolved and indexed.
+    pub(super) quick_base: OnceLock<QuickBase>,
+    /// Per module name ("" for keys outside modules): what the quick path
+    /// needs, once ready; `None` inside: never ready (always the general path).
+    pub(super) quick_modules: Kept<Box<str>, Option<Arc<QuickModule>>>,
+    /// The variable names the host has been asked about (shared with
+    /// overlays: the parent's is used).
+    pub(super) known: KnownVariables,
+}
+
+/// How a session sees its configuration beyond its variables.
+#[derive(Clone, Debug, Default)]
+pub struct SessionOptions {
+    /// Lookups made by a plan (Puppet's script compiler): hierarchies
+    /// with a `plan_hierarchy` use it instead of `hierarchy`.
+    pub plan: bool,
+    /// Variables only a Hiera 3 global layer sees, as Puppet's
+    /// `Hiera::Scope` gives them: `calling_class`, `calling_class_path`,
+    /// `calling_module` (each defined there even when absent here, and an
+    /// empty String is undefined).
+    pub hiera3_variables: Map,
+}
+
+/// The variables `Hiera::Scope` always defines.
+pub(super) const HIERA3_CALLING_KEYS: [&str; 3] =
+    ["calling_class", "calling_class_path", "calling_module"];
+
+impl Session {
+    /// A session for `scope`, the map of variables (facts, trusted, ...).
+    pub fn new(hiera: Arc<Hiera>, scope: Map) -> Session {
+        Session::with_options(hiera, scope, SessionOptions::default())
+    }
+
+    /// A session for `scope` with [`SessionOptions`].
+    pub fn with_options(hiera: Arc<Hiera>, scope: Map, options: SessionOptions) -> Session {
+        Session::make(hiera, scope, options, None, Box::default())
+    }
+
+    /// An overlay session: this session's variables with `vars` over them
+    /// (a class's or a resource's own variables over a compile's top
+    /// scope), and the Hiera 3 calling variables `hiera3_variables`
+    /// (`plan` is this session's). `deferred` names more variables of the
+    /// overlay whose values the host gives ([`crate::host::Host::variable`])
+    /// when a lookup first reads them (a class parameter's big value, which
+    /// data seldom names).
+    ///
+    /// It shares this session's snapshot: a lookup, hierarchy or
+    /// lookup_options that reads none of the variables the overlay changes
+    /// is the same in both, so it is found in, or kept in, this session's
+    /// caches; the rest is the overlay's own. An overlay of an overlay is an
+    /// overlay of its parent with both sets of variables.
+    pub fn overlay(
+        self: &Arc<Session>,
+        vars: Map,
+        hiera3_variables: Map,
+        deferred: &[&str],
+    ) -> Session {
+        let (parent, mut vars, mut later) = match &self.parent {
+            Some(p) => {
+                let mut all = self.scope.clone();
+                for (k, v) in vars {
+                    all.insert(k, v);
+                }
+                let later: Vec<Box<str>> = self
+                    .deferred
+                    .keys()
+                    .filter(|n| !all.contains_key(&Key(n)))
+                    .cloned()
+                    .collect();
+                (Arc::clone(p), all, later)
+            }
+            None => (Arc::clone(self), vars, Vec::new()),
+        };
+        for name in deferred {
+            vars.shift_remove(&Key(name));
+            if !later.iter().any(|n| **n == **name) {
+                later.push(Box::from(*name));
+            }
+        }
+        let mut changed: Vec<Box<str>> = vars
+            .iter()
+            .filter(|(k, v)| parent.scope.get(*k) != Some(*v))
+            .filter_map(|(k, _)| k.as_str().map(Box::from))
+            .chain(later.iter().cloned())
+            .collect();
+        if hiera3_variables != parent.options.hiera3_variables {
+            changed.extend(HIERA3_CALLING_KEYS.iter().map(|k| Box::from(*k)));
+        }
+        let options = SessionOptions {
+            plan: parent.options.plan,
+            hiera3_variables,
+        };
+        let hiera = Arc::clone(&parent.hiera);
+        let mut session = Session::make(hiera, vars, options, Some(parent), changed.into());
+        session.deferred = later.into_iter().map(|n| (n, OnceLock::new())).collect();
+        session
+    }
+
+    pub(super) fn make(
+        hiera: Arc<Hiera>,
+        scope: Map,
+        options: SessionOptions,
+        parent: Option<Arc<Session>>,
+        changed: Box<[Box<str>]>,
+    ) -> Session {
+        Session {
+            hiera,
+            scope,
+            options,
+            parent,
+            changed,
+            deferred: FastMap::default(),
+            options_cache: Kept::default(),
+            hierarchy_cache: Kept::default(),
+            base_options: OnceLock::new(),
+            global_config: OnceLock::new(),
+            env_config: OnceLock::new(),
+            module_configs: Kept::default(),
+            results: Kept::default(),
+            quick_base: OnceLock::new(),
+            quick_modules: Kept::default(),
+            known: KnownVariables::default(),
+        }
+    }
+
+    /// The variable names the hosts of this session's lookups have been
+    /// asked about (an overlay's parent's).
+    pub(super) fn known_variables(&self) -> &KnownVariables {
+        self.parent.as_ref().map_or(&self.known, |p| &p.known)
+    }
+
+    /// The hierarchy of `config` this session searches: the default
+    /// hierarchy, the plan hierarchy for plans, else the hierarchy.
+    pub(super) fn entries<'c>(
+        &self,
+        config: &'c HieraConfig,
+        default_hierarchy: bool,
+    ) -> &'c [Entry] {
+        if default_hierarchy {
+            return config.default_hierarchy.as_deref().unwrap_or(&[]);
+        }
+        match &config.plan_hierarchy {
+            Some(plan) if self.options.plan => plan,
+            _ => &config.hierarchy,
+        }
+    }
+
+    /// The configuration this session looks up in.
+    pub fn hiera(&self) -> &Arc<Hiera> {
+        &self.hiera
+    }
+
+    /// The scope variables.
+    pub fn scope(&self) -> &Map {
+        &self.scope
+    }
+
+    /// Looks up a request: `Ok(Some(v))` found (or default), `Ok(None)` not found.
+    /// The warnings Puppet would log go to the host's `warn`, when there is
+    /// a host (see [`Options::host`]).
+    pub fn lookup(&self, req: &LookupRequest) -> Result<Option<Value>> {
+        let (r, warnings) = self.lookup_warned(req);
+        if let Some(host) = &self.hiera.options.host {
+            for w in &warnings {
+                host.0.warn(w);
+            }
+        }
+        r
+    }
+
+    /// Like [`Session::lookup`], also returning the warnings Puppet would log
+    /// (undefined variables under `strict = warning`).
+    pub fn lookup_with_warnings(
+        &self,
+        req: &LookupRequest,
+    ) -> (Result<Option<Value>>, Vec<String>) {
+        let (r, warnings) = self.lookup_warned(req);
+        (r, warnings.into_iter().map(|w| w.message).collect())
+    }
+
+    /// The lookup and the warnings Puppet would log, as Puppet logs them.
+    pub(super) fn lookup_warned(
+        &self,
+        req: &LookupRequest,
+    ) -> (Result<Option<Value>>, Vec<Warning>) {
+        if (!req.local_variables.is_empty() || req.known_variables.is_some())
+            && self.hiera.options.host.is_none()
+        {
+            let field = if req.local_variables.is_empty() {
+                "known_variables"
+            } else {
+                "local_variables"
+            };
+            let e = Error::new(
+                ErrorKind::InvalidArgument,
+                format!("a lookup's {field} are asked of the host: the configuration has none"),
+            );
+            return (Err(e), Vec::new());
+        }
+        if let Some((found, warnings)) = self.quick_lookup(req) {
+            return (Ok(found.or_else(|| req.default.clone())), warnings);
+        }
+        if let Err(e) = check_merge_argument(req.merge.as_ref()) {
+            return (Err(e), Vec::new());
+        }
+        let mut inv = Invocation::new(self, req);
+        let r = inv.lookup_names(&req.keys, req.merge.as_ref(), req.default.as_ref());
+        let r = r.map_err(|e| match e.kind {
+            ErrorKind::Limit => e.prefixed(&req.keys.join(", ")),
+            _ => e,
+        });
+        (r, inv.warnings)
+    }
+}
+
+impl Session {
+    /// Looks up one key with Puppet's defaults (first found, no default).
+    pub fn lookup_key(&self, key: &str) -> Result<Option<Value>> {
+        self.lookup(&LookupRequest::key(key))
+    }
+
+    /// The data hashes of every file the hierarchies of one layer reach for
+    /// this session's scope (global and environment layers when `module` is
+    /// `None`, else that module's layer), in hierarchy order, default
+    /// hierarchies included: read through the session's resolved
+    /// hierarchies and the file cache, as lookups read them. Locations
+    /// that a host function or a Hiera 3 backend answers are not files
+    /// libhiera reads, and are left out. Used by [`crate::hiera5::all_keys`].
+    pub(crate) fn layer_data(&self, module: Option<&str>) -> Result<Vec<Arc<Map>>> {
+        let req = LookupRequest::default();
+        let mut inv = Invocation::new(self, &req);
+        let layers: &[Layer] = if module.is_some() {
+            &[Layer::Module]
+        } else {
+            &[Layer::Global, Layer::Environment]
+        };
+        let mut out = Vec::new();
+        for &layer in layers {
+            let Some(config) = inv.layer_config(layer, module)? else {
+                continue;
+            };
+            let site = std::mem::replace(&mut inv.site, (layer, module.map(Arc::from)));
+            let r = inv.hierarchy_data(&config, &mut out);
+            inv.site = site;
+            r?;
+        }
+        Ok(out)
+    }
+}
+
+impl Session {
+    /// Looks up a request and explains the search, as `puppet lookup
+    /// --explain` does (a first version: layers, entries, paths, outcomes).
+    pub fn explain(&self, req: &LookupRequest) -> (Result<Option<Value>>, String) {
+        if let Err(e) = check_merge_argument(req.merge.as_ref()) {
+            let text = format!("{}\n", e.message);
+            return (Err(e), text);
+        }
+        let mut inv = Invocation::new(self, req);
+        inv.explain = Some(Explainer::default());
+        let r = inv.lookup_names(&req.keys, req.merge.as_ref(), req.default.as_ref());
+        let mut ex = inv.explain.take().unwrap_or_default();
+        match &r {
+            Err(e) => ex.line(e.message.clone()),
+            Ok(None) => ex.line(not_found_message(&req.keys)),
+            Ok(Some(_)) => {}
+        }
+        (r, ex.render())
+    }
+}
