@@ -17,6 +17,7 @@
 pub mod confine;
 pub mod data;
 pub mod deep_merge;
+pub mod diff;
 pub mod error;
 pub mod eyaml;
 pub mod facts_file;
