@@ -134,7 +134,7 @@ fn main() {
         })
         .filter(|r| r.1 != 0)
         .collect();
-    rows.sort_by(|a, b| b.0.cmp(&a.0));
+    rows.sort_by_key(|r| std::cmp::Reverse(r.0));
     println!(
         "{:>10} {:>8} {:>10} {:>6}",
         "size", "live", "bytes", "share"
