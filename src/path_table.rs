@@ -13,7 +13,7 @@
 //! Not synchronised: the cache keeps it behind its lock.
 
 use hashbrown::hash_table::{Entry, HashTable};
-use std::hash::{BuildHasher, Hasher};
+use std::hash::BuildHasher;
 use std::sync::Arc;
 
 /// A map from path bytes to `V` (see the module).
@@ -33,14 +33,22 @@ struct Node<V> {
 }
 
 impl<V> Node<V> {
-    fn is(&self, (dir, name): (&[u8], &[u8])) -> bool {
-        *self.name == *name && *self.dir == *dir
+    /// Whether this is the entry of `path`.
+    fn is(&self, path: &[u8]) -> bool {
+        path.len() == self.dir.len() + self.name.len()
+            && path.ends_with(&self.name)
+            && path.starts_with(&self.dir)
     }
+}
+
+/// The hash of a node's path, put together again.
+fn whole_path_hash<V>(hasher: &foldhash::fast::RandomState, n: &Node<V>) -> u64 {
+    hasher.hash_one(&*[&*n.dir, &*n.name].concat())
 }
 
 /// A path's directory (up to its last `/`, included) and file name.
 fn split(path: &[u8]) -> (&[u8], &[u8]) {
-    path.split_at(path.iter().rposition(|&b| b == b'/').map_or(0, |i| i + 1))
+    path.split_at(memchr::memrchr(b'/', path).map_or(0, |i| i + 1))
 }
 
 impl<V> Default for PathTable<V> {
@@ -54,38 +62,31 @@ impl<V> Default for PathTable<V> {
 }
 
 impl<V> PathTable<V> {
-    /// The hash of a path, given as its directory and name.
-    fn hash(hasher: &foldhash::fast::RandomState, (dir, name): (&[u8], &[u8])) -> u64 {
-        let mut h = hasher.build_hasher();
-        h.write(dir);
-        h.write(name);
-        h.finish()
-    }
-
     /// The value kept for `path`.
     pub fn get(&self, path: &[u8]) -> Option<&V> {
-        let parts = split(path);
         self.table
-            .find(Self::hash(&self.hasher, parts), |n| n.is(parts))
+            .find(self.hasher.hash_one(path), |n| n.is(path))
             .map(|n| &n.value)
     }
 
     /// The value kept for `path`, to change.
     pub fn get_mut(&mut self, path: &[u8]) -> Option<&mut V> {
-        let parts = split(path);
         self.table
-            .find_mut(Self::hash(&self.hasher, parts), |n| n.is(parts))
+            .find_mut(self.hasher.hash_one(path), |n| n.is(path))
             .map(|n| &mut n.value)
     }
 
     /// Keeps `value` for `path`, replacing (and returning) what was kept.
     pub fn insert(&mut self, path: &[u8], value: V) -> Option<V> {
-        let parts @ (dir, name) = split(path);
+        let (dir, name) = split(path);
         let hasher = &self.hasher;
+        // A path is hashed whole, as it is looked up; when the table grows,
+        // each entry's path is put together again to be hashed (an
+        // allocation per entry, as often as the table doubles).
         match self.table.entry(
-            Self::hash(hasher, parts),
-            |n| n.is(parts),
-            |n| Self::hash(hasher, (&n.dir, &n.name)),
+            hasher.hash_one(path),
+            |n| n.is(path),
+            |n| whole_path_hash(hasher, n),
         ) {
             Entry::Occupied(mut o) => Some(std::mem::replace(&mut o.get_mut().value, value)),
             Entry::Vacant(v) => {
