@@ -55,6 +55,7 @@ pub mod wire;
 pub mod yaml;
 
 pub use error::{Error, ErrorKind, Result};
+pub use explain::Explanation;
 pub use limits::Limits;
 pub use lookup::{Hiera, LookupRequest, Options, Session, SessionOptions, Strict};
 pub use value::{Key, Map, Str, Value};

@@ -8,7 +8,7 @@
 use crate::config::{pathname_join, Entry, FunctionKind, HieraConfig, LayerKind, LocationSpec};
 use crate::data::{DataFormat, FileCache};
 use crate::error::{Error, ErrorKind, Result};
-use crate::explain::Explainer;
+use crate::explain::{Explainer, Explanation};
 use crate::host::{HostCall, HostRef, Warning};
 use crate::interpolate::{self, Resolver};
 use crate::key::{dig, split_key, LookupKey, Segment};
@@ -3168,6 +3168,18 @@ impl<'s> Invocation<'s> {
             .transpose()
     }
 
+    /// Puppet's `--explain-options` alone: the key's lookup_options
+    /// searched as data, a hash merge over the layers.
+    fn only_options(&mut self, key: &str) -> Result<Found> {
+        let module = LookupKey::parse(key)?.module().map(str::to_string);
+        const LAYERS: [Layer; 3] = [Layer::Global, Layer::Environment, Layer::Module];
+        let layers = if self.global_only { 1 } else { 3 };
+        let hash = Strategy::new(StrategyKind::Hash);
+        self.merged(&hash, layers, |inv, i| {
+            inv.options_lookup(LAYERS[i], module.as_deref(), false)
+        })
+    }
+
     fn lookup_default_in_module(&mut self, lk: &LookupKey) -> Result<Found> {
         let Some(module) = lk.module() else {
             return Ok(None);
@@ -3469,20 +3481,36 @@ impl Session {
     /// Looks up a request and explains the search, as `puppet lookup
     /// --explain` does (a first version: layers, entries, paths, outcomes).
     pub fn explain(&self, req: &LookupRequest) -> (Result<Option<Value>>, String) {
-        if let Err(e) = check_merge_argument(req.merge.as_ref()) {
-            let text = format!("{}\n", e.message);
-            return (Err(e), text);
-        }
+        let (r, ex) = self.explanation(req, false);
+        (r, ex.text())
+    }
+
+    /// [`Session::explain`]'s explanation, to render as text or JSON. With
+    /// `only_options` it is `puppet lookup --explain-options` without
+    /// `--explain`: how the first key's lookup_options are found (Puppet's
+    /// `__global__` when there is no key), and nothing else looked up.
+    pub fn explanation(
+        &self,
+        req: &LookupRequest,
+        only_options: bool,
+    ) -> (Result<Option<Value>>, Explanation) {
         let mut inv = Invocation::new(self, req);
         inv.explain = Some(Explainer::default());
-        let r = inv.lookup_names(&req.keys, req.merge.as_ref(), req.default.as_ref());
+        let r = match check_merge_argument(req.merge.as_ref()) {
+            Err(e) => Err(e),
+            Ok(()) if only_options => {
+                let key = req.keys.first().map_or("__global__", String::as_str);
+                inv.only_options(key).map(|_| Some(Value::Nil))
+            }
+            Ok(()) => inv.lookup_names(&req.keys, req.merge.as_ref(), req.default.as_ref()),
+        };
         let mut ex = inv.explain.take().unwrap_or_default();
         match &r {
             Err(e) => ex.line(e.message.clone()),
             Ok(None) => ex.line(not_found_message(&req.keys)),
             Ok(Some(_)) => {}
         }
-        (r, ex.render())
+        (r, ex.finish())
     }
 }
 

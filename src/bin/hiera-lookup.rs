@@ -18,7 +18,7 @@ const USAGE: &str =
                     [--scope FILE | --facts FILE [--node CERTNAME]]
                     [--merge first|unique|hash|deep|JSON] [--knock-out-prefix P]
                     [--sort-merged-arrays] [--merge-hash-arrays] [--default JSON]
-                    [--explain] [--render-as s|json|yaml] [--strict off|warning|error]
+                    [--explain] [--explain-options] [--render-as s|json|yaml] [--strict off|warning|error]
                     [--puppet 7|8] [--limit NAME=N]... [--confine]
                     (KEY... | --batch | --all)
        hiera-lookup --hiera3 [--hiera_config FILE] [--scope FILE]
@@ -36,6 +36,7 @@ struct Args {
     merge_hash_arrays: bool,
     default: Option<String>,
     explain: bool,
+    explain_options: bool,
     render_as: String,
     batch: bool,
     all: bool,
@@ -66,6 +67,7 @@ fn parse_args() -> Result<Args, String> {
         merge_hash_arrays: false,
         default: None,
         explain: false,
+        explain_options: false,
         render_as: "yaml".into(),
         batch: false,
         all: false,
@@ -92,6 +94,7 @@ fn parse_args() -> Result<Args, String> {
             "--merge-hash-arrays" | "--merge_hash_arrays" => a.merge_hash_arrays = true,
             "--default" => a.default = Some(value(&flag)?),
             "--explain" => a.explain = true,
+            "--explain-options" | "--explain_options" => a.explain_options = true,
             "--render-as" | "--render_as" => a.render_as = value(&flag)?.to_lowercase(),
             "--strict" => {
                 a.options.strict = Some(match value(&flag)?.as_str() {
@@ -142,10 +145,12 @@ fn parse_args() -> Result<Args, String> {
     if a.scope_file.is_some() && a.facts_file.is_some() {
         return Err("--scope and --facts cannot be used together".into());
     }
-    if a.all && (a.batch || !a.keys.is_empty() || a.explain) {
-        return Err("--all takes no keys, --batch or --explain".into());
+    if a.all && (a.batch || !a.keys.is_empty() || a.explain || a.explain_options) {
+        return Err("--all takes no keys, --batch, --explain or --explain-options".into());
     }
-    if !a.batch && !a.all && a.keys.is_empty() {
+    // Puppet explains the lookup_options of `__global__` when no key is given.
+    let only_options = a.explain_options && !a.explain;
+    if !a.batch && !a.all && a.keys.is_empty() && !only_options {
         return Err(format!("No keys were given to lookup.\n{USAGE}"));
     }
     Ok(a)
@@ -316,8 +321,13 @@ fn main() -> ExitCode {
         default,
         ..Default::default()
     };
-    if a.explain {
-        let (outcome, text) = session.explain(&req);
+    if a.explain || a.explain_options {
+        // `--explain-options` alone explains only how lookup_options are found.
+        let (outcome, ex) = session.explanation(&req, a.explain_options && !a.explain);
+        let text = match a.render_as.as_str() {
+            "json" => ex.to_json(),
+            _ => ex.text(),
+        };
         let mut out = std::io::stdout().lock();
         let _ = writeln!(out, "{}", text.trim_end());
         return match outcome {
