@@ -39,6 +39,7 @@ pub mod known_variables;
 pub mod limits;
 pub mod list;
 pub mod lookup;
+pub mod lookup_type;
 pub mod map;
 pub mod merge;
 pub mod modulepath;

@@ -18,7 +18,7 @@ const USAGE: &str =
                     [--scope FILE | --facts FILE [--node CERTNAME]]
                     [--merge first|unique|hash|deep|JSON] [--knock-out-prefix P]
                     [--sort-merged-arrays] [--merge-hash-arrays] [--default JSON]
-                    [--explain] [--explain-options] [--render-as s|json|yaml] [--strict off|warning|error]
+                    [--explain] [--explain-options] [--type TYPE] [--render-as s|json|yaml] [--strict off|warning|error]
                     [--puppet 7|8] [--limit NAME=N]... [--confine]
                     (KEY... | --batch | --all)
        hiera-lookup --hiera3 [--hiera_config FILE] [--scope FILE]
@@ -37,6 +37,7 @@ struct Args {
     default: Option<String>,
     explain: bool,
     explain_options: bool,
+    value_type: Option<String>,
     render_as: String,
     batch: bool,
     all: bool,
@@ -68,6 +69,7 @@ fn parse_args() -> Result<Args, String> {
         default: None,
         explain: false,
         explain_options: false,
+        value_type: None,
         render_as: "yaml".into(),
         batch: false,
         all: false,
@@ -95,6 +97,7 @@ fn parse_args() -> Result<Args, String> {
             "--default" => a.default = Some(value(&flag)?),
             "--explain" => a.explain = true,
             "--explain-options" | "--explain_options" => a.explain_options = true,
+            "--type" => a.value_type = Some(value(&flag)?),
             "--render-as" | "--render_as" => a.render_as = value(&flag)?.to_lowercase(),
             "--strict" => {
                 a.options.strict = Some(match value(&flag)?.as_str() {
@@ -318,7 +321,7 @@ fn main() -> ExitCode {
     let req = LookupRequest {
         keys: a.keys.clone(),
         merge,
-        default,
+        default: default.clone(),
         ..Default::default()
     };
     if a.explain || a.explain_options {
@@ -335,10 +338,31 @@ fn main() -> ExitCode {
             _ => ExitCode::SUCCESS,
         };
     }
+    let checked = match a
+        .value_type
+        .as_deref()
+        .map(hiera::lookup_type::PType::parse)
+    {
+        Some(Ok(t)) => Some(t),
+        Some(Err(e)) => return fail(e),
+        None => None,
+    };
+    // With --type, the default is asserted apart from a found value.
+    let req = match &checked {
+        Some(_) => LookupRequest {
+            default: None,
+            ..req
+        },
+        None => req,
+    };
     let (result, warnings) = session.lookup_with_warnings(&req);
     for w in warnings {
         eprintln!("Warning: {w}");
     }
+    let result = match &checked {
+        Some(t) => hiera::lookup_type::assert_answer(t, result, default.as_ref()),
+        None => result,
+    };
     match result {
         Ok(Some(v)) => {
             print_value(&render(&v, &a.render_as));
