@@ -7,6 +7,7 @@
 //! tree (`--render-as json`, the [`json`] child module), from the same nodes.
 
 mod json;
+mod sources;
 
 use crate::ruby::inspect_into;
 use crate::value::{Map, Value};
@@ -155,6 +156,14 @@ impl Explanation {
     /// without a trailing newline.
     pub fn to_json(&self) -> String {
         json::render(&self.root)
+    }
+
+    /// The data files (paths, or URIs) where the lookup found a value that
+    /// went into its answer, in the order of the search, each once: the
+    /// locations with a `Found key` event, interpolated lookups included,
+    /// the search for `lookup_options` left out.
+    pub fn sources(&self) -> Vec<String> {
+        sources::found_locations(&self.root)
     }
 }
 

@@ -15,6 +15,7 @@
 //! `unsafe` code.
 
 pub mod all_keys;
+pub mod all_sources;
 pub mod config;
 pub mod confine;
 pub mod convert;

@@ -20,7 +20,7 @@ const USAGE: &str =
                     [--sort-merged-arrays] [--merge-hash-arrays] [--default JSON]
                     [--explain] [--explain-options] [--type TYPE] [--render-as s|json|yaml] [--strict off|warning|error]
                     [--puppet 7|8] [--limit NAME=N]... [--confine]
-                    (KEY... | --batch | --all)
+                    (KEY... | --batch | --all [--sources])
        hiera-lookup --hiera3 [--hiera_config FILE] [--scope FILE]
                     [--resolution-type priority|array|hash|JSON] [--order-override NAME]...
                     [--default JSON] [--render-as s|json|yaml] [--] KEY";
@@ -41,6 +41,7 @@ struct Args {
     render_as: String,
     batch: bool,
     all: bool,
+    sources: bool,
     keys: Vec<String>,
 }
 
@@ -73,6 +74,7 @@ fn parse_args() -> Result<Args, String> {
         render_as: "yaml".into(),
         batch: false,
         all: false,
+        sources: false,
         keys: Vec::new(),
     };
     let mut it = std::env::args().skip(1);
@@ -134,6 +136,7 @@ fn parse_args() -> Result<Args, String> {
             "--confine" => a.options.confine = true,
             "--batch" => a.batch = true,
             "--all" => a.all = true,
+            "--sources" => a.sources = true,
             "-h" | "--help" => {
                 println!("{USAGE}");
                 std::process::exit(0);
@@ -153,6 +156,9 @@ fn parse_args() -> Result<Args, String> {
     }
     // Puppet explains the lookup_options of `__global__` when no key is given.
     let only_options = a.explain_options && !a.explain;
+    if a.sources && !a.all {
+        return Err("--sources is only applicable with --all".into());
+    }
     if !a.batch && !a.all && a.keys.is_empty() && !only_options {
         return Err(format!("No keys were given to lookup.\n{USAGE}"));
     }
@@ -304,7 +310,7 @@ fn main() -> ExitCode {
         return batch(&session);
     }
     if a.all {
-        return all(&session);
+        return all(&session, a.sources);
     }
     let merge = match merge_value(&a) {
         Ok(m) => m,
@@ -377,12 +383,25 @@ fn main() -> ExitCode {
 /// object sorted by key (keys not found left out). A key whose lookup
 /// fails is left out of the object and reported on stderr as
 /// `Error: KEY: MESSAGE`; the exit status is then 2 (else 0).
-fn all(session: &Session) -> ExitCode {
-    let answers = match session.lookup_all() {
-        Ok(a) => a,
-        Err(e) => return fail(e),
+fn all(session: &Session, sources: bool) -> ExitCode {
+    let (answers, printed) = if sources {
+        match session.lookup_all_sources() {
+            Ok(s) => {
+                let v = s.to_value();
+                (s.answers, v)
+            }
+            Err(e) => return fail(e),
+        }
+    } else {
+        match session.lookup_all() {
+            Ok(a) => {
+                let v = a.values_hash();
+                (a, v)
+            }
+            Err(e) => return fail(e),
+        }
     };
-    print_value(&to_json_pretty(&answers.values_hash()));
+    print_value(&to_json_pretty(&printed));
     for (key, e) in &answers.errors {
         eprintln!("Error: {key}: {e}");
     }
