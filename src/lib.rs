@@ -44,6 +44,7 @@ pub mod wire;
 pub mod yaml;
 
 pub use error::{Error, ErrorKind, Result};
+pub use hiera5::explain::Explanation;
 pub use hiera5::lookup::{Hiera, LookupRequest, Options, Session, SessionOptions, Strict};
 pub use limits::Limits;
 pub use value::{Key, Map, Str, Value};

@@ -3,6 +3,11 @@
 //! The search builds a tree (providers, hierarchy entries, paths, merges,
 //! outcomes); rendering happens at the end because a merge node with a
 //! single branch is replaced by that branch, which changes indentation.
+//! The finished tree is an [`Explanation`]: Puppet's text, or Puppet's JSON
+//! tree (`--render-as json`, the [`json`] child module), from the same nodes.
+
+mod json;
+mod sources;
 
 use crate::ruby::inspect_into;
 use crate::value::{Map, Value};
@@ -110,15 +115,55 @@ impl Explainer {
         self.top().items.push(Item::Value(prefix, v.clone()));
     }
 
-    /// The text of the explanation.
-    pub(crate) fn render(mut self) -> String {
+    /// The finished explanation (open nodes closed).
+    pub(crate) fn finish(mut self) -> Explanation {
         while self.stack.len() > 1 {
             self.pop();
         }
-        let root = self.stack.pop().expect("root");
+        Explanation {
+            root: self.stack.pop().expect("root"),
+        }
+    }
+
+    /// The text of the explanation.
+    #[cfg(test)]
+    fn render(self) -> String {
+        self.finish().text()
+    }
+}
+
+/// A finished explanation of one lookup, as `puppet lookup --explain`
+/// builds it: rendered as Puppet's text ([`Explanation::text`]) or as
+/// Puppet's JSON tree ([`Explanation::to_json`], `--render-as json`).
+/// Owned by the caller; plain data, any thread may use it.
+pub struct Explanation {
+    root: Node,
+}
+
+impl Explanation {
+    /// The text `puppet lookup --explain` prints (one line per event,
+    /// two spaces of indentation per level, ending with a newline when
+    /// not empty).
+    pub fn text(&self) -> String {
         let mut out = String::new();
-        render_items(&root.items, 0, &mut out);
+        render_items(&self.root.items, 0, &mut out);
         out
+    }
+
+    /// The JSON `puppet lookup --explain --render-as json` prints: Puppet's
+    /// `Explainer#to_hash` (nodes with `branches`, `key`, `value`, `event`,
+    /// `texts`, `type` and the node's own fields, in that order), compact,
+    /// without a trailing newline.
+    pub fn to_json(&self) -> String {
+        json::render(&self.root)
+    }
+
+    /// The data files (paths, or URIs) where the lookup found a value that
+    /// went into its answer, in the order of the search, each once: the
+    /// locations with a `Found key` event, interpolated lookups included,
+    /// the search for `lookup_options` left out.
+    pub fn sources(&self) -> Vec<String> {
+        sources::found_locations(&self.root)
     }
 }
 
@@ -322,5 +367,32 @@ mod tests {
         let mut out = String::new();
         explain_value(&v(r#""str""#), 0, &mut out);
         assert_eq!(out, "\"str\"");
+    }
+
+    #[test]
+    fn json_tree_has_puppets_fields_and_order() {
+        let mut e = Explainer::default();
+        e.push("Searching for \"k.a\"".into());
+        e.push("Hierarchy entry \"x\"".into());
+        e.push("Path \"/d/c.yaml\"".into());
+        e.line("Original path: \"c.yaml\"".into());
+        e.value("Found key: \"k\" value: ".into(), &v(r#"{"a":1}"#));
+        e.text("a note".into());
+        e.pop();
+        e.pop();
+        e.push("Sub key: \"a\"".into());
+        e.value("Found key: \"a\" value: ".into(), &Value::Int(1));
+        e.pop();
+        e.pop();
+        e.line("an error at the root".into());
+        assert_eq!(
+            e.finish().to_json(),
+            concat!(
+                r#"{"branches":[{"branches":[{"key":"k","value":{"a":1},"event":"found","texts":["a note"],"#,
+                r#""type":"path","original_path":"c.yaml","path":"/d/c.yaml"}],"type":"data_provider","#,
+                r#""name":"Hierarchy entry \"x\""},{"branches":[{"key":"a","value":1,"event":"found","#,
+                r#""type":"segment"}],"type":"sub_key"}],"key":"k.a","type":"root"}"#
+            )
+        );
     }
 }

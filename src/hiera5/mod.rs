@@ -11,21 +11,25 @@
 //!   `%{...}` interpolation.
 //! - [`convert`], [`ptype`] (and the private `convert_type`,
 //!   `key_options`): lookup_options' `convert_to` and Puppet's types.
-//! - [`all_keys`], [`known_variables`], `explain`: every key of a node, the
-//!   variables a session has read, `--explain`.
+//! - [`all_keys`], [`all_sources`], [`known_variables`], [`explain`],
+//!   [`lookup_type`]: every key of a node and the files behind each answer,
+//!   the variables a session has read, `--explain` (text and Puppet's JSON),
+//!   `--type`.
 
 pub mod all_keys;
+pub mod all_sources;
 pub mod config;
 pub mod convert;
 mod convert_type;
 pub mod data_provider;
-mod explain;
+pub mod explain;
 pub mod glob;
 pub mod interpolate;
 pub mod key;
 mod key_options;
 pub mod known_variables;
 pub mod lookup;
+pub mod lookup_type;
 pub mod merge;
 pub mod modulepath;
 pub mod ptype;

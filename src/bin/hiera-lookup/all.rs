@@ -9,12 +9,28 @@ use std::process::ExitCode;
 /// object sorted by key (keys not found left out). A key whose lookup
 /// fails is left out of the object and reported on stderr as
 /// `Error: KEY: MESSAGE`; the exit status is then 2 (else 0).
-pub fn run(session: &Session) -> ExitCode {
-    let answers = match session.lookup_all() {
-        Ok(a) => a,
-        Err(e) => return fail(e),
+///
+/// With `--sources`: `{"values": {...}, "sources": {KEY: [PATH, ...]}}`,
+/// the files behind each answer.
+pub fn run(session: &Session, sources: bool) -> ExitCode {
+    let (answers, printed) = if sources {
+        match session.lookup_all_sources() {
+            Ok(s) => {
+                let v = s.to_value();
+                (s.answers, v)
+            }
+            Err(e) => return fail(e),
+        }
+    } else {
+        match session.lookup_all() {
+            Ok(a) => {
+                let v = a.values_hash();
+                (a, v)
+            }
+            Err(e) => return fail(e),
+        }
     };
-    print_value(&to_json_pretty(&answers.values_hash()));
+    print_value(&to_json_pretty(&printed));
     for (key, e) in &answers.errors {
         eprintln!("Error: {key}: {e}");
     }

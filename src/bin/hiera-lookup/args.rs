@@ -10,10 +10,11 @@ pub const USAGE: &str =
                     [--scope FILE | --facts FILE [--node CERTNAME]]
                     [--merge first|unique|hash|deep|JSON] [--knock-out-prefix P]
                     [--sort-merged-arrays] [--merge-hash-arrays] [--default JSON]
-                    [--explain] [--render-as s|json|yaml] [--strict off|warning|error]
+                    [--explain] [--explain-options] [--type TYPE]
+                    [--render-as s|json|yaml] [--strict off|warning|error]
                     [--puppet 7|8] [--limit NAME=N]... [--confine]
                     [--fleet DIR] [--diff BASE [--format text|json|markdown]]
-                    (KEY... | --batch | --all)
+                    (KEY... | --batch | --all [--sources])
        hiera-lookup --hiera3 [--hiera_config FILE] [--scope FILE]
                     [--resolution-type priority|array|hash|JSON] [--order-override NAME]...
                     [--default JSON] [--render-as s|json|yaml] [--] KEY";
@@ -30,9 +31,12 @@ pub struct Args {
     pub merge_hash_arrays: bool,
     pub default: Option<String>,
     pub explain: bool,
+    pub explain_options: bool,
+    pub value_type: Option<String>,
     pub render_as: String,
     pub batch: bool,
     pub all: bool,
+    pub sources: bool,
     pub keys: Vec<String>,
     pub fleet: Option<PathBuf>,
     pub diff: Option<PathBuf>,
@@ -51,9 +55,12 @@ pub fn parse_args() -> Result<Args, String> {
         merge_hash_arrays: false,
         default: None,
         explain: false,
+        explain_options: false,
+        value_type: None,
         render_as: "yaml".into(),
         batch: false,
         all: false,
+        sources: false,
         keys: Vec::new(),
         fleet: None,
         diff: None,
@@ -80,6 +87,8 @@ pub fn parse_args() -> Result<Args, String> {
             "--merge-hash-arrays" | "--merge_hash_arrays" => a.merge_hash_arrays = true,
             "--default" => a.default = Some(value(&flag)?),
             "--explain" => a.explain = true,
+            "--explain-options" | "--explain_options" => a.explain_options = true,
+            "--type" => a.value_type = Some(value(&flag)?),
             "--render-as" | "--render_as" => a.render_as = value(&flag)?.to_lowercase(),
             "--strict" => {
                 a.options.strict = Some(match value(&flag)?.as_str() {
@@ -116,6 +125,7 @@ pub fn parse_args() -> Result<Args, String> {
             "--confine" => a.options.confine = true,
             "--batch" => a.batch = true,
             "--all" => a.all = true,
+            "--sources" => a.sources = true,
             "--fleet" => a.fleet = Some(PathBuf::from(value(&flag)?)),
             "--diff" => a.diff = Some(PathBuf::from(value(&flag)?)),
             "--format" => a.format = value(&flag)?.to_lowercase(),
@@ -133,8 +143,11 @@ pub fn parse_args() -> Result<Args, String> {
     if a.scope_file.is_some() && a.facts_file.is_some() {
         return Err("--scope and --facts cannot be used together".into());
     }
-    if a.all && (a.batch || !a.keys.is_empty() || a.explain) {
-        return Err("--all takes no keys, --batch or --explain".into());
+    if a.all && (a.batch || !a.keys.is_empty() || a.explain || a.explain_options) {
+        return Err("--all takes no keys, --batch, --explain or --explain-options".into());
+    }
+    if a.sources && !a.all {
+        return Err("--sources is only applicable with --all".into());
     }
     if a.fleet.is_some() || a.diff.is_some() {
         let mode = if a.diff.is_some() {
@@ -142,8 +155,10 @@ pub fn parse_args() -> Result<Args, String> {
         } else {
             "--fleet"
         };
-        if a.batch || a.explain {
-            return Err(format!("{mode} takes no --batch or --explain"));
+        if a.batch || a.explain || a.explain_options || a.sources || a.value_type.is_some() {
+            return Err(format!(
+                "{mode} takes no --batch, --explain, --explain-options, --sources or --type"
+            ));
         }
         if a.fleet.is_some()
             && (a.scope_file.is_some() || a.facts_file.is_some() || a.node.is_some())
@@ -166,7 +181,9 @@ pub fn parse_args() -> Result<Args, String> {
             a.format
         ));
     }
-    if !a.batch && !a.all && a.keys.is_empty() {
+    // Puppet explains the lookup_options of `__global__` when no key is given.
+    let only_options = a.explain_options && !a.explain;
+    if !a.batch && !a.all && a.keys.is_empty() && !only_options {
         return Err(format!("No keys were given to lookup.\n{USAGE}"));
     }
     Ok(a)

@@ -67,7 +67,7 @@ fn main() -> ExitCode {
         return batch::run(&session);
     }
     if a.all {
-        return all::run(&session);
+        return all::run(&session, a.sources);
     }
     single::run(&a, &session)
 }

@@ -77,14 +77,20 @@ pub fn run(a: &Args, session: &Session) -> ExitCode {
         Ok(m) => m,
         Err(e) => return fail(e),
     };
+    let default = default_value(a);
     let req = LookupRequest {
         keys: a.keys.clone(),
         merge,
-        default: default_value(a),
+        default: default.clone(),
         ..Default::default()
     };
-    if a.explain {
-        let (outcome, text) = session.explain(&req);
+    if a.explain || a.explain_options {
+        // `--explain-options` alone explains only how lookup_options are found.
+        let (outcome, ex) = session.explanation(&req, a.explain_options && !a.explain);
+        let text = match a.render_as.as_str() {
+            "json" => ex.to_json(),
+            _ => ex.text(),
+        };
         let mut out = std::io::stdout().lock();
         let _ = writeln!(out, "{}", text.trim_end());
         return match outcome {
@@ -92,10 +98,31 @@ pub fn run(a: &Args, session: &Session) -> ExitCode {
             _ => ExitCode::SUCCESS,
         };
     }
+    let checked = match a
+        .value_type
+        .as_deref()
+        .map(hiera::hiera5::lookup_type::PType::parse)
+    {
+        Some(Ok(t)) => Some(t),
+        Some(Err(e)) => return fail(e),
+        None => None,
+    };
+    // With --type, the default is asserted apart from a found value.
+    let req = match &checked {
+        Some(_) => LookupRequest {
+            default: None,
+            ..req
+        },
+        None => req,
+    };
     let (result, warnings) = session.lookup_with_warnings(&req);
     for w in warnings {
         eprintln!("Warning: {w}");
     }
+    let result = match &checked {
+        Some(t) => hiera::hiera5::lookup_type::assert_answer(t, result, default.as_ref()),
+        None => result,
+    };
     match result {
         Ok(Some(v)) => {
             print_value(&render(&v, &a.render_as));

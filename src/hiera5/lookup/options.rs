@@ -32,6 +32,18 @@ impl CompiledOptions {
 }
 
 impl Invocation<'_> {
+    /// Puppet's `--explain-options` alone: the key's lookup_options
+    /// searched as data, a hash merge over the layers.
+    pub(super) fn only_options(&mut self, key: &str) -> Result<Found> {
+        let module = LookupKey::parse(key)?.module().map(str::to_string);
+        const LAYERS: [Layer; 3] = [Layer::Global, Layer::Environment, Layer::Module];
+        let layers = if self.global_only { 1 } else { 3 };
+        let hash = Strategy::new(StrategyKind::Hash);
+        self.merged(&hash, layers, |inv, i| {
+            inv.options_lookup(LAYERS[i], module.as_deref(), false)
+        })
+    }
+
     pub(super) fn lookup_options_for(&mut self, lk: &LookupKey) -> Result<Option<Value>> {
         let module = lk.module();
         let compiled = match self

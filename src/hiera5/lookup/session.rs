@@ -4,7 +4,7 @@
 use super::*;
 use crate::error::{Error, ErrorKind, Result};
 use crate::hiera5::config::{Entry, HieraConfig};
-use crate::hiera5::explain::Explainer;
+use crate::hiera5::explain::{Explainer, Explanation};
 use crate::hiera5::known_variables::KnownVariables;
 use crate::host::Warning;
 use crate::value::{Key, Map, Value};
@@ -299,19 +299,35 @@ impl Session {
     /// Looks up a request and explains the search, as `puppet lookup
     /// --explain` does (a first version: layers, entries, paths, outcomes).
     pub fn explain(&self, req: &LookupRequest) -> (Result<Option<Value>>, String) {
-        if let Err(e) = check_merge_argument(req.merge.as_ref()) {
-            let text = format!("{}\n", e.message);
-            return (Err(e), text);
-        }
+        let (r, ex) = self.explanation(req, false);
+        (r, ex.text())
+    }
+
+    /// [`Session::explain`]'s explanation, to render as text or JSON. With
+    /// `only_options` it is `puppet lookup --explain-options` without
+    /// `--explain`: how the first key's lookup_options are found (Puppet's
+    /// `__global__` when there is no key), and nothing else looked up.
+    pub fn explanation(
+        &self,
+        req: &LookupRequest,
+        only_options: bool,
+    ) -> (Result<Option<Value>>, Explanation) {
         let mut inv = Invocation::new(self, req);
         inv.explain = Some(Explainer::default());
-        let r = inv.lookup_names(&req.keys, req.merge.as_ref(), req.default.as_ref());
+        let r = match check_merge_argument(req.merge.as_ref()) {
+            Err(e) => Err(e),
+            Ok(()) if only_options => {
+                let key = req.keys.first().map_or("__global__", String::as_str);
+                inv.only_options(key).map(|_| Some(Value::Nil))
+            }
+            Ok(()) => inv.lookup_names(&req.keys, req.merge.as_ref(), req.default.as_ref()),
+        };
         let mut ex = inv.explain.take().unwrap_or_default();
         match &r {
             Err(e) => ex.line(e.message.clone()),
             Ok(None) => ex.line(not_found_message(&req.keys)),
             Ok(Some(_)) => {}
         }
-        (r, ex.render())
+        (r, ex.finish())
     }
 }
