@@ -592,6 +592,17 @@ fn type_mismatch(expected: &Kind, v: &Value, path: &[String]) -> String {
     }
 }
 
+/// Puppet's message for a collection whose size is outside its type's.
+fn size_mismatch(path: &[String], min: Option<i64>, max: Option<i64>, len: usize) -> String {
+    let len = len as i64;
+    format!(
+        "{} expects size to be {}, got {}",
+        path_prefix(path),
+        size_text(min.unwrap_or(0), max),
+        size_text(len, Some(len))
+    )
+}
+
 fn size_text(min: i64, max: Option<i64>) -> String {
     match max {
         Some(x) if x == min => {
@@ -640,12 +651,7 @@ fn describe(t: &Kind, original: &Kind, v: &Value, path: &[String], out: &mut Vec
                         describe(elem, elem, e, &at(format!("index {i}")), out);
                     }
                 }
-                Value::Array(a) => out.push(format!(
-                    "{} expects size to be {}, got {}",
-                    path_prefix(path),
-                    size_text(min.unwrap_or(0), *max),
-                    size_text(a.len() as i64, Some(a.len() as i64))
-                )),
+                Value::Array(a) => out.push(size_mismatch(path, *min, *max, a.len())),
                 _ => out.push(type_mismatch(original, v, path)),
             },
             Kind::Hash(kt, vt, min, max) => match v {
@@ -657,12 +663,7 @@ fn describe(t: &Kind, original: &Kind, v: &Value, path: &[String], out: &mut Vec
                         describe(vt, vt, x, &at(format!("entry '{name}'")), out);
                     }
                 }
-                Value::Hash(h) => out.push(format!(
-                    "{} expects size to be {}, got {}",
-                    path_prefix(path),
-                    size_text(min.unwrap_or(0), *max),
-                    size_text(h.len() as i64, Some(h.len() as i64))
-                )),
+                Value::Hash(h) => out.push(size_mismatch(path, *min, *max, h.len())),
                 _ => out.push(type_mismatch(original, v, path)),
             },
             _ => out.push(type_mismatch(original, v, path)),
