@@ -9,7 +9,7 @@
 //! - [`glob`], [`modulepath`], [`data_provider`]: where data is found.
 //! - [`key`], [`merge`], [`interpolate`]: dotted keys, merge strategies,
 //!   `%{...}` interpolation.
-//! - [`convert`], [`ptype`] (and the private `convert_type`,
+//! - [`convert`], [`ptype`] (and the private `convert_type`, `string_format`,
 //!   `key_options`): lookup_options' `convert_to` and Puppet's types.
 //! - [`all_keys`], [`known_variables`], `explain`: every key of a node, the
 //!   variables a session has read, `--explain`.
@@ -29,3 +29,4 @@ pub mod lookup;
 pub mod merge;
 pub mod modulepath;
 pub mod ptype;
+mod string_format;
