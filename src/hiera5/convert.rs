@@ -195,7 +195,8 @@ fn new_instance(ty: &TypeRef, value: Value, args: &[Value]) -> std::result::Resu
             Value::Float(f) if f.is_finite() => format!("{f:.6}"),
             _ => puppet_string(&value),
         })),
-        "String" => Ok(Value::from(puppet_string(&value))),
+        // `String.new(value, format)`: Puppet's StringConverter.
+        "String" => crate::hiera5::string_format::string_new(&value, args).map(Value::from),
         "Boolean" => to_boolean(&value),
         "Array" | "Tuple" => {
             let wrap = matches!(args.first(), Some(Value::Bool(true)));

@@ -9,7 +9,7 @@
 //! - [`glob`], [`modulepath`], [`data_provider`]: where data is found.
 //! - [`key`], [`merge`], [`interpolate`]: dotted keys, merge strategies,
 //!   `%{...}` interpolation.
-//! - [`convert`], [`ptype`] (and the private `convert_type`,
+//! - [`convert`], [`ptype`] (and the private `convert_type`, `string_format`,
 //!   `key_options`): lookup_options' `convert_to` and Puppet's types.
 //! - [`all_keys`], [`all_sources`], [`known_variables`], [`explain`],
 //!   [`lookup_type`]: every key of a node and the files behind each answer,
@@ -33,3 +33,4 @@ pub mod lookup_type;
 pub mod merge;
 pub mod modulepath;
 pub mod ptype;
+mod string_format;
