@@ -4,7 +4,7 @@
 //! outcomes); rendering happens at the end because a merge node with a
 //! single branch is replaced by that branch, which changes indentation.
 //! The finished tree is an [`Explanation`]: Puppet's text, or Puppet's JSON
-//! tree (`--render-as json`, the [`json`] child module), from the same nodes.
+//! tree (`--render-as json`, the `json` child module), from the same nodes.
 
 mod json;
 mod sources;
