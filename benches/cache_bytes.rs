@@ -16,7 +16,6 @@ mod corpus_dir;
 use hiera::data::DataFormat;
 use hiera::Hiera;
 use std::alloc::{GlobalAlloc, Layout, System};
-use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicIsize, Ordering};
 
 struct Counting;
@@ -66,26 +65,6 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static GLOBAL: Counting = Counting;
 
-/// Every YAML data file of the corpus (as `compare_rust` finds them).
-fn data_files(dir: &Path) -> Vec<PathBuf> {
-    fn walk(d: &Path, in_data: bool, out: &mut Vec<PathBuf>) {
-        let Ok(rd) = std::fs::read_dir(d) else { return };
-        let mut entries: Vec<PathBuf> = rd.map(|e| e.unwrap().path()).collect();
-        entries.sort();
-        for p in entries {
-            let name = p.file_name().unwrap().to_string_lossy().into_owned();
-            if p.is_dir() {
-                walk(&p, in_data || name == "data" || name == "global", out);
-            } else if in_data && name.ends_with(".yaml") {
-                out.push(p);
-            }
-        }
-    }
-    let mut out = Vec::new();
-    walk(dir, false, &mut out);
-    out
-}
-
 fn main() {
     let mut args = std::env::args().skip(1);
     let dir = std::path::absolute(
@@ -97,7 +76,7 @@ fn main() {
         (Some("--top"), Some(n)) => n.parse().expect("--top N"),
         _ => 25,
     };
-    let files = data_files(&dir);
+    let files = corpus_dir::data_files(&dir);
     let yaml: u64 = files
         .iter()
         .map(|p| std::fs::metadata(p).map(|m| m.len()).unwrap_or(0))

@@ -36,7 +36,7 @@ use hiera::request::response_json;
 use hiera::{Hiera, LookupRequest, Map, Session, Value};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicIsize, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
@@ -138,26 +138,6 @@ fn rss_bytes() -> u64 {
         .unwrap_or(0)
 }
 
-/// Every YAML data file of the corpus (global, environment and module data).
-fn data_files(dir: &Path) -> Vec<PathBuf> {
-    fn walk(d: &Path, in_data: bool, out: &mut Vec<PathBuf>) {
-        let Ok(rd) = std::fs::read_dir(d) else { return };
-        let mut entries: Vec<PathBuf> = rd.map(|e| e.unwrap().path()).collect();
-        entries.sort();
-        for p in entries {
-            let name = p.file_name().unwrap().to_string_lossy().into_owned();
-            if p.is_dir() {
-                walk(&p, in_data || name == "data" || name == "global", out);
-            } else if in_data && name.ends_with(".yaml") {
-                out.push(p);
-            }
-        }
-    }
-    let mut out = Vec::new();
-    walk(dir, false, &mut out);
-    out
-}
-
 fn json_f(v: f64) -> String {
     format!("{v:.3}")
 }
@@ -191,7 +171,7 @@ fn main() {
     // holds with every data file loaded.
     let mut memory_line = None;
     if a.memory {
-        let files = data_files(&dir);
+        let files = corpus_dir::data_files(&dir);
         let yaml_bytes: u64 = files
             .iter()
             .map(|p| std::fs::metadata(p).map(|m| m.len()).unwrap_or(0))

@@ -1,6 +1,6 @@
 //! Reading a written benchmark corpus (`hiera-corpus --out DIR`): its
 //! workload, its nodes and the options to open it with. Shared by the
-//! benchmark programs `compare_rust` and `lookup_costs`.
+//! benchmark programs `compare_rust`, `lookup_costs` and `cache_bytes`.
 
 use hiera::render::from_json;
 use hiera::request::parse_request;
@@ -60,4 +60,26 @@ pub fn options(dir: &Path) -> Options {
         file_check_interval: std::time::Duration::from_millis(interval_ms),
         ..Default::default()
     }
+}
+
+/// Every YAML data file of the corpus (global, environment and module
+/// data), in path order: what the data cache's size is compared with.
+#[allow(dead_code)] // not every benchmark program reads the files
+pub fn data_files(dir: &Path) -> Vec<PathBuf> {
+    fn walk(d: &Path, in_data: bool, out: &mut Vec<PathBuf>) {
+        let Ok(rd) = std::fs::read_dir(d) else { return };
+        let mut entries: Vec<PathBuf> = rd.map(|e| e.unwrap().path()).collect();
+        entries.sort();
+        for p in entries {
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            if p.is_dir() {
+                walk(&p, in_data || name == "data" || name == "global", out);
+            } else if in_data && name.ends_with(".yaml") {
+                out.push(p);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(dir, false, &mut out);
+    out
 }
