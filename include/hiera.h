@@ -715,6 +715,11 @@ enum hiera_status hiera_lookup_many(const struct hiera_session *s,
  * (the variables of the lookups' scope beyond the session's, asked of the
  * host; the scope's Hiera 3 calling variables).
  *
+ * The keys are one scope's, at one moment (nothing changes its variables
+ * between them): the host's `call` is asked about a variable of that scope
+ * at most once for all of them, and a name it answered with an `index`
+ * counts as checked (`known_variables`) for the keys after.
+ *
  * Returns, with `*results_json`:
  * - `HIERA_OK`: a JSON array with one response per key, in order, as
  *   `hiera_lookup_many` writes them: `{"value": V}` or

@@ -190,6 +190,7 @@ fn run_tree(root: &Path, puppet: u8) -> (usize, Vec<String>) {
     let mut asked = 0;
     let mut locals_asked = 0;
     let mut known_asked = 0;
+    let mut batch_asked = 0;
     for dir in &cases {
         let name = dir.strip_prefix(root).unwrap_or(dir).display().to_string();
         if !name.contains(&filter) {
@@ -384,6 +385,65 @@ fn run_tree(root: &Path, puppet: u8) -> (usize, Vec<String>) {
                     }
                 }
                 known_asked += host.asked.load(std::sync::atomic::Ordering::Relaxed);
+
+                // A batch (`hiera_lookup_keys`: one scope's keys at one
+                // moment) on a fresh session whose host checked nothing:
+                // the answers of whole sessions, and the host asked about
+                // each name once for the whole batch.
+                let plain: Vec<usize> = (0..reqs.len())
+                    .filter(|&i| {
+                        let r = &reqs[i];
+                        r.keys.len() == 1
+                            && r.merge.is_none()
+                            && r.default.is_none()
+                            && r.default_values_hash.is_empty()
+                            && r.override_values.is_empty()
+                    })
+                    .collect();
+                let keys: Vec<String> = plain.iter().map(|&i| reqs[i].keys[0].clone()).collect();
+                for own in [true, false] {
+                    let bh = Arc::new(KnownHost {
+                        current: std::sync::Mutex::new(if own {
+                            case.scope.clone()
+                        } else {
+                            vars.clone()
+                        }),
+                        known: std::sync::Mutex::new(Vec::new()),
+                        asked: std::sync::atomic::AtomicUsize::new(0),
+                    });
+                    let hb = open_with(&case, Some(hiera::host::HostRef(bh.clone())))
+                        .expect("opened once already");
+                    let fresh = Session::new(hb, vars.clone());
+                    let scope = LookupRequest {
+                        known_variables: Some(0),
+                        ..Default::default()
+                    };
+                    let mut got = Vec::new();
+                    fresh.lookup_batch(&scope, &keys, |_, r| {
+                        let go_on = r.is_ok();
+                        got.push(outcome(r));
+                        go_on
+                    });
+                    for (j, g) in got.iter().enumerate() {
+                        let i = plain[j];
+                        queries += 1;
+                        let want = if own { &want[i] } else { &parent_want[i] };
+                        if g != want {
+                            failures.push(format!(
+                                "{name} #{i} {} (a batch, own variables {own}): answered {g}, a whole session {want}",
+                                reqs[i].keys[0]
+                            ));
+                        }
+                    }
+                    let asks = bh.asked.load(std::sync::atomic::Ordering::Relaxed);
+                    batch_asked += asks;
+                    if asks > bh.checked() {
+                        failures.push(format!(
+                            "{name} (a batch, own variables {own}): the host was asked {asks} times about {} names",
+                            bh.checked()
+                        ));
+                    }
+                }
             }
             for (i, r) in reqs.iter().enumerate() {
                 let got = outcome(parent.lookup(r));
@@ -397,9 +457,10 @@ fn run_tree(root: &Path, puppet: u8) -> (usize, Vec<String>) {
         }
     }
     eprintln!(
-        "overlays under {}: {deferred_total} deferred variables, asked of the host {asked} times; local variables asked {locals_asked} times; unchecked variables asked {known_asked} times",
+        "overlays under {}: {deferred_total} deferred variables, asked of the host {asked} times; local variables asked {locals_asked} times; unchecked variables asked {known_asked} times, in batches {batch_asked} times",
         root.display()
     );
+    assert!(batch_asked > 50, "batches asked the host");
     assert!(known_asked > 100, "known variables were exercised");
     assert!(
         deferred_total > 100 && asked > 50,

@@ -128,24 +128,22 @@ pub(crate) fn lookup_keys_json(session: &Session, text: &str, options: &str) -> 
         Ok(k) => k,
         Err(e) => return Answer::invalid(&e),
     };
+    for key in &keys {
+        test_hook(&Request {
+            lookup: LookupRequest::key(key),
+            explain: false,
+        });
+    }
+    // One scope at one moment (a class's automatic parameter lookups): the
+    // keys are one batch (Session::lookup_batch).
     let mut out = String::from("[");
-    for (i, key) in keys.iter().enumerate() {
-        if i > 0 {
+    session.lookup_batch(&scope, &keys, |_, outcome| {
+        if out.len() > 1 {
             out.push(',');
         }
-        let mut lookup = scope.clone();
-        lookup.keys = vec![key.clone()];
-        let req = Request {
-            lookup,
-            explain: false,
-        };
-        test_hook(&req);
-        let outcome = session.lookup(&req.lookup);
         out.push_str(&response_json(&outcome, None));
-        if outcome.is_err() {
-            break;
-        }
-    }
+        outcome.is_ok()
+    });
     out.push(']');
     Answer::ok(out)
 }
@@ -643,6 +641,11 @@ pub unsafe extern "C" fn hiera_lookup_many(
 /// fields of `hiera_lookup`
 /// (the variables of the lookups' scope beyond the session's, asked of the
 /// host; the scope's Hiera 3 calling variables).
+///
+/// The keys are one scope's, at one moment (nothing changes its variables
+/// between them): the host's `call` is asked about a variable of that scope
+/// at most once for all of them, and a name it answered with an `index`
+/// counts as checked (`known_variables`) for the keys after.
 ///
 /// Returns, with `*results_json`:
 /// - `HIERA_OK`: a JSON array with one response per key, in order, as

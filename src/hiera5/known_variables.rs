@@ -70,6 +70,21 @@ impl KnownVariables {
         i
     }
 
+    /// The names numbered `from` or later, by number.
+    pub fn names_from(&self, from: usize) -> Vec<(usize, Box<str>)> {
+        if self.len() <= from {
+            return Vec::new();
+        }
+        let names = self.names.lock().unwrap_or_else(|e| e.into_inner());
+        let mut out: Vec<(usize, Box<str>)> = names
+            .iter()
+            .filter(|(_, &i)| i >= from)
+            .map(|(n, &i)| (i, n.clone()))
+            .collect();
+        out.sort_unstable_by_key(|(i, _)| *i);
+        out
+    }
+
     /// Whether something computed from `reads` may depend on a variable a
     /// host that checked the first `checked` names has not checked: a
     /// plain name read that is unnumbered or numbered later, or the

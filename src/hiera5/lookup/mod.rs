@@ -16,6 +16,7 @@ use crate::error::Result;
 use crate::hiera5::key::{dig, Segment};
 use crate::value::Value;
 
+mod batch;
 mod cache;
 mod functions;
 mod hiera;
@@ -31,6 +32,7 @@ mod session;
 mod tests;
 mod variables;
 
+use batch::*;
 use functions::*;
 use hiera::*;
 pub use hiera::{Hiera, Options, Strict};

@@ -57,7 +57,13 @@ impl Session {
     /// resolved hierarchies, their key indexes and data slots), searched in
     /// the same order, first found wins, values interpolated by the same
     /// resolver with the same recursion guard. Also returns the warnings.
-    pub(super) fn quick_lookup(&self, req: &LookupRequest) -> Option<(Found, Vec<Warning>)> {
+    /// `asked`: what the host answered about the scope's variables
+    /// ([`Asked`]), used and added to.
+    pub(super) fn quick_lookup(
+        &self,
+        req: &LookupRequest,
+        asked: &mut Asked,
+    ) -> Option<(Found, Vec<Warning>)> {
         if req.keys.is_empty()
             || req.merge.is_some()
             || !req.override_values.is_empty()
@@ -67,7 +73,7 @@ impl Session {
         }
         let mut warnings = Vec::new();
         for name in &req.keys {
-            if let Some(v) = self.quick_key(req, name, &mut warnings)? {
+            if let Some(v) = self.quick_key(req, name, &mut warnings, asked)? {
                 return Some((Some(v), warnings));
             }
         }
@@ -81,6 +87,7 @@ impl Session {
         req: &LookupRequest,
         name: &str,
         warnings: &mut Vec<Warning>,
+        asked: &mut Asked,
     ) -> Option<Found> {
         let bytes = name.as_bytes();
         if memchr::memchr2(b'\'', b'"', bytes).is_some() {
@@ -181,6 +188,7 @@ impl Session {
             // Interpolated as the general path does: inside the layer's
             // search, with the key on the recursion guard.
             let mut inv = Invocation::new(self, req);
+            *inv.asked.get_mut() = std::mem::take(asked);
             inv.site = (
                 site,
                 if site == Layer::Module {
@@ -194,7 +202,9 @@ impl Session {
                     .as_ref()
                     .map_or_else(|| Arc::from(name), |lk| Arc::clone(&lk.key)),
             );
-            found = Some(interpolate::interpolate(value, &mut inv, true).ok()?);
+            let interpolated_value = interpolate::interpolate(value, &mut inv, true);
+            *asked = inv.asked.take();
+            found = Some(interpolated_value.ok()?);
             all_reads = inv.reads.take();
             for w in inv.warnings {
                 if !warnings.contains(&w) {

@@ -230,6 +230,16 @@ impl Session {
         &self,
         req: &LookupRequest,
     ) -> (Result<Option<Value>>, Vec<Warning>) {
+        self.lookup_warned_asked(req, &mut Asked::new())
+    }
+
+    /// [`Session::lookup_warned`], the host's answers about the scope's
+    /// variables taken from `asked` and added to it (a batch's, `batch`).
+    pub(super) fn lookup_warned_asked(
+        &self,
+        req: &LookupRequest,
+        asked: &mut Asked,
+    ) -> (Result<Option<Value>>, Vec<Warning>) {
         if (!req.local_variables.is_empty() || req.known_variables.is_some())
             && self.hiera.options.host.is_none()
         {
@@ -244,18 +254,20 @@ impl Session {
             );
             return (Err(e), Vec::new());
         }
-        if let Some((found, warnings)) = self.quick_lookup(req) {
+        if let Some((found, warnings)) = self.quick_lookup(req, asked) {
             return (Ok(found.or_else(|| req.default.clone())), warnings);
         }
         if let Err(e) = check_merge_argument(req.merge.as_ref()) {
             return (Err(e), Vec::new());
         }
         let mut inv = Invocation::new(self, req);
+        *inv.asked.get_mut() = std::mem::take(asked);
         let r = inv.lookup_names(&req.keys, req.merge.as_ref(), req.default.as_ref());
         let r = r.map_err(|e| match e.kind {
             ErrorKind::Limit => e.prefixed(&req.keys.join(", ")),
             _ => e,
         });
+        *asked = inv.asked.take();
         (r, inv.warnings)
     }
 }
