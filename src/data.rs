@@ -7,6 +7,7 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::hiera5::config::{symkeys_to_string, HieraConfig, LayerKind};
 use crate::hiera5::lookup::{Options, Strict};
 use crate::path_table::PathTable;
+use crate::probe_cache::ProbeCache;
 use crate::string_set::StringSet;
 use crate::value::Str;
 use crate::value::{List, Map, Value};
@@ -684,14 +685,19 @@ impl Slots {
 ///
 /// With a non-zero check interval ([`FileCache::with_check_interval`]) a
 /// `stat` result, including "no such file", is trusted for that long, as
-/// Puppet Server trusts a cached environment for its `environment_timeout`.
+/// Puppet Server trusts a cached environment for its `environment_timeout`
+/// (at most that long: the results kept are bounded, so that the paths of
+/// every node a long-lived cache serves are not all kept; a result
+/// forgotten is `stat`ed again, see [`FileCache::probes_len`]).
 #[derive(Default)]
 pub struct FileCache {
     /// Keyed by the path's bytes: hashing them is much cheaper than
     /// hashing a `Path` (component by component), and the engine builds
     /// each path the same way every time.
     entries: Mutex<PathTable<Slots>>,
-    probes: Mutex<FastMap<Box<[u8]>, TimedProbe>>,
+    /// The `stat` results trusted for the check interval (bounded: see
+    /// [`crate::probe_cache`]).
+    probes: Mutex<ProbeCache<TimedProbe>>,
     strings: Mutex<Interner>,
     check_interval: Duration,
     generation: AtomicU64,
@@ -715,8 +721,6 @@ struct Probe {
     stamp: Stamp,
     is_dir: bool,
 }
-
-type FastMap<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
 
 /// A `stat` result and when it was taken.
 type TimedProbe = (Instant, Option<Probe>);
@@ -792,7 +796,7 @@ impl FileCache {
     /// `stat`s `path`, or answers from a probe younger than the interval.
     fn probe(&self, path: &Path) -> std::io::Result<Option<Probe>> {
         if !self.check_interval.is_zero() {
-            let probes = self.probes.lock().unwrap_or_else(|p| p.into_inner());
+            let mut probes = self.probes.lock().unwrap_or_else(|p| p.into_inner());
             if let Some((at, p)) = probes.get(path_key(path)) {
                 if at.elapsed() < self.check_interval {
                     return Ok(*p);
@@ -814,7 +818,7 @@ impl FileCache {
         };
         if !self.check_interval.is_zero() {
             let mut probes = self.probes.lock().unwrap_or_else(|p| p.into_inner());
-            probes.insert(path_key(path).into(), (Instant::now(), probe));
+            probes.insert(path_key(path), (Instant::now(), probe));
         }
         Ok(probe)
     }
@@ -1140,6 +1144,27 @@ impl FileCache {
     pub fn is_empty(&self) -> bool {
         self.entries.lock().map(|m| m.is_empty()).unwrap_or(true)
     }
+
+    /// Number of `stat` results kept for the check interval (none without
+    /// one). Bounded whatever paths are probed, so that a cache serving
+    /// any number of nodes does not grow with them (see
+    /// [`FileCache::PROBES_LIMIT`]).
+    pub fn probes_len(&self) -> usize {
+        self.probes.lock().map(|p| p.len()).unwrap_or(0)
+    }
+
+    /// The most `stat` results [`FileCache::probes_len`] counts, however
+    /// many paths are probed: two generations of results, each sized to
+    /// twice what the one before shared (at least 1,024, at most 16,384);
+    /// what is probed again stays, a path probed once (one node's
+    /// `nodes/<certname>.yaml`) is forgotten and only `stat`ed again if it
+    /// is probed again.
+    pub const PROBES_LIMIT: usize = 2 * ProbeCache::<TimedProbe>::MAX_LIMIT;
+
+    /// The fewest results a generation of [`FileCache::probes_len`] holds
+    /// before it is the older one: a cache whose nodes share fewer paths
+    /// than this keeps at most twice as many, however many nodes it serves.
+    pub const PROBES_GENERATION_MIN: usize = ProbeCache::<TimedProbe>::MIN_LIMIT;
 }
 
 #[cfg(test)]

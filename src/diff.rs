@@ -146,13 +146,16 @@ pub struct KeyChange {
 /// in the order of the keys (sorted when every key is compared). `keys`: the keys to compare (as `lookup()` takes them), or `None` for every key of
 /// either side ([`Session::all_keys`] of both, their union). Errors: only
 /// an error listing the keys (a configuration or data file of the global
-/// or environment layer that cannot be read); a key's own error is an
-/// answer.
+/// or environment layer that cannot be read), with keys given too (a side
+/// where one of them fails is then listed, once): a broken hiera.yaml on
+/// either side fails the node whatever keys are asked; a key's own error
+/// is an answer.
 pub fn node_diff(
     base: &Session,
     head: &Session,
     keys: Option<&[String]>,
 ) -> Result<Vec<KeyChange>> {
+    let keys_given = keys.is_some();
     // (the key shown, the name looked up)
     let keys: Vec<(String, String)> = match keys {
         Some(k) => k.iter().map(|k| (k.clone(), k.clone())).collect(),
@@ -164,10 +167,22 @@ pub fn node_diff(
                 .collect()
         }
     };
+    // Whether each side's keys were listed (base, head): with keys given,
+    // a side where a key fails is listed once, so that a side whose keys
+    // cannot be listed (its hiera.yaml, or a data file of the global or
+    // environment layer, cannot be read) fails the node as it does with
+    // every key, instead of making each key an `error` change.
+    let mut listed = [!keys_given, !keys_given];
     let mut changes = Vec::new();
     for (key, name) in keys {
         let before = Answer::of(base, &name);
         let after = Answer::of(head, &name);
+        for (side, answer, session) in [(0, &before, base), (1, &after, head)] {
+            if matches!(answer, Answer::Error(_)) && !listed[side] {
+                session.all_keys()?;
+                listed[side] = true;
+            }
+        }
         if let Some(kind) = compare(&before, &after) {
             changes.push(KeyChange {
                 key,

@@ -31,6 +31,7 @@ pub mod limits;
 pub mod list;
 pub mod map;
 mod path_table;
+mod probe_cache;
 pub mod render;
 pub mod request;
 pub mod ruby;

@@ -295,12 +295,29 @@ fn exit_codes_no_change_and_errors() {
         v["groups"][0]["nodes"],
         serde_json::json!(["db01.example.com"])
     );
+    // A key's own error (a failing interpolation) is a change: status 1.
+    let out = diff(&head, &base, &["broken", "moved"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    assert!(
+        stdout(&out).contains("broken error on 1 node"),
+        "{}",
+        stdout(&out)
+    );
     // A bad hiera.yaml in BASE: status 2, the node not compared, the file named.
     write(&base, "hiera.yaml", "version: 5\nhierarchy: [\n");
     let out = diff(&head, &base, &["--all"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(stdout(&out).contains("1 not compared"), "{}", stdout(&out));
     assert!(stdout(&out).contains("base/hiera.yaml"), "{}", stdout(&out));
+    // The same with keys given, on either side: status 2, the node not
+    // compared (not every key an `error` or `fixed` change, status 1).
+    for (h, b) in [(&head, &base), (&base, &head)] {
+        let out = diff(h, b, &["ntp::servers", "moved"]);
+        assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
+        assert!(stdout(&out).contains("1 not compared"), "{}", stdout(&out));
+        assert!(stdout(&out).contains("base/hiera.yaml"), "{}", stdout(&out));
+        assert!(!stdout(&out).contains("ntp::servers"), "{}", stdout(&out));
+    }
     // Flags that do not go with --diff.
     let out = diff(&head, &base, &["--merge", "deep", "users"]);
     assert_eq!(out.status.code(), Some(2));

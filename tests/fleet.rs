@@ -199,15 +199,48 @@ fn a_bad_facts_file_is_an_error_line_naming_it_and_the_run_goes_on() {
         "--- !ruby/object:Gem::Requirement\nx: 1\n",
     )
     .unwrap();
+    // Puppet's own wrapper with a Ruby object of another class inside.
+    std::fs::write(
+        dir.join("inner.yaml"),
+        "--- !ruby/object:Puppet::Node::Facts\nname: inner\nvalues:\n  os: !ruby/object:Gem::Version\n    version: '1'\n",
+    )
+    .unwrap();
+    std::fs::write(dir.join("empty.yaml"), "").unwrap();
+    std::fs::write(dir.join("blank.json"), "  \n").unwrap();
+    std::fs::write(dir.join("cut.json"), "{\"os\": {\"family\": ").unwrap();
+    std::fs::write(dir.join("list.json"), "[1, 2]").unwrap();
+    std::fs::write(dir.join("binary.yaml"), b"os: \xff\xfe\n").unwrap();
     let out = lookup(&["--fleet", dir.to_str().unwrap(), "--all"]);
     assert_eq!(out.status.code(), Some(2));
     let nodes = by_node(lines(&out));
-    assert_eq!(nodes.len(), 6);
-    for bad in ["broken", "evil"] {
+    assert_eq!(nodes.len(), 12, "{nodes:#?}");
+    for (bad, file) in [
+        ("broken", "broken.yaml"),
+        ("evil", "evil.yaml"),
+        ("inner", "inner.yaml"),
+        ("empty", "empty.yaml"),
+        ("blank", "blank.json"),
+        ("cut", "cut.json"),
+        ("list", "list.json"),
+        ("binary", "binary.yaml"),
+    ] {
         let l = &nodes[bad];
-        let msg = l["error"].as_str().unwrap();
-        assert!(msg.contains(&format!("{bad}.yaml")), "{msg}");
+        let msg = l["error"].as_str().unwrap_or_else(|| panic!("{bad}: {l}"));
+        assert!(msg.contains(file), "{bad}: {msg}");
+        assert_eq!(
+            l["file"].as_str().unwrap(),
+            dir.join(file).to_str().unwrap()
+        );
         assert!(l.get("values").is_none());
+    }
+    // The good nodes are all answered.
+    for good in ["app01.example.com", "web01.example.com", "web02"] {
+        assert!(
+            nodes[good]["values"]
+                .as_object()
+                .is_some_and(|v| !v.is_empty()),
+            "{good}"
+        );
     }
     assert!(nodes["db01.example.com"]["values"]["profile::base::packages"].is_array());
     std::fs::remove_dir_all(&dir).unwrap();

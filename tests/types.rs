@@ -45,24 +45,28 @@ fn type_assertions_match_puppet() {
         let stdout = String::from_utf8_lossy(&out.stdout).to_string();
         let stderr = String::from_utf8_lossy(&out.stderr).to_string();
         let got_status = out.status.code();
-        let ok = if status == "0" {
-            // The value, compared as JSON (key order included).
-            got_status == Some(0)
-                && to_json(&from_json(stdout.trim()).unwrap())
-                    == to_json(&from_json(value).unwrap())
-        } else if error.is_empty() || error.starts_with("Function lookup() did not find") {
-            // Not found: nothing printed, status 1.
-            got_status == Some(1) && stdout.is_empty()
-        } else if error.starts_with("Syntax error") {
-            got_status == Some(2) && stderr.starts_with("Error: Syntax error")
-        } else {
-            // Puppet exits 1 on any error; hiera-lookup's errors are 2.
-            got_status == Some(2)
-                && stderr
-                    .strip_prefix("Error: ")
-                    .and_then(|e| e.lines().next())
-                    == Some(error)
-        };
+        // Puppet's exit status, whatever the outcome: 0 a value, 1 not
+        // found, a mismatch or a TYPE that does not parse.
+        let want_status: i32 = status.parse().unwrap();
+        let ok = got_status == Some(want_status)
+            && if status == "0" {
+                // The value, compared as JSON (key order included).
+                got_status == Some(0)
+                    && to_json(&from_json(stdout.trim()).unwrap())
+                        == to_json(&from_json(value).unwrap())
+            } else if error.is_empty() || error.starts_with("Function lookup() did not find") {
+                // Not found: nothing printed.
+                stdout.is_empty()
+            } else if error.starts_with("Syntax error") {
+                stdout.is_empty() && stderr.starts_with("Error: Syntax error")
+            } else {
+                // A mismatch: nothing printed, Puppet's message.
+                stdout.is_empty()
+                    && stderr
+                        .strip_prefix("Error: ")
+                        .and_then(|e| e.lines().next())
+                        == Some(error)
+            };
         if !ok {
             failures.push(format!(
                 "{key} --type {ty} {extra}: puppet status {status} value {value} error {error:?}\n  \

@@ -4,7 +4,9 @@
 //!
 //! Exit status: 0 no change, 1 changes, 2 an error (a configuration that
 //! cannot be opened, a facts file that cannot be read, a node whose keys
-//! cannot be listed; reported, and the other nodes still compared).
+//! cannot be listed on either side, as when a side's hiera.yaml is broken,
+//! whether keys are given or `--all`; reported, and the other nodes still
+//! compared).
 
 use crate::args::Args;
 use crate::fleet::{file_node_name, node_session};

@@ -1,6 +1,8 @@
 //! `hiera-lookup`: `puppet lookup`'s job, on libhiera.
 //!
-//! Exit status: 0 found (or default used), 1 not found, 2 error.
+//! Exit status: 0 found (or default used), 1 not found (or, with `--type`,
+//! an answer that does not match or a TYPE that does not parse, as `puppet
+//! lookup --type`), 2 error.
 
 mod all;
 mod args;

@@ -104,7 +104,8 @@ pub fn run(a: &Args, session: &Session) -> ExitCode {
         .map(hiera::hiera5::lookup_type::PType::parse)
     {
         Some(Ok(t)) => Some(t),
-        Some(Err(e)) => return fail(e),
+        // A TYPE that does not parse: status 1, as `puppet lookup --type`.
+        Some(Err(e)) => return type_failure(e),
         None => None,
     };
     // With --type, the default is asserted apart from a found value.
@@ -119,9 +120,16 @@ pub fn run(a: &Args, session: &Session) -> ExitCode {
     for w in warnings {
         eprintln!("Warning: {w}");
     }
-    let result = match &checked {
-        Some(t) => hiera::hiera5::lookup_type::assert_answer(t, result, default.as_ref()),
-        None => result,
+    let result = match (&checked, result) {
+        // An answer (or default) that does not match: status 1, as
+        // `puppet lookup --type` (a failed lookup stays an error, 2).
+        (Some(t), Ok(found)) => {
+            match hiera::hiera5::lookup_type::assert_answer(t, Ok(found), default.as_ref()) {
+                Err(e) => return type_failure(e),
+                ok => ok,
+            }
+        }
+        (_, result) => result,
     };
     match result {
         Ok(Some(v)) => {
@@ -131,4 +139,11 @@ pub fn run(a: &Args, session: &Session) -> ExitCode {
         Ok(None) => ExitCode::from(1),
         Err(e) => fail(e),
     }
+}
+
+/// `--type`'s failure (a mismatch, or a TYPE that does not parse): `Error:
+/// MSG` on stderr and status 1, as `puppet lookup --type` exits.
+fn type_failure(msg: impl std::fmt::Display) -> ExitCode {
+    eprintln!("Error: {msg}");
+    ExitCode::from(1)
 }
