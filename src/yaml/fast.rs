@@ -165,14 +165,49 @@ impl<'a> Fast<'a> {
         let (text, plain, after) = match c {
             b'"' => {
                 let mut k = i + 1;
+                let mut owned: Option<String> = None;
+                let mut from = k;
                 loop {
                     match self.at(k) {
                         b'"' => break,
-                        b'\\' | b'\n' => return None,
+                        b'\\' => {
+                            // libyaml's one-character escapes; the others
+                            // (`\x`, `\u`, `\N`, ..., a line break) go to
+                            // the full loader.
+                            let c = match self.at(k + 1) {
+                                b'0' => '\0',
+                                b'a' => '\x07',
+                                b'b' => '\x08',
+                                b't' => '\t',
+                                b'n' => '\n',
+                                b'v' => '\x0b',
+                                b'f' => '\x0c',
+                                b'r' => '\r',
+                                b'e' => '\x1b',
+                                b' ' => ' ',
+                                b'"' => '"',
+                                b'/' => '/',
+                                b'\\' => '\\',
+                                _ => return None,
+                            };
+                            let s = owned.get_or_insert_with(String::new);
+                            s.push_str(&self.text[from..k]);
+                            s.push(c);
+                            k += 2;
+                            from = k;
+                        }
+                        b'\n' => return None,
                         _ => k += 1,
                     }
                 }
-                (Cow::Borrowed(&self.text[i + 1..k]), false, k + 1)
+                let text = match owned {
+                    Some(mut s) => {
+                        s.push_str(&self.text[from..k]);
+                        Cow::Owned(s)
+                    }
+                    None => Cow::Borrowed(&self.text[from..k]),
+                };
+                (text, false, k + 1)
             }
             b'\'' => {
                 let mut k = i + 1;
@@ -409,6 +444,7 @@ mod tests {
             "a: 1\na: 2\nb: 3\n",
             "a:\n  b: 1\n# x\n  # y\n  c: 2\nd: 4",
             "::a: 1\n-x: 2\n",
+            "a: \"%{x(\\\"y\\\")}: \\\\ \\/ \\t\\n\\0\\e\\ \"\n",
         ];
         for doc in docs {
             assert!(same(doc), "{doc:?} should take the fast path");
@@ -434,7 +470,8 @@ mod tests {
             "a: b\n  c\n",
             "a: b: c\n",
             "a: 'x'#c\n",
-            "a: \"x\\ny\"\n",
+            "a: \"x\\u00e9y\"\n",
+            "a: \"x\\\n  y\"\n",
             "a: 'x\n  y'\n",
             "%YAML 1.1\n---\na: 1\n",
             "a: 1\n---\nb: 2\n",
