@@ -6,7 +6,9 @@
 //! * `loader`: events to values;
 //! * `scalar`: Psych's scalar rules, shared by the loader and the emitter;
 //! * `bignum`: integers of any size;
-//! * `emit`: `to_yaml`.
+//! * `emit`: `to_yaml`;
+//! * `fast`: the usual data file (block collections of one-line scalars)
+//!   read without saphyr, falling back to the full loader at anything else.
 //!
 //! Loading follows the semantics of Ruby's Psych 4.0.3 (libyaml 0.2.5), as
 //! used by Puppet 7.23: `Psych.safe_load(text, permitted_classes: [Symbol],
@@ -60,6 +62,7 @@
 
 mod bignum;
 mod emit;
+mod fast;
 mod loader;
 mod patch;
 mod scalar;
@@ -190,6 +193,14 @@ pub fn load(text: &str, opts: &YamlOptions) -> Result<Option<Value>, YamlError> 
             Some(1),
         ));
     }
+    if let Some(root) = fast::load_simple(text) {
+        return Ok(Some(root));
+    }
+    load_full(text, opts)
+}
+
+/// [`load`] without its fast path: saphyr's events through the loader.
+fn load_full(text: &str, opts: &YamlOptions) -> Result<Option<Value>, YamlError> {
     let mut chars: Vec<char> = text.chars().collect();
     // libyaml skips a byte order mark at the start of a line but counts it as
     // a column: a space has the same effect on saphyr. (Puppet reads data files
