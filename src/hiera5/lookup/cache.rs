@@ -82,7 +82,19 @@ impl<V: Clone> Shelf for Single<V> {
 
 /// Several entries per key, told apart by a variant (a finished lookup's
 /// merge) and by their reads.
-pub(super) struct Keyed<K, T, V>(Kept<K, Vec<(T, V, Reads)>>);
+pub(super) struct Keyed<K, T, V>(Kept<K, Entries<T, V>>);
+
+/// The entries of one key: nearly always one, kept inline.
+pub(super) struct Entries<T, V> {
+    first: (T, V, Reads),
+    more: Vec<(T, V, Reads)>,
+}
+
+impl<T, V> Entries<T, V> {
+    fn iter(&self) -> impl Iterator<Item = &(T, V, Reads)> {
+        std::iter::once(&self.first).chain(self.more.iter())
+    }
+}
 
 impl<K, T, V> Default for Keyed<K, T, V> {
     fn default() -> Self {
@@ -102,10 +114,12 @@ impl<K: std::hash::Hash + Eq, T, V: Clone> Keyed<K, T, V> {
         Q: std::hash::Hash + Eq + ?Sized,
     {
         let map = self.0.lock();
-        let slot = map.get(key)?;
-        slot.iter()
+        let entries = map.get(key)?;
+        let found = entries
+            .iter()
             .find(|(t, _, r)| variant(t) && sees(r))
-            .map(|(_, v, r)| (v.clone(), Arc::clone(r)))
+            .map(|(_, v, r)| (v.clone(), Arc::clone(r)));
+        found
     }
 
     fn keep_by<Q>(
@@ -122,14 +136,21 @@ impl<K: std::hash::Hash + Eq, T, V: Clone> Keyed<K, T, V> {
         Q: std::hash::Hash + Eq + ToOwned + ?Sized,
     {
         let mut map = self.0.lock();
-        if !map.contains_key(key) {
-            map.insert(K::from(key.to_owned()), Vec::new());
+        if let Some(entries) = map.get_mut(key) {
+            if let Some((_, v, _)) = entries
+                .iter()
+                .find(|(t, _, r)| same(t, &variant) && sees(r))
+            {
+                return v.clone();
+            }
+            entries.more.push((variant, value.clone(), reads));
+            return value;
         }
-        let slot = map.get_mut(key).expect("inserted above");
-        if let Some((_, v, _)) = slot.iter().find(|(t, _, r)| same(t, &variant) && sees(r)) {
-            return v.clone();
-        }
-        slot.push((variant, value.clone(), reads));
+        let entries = Entries {
+            first: (variant, value.clone(), reads),
+            more: Vec::new(),
+        };
+        map.insert(K::from(key.to_owned()), entries);
         value
     }
 }
@@ -258,6 +279,9 @@ kinds! {
     EnvConfig(env_config): Single<Option<Arc<HieraConfig>>>, Configs;
     /// Each module's configuration, if any, by module name.
     ModuleConfigs(module_configs): ByName<Option<Arc<HieraConfig>>>, Configs;
+    /// The quick path's global and environment layers; `None` inside:
+    /// never ready (always the general path).
+    BasePlans(base_plans): Single<Option<Arc<BaseLayers>>>, Own;
     /// The quick path's search plans by module name ("" for keys outside
     /// modules); `None` inside: never ready (always the general path).
     Plans(plans): ByName<Option<Arc<SearchPlan>>>, Own;

@@ -59,19 +59,39 @@ pub(super) struct PlanLayer {
     pub(super) index: Arc<KeyIndex>,
 }
 
+/// The global and environment layers of every plan of a session (those
+/// that have something to search, in order).
+pub(super) struct BaseLayers(pub(super) Vec<PlanLayer>);
+
 /// Where the keys of one module namespace ("" outside modules) are looked
 /// up, in order, as the general path searches them; made from the
 /// session's [`Store`] once the general path filled it.
 pub(super) struct SearchPlan {
-    /// The layers that have something to search, in order.
-    pub(super) layers: Vec<PlanLayer>,
+    /// The global and environment layers (shared by the session's plans).
+    pub(super) base: Arc<BaseLayers>,
+    /// The module's layer, when it has something to search.
+    pub(super) module: Option<PlanLayer>,
     /// The merged lookup_options for the namespace's keys.
     pub(super) options: Option<Arc<CompiledOptions>>,
     /// The module has a default hierarchy (searched when nothing is found).
     pub(super) default_hierarchy: bool,
-    /// The variables the layers' hierarchies and the options read (sorted,
-    /// each once).
-    pub(super) reads: Reads,
+    /// The variables the options read.
+    pub(super) options_reads: Reads,
+}
+
+impl SearchPlan {
+    /// The layers, in search order.
+    pub(super) fn layers(&self) -> impl Iterator<Item = &PlanLayer> {
+        self.base.0.iter().chain(self.module.iter())
+    }
+
+    /// The variables each step of the plan read (each layer's hierarchy,
+    /// the options).
+    pub(super) fn reads(&self) -> impl Iterator<Item = &Reads> {
+        self.layers()
+            .map(|l| &l.hierarchy.reads)
+            .chain(std::iter::once(&self.options_reads))
+    }
 }
 
 /// The hits of a key index for a root key, in hierarchy order.
@@ -92,20 +112,32 @@ impl ResolvedHierarchy {
     }
 }
 
-/// What a layer's configuration gives a plan.
-enum Step {
-    /// Nothing to search.
-    Empty,
-    /// A resolved and indexed hierarchy.
-    Layer(Arc<ResolvedHierarchy>, Arc<KeyIndex>),
+impl BaseLayers {
+    /// The global and environment layers from what the session holds.
+    pub(super) fn gather(session: &Session) -> Planned<BaseLayers> {
+        let global = session.find::<GlobalConfig>(()).ok_or(Decline::NotYet)?.0;
+        let env = session.find::<EnvConfig>(()).ok_or(Decline::NotYet)?.0;
+        let mut layers = Vec::with_capacity(2);
+        for (site, config) in [
+            (Layer::Global, Some(&global)),
+            (Layer::Environment, env.as_ref()),
+        ] {
+            if let Some(layer) = SearchPlan::step(session, site, config)? {
+                layers.push(layer);
+            }
+        }
+        Ok(BaseLayers(layers))
+    }
 }
 
 impl SearchPlan {
     /// The plan for `module`'s namespace (`None`: keys outside modules)
-    /// from what the session holds.
-    pub(super) fn gather(session: &Session, module: Option<&str>) -> Planned<SearchPlan> {
-        let global = session.find::<GlobalConfig>(()).ok_or(Decline::NotYet)?.0;
-        let env = session.find::<EnvConfig>(()).ok_or(Decline::NotYet)?.0;
+    /// over `base`, from what the session holds.
+    pub(super) fn gather(
+        session: &Session,
+        base: Arc<BaseLayers>,
+        module: Option<&str>,
+    ) -> Planned<SearchPlan> {
         let (options, options_reads) = session
             .find::<ModuleOptions>(module.unwrap_or(""))
             .ok_or(Decline::NotYet)?;
@@ -113,53 +145,42 @@ impl SearchPlan {
             Some(m) => session.find::<ModuleConfigs>(m).ok_or(Decline::NotYet)?.0,
             None => None,
         };
-        let mut layers = Vec::with_capacity(3);
-        let mut reads: Vec<Box<str>> = options_reads.to_vec();
-        for (site, config) in [
-            (Layer::Global, Some(&global)),
-            (Layer::Environment, env.as_ref()),
-            (Layer::Module, config.as_ref()),
-        ] {
-            if let Step::Layer(hierarchy, index) = Self::step(session, config)? {
-                reads.extend(hierarchy.reads.iter().cloned());
-                layers.push(PlanLayer {
-                    site,
-                    hierarchy,
-                    index,
-                });
-            }
-        }
-        reads.sort_unstable();
-        reads.dedup();
         Ok(SearchPlan {
-            layers,
+            base,
+            module: Self::step(session, Layer::Module, config.as_ref())?,
             options,
             default_hierarchy: config.is_some_and(|c| c.default_hierarchy.is_some()),
-            reads: reads.into(),
+            options_reads,
         })
     }
 
     /// A layer's step: its resolved hierarchy and key index, if the
-    /// general path made them.
-    fn step(session: &Session, config: Option<&Arc<HieraConfig>>) -> Planned<Step> {
+    /// general path made them (`None`: the layer has nothing to search).
+    fn step(
+        session: &Session,
+        site: Layer,
+        config: Option<&Arc<HieraConfig>>,
+    ) -> Planned<Option<PlanLayer>> {
         let Some(config) = config else {
-            return Ok(Step::Empty);
+            return Ok(None);
         };
         if config.path.is_none() {
             return Err(Decline::Unindexed);
         }
         let key = (Arc::as_ptr(config) as usize, false);
-        let (resolved, _) = session.find::<Hierarchies>(key).ok_or(Decline::NotYet)?;
-        if resolved.entries.is_empty() {
-            return Ok(Step::Empty);
+        let (hierarchy, _) = session.find::<Hierarchies>(key).ok_or(Decline::NotYet)?;
+        if hierarchy.entries.is_empty() {
+            return Ok(None);
         }
-        match resolved.index.get() {
-            None => Err(Decline::NotYet),
-            Some(None) => Err(Decline::Unindexed),
-            Some(Some(index)) => {
-                let index = Arc::clone(index);
-                Ok(Step::Layer(resolved, index))
-            }
-        }
+        let index = match hierarchy.index.get() {
+            None => return Err(Decline::NotYet),
+            Some(None) => return Err(Decline::Unindexed),
+            Some(Some(index)) => Arc::clone(index),
+        };
+        Ok(Some(PlanLayer {
+            site,
+            hierarchy,
+            index,
+        }))
     }
 }

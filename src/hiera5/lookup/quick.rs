@@ -49,7 +49,19 @@ impl Session {
         if let Some((plan, _)) = self.find::<Plans>(namespace) {
             return plan.ok_or(Decline::Unindexed);
         }
-        let plan = match SearchPlan::gather(self, module) {
+        let base = match self.find::<BasePlans>(()) {
+            Some((base, _)) => base.ok_or(Decline::Unindexed)?,
+            None => {
+                let base = match BaseLayers::gather(self) {
+                    Ok(base) => Some(Arc::new(base)),
+                    Err(Decline::Unindexed) => None,
+                    Err(other) => return Err(other),
+                };
+                self.keep_as::<BasePlans>((), base, no_reads())
+                    .ok_or(Decline::Unindexed)?
+            }
+        };
+        let plan = match SearchPlan::gather(self, base, module) {
             Ok(plan) => Some(Arc::new(plan)),
             Err(Decline::Unindexed) => None,
             Err(other) => return Err(other),
@@ -91,7 +103,7 @@ impl Session {
         }
         // The request's own variables hide what read them.
         let known = self.known_variables();
-        if req.scoped() && req.refuses(&plan.reads, known) {
+        if req.scoped() && plan.reads().any(|reads| req.refuses(reads, known)) {
             return Err(Decline::Scoped);
         }
         let parsed = if root.len() < name.len() {
@@ -105,7 +117,7 @@ impl Session {
         };
         let mut found = None;
         let mut interpolated = None;
-        for layer in &plan.layers {
+        for layer in plan.layers() {
             let Some(hit) = index_hits(&layer.index, root).first() else {
                 continue;
             };
@@ -167,7 +179,7 @@ impl Session {
         if let Some(mut reads) = interpolated {
             // What the general path would have read: the plan's variables
             // and the interpolation's.
-            reads.extend(plan.reads.iter().cloned());
+            reads.extend(plan.reads().flat_map(|r| r.iter().cloned()));
             reads.sort_unstable();
             reads.dedup();
             if !req.hides(&reads) {
