@@ -604,13 +604,109 @@ enum Parsed {
     Failed(Box<Error>),
 }
 
-impl Parsed {
-    fn data(r: Result<Arc<Map>>) -> Parsed {
-        r.map_or_else(|e| Parsed::Failed(Box::new(e)), Parsed::Data)
+/// What a path is read as. Each reading has its own slot in the cache
+/// and its own type of parse ([`Content`]): a path is read as one data
+/// format, one layer's hiera.yaml, or a module's metadata.json.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Reading {
+    YamlData,
+    JsonData,
+    GlobalConfig,
+    EnvironmentConfig,
+    ModuleConfig,
+    Metadata,
+    HoconData,
+}
+
+/// How many [`Reading`]s there are.
+const READINGS: usize = 7;
+
+impl Reading {
+    /// A data file read as `format`.
+    fn data(format: DataFormat) -> Reading {
+        match format {
+            DataFormat::Yaml => Reading::YamlData,
+            DataFormat::Json => Reading::JsonData,
+            DataFormat::Hocon => Reading::HoconData,
+        }
     }
 
-    fn config(r: Result<Option<Arc<HieraConfig>>>) -> Parsed {
-        r.map_or_else(|e| Parsed::Failed(Box::new(e)), Parsed::Config)
+    /// A hiera.yaml read for `layer`.
+    fn config(layer: LayerKind) -> Reading {
+        match layer {
+            LayerKind::Global => Reading::GlobalConfig,
+            LayerKind::Environment => Reading::EnvironmentConfig,
+            LayerKind::Module => Reading::ModuleConfig,
+        }
+    }
+
+    /// Its slot's position.
+    fn slot(self) -> usize {
+        self as usize
+    }
+}
+
+/// The type of a reading's parse, as a [`Parsed`] holds it.
+trait Content: Sized {
+    fn into_parsed(self) -> Parsed;
+    /// The parse, if `parsed` holds this type.
+    fn of(parsed: Parsed) -> Option<Self>;
+}
+
+impl Content for Arc<Map> {
+    fn into_parsed(self) -> Parsed {
+        Parsed::Data(self)
+    }
+    fn of(parsed: Parsed) -> Option<Self> {
+        match parsed {
+            Parsed::Data(d) => Some(d),
+            _ => None,
+        }
+    }
+}
+
+impl Content for Option<Arc<HieraConfig>> {
+    fn into_parsed(self) -> Parsed {
+        Parsed::Config(self)
+    }
+    fn of(parsed: Parsed) -> Option<Self> {
+        match parsed {
+            Parsed::Config(c) => Some(c),
+            _ => None,
+        }
+    }
+}
+
+impl Content for Box<(bool, Option<Value>)> {
+    fn into_parsed(self) -> Parsed {
+        Parsed::Metadata(self)
+    }
+    fn of(parsed: Parsed) -> Option<Self> {
+        match parsed {
+            Parsed::Metadata(m) => Some(m),
+            _ => None,
+        }
+    }
+}
+
+impl Parsed {
+    /// A parse or its error.
+    fn of<T: Content>(r: Result<T>) -> Parsed {
+        r.map_or_else(|e| Parsed::Failed(Box::new(e)), T::into_parsed)
+    }
+
+    /// The parse as the type its reading gives, or its error.
+    fn content<T: Content>(self, path: &Path) -> Result<T> {
+        match self {
+            Parsed::Failed(e) => Err(*e),
+            other => T::of(other).ok_or_else(|| {
+                // Each reading has its own slot: a slot holds its reading's type.
+                Error::new(
+                    ErrorKind::Io,
+                    format!("{}: cached as another kind of file", path.display()),
+                )
+            }),
+        }
     }
 }
 
@@ -634,27 +730,25 @@ struct CacheEntry {
     racy: Option<Box<(u64, Instant)>>,
 }
 
-/// The cached parses of one path, by tag (0 `yaml_data`, 1 `json_data`,
-/// 2-4 hiera.yaml for each layer, 5 a module's metadata.json, 6
-/// `hocon_data`). A path is
+/// The cached parses of one path, by [`Reading`]. A path is
 /// nearly always read one way, so one slot is kept inline and the others
 /// only exist when needed.
 enum Slots {
-    One(u8, CacheEntry),
-    Many(Box<[Option<CacheEntry>; 7]>),
+    One(Reading, CacheEntry),
+    Many(Box<[Option<CacheEntry>; READINGS]>),
 }
 
 impl Slots {
-    fn get(&self, tag: u8) -> Option<&CacheEntry> {
+    fn get(&self, reading: Reading) -> Option<&CacheEntry> {
         match self {
-            Slots::One(t, e) => (*t == tag).then_some(e),
-            Slots::Many(slots) => slots[tag as usize].as_ref(),
+            Slots::One(r, e) => (*r == reading).then_some(e),
+            Slots::Many(slots) => slots[reading.slot()].as_ref(),
         }
     }
 
-    fn set(&mut self, tag: u8, entry: CacheEntry) {
+    fn set(&mut self, reading: Reading, entry: CacheEntry) {
         match self {
-            Slots::One(t, e) if *t == tag => *e = entry,
+            Slots::One(r, e) if *r == reading => *e = entry,
             Slots::One(..) => {
                 let Slots::One(t, e) = std::mem::replace(self, Slots::Many(Box::default())) else {
                     unreachable!()
@@ -662,10 +756,10 @@ impl Slots {
                 let Slots::Many(slots) = self else {
                     unreachable!()
                 };
-                slots[t as usize] = Some(e);
-                slots[tag as usize] = Some(entry);
+                slots[t.slot()] = Some(e);
+                slots[reading.slot()] = Some(entry);
             }
-            Slots::Many(slots) => slots[tag as usize] = Some(entry),
+            Slots::Many(slots) => slots[reading.slot()] = Some(entry),
         }
     }
 }
@@ -833,10 +927,30 @@ impl FileCache {
         matches!(self.probe(path), Ok(Some(Probe { is_dir: true, .. })))
     }
 
-    fn get(
+    /// `path` read as `reading`: its cached parse while the file is
+    /// unchanged, else read and parsed with `parse` (which also names the
+    /// files the parse included) and kept. `Ok(None)`: no such file.
+    fn get<T: Content>(
         &self,
         path: &Path,
-        tag: u8,
+        reading: Reading,
+        parse: impl FnOnce(&[u8]) -> (Result<T>, Vec<Dep>),
+    ) -> Result<Option<T>> {
+        Ok(
+            match self.get_parsed(path, reading, |bytes| {
+                let (r, deps) = parse(bytes);
+                (Parsed::of(r), deps)
+            })? {
+                None => None,
+                Some(parsed) => Some(parsed.content(path)?),
+            },
+        )
+    }
+
+    fn get_parsed(
+        &self,
+        path: &Path,
+        tag: Reading,
         parse: impl FnOnce(&[u8]) -> (Parsed, Vec<Dep>),
     ) -> std::result::Result<Option<Parsed>, Error> {
         let Some(probe) = self.probe(path).map_err(|e| io_error(&e, path))? else {
@@ -917,12 +1031,8 @@ impl FileCache {
 
     /// The data hash of a data file; `Ok(None)` when the file does not exist.
     pub fn data(&self, path: &Path, format: DataFormat) -> Result<Option<Arc<Map>>> {
-        let tag = match format {
-            DataFormat::Yaml => 0,
-            DataFormat::Json => 1,
-            DataFormat::Hocon => 6,
-        };
-        for other in [0, 1, 6] {
+        let tag = Reading::data(format);
+        for other in [Reading::YamlData, Reading::JsonData, Reading::HoconData] {
             if other != tag {
                 if let Some(shared) = self.parsed_as_other(path, other)? {
                     return Ok(Some(shared));
@@ -930,7 +1040,7 @@ impl FileCache {
             }
         }
         let mut includes = crate::hocon::cache_includes::CacheIncludes::new(self);
-        match self.get(path, tag, |bytes| {
+        self.get(path, tag, |bytes| {
             let root = match format {
                 DataFormat::Yaml => match yaml_utf8(bytes) {
                     Ok(text) => {
@@ -950,28 +1060,23 @@ impl FileCache {
                 DataFormat::Json => json_data_root(bytes, path),
                 DataFormat::Hocon => includes.parse(bytes, path),
             };
-            let parsed = Parsed::data(root.map(|mut root| {
+            let parsed = root.map(|mut root| {
                 let mut strings = self.strings.lock().unwrap_or_else(|p| p.into_inner());
                 Compactor::new(Some(&mut strings)).value(&mut root, format == DataFormat::Yaml);
                 strings.purge();
                 into_map(root)
-            }));
+            });
             (parsed, includes.take_deps())
-        })? {
-            None => Ok(None),
-            Some(Parsed::Data(d)) => Ok(Some(d)),
-            Some(Parsed::Failed(e)) => Err(*e),
-            Some(_) => unreachable!(),
-        }
+        })
     }
 
-    /// The data hash another data function (`other`: 0 `yaml_data`, 1
-    /// `json_data`) already parsed from the current version of `path`.
+    /// The data hash another data function (`other`: another data
+    /// reading) already parsed from the current version of `path`.
     /// Puppet caches file data per environment by path only
     /// (`EnvironmentContext#cached_file_data`), so a level that reads a file
     /// another level has parsed successfully gets that parse, whatever its
     /// own function; a failed parse is not cached there.
-    fn parsed_as_other(&self, path: &Path, other: u8) -> Result<Option<Arc<Map>>> {
+    fn parsed_as_other(&self, path: &Path, other: Reading) -> Result<Option<Arc<Map>>> {
         {
             let map = self.entries.lock().unwrap_or_else(|p| p.into_inner());
             if map.get(path_key(path)).and_then(|s| s.get(other)).is_none() {
@@ -995,11 +1100,7 @@ impl FileCache {
 
     /// The parsed hiera.yaml at `path` for `layer`.
     pub fn config(&self, path: &Path, layer: LayerKind) -> Result<Option<Arc<HieraConfig>>> {
-        let tag = match layer {
-            LayerKind::Global => 2,
-            LayerKind::Environment => 3,
-            LayerKind::Module => 4,
-        };
+        let tag = Reading::config(layer);
         if let (Some(c), LayerKind::Module) = (&self.confinement, layer) {
             // A module's directory is a root (its name is a plain word).
             c.add_module_dir(path.parent().unwrap_or(path));
@@ -1053,14 +1154,9 @@ impl FileCache {
             Err(problem) => Err(Error { kind: ErrorKind::Parse, message: format!("({}): {problem}", path.display()), file: Some(path.to_path_buf()), line: Some(1) }),
         }
         };
-        match self.get(path, tag, |bytes| {
-            (Parsed::config(parse(bytes)), Vec::new())
-        })? {
-            None => Ok(None),
-            Some(Parsed::Config(c)) => Ok(c),
-            Some(Parsed::Failed(e)) => Err(*e),
-            Some(_) => unreachable!(),
-        }
+        Ok(self
+            .get(path, tag, |bytes| (parse(bytes), Vec::new()))?
+            .flatten())
     }
 
     /// Whether Puppet keeps the module in `dir` for its `metadata.json`
@@ -1116,23 +1212,12 @@ impl FileCache {
                 .cloned(),
             _ => None,
         };
-        match self.get(&path, 5, |bytes| {
-            let parsed = verdict(bytes).map_or_else(
-                |e| Parsed::Failed(Box::new(e)),
-                |keep| {
-                    Parsed::Metadata(Box::new((
-                        keep,
-                        if keep { data_provider(bytes) } else { None },
-                    )))
-                },
-            );
+        let metadata = self.get(&path, Reading::Metadata, |bytes| {
+            let parsed = verdict(bytes)
+                .map(|keep| Box::new((keep, if keep { data_provider(bytes) } else { None })));
             (parsed, Vec::new())
-        })? {
-            None => Ok((true, None)),
-            Some(Parsed::Metadata(m)) => Ok(*m),
-            Some(Parsed::Failed(e)) => Err(*e),
-            Some(_) => unreachable!(),
-        }
+        })?;
+        Ok(metadata.map_or((true, None), |m| *m))
     }
 
     /// Number of cached files.
@@ -1289,7 +1374,7 @@ mod tests {
     fn entry_racy(cache: &FileCache, path: &Path) -> Option<(u64, Instant)> {
         let map = cache.entries.lock().unwrap();
         map.get(path_key(path))
-            .and_then(|slots| slots.get(0))
+            .and_then(|slots| slots.get(Reading::YamlData))
             .unwrap()
             .racy
             .as_deref()
@@ -1335,7 +1420,7 @@ mod tests {
             .unwrap()
             .get_mut(path_key(&f))
             .unwrap()
-            .set(0, entry);
+            .set(Reading::YamlData, entry);
         let d2 = cache.data(&f, DataFormat::Yaml).unwrap().unwrap();
         assert_eq!(d2.get(&Value::from("a")), Some(&Value::Int(1)));
         assert!(cache.generation() > g);
@@ -1353,7 +1438,7 @@ mod tests {
             .unwrap()
             .get_mut(path_key(&f))
             .unwrap()
-            .set(0, entry);
+            .set(Reading::YamlData, entry);
         assert!(Arc::ptr_eq(
             &cache.data(&f, DataFormat::Yaml).unwrap().unwrap(),
             &d

@@ -1,13 +1,294 @@
-//! What a session keeps (finished lookups, resolved hierarchies, compiled
-//! lookup_options) and which session keeps it: an overlay keeps in its
-//! parent whatever read none of the variables it changes.
+//! What a session keeps, in one store with typed keys ([`Store`]), and
+//! which session keeps it: an overlay keeps in its parent whatever read
+//! none of the variables it changes.
+//!
+//! Every kind of kept thing is one line of [`kinds!`]: its name, its shelf
+//! (how it is keyed) and its [`Sharing`]. The rules (which session keeps an
+//! entry, which entries a session sees, what is never kept) are written
+//! once, in [`Session::find`] and [`Session::keep_as`], for every kind.
 
 use super::*;
+use crate::hiera5::config::HieraConfig;
 use crate::value::Value;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
+
+/// Which session's store holds a kind of entry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Sharing {
+    /// Computed from the scope: an overlay keeps in (and takes from) its
+    /// parent what read none of the variables it changes, and keeps the
+    /// rest itself.
+    Scope,
+    /// Read from files only (configurations): kept by the parent of an
+    /// overlay, seen by all.
+    Configs,
+    /// The session's own (the quick path's plans, made from the others).
+    Own,
+}
+
+/// One shelf of a [`Store`]: the entries of one kind by key, each with the
+/// variables it read. `Send + Sync`: threads share it.
+pub(super) trait Shelf: Default {
+    /// How an entry is asked for.
+    type Key<'a>: Copy;
+    /// What an entry holds (cheap to clone: `Arc`s and small values).
+    type Value: Clone;
+    /// The first entry for `key` whose reads `sees` accepts.
+    fn find(
+        &self,
+        key: Self::Key<'_>,
+        sees: impl Fn(&[Box<str>]) -> bool,
+    ) -> Option<(Self::Value, Reads)>;
+    /// Keeps `value` for `key` unless an entry `sees` accepts is there;
+    /// returns the entry kept (another thread's, when it was first).
+    fn keep(
+        &self,
+        key: Self::Key<'_>,
+        value: Self::Value,
+        reads: Reads,
+        sees: impl Fn(&[Box<str>]) -> bool,
+    ) -> Self::Value;
+}
+
+/// A shelf of one entry (per session).
+pub(super) struct Single<V>(OnceLock<(V, Reads)>);
+
+impl<V> Default for Single<V> {
+    fn default() -> Self {
+        Single(OnceLock::new())
+    }
+}
+
+impl<V: Clone> Shelf for Single<V> {
+    type Key<'a> = ();
+    type Value = V;
+
+    fn find(&self, _: (), sees: impl Fn(&[Box<str>]) -> bool) -> Option<(V, Reads)> {
+        self.0.get().filter(|(_, r)| sees(r)).cloned()
+    }
+
+    fn keep(&self, _: (), value: V, reads: Reads, sees: impl Fn(&[Box<str>]) -> bool) -> V {
+        let mut value = Some(value);
+        let (kept, r) = self
+            .0
+            .get_or_init(|| (value.take().expect("taken once"), reads));
+        match value {
+            // Another thread's entry, which this session does not see.
+            Some(v) if !sees(r) => v,
+            _ => kept.clone(),
+        }
+    }
+}
+
+/// Several entries per key, told apart by a variant (a finished lookup's
+/// merge) and by their reads.
+pub(super) struct Keyed<K, T, V>(Kept<K, Entries<T, V>>);
+
+/// The entries of one key: nearly always one, kept inline.
+pub(super) struct Entries<T, V> {
+    first: (T, V, Reads),
+    more: Vec<(T, V, Reads)>,
+}
+
+impl<T, V> Entries<T, V> {
+    fn iter(&self) -> impl Iterator<Item = &(T, V, Reads)> {
+        std::iter::once(&self.first).chain(self.more.iter())
+    }
+}
+
+impl<K, T, V> Default for Keyed<K, T, V> {
+    fn default() -> Self {
+        Keyed(Kept::default())
+    }
+}
+
+impl<K: std::hash::Hash + Eq, T, V: Clone> Keyed<K, T, V> {
+    fn find_by<Q>(
+        &self,
+        key: &Q,
+        variant: impl Fn(&T) -> bool,
+        sees: impl Fn(&[Box<str>]) -> bool,
+    ) -> Option<(V, Reads)>
+    where
+        K: std::borrow::Borrow<Q>,
+        Q: std::hash::Hash + Eq + ?Sized,
+    {
+        let map = self.0.lock();
+        let entries = map.get(key)?;
+        let found = entries
+            .iter()
+            .find(|(t, _, r)| variant(t) && sees(r))
+            .map(|(_, v, r)| (v.clone(), Arc::clone(r)));
+        found
+    }
+
+    fn keep_by<Q>(
+        &self,
+        key: &Q,
+        variant: T,
+        value: V,
+        reads: Reads,
+        same: impl Fn(&T, &T) -> bool,
+        sees: impl Fn(&[Box<str>]) -> bool,
+    ) -> V
+    where
+        K: std::borrow::Borrow<Q> + From<Q::Owned>,
+        Q: std::hash::Hash + Eq + ToOwned + ?Sized,
+    {
+        let mut map = self.0.lock();
+        if let Some(entries) = map.get_mut(key) {
+            if let Some((_, v, _)) = entries
+                .iter()
+                .find(|(t, _, r)| same(t, &variant) && sees(r))
+            {
+                return v.clone();
+            }
+            entries.more.push((variant, value.clone(), reads));
+            return value;
+        }
+        let entries = Entries {
+            first: (variant, value.clone(), reads),
+            more: Vec::new(),
+        };
+        map.insert(K::from(key.to_owned()), entries);
+        value
+    }
+}
+
+/// Entries by name (a module's name, "" outside modules).
+pub(super) type ByName<V> = Keyed<Box<str>, (), V>;
+
+impl<V: Clone> Shelf for ByName<V> {
+    type Key<'a> = &'a str;
+    type Value = V;
+
+    fn find(&self, key: &str, sees: impl Fn(&[Box<str>]) -> bool) -> Option<(V, Reads)> {
+        self.find_by(key, |_| true, sees)
+    }
+
+    fn keep(&self, key: &str, value: V, reads: Reads, sees: impl Fn(&[Box<str>]) -> bool) -> V {
+        self.keep_by(key, (), value, reads, |_, _| true, sees)
+    }
+}
+
+/// The identity of a hierarchy: its configuration's address (the entry
+/// holds the configuration, so that the address stays unique), and whether
+/// it is the default hierarchy.
+pub(super) type HierarchyKey = (usize, bool);
+
+/// Entries by hierarchy.
+pub(super) type ByHierarchy<V> = Keyed<HierarchyKey, (), V>;
+
+impl<V: Clone> Shelf for ByHierarchy<V> {
+    type Key<'a> = HierarchyKey;
+    type Value = V;
+
+    fn find(&self, key: HierarchyKey, sees: impl Fn(&[Box<str>]) -> bool) -> Option<(V, Reads)> {
+        self.find_by(&key, |_| true, sees)
+    }
+
+    fn keep(
+        &self,
+        key: HierarchyKey,
+        value: V,
+        reads: Reads,
+        sees: impl Fn(&[Box<str>]) -> bool,
+    ) -> V {
+        self.keep_by(&key, (), value, reads, |_, _| true, sees)
+    }
+}
+
+/// Finished lookups by key and merge.
+pub(super) type ByKeyAndMerge = Keyed<Box<str>, Option<Value>, Found>;
+
+impl Shelf for ByKeyAndMerge {
+    type Key<'a> = (&'a str, Option<&'a Value>);
+    type Value = Found;
+
+    fn find(
+        &self,
+        (key, merge): (&str, Option<&Value>),
+        sees: impl Fn(&[Box<str>]) -> bool,
+    ) -> Option<(Found, Reads)> {
+        self.find_by(key, |m| m.as_ref() == merge, sees)
+    }
+
+    fn keep(
+        &self,
+        (key, merge): (&str, Option<&Value>),
+        value: Found,
+        reads: Reads,
+        sees: impl Fn(&[Box<str>]) -> bool,
+    ) -> Found {
+        self.keep_by(key, merge.cloned(), value, reads, |a, b| a == b, sees)
+    }
+}
+
+/// A kind of thing a session keeps: its shelf in the [`Store`], and which
+/// session keeps it.
+pub(super) trait Kind {
+    /// How its entries are keyed.
+    type Shelf: Shelf;
+    /// Which session's store holds its entries.
+    const SHARING: Sharing;
+    /// Its shelf in `store`.
+    fn shelf(store: &Store) -> &Self::Shelf;
+}
+
+/// How an entry of kind `K` is asked for.
+pub(super) type KeyOf<'a, K> = <<K as Kind>::Shelf as Shelf>::Key<'a>;
+/// What an entry of kind `K` holds.
+pub(super) type ValueOf<K> = <<K as Kind>::Shelf as Shelf>::Value;
+
+/// Declares the kinds a session keeps: for each, a marker type, its shelf
+/// and its sharing, and the [`Store`] that has one shelf of each.
+macro_rules! kinds {
+    ($( $(#[$doc:meta])* $kind:ident($field:ident): $shelf:ty, $sharing:ident; )*) => {
+        /// Everything a session keeps: one shelf per kind.
+        #[derive(Default)]
+        pub(super) struct Store {
+            $( $(#[$doc])* $field: $shelf, )*
+        }
+        $(
+            $(#[$doc])*
+            pub(super) struct $kind;
+            impl Kind for $kind {
+                type Shelf = $shelf;
+                const SHARING: Sharing = Sharing::$sharing;
+                fn shelf(store: &Store) -> &$shelf {
+                    &store.$field
+                }
+            }
+        )*
+    };
+}
+
+kinds! {
+    /// Finished lookups: key and merge -> the result. Correct because a
+    /// session is a snapshot and its scope does not change.
+    Finished(finished): ByKeyAndMerge, Scope;
+    /// Hierarchies resolved for the scope.
+    Hierarchies(hierarchies): ByHierarchy<Arc<ResolvedHierarchy>>, Scope;
+    /// Compiled lookup_options by module name ("" for keys outside modules).
+    ModuleOptions(module_options): ByName<Option<Arc<CompiledOptions>>>, Scope;
+    /// The merged global and environment lookup_options.
+    BaseOptions(base_options): Single<Option<Value>>, Scope;
+    /// The global layer's configuration.
+    GlobalConfig(global_config): Single<Arc<HieraConfig>>, Configs;
+    /// The environment layer's configuration, if any.
+    EnvConfig(env_config): Single<Option<Arc<HieraConfig>>>, Configs;
+    /// Each module's configuration, if any, by module name.
+    ModuleConfigs(module_configs): ByName<Option<Arc<HieraConfig>>>, Configs;
+    /// The quick path's global and environment layers; `None` inside:
+    /// never ready (always the general path).
+    BasePlans(base_plans): Single<Option<Arc<BaseLayers>>>, Own;
+    /// The quick path's search plans by module name ("" for keys outside
+    /// modules); `None` inside: never ready (always the general path).
+    Plans(plans): ByName<Option<Arc<SearchPlan>>>, Own;
+}
 
 impl Session {
-    /// The session whose caches hold what was computed from `reads`: the
+    /// The session whose store holds what was computed from `reads`: the
     /// parent when none of them is a variable this overlay changes.
     pub(super) fn keeper(&self, reads: &[Box<str>]) -> &Session {
         match &self.parent {
@@ -16,121 +297,45 @@ impl Session {
         }
     }
 
-    /// The sessions whose caches may hold what this session computes: its
-    /// own, then its parent's (whose entries count only when they read no
-    /// variable this overlay changes).
-    pub(super) fn cache_sessions(&self) -> impl Iterator<Item = &Session> {
-        std::iter::once(self).chain(self.parent.as_deref())
-    }
-
-    /// Whether an entry of `owner`'s caches that read `reads` is this
+    /// Whether an entry of `owner`'s store that read `reads` is this
     /// session's answer too.
     pub(super) fn sees(&self, owner: &Session, reads: &[Box<str>]) -> bool {
         std::ptr::eq(owner, self) || !reads.iter().any(|r| self.changed.contains(r))
     }
 
-    /// A finished lookup of `key` with `merge`, if the session keeps one,
-    /// and the variables it read.
-    pub(super) fn finished(&self, key: &str, merge: Option<&Value>) -> Option<(Found, Reads)> {
-        for owner in self.cache_sessions() {
-            let results = owner.results.lock();
-            let hit = results.get(key).and_then(|slot| {
-                slot.iter()
-                    .find(|(m, _, reads)| m.as_ref() == merge && self.sees(owner, reads))
-            });
-            if let Some((_, found, reads)) = hit {
-                return Some((found.clone(), Arc::clone(reads)));
+    /// An entry of kind `K` this session may use, and the variables it
+    /// read: for [`Sharing::Scope`] its own, then its parent's (whose
+    /// entries count only when they read no variable this overlay changes).
+    pub(super) fn find<K: Kind>(&self, key: KeyOf<'_, K>) -> Option<(ValueOf<K>, Reads)> {
+        match K::SHARING {
+            Sharing::Scope => {
+                let own = K::shelf(&self.store).find(key, |_| true);
+                own.or_else(|| {
+                    let parent = self.parent.as_deref()?;
+                    K::shelf(&parent.store).find(key, |r| self.sees(parent, r))
+                })
             }
-        }
-        None
-    }
-
-    /// Keeps a finished lookup that read `reads` (the first answer kept for
-    /// a key and merge stays).
-    pub(super) fn keep(&self, key: &str, merge: Option<&Value>, found: &Found, reads: Reads) {
-        if reads.iter().any(|r| &**r == VOLATILE) {
-            return;
-        }
-        let owner = self.keeper(&reads);
-        let mut results = owner.results.lock();
-        let slot = results.entry(key.to_string()).or_default();
-        if !slot
-            .iter()
-            .any(|(m, _, r)| m.as_ref() == merge && self.sees(owner, r))
-        {
-            slot.push((merge.cloned(), found.clone(), reads));
+            Sharing::Configs => K::shelf(&self.configs().store).find(key, |_| true),
+            Sharing::Own => K::shelf(&self.store).find(key, |_| true),
         }
     }
 
-    /// A resolved hierarchy this session may search, if one is kept.
-    pub(super) fn cached_hierarchy(&self, key: (usize, bool)) -> Option<Arc<ResolvedHierarchy>> {
-        self.cache_sessions().find_map(|owner| {
-            let cache = owner.hierarchy_cache.lock();
-            cache
-                .get(&key)
-                .filter(|r| self.sees(owner, &r.reads))
-                .map(Arc::clone)
-        })
-    }
-
-    /// Keeps a resolved hierarchy; returns the one kept (another thread's,
-    /// when it was first).
-    pub(super) fn keep_hierarchy(
+    /// Keeps an entry of kind `K` that read `reads`, in the session that
+    /// keeps it ([`Sharing`]); returns the entry kept (the first one kept
+    /// for a key stays). What read a [`VOLATILE`] variable is not kept.
+    pub(super) fn keep_as<K: Kind>(
         &self,
-        key: (usize, bool),
-        resolved: Arc<ResolvedHierarchy>,
-    ) -> Arc<ResolvedHierarchy> {
-        if resolved.reads.iter().any(|r| &**r == VOLATILE) {
-            return resolved;
-        }
-        let owner = self.keeper(&resolved.reads);
-        let mut cache = owner.hierarchy_cache.lock();
-        Arc::clone(cache.entry(key).or_insert(resolved))
-    }
-
-    /// The compiled lookup_options of a module namespace ("" outside
-    /// modules), if kept, and the variables they read.
-    pub(super) fn cached_options(&self, namespace: &str) -> Option<KeptOptions> {
-        self.cache_sessions().find_map(|owner| {
-            let cache = owner.options_cache.lock();
-            cache
-                .get(namespace)
-                .filter(|(_, reads)| self.sees(owner, reads))
-                .cloned()
-        })
-    }
-
-    pub(super) fn keep_options(
-        &self,
-        namespace: &str,
-        options: Option<Arc<CompiledOptions>>,
+        key: KeyOf<'_, K>,
+        value: ValueOf<K>,
         reads: Reads,
-    ) {
-        if reads.iter().any(|r| &**r == VOLATILE) {
-            return;
-        }
-        let owner = self.keeper(&reads);
-        let mut cache = owner.options_cache.lock();
-        cache
-            .entry(namespace.to_string())
-            .or_insert((options, reads));
-    }
-
-    /// The merged global and environment lookup_options, if kept.
-    pub(super) fn cached_base_options(&self) -> Option<&(Option<Value>, Reads)> {
-        self.cache_sessions().find_map(|owner| {
-            owner
-                .base_options
-                .get()
-                .filter(|(_, reads)| self.sees(owner, reads))
-        })
-    }
-
-    pub(super) fn keep_base_options(&self, options: Option<Value>, reads: Reads) {
-        if reads.iter().any(|r| &**r == VOLATILE) {
-            return;
-        }
-        let _ = self.keeper(&reads).base_options.set((options, reads));
+    ) -> ValueOf<K> {
+        let owner = match K::SHARING {
+            Sharing::Scope if reads.iter().any(|r| &**r == VOLATILE) => return value,
+            Sharing::Scope => self.keeper(&reads),
+            Sharing::Configs => self.configs(),
+            Sharing::Own => self,
+        };
+        K::shelf(&owner.store).keep(key, value, reads, |r| self.sees(owner, r))
     }
 
     /// The session that reads and keeps the configurations (they do not
@@ -143,6 +348,11 @@ impl Session {
     /// stay): for benchmarks that time lookups on a warm session.
     #[doc(hidden)]
     pub fn forget_results(&self) {
-        self.results.lock().clear();
+        self.store.finished.0.lock().clear();
     }
+}
+
+/// The reads of what depends on no variable.
+pub(super) fn no_reads() -> Reads {
+    Arc::from([])
 }

@@ -145,10 +145,10 @@ impl Invocation<'_> {
             && self.locals.is_empty();
         let cache_key = (Arc::as_ptr(config) as usize, default_hierarchy);
         if cacheable {
-            if let Some(r) = self
+            if let Some((r, _)) = self
                 .session
-                .cached_hierarchy(cache_key)
-                .filter(|r| !self.refuses(&r.reads))
+                .find::<Hierarchies>(cache_key)
+                .filter(|(_, reads)| !self.refuses(reads))
             {
                 self.read_all(&r.reads);
                 return Ok(r);
@@ -172,7 +172,10 @@ impl Invocation<'_> {
         });
         if cacheable && !self.req.hides(&resolved.reads) {
             // The entry keeps its config alive, so the address stays unique.
-            return Ok(self.session.keep_hierarchy(cache_key, resolved));
+            let reads = Arc::clone(&resolved.reads);
+            return Ok(self
+                .session
+                .keep_as::<Hierarchies>(cache_key, resolved, reads));
         }
         Ok(resolved)
     }
@@ -199,7 +202,7 @@ impl Invocation<'_> {
                 .index
                 .get_or_init(|| self.build_index(entries, &resolved))
             {
-                Some(index) => Some(index.get(&*lk.root).map(Vec::as_slice).unwrap_or(&[])),
+                Some(index) => Some(index_hits(index, &lk.root)),
                 None => None,
             }
         } else {

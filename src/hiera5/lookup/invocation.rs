@@ -143,12 +143,6 @@ pub(super) fn find_line_matching(path: &Path, name: &str) -> Option<usize> {
         .map(|i| i + 1)
 }
 
-/// A finished lookup kept by a session: the merge it was asked with, and its result.
-pub(super) type CachedResult = (Option<Value>, Found, Reads);
-
-/// A module namespace's compiled lookup_options and what they read.
-pub(super) type KeptOptions = (Option<Arc<CompiledOptions>>, Reads);
-
 /// The scope variables (their root names) something computed from the
 /// scope read, found or not: what an overlay session must not change for
 /// it to be shared.
@@ -342,7 +336,7 @@ impl<'s> Invocation<'s> {
         }
         if let Some((found, reads)) = self
             .session
-            .finished(key, merge)
+            .find::<Finished>((key, merge))
             .filter(|(_, reads)| !self.refuses(reads))
         {
             self.read_all(&reads);
@@ -353,7 +347,8 @@ impl<'s> Invocation<'s> {
         // lookup_options gathered during this lookup may have been partial.
         let reads = self.reads_since(mark);
         if self.options_busy.is_empty() && !self.req.hides(&reads) {
-            self.session.keep(key, merge, &found, reads);
+            self.session
+                .keep_as::<Finished>((key, merge), found.clone(), reads);
         }
         Ok(found)
     }
@@ -452,39 +447,35 @@ impl<'s> Invocation<'s> {
         layer: Layer,
         module: Option<&str>,
     ) -> Result<Option<Arc<HieraConfig>>> {
-        let session = self.session.configs();
+        let session = self.session;
         match layer {
             Layer::Global => {
-                if let Some(c) = session.global_config.get() {
-                    return Ok(Some(Arc::clone(c)));
+                if let Some((c, _)) = session.find::<GlobalConfig>(()) {
+                    return Ok(Some(c));
                 }
                 let c = self.hiera().global_config()?;
-                Ok(Some(Arc::clone(session.global_config.get_or_init(|| c))))
+                Ok(Some(session.keep_as::<GlobalConfig>((), c, no_reads())))
             }
             Layer::Environment => {
-                if let Some(c) = session.env_config.get() {
-                    return Ok(c.clone());
+                if let Some((c, _)) = session.find::<EnvConfig>(()) {
+                    return Ok(c);
                 }
                 let mut warnings = Vec::new();
                 let c = self.hiera().env_config(&mut warnings);
                 warnings.into_iter().for_each(|w| self.warn(w));
                 let c = c?;
-                Ok(session.env_config.get_or_init(|| c).clone())
+                Ok(session.keep_as::<EnvConfig>((), c, no_reads()))
             }
             Layer::Module => {
                 let Some(m) = module else { return Ok(None) };
-                if let Some(c) = session.module_configs.lock().get(m) {
-                    return Ok(c.clone());
+                if let Some((c, _)) = session.find::<ModuleConfigs>(m) {
+                    return Ok(c);
                 }
                 let mut warnings = Vec::new();
                 let c = self.hiera().module_config(m, &mut warnings);
                 warnings.into_iter().for_each(|w| self.warn(w));
                 let c = c?;
-                session
-                    .module_configs
-                    .lock()
-                    .insert(m.to_string(), c.clone());
-                Ok(c)
+                Ok(session.keep_as::<ModuleConfigs>(m, c, no_reads()))
             }
         }
     }

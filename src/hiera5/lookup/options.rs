@@ -48,7 +48,7 @@ impl Invocation<'_> {
         let module = lk.module();
         let compiled = match self
             .session
-            .cached_options(module.unwrap_or(""))
+            .find::<ModuleOptions>(module.unwrap_or(""))
             .filter(|(_, reads)| !self.refuses(reads))
         {
             Some((c, reads)) => {
@@ -65,7 +65,7 @@ impl Invocation<'_> {
                 let reads = self.reads_since(mark);
                 if self.options_busy.is_empty() && !self.req.hides(&reads) {
                     self.session
-                        .keep_options(module.unwrap_or(""), c.clone(), reads);
+                        .keep_as::<ModuleOptions>(module.unwrap_or(""), c.clone(), reads);
                 }
                 c
             }
@@ -109,11 +109,11 @@ impl Invocation<'_> {
         if complete {
             if let Some((v, reads)) = self
                 .session
-                .cached_base_options()
+                .find::<BaseOptions>(())
                 .filter(|(_, reads)| !self.refuses(reads))
             {
-                self.read_all(reads);
-                return Ok(v.clone());
+                self.read_all(&reads);
+                return Ok(v);
             }
         }
         let mark = self.reads_mark();
@@ -134,7 +134,7 @@ impl Invocation<'_> {
         let reads = self.reads_since(mark);
         if complete && !self.req.hides(&reads) {
             // Gathered with nothing else in progress: the whole answer.
-            self.session.keep_base_options(opts.clone(), reads);
+            self.session.keep_as::<BaseOptions>((), opts.clone(), reads);
         }
         Ok(opts)
     }

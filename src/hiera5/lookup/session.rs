@@ -34,22 +34,10 @@ pub struct Session {
     /// An overlay's variables whose values the host gives when first read
     /// (`None` inside: the host has no such variable).
     pub(super) deferred: FastMap<Box<str>, OnceLock<Option<Value>>>,
-    /// Compiled lookup_options by module name ("" for keys outside modules).
-    pub(super) options_cache: Kept<String, KeptOptions>,
-    pub(super) hierarchy_cache: Kept<(usize, bool), Arc<ResolvedHierarchy>>,
-    pub(super) base_options: OnceLock<(Option<Value>, Reads)>,
-    pub(super) global_config: OnceLock<Arc<HieraConfig>>,
-    pub(super) env_config: OnceLock<Option<Arc<HieraConfig>>>,
-    pub(super) module_configs: Kept<String, Option<Arc<HieraConfig>>>,
-    /// Finished lookups: key -> (merge, result, variables read). Correct
-    /// because a session is a snapshot and its scope does not change.
-    pub(super) results: Kept<String, Vec<CachedResult>>,
-    /// The global and environment hierarchies for [`Session::quick_lookup`],
-    /// once both are resolved and indexed.
-    pub(super) quick_base: OnceLock<QuickBase>,
-    /// Per module name ("" for keys outside modules): what the quick path
-    /// needs, once ready; `None` inside: never ready (always the general path).
-    pub(super) quick_modules: Kept<Box<str>, Option<Arc<QuickModule>>>,
+    /// Everything the session keeps (finished lookups, resolved
+    /// hierarchies, lookup_options, configurations, the quick path's
+    /// plans), one shelf per kind: see [`Store`].
+    pub(super) store: Store,
     /// The variable names the host has been asked about (shared with
     /// overlays: the parent's is used).
     pub(super) known: KnownVariables,
@@ -157,15 +145,7 @@ impl Session {
             parent,
             changed,
             deferred: FastMap::default(),
-            options_cache: Kept::default(),
-            hierarchy_cache: Kept::default(),
-            base_options: OnceLock::new(),
-            global_config: OnceLock::new(),
-            env_config: OnceLock::new(),
-            module_configs: Kept::default(),
-            results: Kept::default(),
-            quick_base: OnceLock::new(),
-            quick_modules: Kept::default(),
+            store: Store::default(),
             known: KnownVariables::default(),
         }
     }
@@ -254,7 +234,7 @@ impl Session {
             );
             return (Err(e), Vec::new());
         }
-        if let Some((found, warnings)) = self.quick_lookup(req, asked) {
+        if let Ok((found, warnings)) = self.quick_lookup(req, asked) {
             return (Ok(found.or_else(|| req.default.clone())), warnings);
         }
         if let Err(e) = check_merge_argument(req.merge.as_ref()) {

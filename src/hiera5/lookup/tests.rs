@@ -173,3 +173,120 @@ fn config_lines_are_found_as_puppet_finds_them() {
     assert_eq!(e.kind, ErrorKind::Config);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A configuration in a fresh directory: `hiera.yaml` and `data/common.yaml`.
+fn plan_fixture(name: &str, hiera: &str, common: &str) -> (std::path::PathBuf, Arc<Hiera>) {
+    let dir = std::env::temp_dir().join(format!("libhiera-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("data")).unwrap();
+    std::fs::write(dir.join("hiera.yaml"), hiera).unwrap();
+    std::fs::write(dir.join("data/common.yaml"), common).unwrap();
+    let options = Options {
+        hiera_config: dir.join("hiera.yaml"),
+        environmentpath: dir.clone(),
+        ..Options::default()
+    };
+    (dir, Arc::new(Hiera::open(options).unwrap()))
+}
+
+#[test]
+fn the_quick_path_walks_the_plan_the_general_path_gathered_or_names_why_not() {
+    let (dir, hiera) = plan_fixture(
+        "plan",
+        "version: 5\nhierarchy:\n  - name: n\n    path: \"n/%{role}.yaml\"\n  - name: c\n    path: common.yaml\n",
+        "a: 1\nb: \"%{role}-x\"\nm:\n  x: 1\nlookup_options:\n  m:\n    merge: deep\n",
+    );
+    let mut scope = Map::default();
+    scope.insert("role".into(), "web".into());
+    let session = Session::new(hiera, scope);
+    let quick = |req: &LookupRequest| {
+        session
+            .quick_lookup(req, &mut Asked::new())
+            .map(|(found, _)| found)
+    };
+    let key = LookupRequest::key;
+    // Nothing gathered yet: the general path answers, and fills the store.
+    assert_eq!(quick(&key("a")), Err(Decline::NotYet));
+    assert_eq!(session.lookup_key("a").unwrap(), Some(Value::Int(1)));
+    // Now the plan is there: found, not found, dotted, interpolated.
+    assert_eq!(quick(&key("a")), Ok(Some(Value::Int(1))));
+    assert_eq!(quick(&key("nope")), Ok(None));
+    assert_eq!(quick(&key("a.b")), Err(Decline::Failed));
+    assert_eq!(quick(&key("b")), Ok(Some(Value::string("web-x"))));
+    // The interpolated answer is kept as the general path keeps it.
+    let (kept, reads) = session.find::<Finished>(("b", None)).unwrap();
+    assert_eq!(kept, Some(Value::string("web-x")));
+    assert!(reads.iter().any(|r| &**r == "role"), "{reads:?}");
+    // Each step the plan leaves to the general path, named.
+    assert_eq!(quick(&key("m")), Err(Decline::Options));
+    assert_eq!(quick(&key("'a'")), Err(Decline::Key));
+    assert_eq!(quick(&key("lookup_options")), Err(Decline::Key));
+    let merged = LookupRequest {
+        merge: Some(Value::string("deep")),
+        ..key("a")
+    };
+    assert_eq!(quick(&merged), Err(Decline::Request));
+    // And the general path gives the same answers.
+    assert_eq!(
+        session.lookup_key("b").unwrap(),
+        Some(Value::string("web-x"))
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn an_overlay_sees_its_parents_entries_that_read_none_of_its_changes() {
+    let (dir, hiera) = plan_fixture(
+        "store",
+        "version: 5\nhierarchy:\n  - name: c\n    path: common.yaml\n",
+        "a: \"%{x}\"\nb: 2\n",
+    );
+    let mut scope = Map::default();
+    scope.insert("x".into(), "1".into());
+    scope.insert("y".into(), "1".into());
+    let parent = Arc::new(Session::new(hiera, scope));
+    assert_eq!(parent.lookup_key("a").unwrap(), Some(Value::string("1")));
+    assert_eq!(parent.lookup_key("b").unwrap(), Some(Value::Int(2)));
+    let overlay = |var: &str| {
+        let mut vars = Map::default();
+        vars.insert(var.into(), "2".into());
+        parent.overlay(vars, Map::default(), &[])
+    };
+    // Changing y: the parent's finished lookup and lookup_options hold
+    // (`b`, plain, was the quick path's: nothing to keep).
+    let y = overlay("y");
+    assert!(y.find::<Finished>(("a", None)).is_some());
+    assert!(y.find::<Finished>(("b", None)).is_none());
+    assert!(y.find::<ModuleOptions>("").is_some());
+    // Changing x: `a` read it, so the overlay computes and keeps its own.
+    let x = overlay("x");
+    assert!(x.find::<Finished>(("a", None)).is_none());
+    assert!(x.find::<ModuleOptions>("").is_some());
+    assert_eq!(x.lookup_key("a").unwrap(), Some(Value::string("2")));
+    let (own, _) = x.find::<Finished>(("a", None)).unwrap();
+    assert_eq!(own, Some(Value::string("2")));
+    assert_eq!(
+        parent.find::<Finished>(("a", None)).unwrap().0,
+        Some(Value::string("1"))
+    );
+    // Configurations are the parent's, whatever the overlay changes.
+    let (g, _) = x.find::<GlobalConfig>(()).unwrap();
+    assert!(Arc::ptr_eq(&g, &parent.find::<GlobalConfig>(()).unwrap().0));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_shelf_keeps_the_first_entry_a_session_sees() {
+    let single = Single::<i32>::default();
+    assert_eq!(single.keep((), 1, no_reads(), |_| true), 1);
+    assert_eq!(single.keep((), 2, no_reads(), |_| true), 1);
+    assert_eq!(single.find((), |_| true).map(|(v, _)| v), Some(1));
+    // An entry the asking session does not see is not its answer.
+    let reads: Reads = Arc::from([Box::from("x")]);
+    let named = ByName::<i32>::default();
+    assert_eq!(named.keep("k", 1, reads.clone(), |_| true), 1);
+    let blind = |r: &[Box<str>]| !r.iter().any(|r| &**r == "x");
+    assert_eq!(named.find("k", blind), None);
+    assert_eq!(named.keep("k", 2, no_reads(), blind), 2);
+    assert_eq!(named.find("k", blind).map(|(v, _)| v), Some(2));
+    assert_eq!(named.find("k", |_| true).map(|(v, _)| v), Some(1));
+}

@@ -197,10 +197,8 @@ impl Invocation<'_> {
         self.site.0 == Layer::Global
             && self
                 .session
-                .configs()
-                .global_config
-                .get()
-                .is_some_and(|c| c.version == 3)
+                .find::<GlobalConfig>(())
+                .is_some_and(|(c, _)| c.version == 3)
     }
 
     /// Evaluates a scope expression (`facts.os.family`); undefined is nil.
