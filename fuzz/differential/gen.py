@@ -66,9 +66,62 @@ CONVERT = ["Integer", "Float", "String", "Boolean", "Array", "Hash", "Numeric", 
            "Integer[0]", "Undef", "Tuple", "Bogus", ["Boolean"], "Variant[Integer,String]"]
 
 
+# Generator version 2 (`--gen 2`) adds these: format arguments of `convert_to:
+# [String, F]` (Puppet's StringConverter: letters, flags, width, precision;
+# container formats with delimiters; a Hash of formats per type) and the
+# other arguments of Integer's and Float's `new` (radix, abs). Version 1 (the
+# default, which the committed seed-7 batch pins) never draws them.
+FORMAT_LETTERS = "dxXobBeEfgGaAsSpqciuy"
+FORMAT_FLAGS = [" ", "+", "#", "0", "-", "[", "{", "(", "<", "|"]
+CONTAINER_FORMATS = ["%a", "%(a", "%[a", "%{a", "%<a", "%|a", "%#a", "%h", "%{h", "%[h", "%(h", "%#h",
+                     "%s", "%p", "%#(a", "%-10a", "%1a", "%.1a"]
+NEW_ARGS = [["Integer", 2], ["Integer", 8], ["Integer", 10], ["Integer", 16], ["Integer", 16, True],
+            ["Integer", 10, True], ["Integer", 8, False], ["Integer", 3], ["Integer", True],
+            ["Float", True], ["Float", False], ["Numeric", True], ["Numeric", False], ["Float", 2]]
+
+
 class Gen:
-    def __init__(self, seed):
+    def __init__(self, seed, version=1):
         self.r = random.Random(seed)
+        self.version = version
+
+    def format_string(self):
+        if self.chance(0.15):
+            return self.pick(CONTAINER_FORMATS)
+        f = "%"
+        for _ in range(self.r.randrange(0, 3) if self.chance(0.4) else 0):
+            f += self.pick(FORMAT_FLAGS)
+        if self.chance(0.3):
+            f += str(self.r.randrange(1, 12))
+        if self.chance(0.3):
+            f += "." + str(self.r.randrange(0, 6))
+        return f + self.pick(FORMAT_LETTERS)
+
+    def convert_to_v2(self):
+        """A `convert_to` with arguments (generator version 2)."""
+        r = self.r.random()
+        if r < 0.55:
+            return ["String", self.format_string()]
+        if r < 0.75:
+            formats = {}
+            for _ in range(self.r.randrange(1, 4)):
+                t = self.pick(["Integer", "Float", "Numeric", "String", "Boolean", "Array", "Hash", "Any",
+                               "Undef", "Bogus"])
+                if t in ("Array", "Hash") and self.chance(0.6):
+                    cf = {}
+                    if self.chance(0.8):
+                        cf["format"] = self.pick(CONTAINER_FORMATS)
+                    if self.chance(0.5):
+                        cf["separator"] = self.pick([";", ", ", "", " | "])
+                    if t == "Hash" and self.chance(0.5):
+                        cf["separator2"] = self.pick([" => ", ":", "="])
+                    if self.chance(0.2):
+                        cf["string_formats"] = {self.pick(["Integer", "String", "Float"]): self.format_string()}
+                    formats[t] = cf
+                else:
+                    formats[t] = self.format_string()
+            return ["String", formats]
+        return self.pick(NEW_ARGS)
 
     def chance(self, p):
         return self.r.random() < p
@@ -126,6 +179,8 @@ class Gen:
                 opts["merge"] = m
             if self.chance(0.35):
                 opts["convert_to"] = self.pick(CONVERT)
+                if self.version >= 2 and self.chance(0.6):
+                    opts["convert_to"] = self.convert_to_v2()
             if self.chance(0.05):
                 opts = self.pick([None, "deep", [], {"bogus": 1}])
             lo[k] = opts
@@ -272,9 +327,9 @@ class Gen:
                           "missing", "mod::missing", "bmod::h.x", "h.--x", "'h'.x", "h..x"])
 
 
-def gen_case(seed, index):
-    """The model of case `index` of the batch with `seed`."""
-    return Gen("%d/%d" % (seed, index)).case()
+def gen_case(seed, index, version=1):
+    """The model of case `index` of the batch with `seed` (generator `version`)."""
+    return Gen("%d/%d" % (seed, index), version).case()
 
 
 # ---------------------------------------------------------------- emission

@@ -162,7 +162,7 @@ fn new_instance(ty: &TypeRef, value: Value, args: &[Value]) -> std::result::Resu
             },
             other => Err(format!(
                 "'new' Value of type {} cannot be converted to Timestamp",
-                crate::hiera5::ptype::infer_type(other)
+                crate::hiera5::ptype_general::infer_generalized(other)
             )),
         },
         "Integer" => {
@@ -220,7 +220,7 @@ fn new_instance(ty: &TypeRef, value: Value, args: &[Value]) -> std::result::Resu
                 {
                     return Err(format!(
                         "'new_array' Value of type {} cannot be converted to Array",
-                        crate::hiera5::ptype::infer_type(&value)
+                        crate::hiera5::ptype_general::infer_generalized(&value)
                     ))
                 }
                 Value::Hash(h) if !wrap => Value::array(
@@ -273,7 +273,7 @@ fn new_instance(ty: &TypeRef, value: Value, args: &[Value]) -> std::result::Resu
             }
             other => Err(format!(
                 "Value of type {} cannot be converted to Hash",
-                crate::hiera5::ptype::infer_type(other)
+                crate::hiera5::ptype_general::infer_generalized(other)
             )),
         },
         // Abstract types have no `new`.
@@ -479,7 +479,7 @@ fn to_integer(v: &Value, radix: Option<u32>) -> std::result::Result<Value, Strin
         }
         other => Err(format!(
             "'new' Value of type {} cannot be converted to Integer",
-            crate::hiera5::ptype::infer_type(other)
+            crate::hiera5::ptype_general::infer_generalized(other)
         )),
     }
 }
@@ -498,7 +498,7 @@ fn to_float(v: &Value) -> std::result::Result<Value, String> {
             .ok_or_else(|| format!("'new_float' The string '{s}' cannot be converted to Float")),
         other => Err(format!(
             "'new_float' Value of type {} cannot be converted to Float",
-            crate::hiera5::ptype::infer_type(other)
+            crate::hiera5::ptype_general::infer_generalized(other)
         )),
     }
 }
@@ -559,7 +559,7 @@ fn to_boolean(v: &Value) -> std::result::Result<Value, String> {
         },
         other => Err(format!(
             "'new_boolean' Value of type {} cannot be converted to Boolean",
-            crate::hiera5::ptype::infer_type(other)
+            crate::hiera5::ptype_general::infer_generalized(other)
         )),
     }
 }

@@ -33,4 +33,5 @@ pub mod lookup_type;
 pub mod merge;
 pub mod modulepath;
 pub mod ptype;
+mod ptype_general;
 mod string_format;

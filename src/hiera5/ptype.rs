@@ -57,6 +57,10 @@ pub fn infer_type(v: &Value) -> String {
         Value::Symbol(_) => "Runtime[ruby, 'Symbol']".into(),
         Value::Sensitive(_) => "Sensitive".into(),
         Value::Rich(r) => r.0.clone(),
+        // `infer_set` gives the EMPTY Array and Hash types for empty
+        // containers, named `Array` and `Hash` (not Tuple, Struct).
+        Value::Array(a) if a.is_empty() => "Array".into(),
+        Value::Hash(h) if h.is_empty() => "Hash".into(),
         Value::Array(a) => {
             if a.iter().all(is_rich_data) {
                 "Tuple".into()

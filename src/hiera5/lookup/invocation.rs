@@ -508,6 +508,14 @@ impl<'s> Invocation<'s> {
                 }
                 return Ok(None);
             };
+            // Puppet's global provider of a version 3 hiera.yaml asks whether
+            // the environment has a data provider (GlobalDataProvider's
+            // unchecked_key_lookup), so the environment's hiera.yaml is
+            // loaded inside the global layer: its errors get that layer's
+            // "Lookup of key" prefix (fuzz/env_config_error_v3_global).
+            if layer == Layer::Global && config.version == 3 {
+                self.layer_config(Layer::Environment, None)?;
+            }
             if self.stack.contains(&lk.key) {
                 return Err(self.recursion_error());
             }
