@@ -89,6 +89,18 @@ impl<'a> Fast<'a> {
         self.b.get(i).copied().unwrap_or(b'\n')
     }
 
+    /// A quoted scalar's text: what escapes built (`owned`) and the rest of
+    /// the text up to its closing quote at `end`, or the text itself.
+    fn quoted_text(&self, owned: Option<String>, from: usize, end: usize) -> Cow<'a, str> {
+        match owned {
+            Some(mut s) => {
+                s.push_str(&self.text[from..end]);
+                Cow::Owned(s)
+            }
+            None => Cow::Borrowed(&self.text[from..end]),
+        }
+    }
+
     fn blank_or_eol(&self, i: usize) -> bool {
         matches!(self.at(i), b' ' | b'\n')
     }
@@ -200,14 +212,7 @@ impl<'a> Fast<'a> {
                         _ => k += 1,
                     }
                 }
-                let text = match owned {
-                    Some(mut s) => {
-                        s.push_str(&self.text[from..k]);
-                        Cow::Owned(s)
-                    }
-                    None => Cow::Borrowed(&self.text[from..k]),
-                };
-                (text, false, k + 1)
+                (self.quoted_text(owned, from, k), false, k + 1)
             }
             b'\'' => {
                 let mut k = i + 1;
@@ -227,14 +232,7 @@ impl<'a> Fast<'a> {
                         _ => k += 1,
                     }
                 }
-                let text = match owned {
-                    Some(mut s) => {
-                        s.push_str(&self.text[from..k]);
-                        Cow::Owned(s)
-                    }
-                    None => Cow::Borrowed(&self.text[from..k]),
-                };
-                (text, false, k + 1)
+                (self.quoted_text(owned, from, k), false, k + 1)
             }
             _ => {
                 let starts = c.is_ascii_alphanumeric()
