@@ -2,6 +2,8 @@
 //! values are exactly `--all`'s, and each key's sources are the data files
 //! its answer came from (the example repo's data, read here).
 
+mod support;
+
 use std::path::Path;
 use std::process::Command;
 
@@ -9,16 +11,8 @@ fn run(args: &[&str]) -> hiera::Value {
     let ex = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
     let out = Command::new(env!("CARGO_BIN_EXE_hiera-lookup"))
         .current_dir(&ex)
-        .args([
-            "--hiera_config",
-            "hiera.yaml",
-            "--environmentpath",
-            "environments",
-            "--facts",
-            "facts.yaml",
-            "--node",
-            "web01.example.com",
-        ])
+        .args(support::EXAMPLE_REPO_ARGS)
+        .args(["--node", "web01.example.com"])
         .args(args)
         .output()
         .unwrap();

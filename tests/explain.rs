@@ -4,6 +4,8 @@
 //! against Puppet by the test command. JSON is compared as JSON values,
 //! key order included.
 
+mod support;
+
 use hiera::render::{from_json, to_json};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -26,14 +28,7 @@ fn run(args: &[&str]) -> String {
     let ex = root().join("examples");
     let out = Command::new(env!("CARGO_BIN_EXE_hiera-lookup"))
         .current_dir(&ex)
-        .args([
-            "--hiera_config",
-            "hiera.yaml",
-            "--environmentpath",
-            "environments",
-            "--facts",
-            "facts.yaml",
-        ])
+        .args(support::EXAMPLE_REPO_ARGS)
         .args(args)
         .output()
         .unwrap();

@@ -3,6 +3,8 @@
 //! for found values and defaults. The table tests/types/recorded.txt is
 //! recorded from Puppet 7.23 by scripts/record-types.
 
+mod support;
+
 use hiera::render::{from_json, to_json};
 use std::path::Path;
 use std::process::Command;
@@ -21,20 +23,15 @@ fn type_assertions_match_puppet() {
         let status = case[1].strip_prefix("status ").unwrap();
         let value = case[2].strip_prefix("value ").unwrap();
         let error = case[3].strip_prefix("error ").unwrap();
-        let mut args = vec![
-            "--hiera_config",
-            "hiera.yaml",
-            "--environmentpath",
-            "environments",
-            "--facts",
-            "facts.yaml",
+        let mut args = support::EXAMPLE_REPO_ARGS.to_vec();
+        args.extend([
             // Puppet's `--node` without a certname fact leaves trusted.certname
             // empty (as the explanations show: `data/nodes/.yaml`).
             "--render-as",
             "json",
             "--type",
             ty,
-        ];
+        ]);
         args.extend(extra.split_whitespace());
         args.push(key);
         let out = Command::new(env!("CARGO_BIN_EXE_hiera-lookup"))

@@ -48,9 +48,9 @@ pub(crate) fn scope_from_json(text: &str) -> Result<Map, Error> {
 #[cfg(any(test, feature = "test-panic"))]
 const TEST_PANIC_KEY: &str = "__hiera_test_panic__";
 
-fn test_hook(_req: &Request) {
+fn test_hook(_keys: &[String]) {
     #[cfg(any(test, feature = "test-panic"))]
-    if _req.lookup.keys.iter().any(|k| k == TEST_PANIC_KEY) {
+    if _keys.iter().any(|k| k == TEST_PANIC_KEY) {
         panic!("test-panic hook: a lookup of {TEST_PANIC_KEY}");
     }
 }
@@ -61,7 +61,7 @@ pub(crate) fn lookup_json(session: &Session, text: &str) -> Answer {
         Ok(r) => r,
         Err(e) => return Answer::invalid(&e),
     };
-    test_hook(&req);
+    test_hook(&req.lookup.keys);
     if !req.explain {
         return Answer::of_lookup(session.lookup(&req.lookup));
     }
@@ -88,7 +88,7 @@ pub(crate) fn lookup_key_json(session: &Session, key: &str) -> Answer {
         lookup: LookupRequest::key(key),
         explain: false,
     };
-    test_hook(&req);
+    test_hook(&req.lookup.keys);
     Answer::of_lookup(session.lookup(&req.lookup))
 }
 
@@ -106,7 +106,7 @@ pub(crate) fn lookup_many_json(session: &Session, text: &str) -> Answer {
         }
         let resp = match r {
             Ok(req) => {
-                test_hook(req);
+                test_hook(&req.lookup.keys);
                 respond(session, req)
             }
             Err(e) => response_json(&Err(e.clone()), None),
@@ -128,12 +128,7 @@ pub(crate) fn lookup_keys_json(session: &Session, text: &str, options: &str) -> 
         Ok(k) => k,
         Err(e) => return Answer::invalid(&e),
     };
-    for key in &keys {
-        test_hook(&Request {
-            lookup: LookupRequest::key(key),
-            explain: false,
-        });
-    }
+    test_hook(&keys);
     // One scope at one moment (a class's automatic parameter lookups): the
     // keys are one batch (Session::lookup_batch).
     let mut out = String::from("[");

@@ -361,3 +361,14 @@ pub fn run_ruby_oracle(
     );
     results
 }
+
+/// `hiera-lookup`'s options for the example control repo (`examples/`), run
+/// from that directory: its hiera.yaml, environments and facts.
+pub const EXAMPLE_REPO_ARGS: [&str; 6] = [
+    "--hiera_config",
+    "hiera.yaml",
+    "--environmentpath",
+    "environments",
+    "--facts",
+    "facts.yaml",
+];
