@@ -27,9 +27,43 @@ use std::sync::Arc;
 /// `{"__type__":"Hash","entries":[[key, value], ...]}` for a Hash with any
 /// non-String key.
 pub fn to_json(v: &Value) -> String {
-    let mut out = String::new();
+    let mut out = String::with_capacity(json_capacity(v));
     write_json(v, None, 0, &mut out);
     out
+}
+
+/// A first guess at the length of a value's compact JSON, one byte over so
+/// that a C string's NUL fits too ([`crate::ffi`] hands most answers out
+/// as C strings): a String exactly, a container a few bytes an element.
+/// The text grows past it as any `String` does.
+fn json_capacity(v: &Value) -> usize {
+    match v {
+        Value::String(s) => s.len() + 3,
+        Value::Array(a) => 16 * a.len() + 3,
+        Value::Hash(h) => 32 * h.len() + 3,
+        _ => 24,
+    }
+}
+
+/// Appends an Integer's decimal digits (what `write!(out, "{i}")` writes,
+/// without the formatting machinery).
+fn push_int(i: i64, out: &mut String) {
+    let mut buf = [0u8; 20];
+    let mut at = buf.len();
+    let mut n = i.unsigned_abs();
+    loop {
+        at -= 1;
+        buf[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    if i < 0 {
+        out.push('-');
+    }
+    // Only ASCII digits were written.
+    out.push_str(std::str::from_utf8(&buf[at..]).unwrap_or_default());
 }
 
 /// The wire JSON, indented by two spaces as Ruby's `JSON.pretty_generate`
@@ -154,11 +188,7 @@ fn write_json(v: &Value, pretty: Option<usize>, level: usize, out: &mut String) 
     crate::stack::grow(|| match v {
         Value::Nil => out.push_str("null"),
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-        Value::Int(i) => {
-            use std::fmt::Write as _;
-            // Writing into a String cannot fail.
-            let _ = write!(out, "{i}");
-        }
+        Value::Int(i) => push_int(*i, out),
         Value::BigInt(s) => out.push_str(s),
         Value::Float(f) if f.is_finite() => out.push_str(&float_to_s(*f)),
         Value::Float(f) => write_json_tagged(
@@ -353,6 +383,27 @@ mod tests {
 
     fn v(wire: &str) -> Value {
         from_json(wire).unwrap_or_else(|e| panic!("{wire}: {e}"))
+    }
+
+    #[test]
+    fn integers_as_display_writes_them() {
+        for i in [
+            0,
+            1,
+            -1,
+            9,
+            10,
+            -10,
+            12345,
+            i64::MAX,
+            i64::MIN,
+            i64::MIN + 1,
+        ] {
+            assert_eq!(to_json(&Value::Int(i)), i.to_string());
+            let mut out = String::from("x");
+            push_int(i, &mut out);
+            assert_eq!(out, format!("x{i}"));
+        }
     }
 
     #[test]
