@@ -204,10 +204,13 @@ impl<'s> Invocation<'s> {
 
     /// The variables read since `mark`, each once.
     pub(super) fn reads_since(&self, mark: usize) -> Reads {
-        let mut since: Vec<Box<str>> = self.reads.borrow()[mark..].to_vec();
+        let reads = self.reads.borrow();
+        // Sorted and deduplicated as borrowed names: only the names kept
+        // are copied (a lookup notes the same few variables many times).
+        let mut since: Vec<&str> = reads[mark..].iter().map(|r| &**r).collect();
         since.sort_unstable();
         since.dedup();
-        since.into()
+        since.into_iter().map(Box::from).collect()
     }
 
     pub(super) fn limits(&self) -> &'s Limits {
