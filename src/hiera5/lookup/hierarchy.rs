@@ -72,9 +72,11 @@ pub(super) struct ResolvedEntry {
 /// A hierarchy resolved for a session's scope: interpolated datadirs,
 /// paths, globs, URIs and mapped paths. Shared by the session's lookups.
 pub(super) struct ResolvedHierarchy {
-    /// The configuration it was resolved from: held so that its address,
-    /// the cache key, stays unique while the entry lives.
-    pub(super) _config: Arc<HieraConfig>,
+    /// The configuration it was resolved from (held also so that its
+    /// address, the cache key, stays unique while the entry lives).
+    pub(super) config: Arc<HieraConfig>,
+    /// Whether it is the configuration's default hierarchy.
+    pub(super) default_hierarchy: bool,
     pub(super) entries: Vec<ResolvedEntry>,
     /// Which locations hold which root keys (built once, on first use).
     /// `None` inside when it cannot be built (a location that fails to
@@ -165,7 +167,8 @@ impl Invocation<'_> {
         self.config_part = part;
         self.explain = explain;
         let resolved = Arc::new(ResolvedHierarchy {
-            _config: Arc::clone(config),
+            config: Arc::clone(config),
+            default_hierarchy,
             entries: entries?,
             index: OnceLock::new(),
             reads: self.reads_since(mark),
@@ -180,38 +183,55 @@ impl Invocation<'_> {
         Ok(resolved)
     }
 
-    pub(super) fn hierarchy_lookup(
+    /// A layer's step of the search plan as the general path makes it: the
+    /// hierarchy of `config` resolved for the scope
+    /// ([`Invocation::resolved_hierarchy`]: kept in the session when it can
+    /// be) and, outside explain, its key index (built once per resolution,
+    /// shared between sessions that read the same files). The quick path's
+    /// [`SearchPlan`] is made of these same steps, taken from the session.
+    pub(super) fn plan_layer(
         &mut self,
+        site: Layer,
         config: &Arc<HieraConfig>,
-        lk: &LookupKey,
-        strategy: &Strategy,
         default_hierarchy: bool,
-    ) -> Result<Found> {
-        if default_hierarchy && config.default_hierarchy.is_none() {
-            return Ok(None);
-        }
-        let resolved = self.resolved_hierarchy(config, default_hierarchy)?;
-        let entries = self.session.entries(config, default_hierarchy);
-        if resolved.entries.is_empty() {
-            return Ok(None);
-        }
-        // Outside explain, the key index says which locations can answer:
-        // a key no location has is not found without probing each one.
-        let hits: Option<&[Hit]> = if self.explain.is_none() {
-            match resolved
+    ) -> Result<PlanLayer> {
+        let hierarchy = self.resolved_hierarchy(config, default_hierarchy)?;
+        // Explain probes every location, as Puppet does: no index.
+        let index = if self.explain.is_none() && !hierarchy.entries.is_empty() {
+            let entries = self.session.entries(config, default_hierarchy);
+            hierarchy
                 .index
-                .get_or_init(|| self.build_index(entries, &resolved))
-            {
-                Some(index) => Some(index_hits(index, &lk.root)),
-                None => None,
-            }
+                .get_or_init(|| self.build_index(entries, &hierarchy))
+                .clone()
         } else {
             None
         };
-        if hits.is_some_and(|h| h.is_empty()) {
+        Ok(PlanLayer {
+            site,
+            hierarchy,
+            index,
+        })
+    }
+
+    /// Searches one layer's step for `lk`: the [`Stops`] of its root key,
+    /// entry by entry and location by location, merged with `strategy` and
+    /// explained (each entry and location one merge candidate, as in
+    /// Puppet, whether or not the key index lets it be skipped).
+    pub(super) fn hierarchy_lookup(
+        &mut self,
+        layer: &PlanLayer,
+        lk: &LookupKey,
+        strategy: &Strategy,
+    ) -> Result<Found> {
+        let resolved = &*layer.hierarchy;
+        let config = &resolved.config;
+        let default_hierarchy = resolved.default_hierarchy;
+        let entries = self.session.entries(config, default_hierarchy);
+        let stops = layer.stops(&lk.root);
+        if stops.is_empty() {
             return Ok(None);
         }
-        self.merged(strategy, resolved.entries.len(), |this, i| {
+        self.merged(strategy, stops.entries(), |this, i| {
             let re = &resolved.entries[i];
             let entry = &entries[re.index];
             this.ex_push(|| match entry.function_kind {
@@ -220,7 +240,7 @@ impl Invocation<'_> {
                 }
                 _ => format!("Hierarchy entry \"{}\"", entry.name),
             });
-            if hits.is_some_and(|h| !h.iter().any(|hit| hit.entry as usize == i)) {
+            if !stops.at_entry(i) {
                 // No location of this entry has the key.
                 this.ex_pop();
                 return Ok(None);
@@ -231,12 +251,10 @@ impl Invocation<'_> {
                 this.ex_pop();
                 return r;
             }
-            let r = this.merged(strategy, re.locations.len(), |this, j| {
-                let hit = hits.map(|h| h.iter().find(|hit| hit.entry as usize == i && hit.location as usize == j));
-                if hit.is_some_and(|h| h.is_none()) {
+            let r = this.merged(strategy, stops.locations(i), |this, j| {
+                let Some(stop) = stops.at(i, j) else {
                     return Ok(None);
-                }
-                let plain = hit.flatten().is_some_and(|h| h.plain);
+                };
                 let loc = &re.locations[j];
                 match loc {
                     Location::Path(p, orig) => {
@@ -258,7 +276,7 @@ impl Invocation<'_> {
                         ),
                     ))
                 } else {
-                    this.location_lookup(config, entry, re, j, lk, plain, default_hierarchy)
+                    this.location_lookup(config, entry, re, j, lk, stop.plain, default_hierarchy)
                 };
                 let r = match r {
                     Ok(LocationOutcome::Found(v)) => {

@@ -204,10 +204,13 @@ impl<'s> Invocation<'s> {
 
     /// The variables read since `mark`, each once.
     pub(super) fn reads_since(&self, mark: usize) -> Reads {
-        let mut since: Vec<Box<str>> = self.reads.borrow()[mark..].to_vec();
+        let reads = self.reads.borrow();
+        // Sorted and deduplicated as borrowed names: only the names kept
+        // are copied (a lookup notes the same few variables many times).
+        let mut since: Vec<&str> = reads[mark..].iter().map(|r| &**r).collect();
         since.sort_unstable();
         since.dedup();
-        since.into()
+        since.into_iter().map(Box::from).collect()
     }
 
     pub(super) fn limits(&self) -> &'s Limits {
@@ -426,10 +429,15 @@ impl<'s> Invocation<'s> {
             Some(m) => Strategy::from_value(m)?,
             None => Strategy::default(),
         };
-        const LAYERS: [Layer; 3] = [Layer::Global, Layer::Environment, Layer::Module];
-        let layers = if self.global_only { 1 } else { 3 };
-        let found = self.merged(&strategy, layers, |inv, i| {
-            inv.layer_lookup(LAYERS[i], lk, &lk.key, lk.module(), &strategy, false)
+        let layers = if self.global_only {
+            1
+        } else {
+            SEARCH_ORDER.len()
+        };
+        let plan = self.walkable_plan(lk);
+        let found = self.merged(&strategy, layers, |inv, i| match &plan {
+            Some(plan) => inv.planned_layer_lookup(plan, SEARCH_ORDER[i], lk, &strategy),
+            None => inv.layer_lookup(SEARCH_ORDER[i], lk, &lk.key, lk.module(), &strategy, false),
         })?;
         match found {
             Some(v) if !lk.segments.is_empty() && self.explain.is_some() => {
@@ -438,6 +446,60 @@ impl<'s> Invocation<'s> {
             Some(v) => lk.dig(v),
             None => Ok(None),
         }
+    }
+
+    /// The namespace's [`SearchPlan`], when this lookup may walk it instead
+    /// of making each layer's step: the session has made it (every layer's
+    /// configuration, resolved hierarchy and key index), and nothing but the
+    /// session decides where to look (no explanation, which probes every
+    /// location; no override or default values or local bindings, which
+    /// resolve hierarchies afresh; not `global_only`; no step whose
+    /// variables the request's own hide).
+    pub(super) fn walkable_plan(&self, lk: &LookupKey) -> Option<Arc<SearchPlan>> {
+        if self.explain.is_some()
+            || self.global_only
+            || !self.locals.is_empty()
+            || !self.req.override_values.is_empty()
+            || !self.req.default_values_hash.is_empty()
+        {
+            return None;
+        }
+        let plan = self.session.plan(lk.module()).ok()?;
+        if plan.layers().any(|l| self.refuses(&l.hierarchy.reads)) {
+            return None;
+        }
+        Some(plan)
+    }
+
+    /// [`Invocation::layer_lookup`] over the step `plan` has for `site`: the
+    /// same search, with the configuration and resolved hierarchy the plan
+    /// holds (what `layer_lookup` would find in the session).
+    pub(super) fn planned_layer_lookup(
+        &mut self,
+        plan: &SearchPlan,
+        site: Layer,
+        lk: &LookupKey,
+        strategy: &Strategy,
+    ) -> Result<Found> {
+        let result = (|| {
+            // The global layer (always configured) checks for recursion
+            // first, as layer_lookup does before any other layer's search.
+            if site == Layer::Global && self.stack.contains(&lk.key) {
+                return Err(self.recursion_error());
+            }
+            let Some(step) = plan.layer(site) else {
+                return Ok(None);
+            };
+            self.read_all(&step.hierarchy.reads);
+            self.stack.push(lk.key.clone());
+            // The key's module, in every layer (as layer_lookup has it).
+            let outer = std::mem::replace(&mut self.site, (site, lk.module().map(Arc::from)));
+            let r = self.hierarchy_lookup(step, lk, strategy);
+            self.site = outer;
+            self.stack.pop();
+            r
+        })();
+        result.map_err(|e| layer_error(site, &lk.key, e))
     }
 
     /// The configuration of a layer, read once per session (errors are not
@@ -532,7 +594,12 @@ impl<'s> Invocation<'s> {
             }
             self.stack.push(lk.key.clone());
             let site = std::mem::replace(&mut self.site, (layer, module.map(Arc::from)));
-            let r = self.hierarchy_lookup(&config, lk, strategy, default_hierarchy);
+            let r = if default_hierarchy && config.default_hierarchy.is_none() {
+                Ok(None)
+            } else {
+                self.plan_layer(layer, &config, default_hierarchy)
+                    .and_then(|step| self.hierarchy_lookup(&step, lk, strategy))
+            };
             self.site = site;
             self.stack.pop();
             if matches!(r, Ok(None)) && config.hierarchy.is_empty() {
@@ -541,26 +608,7 @@ impl<'s> Invocation<'s> {
             self.ex_pop();
             r
         })();
-        match result {
-            // Puppet prefixes LookupErrors without an issue code (parse, type and
-            // recursion errors); issue-coded config and interpolation errors and
-            // Ruby errors from the deep merge pass through unchanged.
-            // A limit names the key it stopped at, and is prefixed once, with
-            // the key asked for (Session::lookup_with_warnings).
-            Err(e)
-                if layer == Layer::Global
-                    && !matches!(
-                        e.kind,
-                        ErrorKind::Config
-                            | ErrorKind::Interpolation
-                            | ErrorKind::Merge
-                            | ErrorKind::Limit
-                    ) =>
-            {
-                Err(e.prefixed(top_key))
-            }
-            other => other,
-        }
+        result.map_err(|e| layer_error(layer, top_key, e))
     }
 
     pub(super) fn recursion_error(&self) -> Error {
@@ -605,6 +653,25 @@ impl Invocation<'_> {
     }
 
     // ---- lookup_options ----
+}
+
+/// An error of a layer's search as Puppet reports it: it prefixes
+/// LookupErrors without an issue code (parse, type and recursion errors)
+/// of the global layer with the key; issue-coded config and interpolation
+/// errors and Ruby errors from the deep merge pass through unchanged. A
+/// limit names the key it stopped at, and is prefixed once, with the key
+/// asked for (`Session::lookup_with_warnings`).
+pub(super) fn layer_error(layer: Layer, top_key: &str, e: Error) -> Error {
+    if layer == Layer::Global
+        && !matches!(
+            e.kind,
+            ErrorKind::Config | ErrorKind::Interpolation | ErrorKind::Merge | ErrorKind::Limit
+        )
+    {
+        e.prefixed(top_key)
+    } else {
+        e
+    }
 }
 
 /// The `merge` argument of `lookup()` is a `Variant[String[1], Hash[String,

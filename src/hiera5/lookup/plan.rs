@@ -1,14 +1,19 @@
-//! [`SearchPlan`]: where a key of one module namespace is looked up, in
-//! order (the global, environment and module layers' resolved hierarchies
-//! and their key indexes), with what the plan read; and [`Decline`], why
-//! the quick path leaves a lookup to the general one.
+//! Where a key is looked up, decided in one place for both paths: the
+//! layers in [`SEARCH_ORDER`], each layer's step ([`PlanLayer`]: its
+//! hierarchy resolved for the scope and its key index), the [`Stops`] of a
+//! root key in a step (the entries and locations to visit, in order), and
+//! the [`SearchPlan`] of a module namespace, every step made, with what the
+//! plan read; and [`Decline`], why the quick path leaves a lookup to the
+//! general one.
 //!
-//! The general path resolves each layer's hierarchy and builds its key
-//! index ([`ResolvedHierarchy`], `hierarchy`), keeping them in the
-//! session's [`Store`]; a plan is gathered from those entries, once per
-//! session and namespace, when every step is ready. Both paths find a
-//! key's locations through [`KeyIndex`] hits ([`index_hits`]) and a hit's data
-//! through [`ResolvedHierarchy::hit_data`].
+//! The general path makes each layer's step as it reaches the layer
+//! ([`Invocation::plan_layer`], which keeps the resolved hierarchy in the
+//! session's [`Store`]), or, once the namespace's plan is made, walks the
+//! plan's steps ([`Invocation::walkable_plan`]); a plan is gathered from the
+//! store, once per session and namespace, when every step is ready. Both
+//! paths walk a step's [`Stops`] and read a stop's data through
+//! [`ResolvedHierarchy::stop_data`]; they differ only in what they do at a
+//! stop (the general path explains, merges, asks host backends, decrypts).
 
 use super::*;
 use crate::hiera5::config::HieraConfig;
@@ -49,14 +54,118 @@ pub(super) enum Decline {
 /// What the quick path answers, or why it declines.
 pub(super) type Planned<T> = std::result::Result<T, Decline>;
 
-/// One layer of a plan: its resolved hierarchy and key index.
+/// The layers a key is searched in, in order: Puppet's global,
+/// environment and module data providers.
+pub(super) const SEARCH_ORDER: [Layer; 3] = [Layer::Global, Layer::Environment, Layer::Module];
+
+/// One layer's step of a search: its resolved hierarchy and key index.
 pub(super) struct PlanLayer {
     /// Which layer.
     pub(super) site: Layer,
     /// The hierarchy resolved for the session's scope (its data slots).
     pub(super) hierarchy: Arc<ResolvedHierarchy>,
-    /// Its key index.
-    pub(super) index: Arc<KeyIndex>,
+    /// Its key index (`None`: explaining, or no index can be built, and
+    /// every location is visited). Always there in a [`SearchPlan`].
+    pub(super) index: Option<Arc<KeyIndex>>,
+}
+
+impl PlanLayer {
+    /// Where a search for `root` stops in this step.
+    pub(super) fn stops(&self, root: &str) -> Stops<'_> {
+        Stops {
+            entries: &self.hierarchy.entries,
+            hits: self.index.as_deref().map(|index| index_hits(index, root)),
+        }
+    }
+}
+
+/// Where a search for one root key stops in one layer: every location of
+/// every entry, in hierarchy order, or, with a key index, only the
+/// locations whose data has the key. Each entry and each location of an
+/// entry is still one candidate of the merge (Puppet's `MergeStrategy`
+/// counts them all): a location the index rules out is a candidate that
+/// found nothing.
+pub(super) struct Stops<'p> {
+    entries: &'p [ResolvedEntry],
+    hits: Option<&'p [Hit]>,
+}
+
+/// A stop: one location of one entry.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Stop {
+    /// The position of the entry in the resolved hierarchy.
+    pub(super) entry: usize,
+    /// The position of the location in the entry.
+    pub(super) location: usize,
+    /// Known from the key index: the value is rich data without `%{...}`,
+    /// the answer as it is.
+    pub(super) plain: bool,
+}
+
+impl Stop {
+    fn of(hit: &Hit) -> Stop {
+        Stop {
+            entry: hit.entry as usize,
+            location: hit.location as usize,
+            plain: hit.plain,
+        }
+    }
+}
+
+impl Stops<'_> {
+    /// Nothing to visit: no entries, or no location has the key.
+    pub(super) fn is_empty(&self) -> bool {
+        self.entries.is_empty() || self.hits.is_some_and(<[Hit]>::is_empty)
+    }
+
+    /// The entries of the search (the candidates of the hierarchy's merge).
+    pub(super) fn entries(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// The locations of entry `i` (the candidates of its merge).
+    pub(super) fn locations(&self, i: usize) -> usize {
+        self.entries[i].locations.len()
+    }
+
+    /// Whether the search stops at some location of entry `i`.
+    pub(super) fn at_entry(&self, i: usize) -> bool {
+        match self.hits {
+            None => true,
+            Some(hits) => hits.iter().any(|hit| hit.entry as usize == i),
+        }
+    }
+
+    /// The stop at location `j` of entry `i` (`None`: the index says its
+    /// data has no such key).
+    pub(super) fn at(&self, i: usize, j: usize) -> Option<Stop> {
+        match self.hits {
+            None => Some(Stop {
+                entry: i,
+                location: j,
+                plain: false,
+            }),
+            Some(hits) => hits
+                .iter()
+                .find(|hit| hit.entry as usize == i && hit.location as usize == j)
+                .map(Stop::of),
+        }
+    }
+
+    /// The first stop, in search order.
+    pub(super) fn first(&self) -> Option<Stop> {
+        match self.hits {
+            Some(hits) => hits.first().map(Stop::of),
+            None => {
+                let i = self.entries.iter().position(|e| !e.locations.is_empty())?;
+                Some(Stop {
+                    entry: i,
+                    location: 0,
+                    plain: false,
+                })
+            }
+        }
+    }
 }
 
 /// The global and environment layers of every plan of a session (those
@@ -64,8 +173,9 @@ pub(super) struct PlanLayer {
 pub(super) struct BaseLayers(pub(super) Vec<PlanLayer>);
 
 /// Where the keys of one module namespace ("" outside modules) are looked
-/// up, in order, as the general path searches them; made from the
-/// session's [`Store`] once the general path filled it.
+/// up: the steps of the layers in [`SEARCH_ORDER`] that have something to
+/// search, made from the session's [`Store`] once the general path filled
+/// it. The quick path walks it; so does the general path once it is made.
 pub(super) struct SearchPlan {
     /// The global and environment layers (shared by the session's plans).
     pub(super) base: Arc<BaseLayers>,
@@ -85,6 +195,11 @@ impl SearchPlan {
         self.base.0.iter().chain(self.module.iter())
     }
 
+    /// The step of layer `site` (`None`: that layer has nothing to search).
+    pub(super) fn layer(&self, site: Layer) -> Option<&PlanLayer> {
+        self.layers().find(|l| l.site == site)
+    }
+
     /// The variables each step of the plan read (each layer's hierarchy,
     /// the options).
     pub(super) fn reads(&self) -> impl Iterator<Item = &Reads> {
@@ -100,13 +215,13 @@ pub(super) fn index_hits<'i>(index: &'i KeyIndex, root: &str) -> &'i [Hit] {
 }
 
 impl ResolvedHierarchy {
-    /// The data of the location a hit names, as the session's slot holds
+    /// The data of the location a stop names, as the session's slot holds
     /// it (`None`: not read in this session, or the file does not exist).
-    pub(super) fn hit_data(&self, hit: &Hit) -> Option<&Arc<Map>> {
+    pub(super) fn stop_data(&self, stop: Stop) -> Option<&Arc<Map>> {
         self.entries
-            .get(hit.entry as usize)?
+            .get(stop.entry)?
             .data
-            .get(hit.location as usize)?
+            .get(stop.location)?
             .get()?
             .as_ref()
     }
@@ -180,7 +295,7 @@ impl SearchPlan {
         Ok(Some(PlanLayer {
             site,
             hierarchy,
-            index,
+            index: Some(index),
         }))
     }
 }

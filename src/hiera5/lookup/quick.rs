@@ -1,7 +1,8 @@
 //! The quick path: a lookup answered by walking the namespace's
 //! [`SearchPlan`] over what the general path already resolved and indexed in
-//! this session (the same snapshot, searched in the same order), or a
-//! [`Decline`] for the general path to answer.
+//! this session (the same plan the general path walks: the same snapshot,
+//! the same [`Stops`], first found wins), or a [`Decline`] for the general
+//! path to answer.
 
 use super::*;
 use crate::hiera5::interpolate;
@@ -125,17 +126,17 @@ impl Session {
         let mut found = None;
         let mut interpolated = None;
         for layer in plan.layers() {
-            let Some(hit) = index_hits(&layer.index, root).first() else {
+            let Some(stop) = layer.stops(root).first() else {
                 continue;
             };
-            // The index was built from the session's slots: every hit's
+            // The index was built from the session's slots: every stop's
             // data is there, with the key.
             let value = layer
                 .hierarchy
-                .hit_data(hit)
+                .stop_data(stop)
                 .and_then(|data| data.get(&Key(root)))
                 .ok_or(Decline::NotYet)?;
-            if hit.plain {
+            if stop.plain {
                 found = Some(value.clone());
                 break;
             }

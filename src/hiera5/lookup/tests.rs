@@ -290,3 +290,104 @@ fn a_shelf_keeps_the_first_entry_a_session_sees() {
     assert_eq!(named.find("k", blind).map(|(v, _)| v), Some(2));
     assert_eq!(named.find("k", |_| true).map(|(v, _)| v), Some(1));
 }
+
+#[test]
+fn the_general_path_walks_the_same_plan_once_it_is_made() {
+    let (dir, hiera) = plan_fixture(
+        "walk",
+        "version: 5\nhierarchy:\n  - name: n\n    path: \"n/%{role}.yaml\"\n  - name: c\n    path: common.yaml\n",
+        "a: 1\nh:\n  x: 1\nl: [1, 2]\n",
+    );
+    std::fs::create_dir_all(dir.join("data/n")).unwrap();
+    std::fs::write(dir.join("data/n/web.yaml"), "h:\n  y: 2\nl: [2, 3]\n").unwrap();
+    let mut scope = Map::default();
+    scope.insert("role".into(), "web".into());
+    let session = Session::new(hiera, scope);
+    let req = LookupRequest::key("h");
+    let lk = crate::hiera5::key::LookupKey::parse("h").unwrap();
+    // Before any lookup there is no plan: each layer's step is made.
+    assert!(Invocation::new(&session, &req).walkable_plan(&lk).is_none());
+    assert_eq!(session.lookup_key("a").unwrap(), Some(Value::Int(1)));
+    let plan = Invocation::new(&session, &req).walkable_plan(&lk).unwrap();
+    // The plan's step is the one the session keeps for the layer.
+    let global = plan.layer(Layer::Global).unwrap();
+    let (kept, _) = session
+        .find::<Hierarchies>((Arc::as_ptr(&global.hierarchy.config) as usize, false))
+        .unwrap();
+    assert!(Arc::ptr_eq(&kept, &global.hierarchy));
+    // Its stops for a key: only the locations whose data has it, while
+    // every entry stays a merge candidate.
+    let stops = global.stops("h");
+    assert_eq!(stops.entries(), 2);
+    assert!(stops.at_entry(0) && stops.at_entry(1));
+    let stops = global.stops("a");
+    assert!(!stops.at_entry(0) && stops.at_entry(1));
+    assert_eq!(
+        stops.first().map(|s| (s.entry, s.location, s.plain)),
+        Some((1, 0, true))
+    );
+    assert!(stops.at(0, 0).is_none());
+    assert!(global.stops("nope").is_empty());
+    // Merges walk the plan, and answer as a fresh session's general path,
+    // which makes each step (no plan made yet there).
+    let merged = |session: &Session, merge: &str, key: &str| {
+        let req = LookupRequest {
+            merge: Some(Value::string(merge)),
+            ..LookupRequest::key(key)
+        };
+        session.lookup(&req).unwrap().unwrap()
+    };
+    for (merge, key) in [
+        ("deep", "h"),
+        ("hash", "h"),
+        ("unique", "l"),
+        ("first", "l"),
+    ] {
+        let fresh = Session::new(Arc::clone(session.hiera()), session.scope().clone());
+        assert!(Invocation::new(&fresh, &req).walkable_plan(&lk).is_none());
+        assert_eq!(
+            merged(&session, merge, key),
+            merged(&fresh, merge, key),
+            "{merge}"
+        );
+    }
+    let deep = merged(&session, "deep", "h");
+    let Value::Hash(h) = &deep else {
+        panic!("{deep:?}")
+    };
+    assert_eq!(
+        (
+            h.get(&crate::value::Key("x")),
+            h.get(&crate::value::Key("y"))
+        ),
+        (Some(&Value::Int(1)), Some(&Value::Int(2)))
+    );
+    assert_eq!(
+        merged(&session, "unique", "l"),
+        Value::array(vec![Value::Int(2), Value::Int(3), Value::Int(1)])
+    );
+    // Explaining, overriding or defaulting is not walking the plan.
+    let mut inv = Invocation::new(&session, &req);
+    inv.explain = Some(crate::hiera5::explain::Explainer::default());
+    assert!(inv.walkable_plan(&lk).is_none());
+    let mut overrides = Map::default();
+    overrides.insert("z".into(), Value::Int(1));
+    let overriding = LookupRequest {
+        override_values: overrides,
+        ..LookupRequest::key("h")
+    };
+    assert!(Invocation::new(&session, &overriding)
+        .walkable_plan(&lk)
+        .is_none());
+    // Explained, every location is a stop (no index), with the same answer.
+    let (r, text) = session.explain(&LookupRequest {
+        merge: Some(Value::string("deep")),
+        ..LookupRequest::key("h")
+    });
+    assert_eq!(r.unwrap(), Some(deep));
+    assert!(
+        text.contains("n/web.yaml") && text.contains("common.yaml"),
+        "{text}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
