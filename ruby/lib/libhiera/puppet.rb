@@ -253,14 +253,16 @@ module Libhiera
 
       # The request text of a lookup of `key` alone (no merge, override or
       # default values) from a scope whose request fields are `fields`, or
-      # nil when `key` is not a String of UTF-8 text. The key's part is made
-      # once per compile (JSON generation is dear in JRuby).
+      # nil when `key` is not a String of UTF-8 text. The key's part is
+      # {Libhiera::Session.key_request}'s, made once per process (JSON
+      # generation is dear in JRuby), kept per compile without its brace.
       def key_request(key, fields)
         prefix = @requests[key]
         if prefix.nil?
           return nil unless key.instance_of?(String) && Libhiera::Session::UTF8_COMPATIBLE[key.encoding] && key.valid_encoding?
 
-          prefix = @requests[key] = %({"key":#{JSON.generate(key)},).freeze
+          text = Libhiera::Session.key_request(key)
+          prefix = @requests[key] = "#{text.byteslice(0, text.bytesize - 1)},".freeze
         end
         "#{prefix}#{fields}}"
       end
