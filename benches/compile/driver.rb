@@ -8,7 +8,7 @@
 #
 #   ruby benches/compile/driver.rb --repo DIR [--rounds N] [--warm-rounds N]
 #        [--nodes N] [--json OUT] [--libhiera-ruby DIR] [--libhiera-so FILE]
-#        [--modes puppet,handoff] [--profile OUT]
+#        [--modes puppet,handoff] [--profile OUT] [--probe]
 #
 # The repo: DIR/hiera.yaml (the global layer), DIR/environments/production
 # (manifests/site.pp, hiera.yaml, data/, modules), DIR/nodes/<certname>.json
@@ -42,6 +42,13 @@
 # Puppet::Parser::Compiler#compile (Compiler.compile, as the catalog
 # indirector calls it, includes the catalog's to_resource); time in Hiera is
 # the wall time at the outermost entry into HieraTimer::ENTRY_POINTS.
+#
+# --probe (handoff_probe.rb): counts what the hand-off does per compile of
+# the timed hand-off rounds (calls into libhiera per function, FFI
+# MemoryPointers, host callbacks, JSON and wire encodes and parses, scope
+# work), with their inclusive times, printed after the table. Runs on MRI
+# and on JRuby (benches/compile/jruby-run); the probe's wrappers add to the
+# times it reports.
 
 require_relative '../isolated_puppet'
 require 'json'
@@ -72,6 +79,7 @@ module CompileBench
       when '--libhiera-so' then opts[:libhiera_so] = File.expand_path(argv.shift)
       when '--modes' then opts[:modes] = argv.shift.split(',')
       when '--profile' then opts[:profile] = argv.shift
+      when '--probe' then opts[:probe] = true
       when '-h', '--help'
         puts File.read(__FILE__).lines.drop(2).take_while { |l| l.start_with?('#') }.map { |l| l.sub(/^# ?/, '') }
         exit 0
@@ -171,6 +179,7 @@ module CompileBench
   # [catalog, HieraTimer record, hand-off counter deltas].
   def compile(env, cert, facts)
     before = Libhiera::Puppet.stats.dup
+    probe = @probe_deltas && HandoffProbe.snapshot
     catalog = nil
     Puppet.override({ current_environment: env }, 'compile bench') do
       node = Puppet::Node.new(cert, environment: env)
@@ -182,6 +191,7 @@ module CompileBench
         catalog = Puppet::Parser::Compiler.compile(node)
       end
     end
+    @last_probe = probe && HandoffProbe.delta(probe)
     after = Libhiera::Puppet.stats
     delta = {}
     (before.keys | after.keys).each do |k|
@@ -245,6 +255,11 @@ module CompileBench
     Libhiera::Puppet.accelerate!
     Libhiera::Puppet.decelerate!
     HieraTimer.install!
+    if opts[:probe]
+      require_relative 'handoff_probe'
+      HandoffProbe.install!
+      @probe_deltas = []
+    end
     warm_up
     boot_s = (now - t) / 1e9
 
@@ -291,6 +306,7 @@ module CompileBench
           nodes.each do |cert, facts|
             cat, rec, delta = compile(env, cert, facts)
             samples[mode] << summary_of(rec, delta).merge(round: round)
+            @probe_deltas << @last_probe if @probe_deltas && mode == 'handoff'
             check(mode, cert, cat, "round #{round}")
           end
         end
@@ -300,6 +316,11 @@ module CompileBench
     Libhiera::Puppet.decelerate!
 
     result = report(opts, nodes, first, samples, boot_s)
+    if @probe_deltas && !@probe_deltas.empty?
+      answered = samples['handoff'].sum { |x| x[:handoff].fetch('handed_off', 0) } / samples['handoff'].size.to_f
+      puts "hand-off probe: #{@probe_deltas.size} timed hand-off compiles, #{answered.round(1)} lookups answered per compile"
+      HandoffProbe.report(@probe_deltas, per: answered)
+    end
     File.write(opts[:json], JSON.pretty_generate(result) + "\n") if opts[:json]
     unless @logs.empty?
       warn "driver.rb: #{@logs.size} log message(s) during the compiles, first ones:"

@@ -197,13 +197,17 @@ module Libhiera
                else
                  lookup_text(request(key, merge, default_values_hash, override), out)
                end
-      case status
-      when Native::OK then Wire.load(Native.take(out), @objects)
-      when Native::NOT_FOUND # most automatic parameter lookups
-        Native.take(out) # NULL: no explanation was asked for
-        default
-      else raise failure(status, Native.take_written(status, out))
-      end
+      answer(status, out, default)
+    end
+
+    # A lookup of a whole request (JSON text, as `hiera_lookup` takes it;
+    # the hand-off makes it, {Puppet::CompileState#key_request}): the
+    # value, or {NOT_FOUND}. Positional, for the hand-off's hot path (keyword
+    # arguments cost a Hash per call in JRuby).
+    # @api private
+    def lookup_request(text)
+      out = Native.out_pointer
+      answer(lookup_text(text, out), out, NOT_FOUND)
     end
 
     # An overlay session: this session's variables with `vars` over them,
@@ -390,6 +394,18 @@ module Libhiera
       end
       @host = parent.host?
       @objects = parent.objects
+    end
+
+    # The value of a lookup's answer: `status` and the out-parameter `out`
+    # it wrote (freed here); `default` when not found.
+    def answer(status, out, default)
+      case status
+      when Native::OK then Wire.load(Native.take(out), @objects)
+      when Native::NOT_FOUND # most automatic parameter lookups
+        Native.take(out) # NULL: no explanation was asked for
+        default
+      else raise failure(status, Native.take_written(status, out))
+      end
     end
 
     def lookup_text(text, out)

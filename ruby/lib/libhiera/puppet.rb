@@ -235,6 +235,7 @@ module Libhiera
         @engine = nil
         @unusable = nil
         @answered = []
+        @requests = {}
         @namespaces = Set.new
         @namespaced = 0
       end
@@ -248,6 +249,22 @@ module Libhiera
           @namespaced += 1
         end
         @namespaces
+      end
+
+      # The request text of a lookup of `key` alone (no merge, override or
+      # default values) from a scope whose request fields are `fields`, or
+      # nil when `key` is not a String of UTF-8 text. The key's part is
+      # {Libhiera::Session.key_request}'s, made once per process (JSON
+      # generation is dear in JRuby), kept per compile without its brace.
+      def key_request(key, fields)
+        prefix = @requests[key]
+        if prefix.nil?
+          return nil unless key.instance_of?(String) && Libhiera::Session::UTF8_COMPATIBLE[key.encoding] && key.valid_encoding?
+
+          text = Libhiera::Session.key_request(key)
+          prefix = @requests[key] = "#{text.byteslice(0, text.bytesize - 1)},".freeze
+        end
+        "#{prefix}#{fields}}"
       end
 
       # Notes that libhiera numbered the variable `name` `index`.
@@ -401,26 +418,31 @@ module Libhiera
     # @api private
     module Handoff
       LOOKUP_OPTIONS = 'lookup_options'
-      # The request fields of the scope {#libhiera_session} was last asked
-      # for on this thread (its variables beyond the top scope's).
-      FIELDS = :__libhiera_scope_fields
+      LOOKUP_OPTIONS_DOT = 'lookup_options.'
 
       def lookup(key, lookup_invocation, merge)
         return super unless Libhiera::Puppet.enabled?
 
-        session = libhiera_session(key, lookup_invocation)
-        return super if session.nil?
+        fields = libhiera_session(key, lookup_invocation)
+        return super if fields.nil?
 
-        fields = Thread.current[FIELDS]
+        state = @libhiera_state
+        session = state.root
+        override = lookup_invocation.override_values
+        defaults = lookup_invocation.default_values
         value = Handoff.answering(lookup_invocation) do
-          session.lookup(key, merge: Handoff.merge_option(merge),
-                              override: Handoff.presence(lookup_invocation.override_values),
-                              default_values_hash: Handoff.presence(lookup_invocation.default_values),
-                              scope_fields: fields)
+          if merge.nil? && override.empty? && defaults.empty? && (request = state.key_request(key, fields))
+            # the common case: the request text made without JSON
+            # generation, and no keyword arguments (dear in JRuby)
+            session.lookup_request(request)
+          else
+            session.lookup(key, merge: Handoff.merge_option(merge), override: Handoff.presence(override),
+                                default_values_hash: Handoff.presence(defaults), scope_fields: fields)
+          end
         end
         Libhiera::Puppet.stats[:handed_off] += 1
         libhiera_record(key)
-        libhiera_state.answered << key
+        state.answered << key
         throw :no_such_key if value.equal?(Libhiera::NOT_FOUND)
 
         value
@@ -433,13 +455,13 @@ module Libhiera
       # by one, through {#lookup}, which counts why).
       # @api private
       def libhiera_lookup_keys(keys, invocation)
-        session = libhiera_session(keys.first, invocation, count: false)
-        return false if session.nil?
+        fields = libhiera_session(keys.first, invocation, false)
+        return false if fields.nil?
 
-        fields = Thread.current[FIELDS]
-        libhiera_state.answered << keys.first
+        state = @libhiera_state
+        state.answered << keys.first
         Handoff.answering(invocation) do
-          session.lookup_keys(keys, scope_fields: fields) do |value, i|
+          state.root.lookup_keys(keys, scope_fields: fields) do |value, i|
             Libhiera::Puppet.stats[:handed_off] += 1
             libhiera_record(keys[i])
             yield value, i
@@ -502,15 +524,16 @@ module Libhiera
         @key_recorder&.record(key)
       end
 
-      # The session for this lookup, or nil when Puppet must answer (a
-      # decline, counted unless `count` is false).
-      def libhiera_session(key, invocation, count: true)
+      # Readies the compile's session (the state's `root`) for this lookup
+      # and returns the request fields of its scope ({#scope_fields}), or nil
+      # when Puppet must answer (a decline, counted unless `count` is false).
+      def libhiera_session(key, invocation, count = true)
         unless invocation.explainer.nil?
           libhiera_prime_options(key, invocation)
           return decline(:explain, nil, count)
         end
         return decline(:global_only, nil, count) if invocation.global_only? || invocation.hiera_xxx_call?
-        return decline(:lookup_options, nil, count) if key == LOOKUP_OPTIONS || key.start_with?("#{LOOKUP_OPTIONS}.")
+        return decline(:lookup_options, nil, count) if key == LOOKUP_OPTIONS || key.start_with?(LOOKUP_OPTIONS_DOT)
         state = libhiera_state
         # The setting, read once per compile.
         state.terminus = %w[hiera].include?(::Puppet[:data_binding_terminus].to_s) if state.terminus.nil?
@@ -544,8 +567,7 @@ module Libhiera
           end
           state.stamp = stamp
         end
-        Thread.current[FIELDS] = scope_fields(state, scope, top, invocation)
-        state.root
+        scope_fields(state, scope, top, invocation)
       rescue Libhiera::Wire::Unrepresentable, Libhiera::InvalidArgumentError => e
         decline(:scope, e.message, count)
       end
@@ -741,23 +763,36 @@ module Libhiera
       # Which of the first `checked` names of `known` the scopes of `chain`
       # ({chain}) hold: those a lookup from its first scope sees that the
       # top scope does not give.
+      # Loops, not blocks: this runs for every lookup, and a block costs
+      # more than its work in JRuby.
       def self.local_names(chain, known, checked)
-        names = nil
-        return NO_NAMES if chain.empty?
+        return NO_NAMES if chain.empty? || checked.zero?
 
-        tables = []
-        chain.each do |scope|
-          eph = scope.instance_variable_get(:@ephemeral).last
+        tables = nil
+        c = 0
+        while c < chain.size
+          eph = chain[c].instance_variable_get(:@ephemeral).last
           while eph
             symbols = eph.instance_variable_get(:@symbols)
-            tables << symbols if symbols && !symbols.empty?
+            (tables ||= []) << symbols if symbols && !symbols.empty?
             eph = eph.parent
           end
+          c += 1
         end
+        return NO_NAMES if tables.nil?
+
+        names = nil
         i = 0
         while i < checked
           name = known[i]
-          (names ||= []) << name if tables.any? { |t| t.key?(name) }
+          t = 0
+          while t < tables.size
+            if tables[t].key?(name)
+              (names ||= []) << name
+              break
+            end
+            t += 1
+          end
           i += 1
         end
         names ? names.freeze : NO_NAMES
