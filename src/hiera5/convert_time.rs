@@ -135,7 +135,9 @@ pub(crate) fn timestamp_with_format(
     let mut parsed = None;
     for f in &formats {
         match strptime(&s, f)? {
-            Some(p) if !(zone.is_some() && p.zone.is_some()) || !list => {
+            // In a list, a format that read a zone is passed over when a
+            // timezone is given (a single format errs below instead).
+            Some(p) if !(list && zone.is_some() && p.zone.is_some()) => {
                 parsed = Some(p);
                 break;
             }
