@@ -193,11 +193,12 @@ pub(crate) fn assert_result(t: &Checked, type_text: &str, v: &Value) -> Result<(
             "{label} expects {} value, got Boolean[{b}]",
             article(type_text)
         )),
-        (Checked::Sensitive(_), Value::Sensitive(x)) if matches!(**x, Value::String(_)) => errors
-            .push(format!(
-                "{label} expects {} value, got Sensitive[String]",
-                article(type_text)
-            )),
+        // Puppet prints the wrapped value's generalized type.
+        (Checked::Sensitive(_), Value::Sensitive(x)) => errors.push(format!(
+            "{label} expects {} value, got Sensitive[{}]",
+            article(type_text),
+            crate::hiera5::ptype_general::infer_generalized(x)
+        )),
         (Checked::String(..), Value::String(_)) => errors.push(format!(
             "{label} expects {} value, got String",
             article(type_text)
