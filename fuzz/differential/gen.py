@@ -80,6 +80,31 @@ NEW_ARGS = [["Integer", 2], ["Integer", 8], ["Integer", 10], ["Integer", 16], ["
             ["Float", True], ["Float", False], ["Numeric", True], ["Numeric", False], ["Float", 2]]
 
 
+# Generator version 3 (`--gen 3`) adds what version 2 still never drew:
+# `new` given a Hash of named arguments as the value (Integer's, Float's and
+# Numeric's `{from, radix, abs}`, Timespan's and Timestamp's hashes), a Hash
+# as a positional argument, `abs` after a `default`-less radix, the time
+# types (Timespan, Timestamp, with formats and a timezone), Boolean with
+# arguments, Sensitive and Optional/NotUndef around every convertible type.
+# Versions 1 and 2 never draw any of it, so their batches are unchanged.
+CONVERT_V3 = ["Integer", "Float", "Numeric", "Integer", "Float", "Numeric", "Boolean",
+              ["Integer", {"radix": 16}], ["Float", {"abs": True}], ["Numeric", {"from": "1"}],
+              ["Integer", 16, True], ["Integer", 8, False], ["Integer", 2, True], ["Numeric", True, True],
+              ["Boolean", True], ["Boolean", "yes"], "Boolean[true]",
+              "Timespan", ["Timespan", "%D-%H:%M:%S"], ["Timespan", "%H:%M"], ["Timespan", ["%M", "%S"]],
+              "Timestamp", ["Timestamp", "%Y-%m-%d"], ["Timestamp", "%Y-%m-%d", "UTC"], ["Timestamp", "%F %T", "+01:00"],
+              "Sensitive", "Sensitive[String]", "Sensitive[Integer]", ["Sensitive", 1],
+              "Optional[Boolean]", "Optional[Float]", "Optional[Numeric]", "Optional[String]", "Optional[Array]",
+              "Optional[Hash]", "Optional[Integer[0]]", "Optional[Timespan]", "Optional[Timestamp]",
+              "NotUndef[Integer]", "NotUndef[String]", ["Optional[Integer]", 16], ["Optional[String]", "%x"],
+              "Integer[0, 10]", "Float[0.0, 1.0]", "Numeric[0]"]
+NAMED_FROM = ["'0x1F'", "'10'", "'-5'", "'017'", "'0b101'", "'- 3'", "'1.5'", "'-2.5e1'", "-7", "2.5", "-0.5",
+              "true", "false", "'x'", "~", "'09'", "'1_000'"]
+TIME_STRINGS = ["'1-02:03:04'", "'02:03:04'", "'02:03'", "'4.5'", "'3'", "'-1-00:00:01.5'",
+                "'2020-01-02'", "'2020-01-02T03:04:05Z'", "'2020-01-02T03:04:05.123+02:00'",
+                "'2020-01-02 03:04:05'", "'2020-13-45'", "'1 day'"]
+
+
 class Gen:
     def __init__(self, seed, version=1):
         self.r = random.Random(seed)
@@ -126,6 +151,37 @@ class Gen:
     def chance(self, p):
         return self.r.random() < p
 
+    def named_args(self):
+        """A Hash of named arguments for `new` (generator version 3)."""
+        r = self.r.random()
+        if r < 0.6:
+            d = {}
+            if self.chance(0.9):
+                d["from"] = {"$raw": self.pick(NAMED_FROM)}
+            if self.chance(0.4):
+                d["radix"] = self.pick([2, 8, 10, 16, 3, {"$raw": "'16'"}])
+            if self.chance(0.4):
+                d["abs"] = self.pick([True, False, {"$raw": "'yes'"}])
+            if self.chance(0.1):
+                d[self.pick(["x", "to", "format"])] = 1
+            return d
+        if r < 0.8:
+            d = {}
+            for k in self.r.sample(["negative", "days", "hours", "minutes", "seconds", "milliseconds",
+                                    "microseconds", "nanoseconds"], self.r.randrange(1, 4)):
+                d[k] = True if k == "negative" else self.pick([0, 1, 2, 59, 61, -1, 1.5])
+            return d
+        d = {"string": {"$raw": self.pick(TIME_STRINGS)}}
+        if self.chance(0.5):
+            d["format"] = self.pick(["%D-%H:%M:%S", "%H:%M", "%Y-%m-%d", "%F", ["%H:%M", "%S"]])
+        if self.chance(0.3):
+            d["timezone"] = self.pick(["UTC", "+01:00", "Europe/Bogus"])
+        return d
+
+    def convert_to_v3(self):
+        """A `convert_to` of generator version 3: named-argument types, time types, wrappers."""
+        return self.pick(CONVERT_V3)
+
     def pick(self, xs):
         return xs[self.r.randrange(len(xs))]
 
@@ -139,6 +195,8 @@ class Gen:
         return self.pick(INTERP_FUNCS)
 
     def scalar(self, safe=True):
+        if self.version >= 3 and self.chance(0.06):
+            return {"$raw": self.pick(TIME_STRINGS)}
         r = self.r.random()
         if r < 0.55:
             return {"$raw": self.pick(SAFE_SCALARS if safe else YAML_SCALARS)}
@@ -147,6 +205,8 @@ class Gen:
         return self.pick([1, 2, -1, 0.5, True, False, None])
 
     def value(self, depth=0, safe=True):
+        if self.version >= 3 and depth == 0 and self.chance(0.12):
+            return self.named_args()
         r = self.r.random()
         if depth >= 3 or r < 0.45:
             return self.scalar(safe)
@@ -181,6 +241,8 @@ class Gen:
                 opts["convert_to"] = self.pick(CONVERT)
                 if self.version >= 2 and self.chance(0.6):
                     opts["convert_to"] = self.convert_to_v2()
+                if self.version >= 3 and self.chance(0.55):
+                    opts["convert_to"] = self.convert_to_v3()
             if self.chance(0.05):
                 opts = self.pick([None, "deep", [], {"bogus": 1}])
             lo[k] = opts

@@ -111,6 +111,22 @@ fn parse_type(src: &str) -> std::result::Result<TypeRef, String> {
     if !name.starts_with(|c: char| c.is_ascii_uppercase()) {
         return Err(format!("Syntax error at '{name}'"));
     }
+    // Types that take no parameters (Puppet's TypeParser).
+    if !params.is_empty()
+        && matches!(
+            name.to_ascii_lowercase().as_str(),
+            "any"
+                | "data"
+                | "catalogentry"
+                | "scalar"
+                | "undef"
+                | "numeric"
+                | "default"
+                | "semverrange"
+        )
+    {
+        return Err(format!("Not a parameterized type <{name}>"));
+    }
     Ok(TypeRef {
         name: name.to_string(),
         params,
@@ -136,11 +152,20 @@ fn new_instance(ty: &TypeRef, value: Value, args: &[Value]) -> std::result::Resu
     crate::stack::grow(|| match ty.name.as_str() {
         "Optional" | "NotUndef" if !ty.params.is_empty() => {
             let inner = parse_type(&ty.params[0]).map_err(|e| format!("'new' {e}"))?;
-            if value.is_nil() {
+            // undef is an Optional's instance, returned as is when `new`
+            // has no other argument; otherwise (and for NotUndef) the
+            // wrapped type's `new` is called with it.
+            if value.is_nil() && args.is_empty() && ty.name == "Optional" {
                 return Ok(Value::Nil);
             }
             new_instance(&inner, value, args)
         }
+        "Sensitive" if !args.is_empty() => Err(format!(
+            "'new_Sensitive' expects 1 argument, got {}",
+            args.len() + 1
+        )),
+        // A Sensitive is returned as it is.
+        "Sensitive" if matches!(value, Value::Sensitive(_)) => Ok(value),
         "Sensitive" => Ok(Value::Sensitive(Arc::new(value))),
         // `new` returns a value that already is an instance of the type.
         "Undef" if value.is_nil() && args.is_empty() => Ok(Value::Nil),
@@ -153,42 +178,44 @@ fn new_instance(ty: &TypeRef, value: Value, args: &[Value]) -> std::result::Resu
                 display(other)
             )),
         },
-        "Timestamp" => match &value {
-            Value::String(s) => match timestamp(s) {
-                Some(t) => Ok(Value::Rich(Arc::new(("Timestamp".into(), t)))),
-                None => Err(format!(
-                    "'new' Unable to parse '{s}' using any of the formats"
+        "Timespan" => crate::hiera5::convert_time::new_timespan(&value, args),
+        "Timestamp" => match crate::hiera5::convert_time::timestamp_of_seconds(&value, args)
+            .or_else(|| crate::hiera5::convert_time::timestamp_with_format(&value, args))
+        {
+            Some(result) => result,
+            None => match &value {
+                Value::String(s) => match timestamp(s) {
+                    Some(t) => Ok(Value::Rich(Arc::new(("Timestamp".into(), t)))),
+                    None => Err(format!(
+                        "Unable to parse '{s}' using any of the formats {}",
+                        crate::hiera5::convert_time::TIMESTAMP_DEFAULT_FORMATS
+                    )),
+                },
+                other if args.is_empty() && !matches!(other, Value::Hash(_)) => {
+                    Err(crate::hiera5::convert_time::timestamp_unsupported(other))
+                }
+                other => Err(format!(
+                    "'new' Value of type {} cannot be converted to Timestamp",
+                    crate::hiera5::ptype_general::infer_generalized(other)
                 )),
             },
-            other => Err(format!(
-                "'new' Value of type {} cannot be converted to Timestamp",
-                crate::hiera5::ptype_general::infer_generalized(other)
-            )),
         },
-        "Integer" => {
-            let radix = match args.first() {
-                Some(Value::Int(r)) => Some(*r as u32),
-                _ => None,
+        "Integer" | "Float" | "Numeric" => {
+            use crate::hiera5::convert_numeric::{new_number, Kind};
+            let kind = match ty.name.as_str() {
+                "Integer" => Kind::Integer,
+                "Float" => Kind::Float,
+                _ => Kind::Numeric,
             };
-            to_integer(&value, radix)
+            let convert = |v: &Value, radix: Option<u32>| plain_number(kind, v, radix);
+            match new_number(kind, &value, args, &convert) {
+                Some(result) => result,
+                None if args.is_empty() => plain_number(kind, &value, None),
+                None => Err(crate::hiera5::convert_numeric::no_signature(
+                    kind, &value, args,
+                )),
+            }
         }
-        "Float" => to_float(&value),
-        "Numeric" => match &value {
-            Value::Float(f) if f.is_nan() => {
-                Err("'new_numeric' Value of type Float cannot be converted to Numeric".to_string())
-            }
-            Value::Float(_) | Value::Int(_) | Value::BigInt(_) => Ok(value),
-            Value::String(s) if s.contains(['.', 'e', 'E']) && !s.starts_with("0x") => {
-                to_float(&value).map_err(|e| {
-                    e.replacen("'new_float'", "'new_numeric'", 1)
-                        .replace("to Float", "to Numeric")
-                })
-            }
-            _ => to_integer(&value, None).map_err(|e| {
-                e.replacen("'new'", "'new_numeric'", 1)
-                    .replace("to Integer", "to Numeric")
-            }),
-        },
         "String" if args.is_empty() => Ok(Value::from(match &value {
             // Puppet's default Float format is `%f`.
             Value::Float(f) if f.is_infinite() => if *f > 0.0 { "Inf" } else { "-Inf" }.to_string(),
@@ -197,6 +224,10 @@ fn new_instance(ty: &TypeRef, value: Value, args: &[Value]) -> std::result::Resu
         })),
         // `String.new(value, format)`: Puppet's StringConverter.
         "String" => crate::hiera5::string_format::string_new(&value, args).map(Value::from),
+        "Boolean" if !args.is_empty() => Err(format!(
+            "'new_boolean' expects 1 argument, got {}",
+            args.len() + 1
+        )),
         "Boolean" => to_boolean(&value),
         "Array" | "Tuple" => {
             let wrap = matches!(args.first(), Some(Value::Bool(true)));
@@ -286,6 +317,36 @@ fn new_instance(ty: &TypeRef, value: Value, args: &[Value]) -> std::result::Resu
             ty.name
         )),
     })
+}
+
+/// The one-argument conversion of Integer's (with a radix), Float's and
+/// Numeric's `new`.
+fn plain_number(
+    kind: crate::hiera5::convert_numeric::Kind,
+    value: &Value,
+    radix: Option<u32>,
+) -> std::result::Result<Value, String> {
+    use crate::hiera5::convert_numeric::Kind;
+    match kind {
+        Kind::Integer => to_integer(value, radix),
+        Kind::Float => to_float(value),
+        Kind::Numeric => match value {
+            Value::Float(f) if f.is_nan() => {
+                Err("'new_numeric' Value of type Float cannot be converted to Numeric".to_string())
+            }
+            Value::Float(_) | Value::Int(_) | Value::BigInt(_) => Ok(value.clone()),
+            Value::String(s) if s.contains(['.', 'e', 'E']) && !s.starts_with("0x") => {
+                to_float(value).map_err(|e| {
+                    e.replacen("'new_float'", "'new_numeric'", 1)
+                        .replace("to Float", "to Numeric")
+                })
+            }
+            _ => to_integer(value, None).map_err(|e| {
+                e.replacen("'new'", "'new_numeric'", 1)
+                    .replace("to Integer", "to Numeric")
+            }),
+        },
+    }
 }
 
 fn display(v: &Value) -> String {
@@ -382,7 +443,7 @@ fn timestamp(s: &str) -> Option<String> {
     ))
 }
 
-fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
+pub(crate) fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
     let y = if m <= 2 { y - 1 } else { y };
     let era = y.div_euclid(400);
     let yoe = y - era * 400;
@@ -391,7 +452,7 @@ fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
     era * 146097 + doe - 719468
 }
 
-fn civil_from_days(z: i64) -> (i64, i64, i64) {
+pub(crate) fn civil_from_days(z: i64) -> (i64, i64, i64) {
     let z = z + 719468;
     let era = z.div_euclid(146097);
     let doe = z - era * 146097;

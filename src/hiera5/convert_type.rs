@@ -14,6 +14,10 @@ pub(crate) enum Checked {
     Scalar,
     Numeric,
     Boolean,
+    /// `Boolean[true]` or `Boolean[false]`.
+    BooleanValue(bool),
+    /// `Sensitive` or `Sensitive[T]`.
+    Sensitive(Box<Checked>),
     Undef,
     /// `Integer[min, max]` (bounds inclusive; `None` is unbounded).
     Integer(Option<i64>, Option<i64>),
@@ -42,6 +46,13 @@ pub(crate) fn parse(name: &str, params: &[String]) -> Option<Checked> {
         ("Scalar", 0) => Checked::Scalar,
         ("Numeric", 0) => Checked::Numeric,
         ("Boolean", 0) => Checked::Boolean,
+        ("Boolean", 1) => match params[0].as_str() {
+            "true" => Checked::BooleanValue(true),
+            "false" => Checked::BooleanValue(false),
+            _ => return None,
+        },
+        ("Sensitive", 0) => Checked::Sensitive(Box::new(Checked::Any)),
+        ("Sensitive", 1) => Checked::Sensitive(Box::new(sub(&params[0])?)),
         ("Undef", 0) => Checked::Undef,
         ("Float", 0) => Checked::Float,
         ("Hash" | "Struct", 0) => Checked::Hash,
@@ -113,6 +124,11 @@ pub(crate) fn is_instance(t: &Checked, v: &Value) -> bool {
             other => matches!(other, Value::Int(_) | Value::BigInt(_)),
         },
         Checked::Boolean => matches!(v, Value::Bool(_)),
+        Checked::BooleanValue(b) => matches!(v, Value::Bool(x) if x == b),
+        Checked::Sensitive(inner) => match v {
+            Value::Sensitive(x) => is_instance(inner, x),
+            _ => false,
+        },
         Checked::Undef => v.is_nil(),
         Checked::Float => matches!(v, Value::Float(f) if !f.is_nan()),
         Checked::Integer(min, max) => match v {
@@ -172,6 +188,16 @@ pub(crate) fn assert_result(t: &Checked, type_text: &str, v: &Value) -> Result<(
         (Checked::Integer(..), Value::Int(n)) => errors.push(format!(
             "{label} expects {} value, got Integer[{n}, {n}]",
             article(type_text)
+        )),
+        (Checked::BooleanValue(_), Value::Bool(b)) => errors.push(format!(
+            "{label} expects {} value, got Boolean[{b}]",
+            article(type_text)
+        )),
+        // Puppet prints the wrapped value's generalized type.
+        (Checked::Sensitive(_), Value::Sensitive(x)) => errors.push(format!(
+            "{label} expects {} value, got Sensitive[{}]",
+            article(type_text),
+            crate::hiera5::ptype_general::infer_generalized(x)
         )),
         (Checked::String(..), Value::String(_)) => errors.push(format!(
             "{label} expects {} value, got String",

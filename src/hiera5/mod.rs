@@ -20,6 +20,8 @@ pub mod all_keys;
 pub mod all_sources;
 pub mod config;
 pub mod convert;
+mod convert_numeric;
+mod convert_time;
 mod convert_type;
 pub mod data_provider;
 pub mod explain;
