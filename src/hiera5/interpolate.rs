@@ -20,9 +20,45 @@ pub enum Expr<'a> {
     Scope(&'a str),
 }
 
+/// Puppet's pattern of a method call, `^(\w+)\((?:"([^"]+)"|'([^']+)')\)$`
+/// (with the `regex` crate's Unicode `\w`): used only for a name that is
+/// not ASCII ([`method_call`] reads the others without it).
 fn method_re() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
-    RE.get_or_init(|| Regex::new(r#"^(\w+)\((?:"([^"]+)"|'([^']+)')\)$"#).unwrap())
+    RE.get_or_init(|| Regex::new(METHOD_PATTERN).unwrap())
+}
+
+const METHOD_PATTERN: &str = r#"^(\w+)\((?:"([^"]+)"|'([^']+)')\)$"#;
+
+/// The name and argument of `name("arg")` or `name('arg')`, as
+/// [`METHOD_PATTERN`] matches them, read without compiling it (issue 18:
+/// the first interpolation of a process paid for its compilation). A name
+/// with bytes beyond ASCII goes to the pattern itself (its `\w` is
+/// Unicode's).
+fn method_call(expr: &str) -> Option<(&str, &str)> {
+    let open = expr.find('(')?;
+    let name = &expr[..open];
+    if name.is_empty() {
+        return None;
+    }
+    if !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+        if name.is_ascii() {
+            return None;
+        }
+        let c = method_re().captures(expr)?;
+        let name = c.get(1)?.as_str();
+        let arg = c.get(2).or_else(|| c.get(3))?.as_str();
+        return Some((name, arg));
+    }
+    // `"arg")` or `'arg')`: the quote, at least one other character, the
+    // same quote, `)`, the end.
+    let quoted = expr[open + 1..].strip_suffix(')')?;
+    let quote = match quoted.as_bytes().first()? {
+        q @ (b'"' | b'\'') => *q as char,
+        _ => return None,
+    };
+    let arg = quoted[1..].strip_suffix(quote)?;
+    (!arg.is_empty() && !arg.contains(quote)).then_some((name, arg))
 }
 
 /// Ruby's `String#strip` (whitespace and NUL).
@@ -36,9 +72,7 @@ pub fn parse_expr(expr: &str) -> Expr<'_> {
         return Expr::Empty;
     }
     if expr.ends_with(')') {
-        if let Some(c) = method_re().captures(expr) {
-            let name = c.get(1).unwrap().as_str();
-            let arg = c.get(2).or_else(|| c.get(3)).unwrap().as_str();
+        if let Some((name, arg)) = method_call(expr) {
             return Expr::Method(name, arg);
         }
     }
@@ -391,5 +425,33 @@ mod tests {
         assert_eq!(parse_expr("''"), Expr::Empty);
         assert_eq!(parse_expr("::"), Expr::Empty);
         assert_eq!(parse_expr("facts.os"), Expr::Scope("facts.os"));
+    }
+
+    /// The method-call reader agrees with Puppet's pattern on every
+    /// expression built from the pieces that matter to it.
+    #[test]
+    fn method_calls_read_as_the_pattern_reads_them() {
+        let re = Regex::new(METHOD_PATTERN).unwrap();
+        let names = ["lookup", "a_1", "", "a b", "a.b", "lööp", "x-y", "é", "_"];
+        let args = [
+            "\"x\"", "'x'", "\"\"", "''", "\"a'b\"", "'a\"b'", "\"a)\"", "'x\"", "x", " 'x' ",
+            "\"a\"b\"", "'a''", "\"a\")", "(\"x\")", "\"x\n\"",
+        ];
+        let tails = [")", "", "))", ")x", ") "];
+        for name in names {
+            for arg in args {
+                for tail in tails {
+                    let expr = format!("{name}({arg}{tail}");
+                    let want = re.captures(&expr).map(|c| {
+                        let arg = c.get(2).or_else(|| c.get(3)).unwrap().as_str();
+                        (c.get(1).unwrap().as_str().to_string(), arg.to_string())
+                    });
+                    let got = method_call(&expr).map(|(n, a)| (n.to_string(), a.to_string()));
+                    assert_eq!(got, want, "{expr:?}");
+                }
+            }
+        }
+        assert_eq!(method_call("lookup"), None);
+        assert_eq!(method_call("(\"x\")"), None);
     }
 }
