@@ -23,6 +23,8 @@ pub(crate) enum Checked {
     Integer(Option<i64>, Option<i64>),
     /// `Float` without parameters.
     Float,
+    /// `Float[min, max]` with Float literals (or `default`) as bounds.
+    FloatRange(Option<f64>, Option<f64>),
     /// `String[min, max]` (length in characters).
     String(usize, Option<usize>),
     /// `Array` or `Array[T]` (element type only) and plain `Tuple`.
@@ -55,6 +57,11 @@ pub(crate) fn parse(name: &str, params: &[String]) -> Option<Checked> {
         ("Sensitive", 1) => Checked::Sensitive(Box::new(sub(&params[0])?)),
         ("Undef", 0) => Checked::Undef,
         ("Float", 0) => Checked::Float,
+        ("Float", 1..=2) => {
+            let min = float_bound(params.first())?;
+            let max = float_bound(params.get(1))?;
+            Checked::FloatRange(min, max)
+        }
         ("Hash" | "Struct", 0) => Checked::Hash,
         ("Integer", 0..=2) => {
             let min = param_bound(params, 0)?;
@@ -87,6 +94,19 @@ fn param_bound(params: &[String], i: usize) -> Option<Option<i64>> {
     match params.get(i) {
         None => Some(None),
         Some(p) => bound(p),
+    }
+}
+
+/// A Float bound written as a Float literal (`0.0`, `-1.5`, `1e3`), or
+/// `default` or absent (unbounded); anything else (an Integer bound, whose
+/// printing Puppet may change) is not known here.
+fn float_bound(p: Option<&String>) -> Option<Option<f64>> {
+    match p.map(|p| p.trim()) {
+        None | Some("default") => Some(None),
+        Some(t) if t.contains(['.', 'e', 'E']) => {
+            t.parse::<f64>().ok().filter(|f| f.is_finite()).map(Some)
+        }
+        Some(_) => None,
     }
 }
 
@@ -131,6 +151,8 @@ pub(crate) fn is_instance(t: &Checked, v: &Value) -> bool {
         },
         Checked::Undef => v.is_nil(),
         Checked::Float => matches!(v, Value::Float(f) if !f.is_nan()),
+        Checked::FloatRange(min, max) => matches!(v, Value::Float(f)
+            if !f.is_nan() && min.is_none_or(|m| *f >= m) && max.is_none_or(|m| *f <= m)),
         Checked::Integer(min, max) => match v {
             Value::Int(n) => min.is_none_or(|m| *n >= m) && max.is_none_or(|m| *n <= m),
             Value::BigInt(digits) => {
@@ -189,6 +211,13 @@ pub(crate) fn assert_result(t: &Checked, type_text: &str, v: &Value) -> Result<(
             "{label} expects {} value, got Integer[{n}, {n}]",
             article(type_text)
         )),
+        (Checked::FloatRange(..), Value::Float(x)) if !x.is_nan() => {
+            let x = crate::ruby::float_to_s(*x);
+            errors.push(format!(
+                "{label} expects {} value, got Float[{x}, {x}]",
+                article(type_text)
+            ))
+        }
         (Checked::BooleanValue(_), Value::Bool(b)) => errors.push(format!(
             "{label} expects {} value, got Boolean[{b}]",
             article(type_text)

@@ -846,7 +846,14 @@ fn kernel_float(x: f64, f: &Format) -> R<String> {
             if f.prec.is_some() {
                 return Err(unsupported(f, "(a precision with %a)"));
             }
-            hex_float(a).ok_or_else(|| unsupported(f, "for a subnormal Float"))?
+            let mut b = hex_float(a).ok_or_else(|| unsupported(f, "for a subnormal Float"))?;
+            // `#`: the point is always written (`0x1.p+0`).
+            if f.alt && !b.contains('.') {
+                if let Some(p) = b.find('p') {
+                    b.insert(p, '.');
+                }
+            }
+            b
         }
     };
     let body = if upper { body.to_uppercase() } else { body };
@@ -930,6 +937,17 @@ mod tests {
 
     fn fmt(v: Value, f: &str) -> R<String> {
         string_new(&v, &[Value::from(f)])
+    }
+
+    #[test]
+    fn hex_floats_keep_the_point_with_alt() {
+        // Ruby's format("%#a", ...).
+        assert_eq!(fmt(Value::Float(1.0), "%#a").unwrap(), "0x1.p+0");
+        assert_eq!(fmt(Value::Float(0.0), "%#a").unwrap(), "0x0.p+0");
+        assert_eq!(fmt(Value::Float(1.5), "%#a").unwrap(), "0x1.8p+0");
+        assert_eq!(fmt(Value::Float(2.0), "%#A").unwrap(), "0X1.P+1");
+        assert_eq!(fmt(Value::Float(1.0), "%#10a").unwrap(), "   0x1.p+0");
+        assert_eq!(fmt(Value::Float(1.0), "%a").unwrap(), "0x1p+0");
     }
 
     #[test]
