@@ -458,6 +458,12 @@ def cmd_run(a):
         for name, i, q, cls, detail in results:
             if cls != "agree":
                 fh.write(json.dumps({"case": name, "query": i, "q": q, "class": cls, "detail": detail}) + "\n")
+    finish(a, ans, results, clock, out)
+
+
+def finish(a, ans, results, clock, out):
+    """The end of `run` and `compare`: the listing, the counts, the path
+    (and the hand-off's counters) and the CPU time."""
     listing(results, out, a.all)
     summarize(results, out)
     report_path(a, ans, out)
@@ -483,13 +489,7 @@ def cmd_compare(a):
     ans = answerer(a, root)
     results = compare_tree(ans, root)
     clock.lap("compare")
-    listing(results, out, a.all)
-    summarize(results, out)
-    report_path(a, ans, out)
-    cases = len({c for c, _, _, _, _ in results})
-    for line in clock.report(cases, len(results)):
-        out.write(line + "\n")
-    out.close()
+    finish(a, ans, results, clock, out)
 
 
 # ---------------------------------------------------------------- reducer
