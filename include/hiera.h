@@ -406,7 +406,8 @@ uint32_t hiera_abi_version(void);
  *              "string_bytes": 16777216, "interpolated_bytes": 268435456,
  *              "merge_entries": 1000000, "nested_values": 10000000},
  *   "confine": false, "codedir": "/etc/puppet/code", "host_variables": false,
- *   "working_directory": null, "environment_data_provider": null}`
+ *   "working_directory": null, "environment_data_provider": null,
+ *   "host_functions": []}`
  * (the values shown are the defaults, but for `strict`: without it, the
  * default of the Puppet version, `warning` for 7 and `error` for 8).
  * `puppet` picks the Puppet the engine answers as: 7 (Puppet 7.23, the
@@ -437,6 +438,13 @@ uint32_t hiera_abi_version(void);
  * `host_variables: true` (with `hiera_open_with_host`) asks the host's
  * `call` for the qualified variables (`a::b`) a session does not have
  * (see `hiera_call_fn`).
+ * `host_functions` names hierarchy functions libhiera has itself
+ * (`yaml_data`, `json_data`, `hocon_data`, `eyaml_lookup_key`,
+ * `libhiera::yaml_data`, `libhiera::json_data`, `libhiera::data_hash`)
+ * that the host's `call` (`hiera_open_with_host`) runs instead, as it runs
+ * a custom function: for a host whose own function answers otherwise, such
+ * as a Puppet without a HOCON library, whose `hocon_data` fails with its own
+ * error. Without a host such a level fails as an unknown function does.
  * Only the environment's `environment.conf` is read now (for its
  * `modulepath`; an error there fails the call): configuration and data
  * errors surface at lookup time, as in Puppet.

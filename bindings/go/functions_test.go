@@ -421,3 +421,52 @@ func TestGoFunctionsFailedOpenReleases(t *testing.T) {
 		t.Errorf("live hosts %d, before %d", liveHosts.Load(), before)
 	}
 }
+
+// Options.HostFunctions: a function libhiera has itself (hocon_data) runs
+// as the Go function of that name instead, for existing files only.
+func TestHostFunctionsReplaceBuiltins(t *testing.T) {
+	dir := fixture(t, map[string]string{
+		"hiera.yaml": `version: 5
+hierarchy:
+  - name: missing
+    data_hash: hocon_data
+    path: missing.conf
+  - name: hocon
+    data_hash: hocon_data
+    path: common.conf
+`,
+		"data/common.conf": "k: from hocon\n",
+	})
+	var calls atomic.Int64
+	hocon := WithFunction("hocon_data", FunctionDataHash, func(ctx *Context) (any, error) {
+		calls.Add(1)
+		if !strings.HasSuffix(ctx.Location, "common.conf") {
+			return nil, fmt.Errorf("called for %q", ctx.Location)
+		}
+		return map[string]any{"k": "from go"}, nil
+	})
+	for _, c := range []struct {
+		names []string
+		want  any
+		calls int64
+	}{
+		{nil, "from hocon", 0},
+		{[]string{"hocon_data"}, "from go", 1},
+	} {
+		calls.Store(0)
+		h, err := Open(Options{HieraConfig: filepath.Join(dir, "hiera.yaml"), HostFunctions: c.names}, hocon)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := h.Session(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, found, err := s.Lookup("k")
+		if err != nil || !found || v != c.want || calls.Load() != c.calls {
+			t.Errorf("HostFunctions %v: got %#v %v %v, %d calls; want %#v, %d calls", c.names, v, found, err, calls.Load(), c.want, c.calls)
+		}
+		s.Close()
+		h.Close()
+	}
+}

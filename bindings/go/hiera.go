@@ -119,6 +119,11 @@ type Options struct {
 	// "function") of an environment whose environment.conf names none; empty:
 	// none.
 	EnvironmentDataProvider string
+	// HostFunctions names hierarchy functions libhiera has itself
+	// (yaml_data, json_data, hocon_data, eyaml_lookup_key, ...) that a
+	// function registered with WithFunction under the same name runs
+	// instead; without one, such a level fails as an unknown function does.
+	HostFunctions []string
 }
 
 // Limits are libhiera's bounds on one lookup (hiera_open's "limits"). A
@@ -171,6 +176,9 @@ func (o Options) wire() *OrderedMap {
 	}
 	if o.ModulePath != nil {
 		om.Set("modulepath", stringsToAny(o.ModulePath))
+	}
+	if len(o.HostFunctions) > 0 {
+		om.Set("host_functions", stringsToAny(o.HostFunctions))
 	}
 	return om
 }

@@ -293,35 +293,41 @@ class TestPuppetHandoff < Minitest::Test
     end
   end
 
-  # Without the hocon library, whether hiera.yaml files name hocon_data is
-  # checked per compile: by the files' stamps, each read again only after
-  # it changed.
-  def test_names_hocon_reads_a_hiera_yaml_again_only_when_it_changed
+  HOCON_CASE = {
+    'hiera.yaml' => "version: 5\n",
+    'environments/production/hiera.yaml' =>
+      "version: 5\nhierarchy:\n  - name: yaml\n    path: common.yaml\n" \
+      "  - name: missing\n    data_hash: hocon_data\n    path: missing.conf\n" \
+      "  - name: hocon\n    data_hash: hocon_data\n    path: common.conf\n",
+    'environments/production/data/common.yaml' => "in_yaml: y\n",
+    'environments/production/data/common.conf' => "in_hocon: h\n",
+  }.freeze
+
+  # Without the hocon library, Puppet's hocon_data fails when a lookup
+  # reaches an existing file of its level ("not supported without hocon
+  # library"); the hand-off has Puppet's own function run for libhiera's
+  # (host_functions), so it answers those lookups with Puppet's error, and
+  # the others as usual: no lookup declined.
+  def test_without_the_hocon_library_puppets_hocon_data_fails_inside_the_handed_off_lookup
     Dir.mktmpdir do |dir|
-      global = File.join(dir, 'hiera.yaml')
-      env = File.join(dir, 'env')
-      mod = File.join(dir, 'modules', 'm')
-      [env, mod].each { |d| FileUtils.mkdir_p(d) }
-      File.write(global, "version: 5\n")
-      File.write(File.join(env, 'hiera.yaml'), "version: 5\nhierarchy:\n  - name: a\n    path: a.yaml\n")
-      modules = [Struct.new(:path).new(mod)] # the module has no hiera.yaml
-      reads = []
-      read = File.method(:read)
-      counting = ->(path, *rest) { reads << path; read.call(path, *rest) }
-      handoff = Libhiera::Puppet::Handoff
-      File.stub(:read, counting) do
-        refute handoff.names_hocon?(global, env, modules)
-        assert_equal [global, File.join(env, 'hiera.yaml')], reads
-        refute handoff.names_hocon?(global, env, modules)
-        assert_equal 2, reads.size, 'unchanged files are not read again'
-        File.write(File.join(env, 'hiera.yaml'), "version: 5\nhierarchy:\n  - name: h\n    data_hash: hocon_data\n    path: c.conf\n")
-        assert handoff.names_hocon?(global, env, modules)
-        assert_equal [File.join(env, 'hiera.yaml')], reads.drop(2), 'the changed file only is read again'
-        File.write(File.join(mod, 'hiera.yaml'), "version: 5\n")
-        assert handoff.names_hocon?(global, env, modules)
-        File.delete(File.join(env, 'hiera.yaml'))
-        refute handoff.names_hocon?(global, env, modules), 'a removed file names nothing'
+      write(dir, HOCON_CASE)
+      kase = { 'node' => { 'certname' => 'web01' } }
+      outcomes = lambda do
+        # In the forked child only (Puppet's features answer by
+        # method_missing, which minitest's stub cannot replace).
+        ::Puppet.features.define_singleton_method(:hocon?) { false }
+        %w[in_yaml in_hocon nowhere].map do |key|
+          notices(dir, kase, "notify { \"v=${lookup('#{key}', undef, undef, 'dflt')}\": }")
+        rescue ::Puppet::Error => e
+          "#{e.class}: #{e.message.gsub(dir, 'DIR')}"
+        end
       end
+      puppet, = in_child(handoff: false, &outcomes)
+      ours, st = in_child(&outcomes)
+      puppet.each { |o| assert_match(/Lookup using Hocon data_hash function is not supported without hocon library/, o) }
+      assert_equal puppet, ours
+      assert_equal 3, st[:errors], st.inspect
+      assert_empty st.select { |k, _| k.to_s.start_with?('declined') }, st.inspect
     end
   end
 

@@ -51,8 +51,27 @@ pub(crate) fn options_from_json(text: &str) -> Result<Options, Error> {
                 | "host_variables"
                 | "working_directory"
                 | "environment_data_provider"
+                | "host_functions"
         ) {
             return Err(invalid(format!("options_json: unknown field '{name}'")));
+        }
+        if name == "host_functions" {
+            options.host_functions = match v {
+                Value::Nil => continue,
+                Value::Array(items) => items
+                    .iter()
+                    .map(|f| f.as_str().map(str::to_string))
+                    .collect::<Option<Vec<_>>>()
+                    .ok_or_else(|| {
+                        invalid("options_json: 'host_functions' must be an array of strings".into())
+                    })?,
+                _ => {
+                    return Err(invalid(
+                        "options_json: 'host_functions' must be an array of strings".into(),
+                    ))
+                }
+            };
+            continue;
         }
         if name == "basemodulepath" || name == "modulepath" {
             let dirs = match v {
@@ -194,7 +213,8 @@ pub(crate) fn open_json_with(
 ///              "string_bytes": 16777216, "interpolated_bytes": 268435456,
 ///              "merge_entries": 1000000, "nested_values": 10000000},
 ///   "confine": false, "codedir": "/etc/puppet/code", "host_variables": false,
-///   "working_directory": null, "environment_data_provider": null}`
+///   "working_directory": null, "environment_data_provider": null,
+///   "host_functions": []}`
 /// (the values shown are the defaults, but for `strict`: without it, the
 /// default of the Puppet version, `warning` for 7 and `error` for 8).
 /// `puppet` picks the Puppet the engine answers as: 7 (Puppet 7.23, the
@@ -225,6 +245,13 @@ pub(crate) fn open_json_with(
 /// `host_variables: true` (with `hiera_open_with_host`) asks the host's
 /// `call` for the qualified variables (`a::b`) a session does not have
 /// (see `hiera_call_fn`).
+/// `host_functions` names hierarchy functions libhiera has itself
+/// (`yaml_data`, `json_data`, `hocon_data`, `eyaml_lookup_key`,
+/// `libhiera::yaml_data`, `libhiera::json_data`, `libhiera::data_hash`)
+/// that the host's `call` (`hiera_open_with_host`) runs instead, as it runs
+/// a custom function: for a host whose own function answers otherwise, such
+/// as a Puppet without a HOCON library, whose `hocon_data` fails with its own
+/// error. Without a host such a level fails as an unknown function does.
 /// Only the environment's `environment.conf` is read now (for its
 /// `modulepath`; an error there fails the call): configuration and data
 /// errors surface at lookup time, as in Puppet.
@@ -370,6 +397,21 @@ mod tests {
         assert_eq!(
             bad(r#"{"modulepath":["/a",1]}"#),
             "options_json: 'modulepath' must be an array of strings"
+        );
+        let f =
+            options_from_json(r#"{"host_functions":["hocon_data","eyaml_lookup_key"]}"#).unwrap();
+        assert_eq!(f.host_functions, ["hocon_data", "eyaml_lookup_key"]);
+        assert!(options_from_json(r#"{"host_functions":null}"#)
+            .unwrap()
+            .host_functions
+            .is_empty());
+        assert_eq!(
+            bad(r#"{"host_functions":"hocon_data"}"#),
+            "options_json: 'host_functions' must be an array of strings"
+        );
+        assert_eq!(
+            bad(r#"{"host_functions":["hocon_data",1]}"#),
+            "options_json: 'host_functions' must be an array of strings"
         );
         assert_eq!(bad("[]"), "options_json must be a JSON object");
         assert!(bad("{").starts_with("options_json is not valid JSON"));

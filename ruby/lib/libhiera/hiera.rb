@@ -66,6 +66,12 @@ module Libhiera
     # from puppet.conf, the Puppet 4 data provider ('none', 'hiera',
     # 'function') of an environment whose environment.conf names none.
     #
+    # `host_functions`: names of hierarchy functions libhiera has itself
+    # (`yaml_data`, `json_data`, `hocon_data`, `eyaml_lookup_key`, ...) that
+    # the `host` runs instead, as it runs a custom function: for a host whose
+    # own function answers otherwise (a Puppet without a HOCON library, whose
+    # `hocon_data` fails with its own error).
+    #
     # `host`: an object that runs the hierarchy functions libhiera does not
     # have and receives Puppet's warnings (see {Host}); its calls run on the
     # thread that looks up, during the lookup, and may look up again.
@@ -74,7 +80,8 @@ module Libhiera
     # `{'kind' => 'variable', 'key' => name}` (the value, or {NOT_FOUND}).
     def initialize(hiera_config: 'hiera.yaml', environmentpath: 'environments', environment: 'production', strict: nil,
                    limits: nil, confine: false, basemodulepath: nil, modulepath: nil, host: nil, codedir: nil, puppet: nil,
-                   host_variables: false, working_directory: nil, environment_data_provider: nil)
+                   host_variables: false, working_directory: nil, environment_data_provider: nil,
+                   host_functions: nil)
       options = { 'hiera_config' => hiera_config.to_s, 'environmentpath' => environmentpath.to_s,
                   'environment' => environment.to_s }
       options['strict'] = strict.to_s unless strict.nil?
@@ -87,6 +94,7 @@ module Libhiera
       options['host_variables'] = true if host_variables
       options['working_directory'] = working_directory.to_s unless working_directory.nil?
       options['environment_data_provider'] = environment_data_provider.to_s unless environment_data_provider.nil?
+      options['host_functions'] = host_functions.map(&:to_s) unless host_functions.nil?
       json = Native.cstr(JSON.generate(options))
       @host = !host.nil?
       @handle = if host.nil?

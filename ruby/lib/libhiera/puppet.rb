@@ -108,17 +108,19 @@ module Libhiera
       # `env_data_provider`: the environment.conf's environment_data_provider
       # (libhiera reads it when it opens the configuration: a changed one
       # needs a new configuration); `setting`: Puppet's own (puppet.conf).
+      # `host_functions`: libhiera's own functions that Puppet runs instead.
       def engine(hiera_config, environmentpath, environment, strict, modulepath = nil, env_data_provider: nil,
-                 setting: nil)
+                 setting: nil, host_functions: nil)
         codedir = ::Puppet[:codedir].to_s
         puppet = puppet_version
         key = [hiera_config, environmentpath, environment, strict, codedir, modulepath, puppet, env_data_provider,
-               setting]
+               setting, host_functions]
         @lock.synchronize do
           @engines[key] ||= Libhiera::Hiera.new(hiera_config: hiera_config, environmentpath: environmentpath,
                                                 environment: environment, strict: strict, codedir: codedir,
                                                 modulepath: modulepath, puppet: puppet, host: Host.new,
-                                                host_variables: true, environment_data_provider: setting)
+                                                host_variables: true, environment_data_provider: setting,
+                                                host_functions: host_functions)
         end
       end
 
@@ -196,7 +198,7 @@ module Libhiera
       # `root`: the session of the compile's top scope (every lookup of the
       # compile goes to it, with its scope's own variables as request
       # fields).
-      attr_accessor :stamp, :top, :root, :engine, :unusable, :plan, :hiera3, :terminus
+      attr_accessor :stamp, :top, :root, :engine, :plan, :hiera3, :terminus
       # The keys of the lookups libhiera answered, in order (an Array: the
       # hot path only appends; {#namespaces} reads them when Puppet
       # explains).
@@ -233,7 +235,6 @@ module Libhiera
         @hiera3 = nil
         @terminus = nil
         @engine = nil
-        @unusable = nil
         @answered = []
         @requests = {}
         @namespaces = Set.new
@@ -368,17 +369,12 @@ module Libhiera
       end
     end
 
-    # Raised inside the hand-off for a lookup Puppet must answer.
-    # @api private
-    class Decline < StandardError; end
-
     # Why a lookup may still go to Puppet: the closed list (README).
     DECLINE_REASONS = {
       explain: 'explanations (puppet lookup --explain) are Puppet\'s own',
       global_only: 'hiera_*() calls and global-only lookups are answered by Puppet',
       terminus: 'the data_binding_terminus is not hiera',
       scope: 'the lookup is not made from a catalog compile\'s scope',
-      unusable: 'the environment is not one libhiera reads as Puppet does',
     }.freeze
 
     # Prepended to Puppet::Resource::Type by {Puppet.accelerate!}: a class's
@@ -487,6 +483,12 @@ module Libhiera
           # A host function's error, as Puppet's Invocation#check passes it on.
           Libhiera::Puppet.stats[:errors] += 1
           raise ::Puppet::DataBinding::LookupError.new(e.message, nil, nil, nil, e)
+        rescue StandardError
+          # Anything else a host function raised, passed on as Puppet passes
+          # it (Puppet's loader raises ArgumentError for a function that
+          # fails to load, e.g. hocon_data without the hocon library).
+          Libhiera::Puppet.stats[:errors] += 1
+          raise
         ensure
           stack.pop
         end
@@ -542,8 +544,7 @@ module Libhiera
         scope = invocation.scope
         return decline(:scope, nil, count) unless scope.is_a?(::Puppet::Parser::Scope)
 
-        state.engine ||= libhiera_engine(state)
-        return decline(:unusable, state.unusable, count) if state.unusable
+        state.engine ||= libhiera_engine
 
         top = scope.compiler.topscope
         stamp = Handoff.top_stamp(top)
@@ -634,13 +635,12 @@ module Libhiera
         nil
       end
 
-        # The libhiera configuration for this compile's environment, or nil
-      # (with the state's `unusable` set) when the environment is not one
-      # libhiera reads exactly as Puppet. libhiera reads the Puppet 4 data
-      # providers of environment.conf and of the modules' metadata.json
-      # itself, and is given Puppet's `environment_data_provider` setting
-      # (puppet.conf, the default of environment.conf's).
-      def libhiera_engine(state)
+      # The libhiera configuration for this compile's environment. libhiera
+      # reads the Puppet 4 data providers of environment.conf and of the
+      # modules' metadata.json itself, and is given Puppet's
+      # `environment_data_provider` setting (puppet.conf, the default of
+      # environment.conf's).
+      def libhiera_engine
         env = environment
         conf = env.configuration
         env_dir = conf&.path_to_env
@@ -664,49 +664,16 @@ module Libhiera
         modulepath = env.full_modulepath.map(&:to_s)
         # libhiera reads hocon_data itself; without the hocon library
         # Puppet's hocon_data fails ("not supported without hocon library"),
-        # so Puppet answers the environments whose hiera.yaml files name it.
-        if !::Puppet.features.hocon? && Handoff.names_hocon?(global_hiera_config_path, env_dir, env.modules)
-          return unusable(state, 'Puppet has no hocon library for hocon_data')
-        end
+        # so then Puppet's own function runs for libhiera (through the host,
+        # as a custom function does) and fails as in Puppet.
+        host_functions = ::Puppet.features.hocon? ? nil : HOCON_FUNCTIONS
         Libhiera::Puppet.engine(global_hiera_config_path.to_s, environmentpath, name, strict, modulepath,
-                                env_data_provider: env_data_provider, setting: setting&.to_s)
+                                env_data_provider: env_data_provider, setting: setting&.to_s,
+                                host_functions: host_functions)
       end
 
-      # Whether the global, environment or a module's hiera.yaml names
-      # hocon_data. Each file is read again only when its stamp (mtime,
-      # size, inode) changed: a compile checks the stamps, not the texts.
-      def self.names_hocon?(global, env_dir, modules)
-        files = [global.to_s]
-        files << File.join(env_dir, 'hiera.yaml') if env_dir
-        modules.each { |m| files << File.join(m.path, 'hiera.yaml') }
-        files.any? { |f| names_hocon_file?(f) }
-      rescue SystemCallError
-        true
-      end
-
-      HOCON_FILES = {} # path => [stamp, names hocon_data]
-      HOCON_LOCK = Mutex.new
-
-      # Whether the file `path` names hocon_data, memoized by its stamp.
-      def self.names_hocon_file?(path)
-        stat = begin
-          File.stat(path)
-        rescue Errno::ENOENT, Errno::ENOTDIR
-          nil
-        end
-        stamp = stat&.file? ? [stat.mtime, stat.size, stat.ino] : nil
-        known = HOCON_LOCK.synchronize { HOCON_FILES[path] }
-        return known[1] if known && known[0] == stamp
-
-        names = !stamp.nil? && File.read(path).include?('hocon_data')
-        HOCON_LOCK.synchronize { HOCON_FILES[path] = [stamp, names] }
-        names
-      end
-
-      def unusable(state, why)
-        state.unusable = why
-        nil
-      end
+      # The functions Puppet runs for libhiera when it has no hocon library.
+      HOCON_FUNCTIONS = ['hocon_data'].freeze
 
       # Whether the compile is a plan's (Puppet's script compiler).
       def self.plan?

@@ -105,11 +105,15 @@ impl Invocation<'_> {
         lk: &LookupKey,
         default_hierarchy: bool,
     ) -> Result<LocationOutcome> {
+        // A built-in the host runs in place of libhiera's (a file location);
+        // a built-in with no path is a configuration error all the same.
+        let host_runs =
+            self.hiera().host_runs(entry) && matches!(resolved.locations[j], Location::Path(..));
         let Some(host) = self
             .function_host()
-            .filter(|_| !takes_only_a_path(&entry.function_name))
+            .filter(|_| host_runs || !takes_only_a_path(&entry.function_name))
         else {
-            return Err(self.unsupported_function(config, entry));
+            return Err(self.unsupported_function(config, entry, host_runs));
         };
         let location = match &resolved.locations[j] {
             Location::Path(p, _) => Some(p.to_string_lossy()),
@@ -201,7 +205,7 @@ impl Invocation<'_> {
         default_hierarchy: bool,
     ) -> Result<Found> {
         let Some(host) = self.function_host() else {
-            return Err(self.unsupported_function(config, entry));
+            return Err(self.unsupported_function(config, entry, false));
         };
         let merge = strategy.to_value();
         let (layer, module) = self.site.clone();
@@ -280,9 +284,16 @@ impl Invocation<'_> {
     }
 
     /// The error for a location the entry's function cannot serve: the
-    /// built-in functions take only a `path`; other functions are unknown.
-    pub(super) fn unsupported_function(&self, config: &HieraConfig, entry: &Entry) -> Error {
-        let builtin = takes_only_a_path(&entry.function_name);
+    /// built-in functions take only a `path`; other functions, and a
+    /// built-in the host should run (`host_runs`) when there is no host,
+    /// are unknown.
+    pub(super) fn unsupported_function(
+        &self,
+        config: &HieraConfig,
+        entry: &Entry,
+        host_runs: bool,
+    ) -> Error {
+        let builtin = takes_only_a_path(&entry.function_name) && !host_runs;
         if builtin && entry.function_kind == FunctionKind::DataHash {
             return Error::new(
                 ErrorKind::Config,

@@ -105,6 +105,16 @@ pub struct Options {
     /// does not name one (see [`crate::hiera5::data_provider`]). `None` (the
     /// default): none.
     pub environment_data_provider: Option<String>,
+    /// Hierarchy functions libhiera has itself (`yaml_data`, `json_data`,
+    /// `hocon_data`, `eyaml_lookup_key`, the gem's `libhiera::yaml_data`,
+    /// `libhiera::json_data` and `libhiera::data_hash`) that the host runs
+    /// instead, by name: a level naming one calls [`Options::host`] as a
+    /// custom function's level does. For a host whose own function answers
+    /// otherwise, as a Puppet without a HOCON library, whose `hocon_data`
+    /// fails with its own error ("Lookup using Hocon data_hash function is
+    /// not supported without hocon library"). Empty (the default): libhiera
+    /// answers all of them.
+    pub host_functions: Vec<String>,
 }
 
 impl Default for Options {
@@ -125,6 +135,7 @@ impl Default for Options {
             host_variables: false,
             working_directory: None,
             environment_data_provider: None,
+            host_functions: Vec::new(),
         }
     }
 }
@@ -210,6 +221,13 @@ pub(super) fn memoized<T: Clone>(
 }
 
 impl Hiera {
+    /// Whether the host runs the function of `entry`'s level in place of
+    /// libhiera's own (its name is in [`Options::host_functions`]).
+    pub(super) fn host_runs(&self, entry: &crate::hiera5::config::Entry) -> bool {
+        let names = &self.options.host_functions;
+        !names.is_empty() && names.contains(&entry.function_name)
+    }
+
     /// Opens a configuration. Only the environment's `environment.conf` is
     /// read now (for its `modulepath` and its `environment_data_provider`,
     /// as Puppet reads it when it makes the environment; an error there

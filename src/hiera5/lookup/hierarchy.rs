@@ -322,6 +322,9 @@ impl Invocation<'_> {
                     let Location::Path(path, _) = loc else {
                         continue;
                     };
+                    if self.hiera().host_runs(entry) {
+                        continue;
+                    }
                     let eyaml = entry.function_kind == FunctionKind::LookupKey
                         && entry.function_name == crate::eyaml::FUNCTION;
                     let format = match builtin_format(
@@ -358,6 +361,7 @@ impl Invocation<'_> {
             let entry = &entries[re.index];
             let format = match (entry.function_kind, entry.function_name.as_str()) {
                 _ if re.options.is_some() => return None,
+                _ if self.hiera().host_runs(entry) => return None,
                 (FunctionKind::DataHash, "yaml_data") => DataFormat::Yaml,
                 (FunctionKind::DataHash, "json_data") => DataFormat::Json,
                 (FunctionKind::DataHash, "hocon_data") => DataFormat::Hocon,
@@ -423,8 +427,10 @@ impl Invocation<'_> {
         default_hierarchy: bool,
     ) -> Result<LocationOutcome> {
         let root = &*lk.root;
+        let host_runs = self.hiera().host_runs(entry);
         if entry.function_kind == FunctionKind::LookupKey
             && entry.function_name == crate::eyaml::FUNCTION
+            && !host_runs
         {
             return self.eyaml_location_lookup(entry, resolved, j, lk);
         }
@@ -444,11 +450,11 @@ impl Invocation<'_> {
         };
         let format = match builtin_format(entry.function_kind, &entry.function_name, options, path)
         {
-            Some(f) => f,
+            Some(f) if !host_runs => f,
             // A missing file never reaches the function (Puppet checks
             // existence first).
-            None if !self.hiera().cache.exists(path) => return Ok(LocationOutcome::Missing),
-            None => {
+            _ if !self.hiera().cache.exists(path) => return Ok(LocationOutcome::Missing),
+            _ => {
                 return self.host_location_lookup(config, entry, resolved, j, lk, default_hierarchy)
             }
         };
