@@ -4,21 +4,13 @@
 //! be handed to libhiera whole (the gem's Puppet hand-off). The functions'
 //! own behaviour inside Puppet is tested by the gem (ruby/test).
 
+mod support;
+
 use hiera::{render::to_json, Hiera, Map, Options, Session};
 use std::sync::Arc;
 
 fn fixture(name: &str, files: &[(&str, &str)]) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "libhiera-gem-functions-{name}-{}",
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    for (path, text) in files {
-        let p = dir.join(path);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(p, text).unwrap();
-    }
-    dir
+    support::scratch("gem-functions", name, files)
 }
 
 fn lookup(dir: &std::path::Path, key: &str) -> Result<Option<String>, String> {

@@ -5,6 +5,8 @@
 //! never reaches it; without a host the level fails as an unknown
 //! function's does; a built-in with no path stays a configuration error.
 
+mod support;
+
 use hiera::hiera5::config::FunctionKind;
 use hiera::host::{Host, HostCall, HostRef, Warning};
 use hiera::{Hiera, LookupRequest, Map, Options, Session, Value};
@@ -13,14 +15,7 @@ use std::sync::{Arc, Mutex};
 
 /// A scratch repository with the given files.
 fn repo(name: &str, files: &[(&str, &str)]) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("libhiera-host-fns-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    for (path, text) in files {
-        let p = dir.join(path);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(p, text).unwrap();
-    }
-    dir
+    support::scratch("host-fns", name, files)
 }
 
 /// A host that notes each call (kind, function, location's file name, key)

@@ -372,3 +372,16 @@ pub const EXAMPLE_REPO_ARGS: [&str; 6] = [
     "--facts",
     "facts.yaml",
 ];
+
+/// A scratch directory `<tmp>/libhiera-<prefix>-<pid>-<name>`, emptied, with
+/// `files` (relative path, text) written into it.
+pub fn scratch(prefix: &str, name: &str, files: &[(&str, &str)]) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("libhiera-{prefix}-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    for (path, text) in files {
+        let p = dir.join(path);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+    dir
+}
