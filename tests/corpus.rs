@@ -157,3 +157,70 @@ fn workload_runs_through_the_engine() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Every lookup of the workload for node `node`, as response JSON, and its
+/// warnings.
+fn answers(s: &Session, c: &Corpus) -> Vec<String> {
+    c.workload
+        .iter()
+        .map(|r| {
+            let req = request_from_value(r).unwrap().lookup;
+            let (r, warnings) = s.lookup_with_warnings(&req);
+            format!("{} {warnings:?}", hiera::request::response_json(&r, None))
+        })
+        .collect()
+}
+
+#[test]
+fn sessions_of_one_hiera_answer_as_a_fresh_hiera_per_node_on_every_shape() {
+    // The sessions of one Hiera share resolved hierarchies between nodes
+    // whose scopes give what they read the same values; each node's
+    // answers (values, key order, warnings) are those of a Hiera of its
+    // own, whichever node came first, from one thread or many.
+    for preset in ["default", "flat", "deep", "modular"] {
+        let dir = std::env::temp_dir().join(format!(
+            "libhiera-corpus-shared-{preset}-{}",
+            std::process::id()
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        let shape = gen::Shape::preset(preset).unwrap();
+        let c = Corpus::generate_shaped(3, 0.5, &shape);
+        c.write(&dir).unwrap();
+        let nodes: Vec<usize> = (0..c.nodes.len()).step_by(c.nodes.len() / 8).collect();
+        let own: Vec<Vec<String>> = nodes
+            .iter()
+            .map(|&n| {
+                let hiera = Arc::new(Hiera::open(Corpus::options(&dir)).unwrap());
+                answers(&Session::new(hiera, c.scope(n)), &c)
+            })
+            .collect();
+        let shared = Arc::new(Hiera::open(Corpus::options(&dir)).unwrap());
+        for round in 0..2 {
+            for (i, &n) in nodes.iter().enumerate() {
+                let got = answers(&Session::new(Arc::clone(&shared), c.scope(n)), &c);
+                for (j, (a, b)) in got.iter().zip(&own[i]).enumerate() {
+                    assert_eq!(
+                        a, b,
+                        "{preset}, round {round}, node {n}, request {j}: {:?}",
+                        c.workload[j]
+                    );
+                }
+            }
+        }
+        // Many threads, each its nodes in another order, on a new Hiera.
+        let shared = Arc::new(Hiera::open(Corpus::options(&dir)).unwrap());
+        std::thread::scope(|scope| {
+            for t in 0..4 {
+                let (shared, c, nodes, own) = (&shared, &c, &nodes, &own);
+                scope.spawn(move || {
+                    for k in 0..nodes.len() {
+                        let i = (k + t * 3) % nodes.len();
+                        let s = Session::new(Arc::clone(shared), c.scope(nodes[i]));
+                        assert!(answers(&s, c) == own[i], "{preset}, thread {t}, node {i}");
+                    }
+                });
+            }
+        });
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -164,6 +164,9 @@ pub struct Hiera {
     pub(super) cache: FileCache,
     /// Key indexes of resolved hierarchies, shared by sessions.
     pub(super) indexes: IndexCache,
+    /// Resolved hierarchies shared by sessions whose scopes give the same
+    /// values to what the resolution read.
+    pub(super) resolutions: ResolutionCache,
     /// lookup_options patterns compiled once (a `Regex` clone is cheap).
     /// (Shared behind an `Arc` so that every session uses the same pool of
     /// matching caches instead of warming its own.)
@@ -296,6 +299,7 @@ impl Hiera {
             modulepath,
             cache,
             indexes: IndexCache::default(),
+            resolutions: ResolutionCache::default(),
             regexes: Kept::default(),
             base_options: Kept::default(),
             compiled_options: Kept::default(),

@@ -131,7 +131,180 @@ impl IndexCache {
     }
 }
 
+/// A resolved hierarchy kept in the [`Hiera`] for other sessions, with the
+/// scope expressions its resolution evaluated and their values.
+pub(super) struct SharedResolution {
+    /// The hierarchy as its session resolved, read and indexed it.
+    pub(super) hierarchy: Arc<ResolvedHierarchy>,
+    /// Each scope expression its paths, datadirs and options evaluated, and
+    /// its value (always the scope's own, found).
+    pub(super) exprs: Box<[(Box<str>, Value)]>,
+}
+
+/// What a resolution being recorded evaluated: each scope expression and
+/// its value, and whether it may still be shared.
+pub(super) type Recording = (Vec<(Box<str>, Value)>, bool);
+
+/// How a shared resolution is asked for: its configuration's address (the
+/// entry holds the configuration), whether it is the default hierarchy, and
+/// whether the session is a plan's (which hierarchy it resolves).
+pub(super) type ResolutionKey = (usize, bool, bool);
+
+/// Resolved hierarchies shared by the sessions of a [`Hiera`]: a session
+/// whose scope gives every expression a resolution evaluated the same value
+/// takes that resolution (its locations, data slots and key index) once the
+/// data of each location is still what the file cache has now (a changed
+/// or removed file is a new parse), instead of interpolating the paths and
+/// reading every location again. That is what it would have made itself:
+/// the resolution is a function of the configuration and those values (only
+/// plain paths, uris and datadirs are shared: no globs, mapped paths or
+/// implicit configurations, which read the file system or locals), and its
+/// data slots hold the parses the file cache gives now.
+///
+/// Bounded: at most [`ResolutionCache::VARIANTS`] resolutions per
+/// hierarchy (the oldest gives way: a hierarchy that reads a node's own
+/// variable is resolved by every node, and never shared), and
+/// [`ResolutionCache::LIMIT`] hierarchies, past which it starts over (an
+/// edited hiera.yaml leaves its old configuration's entries behind).
+#[derive(Default)]
+pub(super) struct ResolutionCache {
+    map: Kept<ResolutionKey, Vec<SharedResolution>>,
+}
+
+impl ResolutionCache {
+    /// The most hierarchies kept.
+    const LIMIT: usize = 4096;
+    /// The most resolutions kept per hierarchy.
+    pub(super) const VARIANTS: usize = 8;
+
+    /// The resolution whose expressions `session`'s scope gives the same
+    /// values, if one is kept.
+    pub(super) fn find(
+        &self,
+        key: ResolutionKey,
+        session: &Session,
+    ) -> Option<Arc<ResolvedHierarchy>> {
+        let map = self.map.lock();
+        map.get(&key)?
+            .iter()
+            .rev()
+            .find(|r| {
+                r.exprs
+                    .iter()
+                    .all(|(expr, v)| session.peek_scope(expr) == Some(v))
+            })
+            .map(|r| Arc::clone(&r.hierarchy))
+    }
+
+    /// Keeps a resolution (in place of one with the same values).
+    pub(super) fn insert(&self, key: ResolutionKey, shared: SharedResolution) {
+        let mut map = self.map.lock();
+        if map.len() >= Self::LIMIT && !map.contains_key(&key) {
+            map.clear();
+        }
+        let list = map.entry(key).or_default();
+        list.retain(|r| r.exprs != shared.exprs);
+        if list.len() >= Self::VARIANTS {
+            list.remove(0);
+        }
+        list.push(shared);
+    }
+
+    /// How many resolutions are kept (for tests).
+    #[cfg(test)]
+    pub(super) fn len(&self) -> usize {
+        self.map.lock().values().map(Vec::len).sum()
+    }
+}
+
+/// The data format a location of `re` is read in when the key index can
+/// be built for it (`None`: no index; also for a function the host runs).
+fn indexed_format(hiera: &Hiera, entry: &Entry, re: &ResolvedEntry) -> Option<DataFormat> {
+    match (entry.function_kind, entry.function_name.as_str()) {
+        _ if re.options.is_some() => None,
+        _ if hiera.host_runs(entry) => None,
+        (FunctionKind::DataHash, "yaml_data") => Some(DataFormat::Yaml),
+        (FunctionKind::DataHash, "json_data") => Some(DataFormat::Json),
+        (FunctionKind::DataHash, "hocon_data") => Some(DataFormat::Hocon),
+        _ => None,
+    }
+}
+
 impl Invocation<'_> {
+    /// Whether this lookup may take, and give, resolutions shared by the
+    /// sessions of the [`Hiera`] for `config` ([`ResolutionCache`]): a
+    /// version 5 hiera.yaml whose hierarchy has only paths, uris or
+    /// nothing, resolved for a session that is not an overlay, whose host
+    /// numbered no variable, by a request with no variables of its own.
+    fn shares_resolutions(&self, config: &HieraConfig, default_hierarchy: bool) -> bool {
+        config.path.is_some()
+            && config.version == 5
+            && self.session.parent.is_none()
+            && self.session.known_variables().is_empty()
+            && !self.req.scoped()
+            && self
+                .session
+                .entries(config, default_hierarchy)
+                .iter()
+                .all(|e| {
+                    matches!(
+                        e.locations,
+                        LocationSpec::None | LocationSpec::Paths(_) | LocationSpec::Uris(_)
+                    )
+                })
+    }
+
+    /// A resolution another session made of `config` that this session may
+    /// take ([`ResolutionCache`]): its expressions have the same values
+    /// here, it is indexed (every location read), and each location's data
+    /// is the parse the file cache has now. The data files it reads are
+    /// checked as the module's own keys are the first time a session reads
+    /// them.
+    fn shared_resolution(
+        &self,
+        config: &HieraConfig,
+        default_hierarchy: bool,
+    ) -> Option<Arc<ResolvedHierarchy>> {
+        let key = (
+            config as *const HieraConfig as usize,
+            default_hierarchy,
+            self.session.options.plan,
+        );
+        let hierarchy = self.hiera().resolutions.find(key, self.session)?;
+        let Some(Some(_)) = hierarchy.index.get() else {
+            return None;
+        };
+        let entries = self.session.entries(config, default_hierarchy);
+        let cache = &self.hiera().cache;
+        for re in &hierarchy.entries {
+            let format = indexed_format(self.hiera(), &entries[re.index], re)?;
+            for (loc, slot) in re.locations.iter().zip(&re.data) {
+                let Location::Path(path, _) = loc else {
+                    return None;
+                };
+                let now = cache.data(path, format).ok()?;
+                let same = match (slot.get()?, &now) {
+                    (None, None) => true,
+                    (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+                    _ => false,
+                };
+                if !same {
+                    return None;
+                }
+            }
+        }
+        if self.hiera().options.host.is_some() {
+            for re in &hierarchy.entries {
+                for (loc, slot) in re.locations.iter().zip(&re.data) {
+                    if let (Location::Path(path, _), Some(data)) = (loc, slot.get()) {
+                        self.check_module_keys(&entries[re.index], path, data.as_deref());
+                    }
+                }
+            }
+        }
+        Some(hierarchy)
+    }
+
     /// The hierarchy of `config` resolved for this session's scope: from the
     /// session's cache when the request cannot change variables (no
     /// override or default values), else resolved afresh.
@@ -156,14 +329,25 @@ impl Invocation<'_> {
                 return Ok(r);
             }
         }
+        let shares = cacheable && self.shares_resolutions(config, default_hierarchy);
+        if shares {
+            if let Some(r) = self.shared_resolution(config, default_hierarchy) {
+                self.read_all(&r.reads);
+                let reads = Arc::clone(&r.reads);
+                return Ok(self.session.keep_as::<Hierarchies>(cache_key, r, reads));
+            }
+        }
         let mark = self.reads_mark();
+        let warnings = self.warnings.len();
         let entries = self.session.entries(config, default_hierarchy);
         // Puppet does not explain the interpolation of hiera.yaml strings.
         let explain = self.explain.take();
         let part = std::mem::replace(&mut self.config_part, ConfigPart::Config);
+        let outer = std::mem::replace(&mut self.recording, shares.then(|| (Vec::new(), true)));
         let entries = self
             .resolve_entries(config, entries)
             .map_err(|e| config_undefined_variable(e, config));
+        let recorded = std::mem::replace(&mut self.recording, outer);
         self.config_part = part;
         self.explain = explain;
         let resolved = Arc::new(ResolvedHierarchy {
@@ -176,9 +360,25 @@ impl Invocation<'_> {
         if cacheable && !self.req.hides(&resolved.reads) {
             // The entry keeps its config alive, so the address stays unique.
             let reads = Arc::clone(&resolved.reads);
-            return Ok(self
+            let kept = self
                 .session
-                .keep_as::<Hierarchies>(cache_key, resolved, reads));
+                .keep_as::<Hierarchies>(cache_key, resolved, reads);
+            if let Some((exprs, true)) = recorded {
+                // Shared only when nothing but the recorded values decided it
+                // (no warning, nothing that may change during the session).
+                if self.warnings.len() == warnings
+                    && !kept.reads.iter().any(|r| &**r == VOLATILE)
+                    && Arc::ptr_eq(&kept.config, config)
+                {
+                    let key = (cache_key.0, default_hierarchy, self.session.options.plan);
+                    let shared = SharedResolution {
+                        hierarchy: Arc::clone(&kept),
+                        exprs: exprs.into(),
+                    };
+                    self.hiera().resolutions.insert(key, shared);
+                }
+            }
+            return Ok(kept);
         }
         Ok(resolved)
     }
@@ -359,14 +559,7 @@ impl Invocation<'_> {
         let mut layout: Vec<Vec<Option<Arc<Map>>>> = Vec::with_capacity(resolved.entries.len());
         for re in &resolved.entries {
             let entry = &entries[re.index];
-            let format = match (entry.function_kind, entry.function_name.as_str()) {
-                _ if re.options.is_some() => return None,
-                _ if self.hiera().host_runs(entry) => return None,
-                (FunctionKind::DataHash, "yaml_data") => DataFormat::Yaml,
-                (FunctionKind::DataHash, "json_data") => DataFormat::Json,
-                (FunctionKind::DataHash, "hocon_data") => DataFormat::Hocon,
-                _ => return None,
-            };
+            let format = indexed_format(self.hiera(), entry, re)?;
             let mut datas = Vec::with_capacity(re.locations.len());
             for (j, loc) in re.locations.iter().enumerate() {
                 let Location::Path(path, _) = loc else {

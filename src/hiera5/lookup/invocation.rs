@@ -59,6 +59,10 @@ pub(super) struct Invocation<'s> {
     /// The variables asked of the host so far, and its answers (asked once
     /// per lookup: nothing is evaluated during one).
     pub(super) asked: RefCell<Vec<(Box<str>, Option<Value>)>>,
+    /// While a hierarchy that may be shared with other sessions is resolved:
+    /// the scope expressions evaluated and their values, and whether each
+    /// came from the session's scope alone (see [`ResolutionCache`]).
+    pub(super) recording: Option<Recording>,
 }
 
 pub(super) type Found = Option<Value>;
@@ -173,6 +177,7 @@ impl<'s> Invocation<'s> {
             reads: RefCell::new(Vec::new()),
             unregistered_noted: Cell::new(false),
             asked: RefCell::new(Vec::new()),
+            recording: None,
         }
     }
 

@@ -146,11 +146,18 @@ impl Invocation<'_> {
         let hash = Strategy::new(StrategyKind::Hash);
         let mut opts = self.global_and_environment_options()?;
         if let Some(m) = module {
-            if let Some(o) = &opts {
+            if opts.is_some() {
                 // Puppet compiles the global and environment patterns (for
                 // keys outside modules) before it reads the module's
-                // options: a bad pattern there fails first.
-                compile_patterns(self.hiera(), o)?;
+                // options: a bad pattern there fails first. Compiled once
+                // per configuration: they are the options of keys outside
+                // modules, memoized as those are below.
+                let hiera = self.hiera();
+                memoized(&hiera.compiled_options, &opts, &None, || {
+                    opts.as_ref()
+                        .map(|o| compile_patterns(hiera, o).map(Arc::new))
+                        .transpose()
+                })?;
             }
             let found = self.options_lookup(Layer::Module, Some(m), false)?;
             if matches!(found, Some(Value::Nil)) {

@@ -391,3 +391,161 @@ fn the_general_path_walks_the_same_plan_once_it_is_made() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The global layer's resolved hierarchy a session keeps.
+fn kept_hierarchy(session: &Session) -> Arc<ResolvedHierarchy> {
+    let (config, _) = session.find::<GlobalConfig>(()).unwrap();
+    session
+        .find::<Hierarchies>((Arc::as_ptr(&config) as usize, false))
+        .unwrap()
+        .0
+}
+
+#[test]
+fn sessions_share_a_resolved_hierarchy_only_when_the_values_it_read_and_its_files_are_the_same() {
+    let (dir, hiera) = plan_fixture(
+        "share",
+        "version: 5\nhierarchy:\n  - name: n\n    path: \"n/%{facts.role}.yaml\"\n  - name: c\n    path: common.yaml\n",
+        "a: 1\nb: \"%{facts.role}-b\"\n",
+    );
+    std::fs::create_dir_all(dir.join("data/n")).unwrap();
+    std::fs::write(dir.join("data/n/web.yaml"), "a: web\n").unwrap();
+    let session = |role: Option<&str>, other: &str| {
+        let mut facts = Map::default();
+        if let Some(role) = role {
+            facts.insert("role".into(), role.into());
+        }
+        facts.insert("other".into(), other.into());
+        let mut scope = Map::default();
+        scope.insert("facts".into(), Value::hash(facts));
+        Session::new(Arc::clone(&hiera), scope)
+    };
+    let fresh = |s: &Session, key: &str| {
+        let hiera = Arc::new(Hiera::open(s.hiera().options().clone()).unwrap());
+        Session::new(hiera, s.scope().clone())
+            .lookup_with_warnings(&LookupRequest::key(key))
+            .0
+            .map_err(|e| e.message)
+    };
+    let web = session(Some("web"), "1");
+    assert_eq!(web.lookup_key("a").unwrap(), Some(Value::string("web")));
+    assert_eq!(hiera.resolutions.len(), 1);
+    // A recorded resolution notes the reads `variable` notes (an overlay's
+    // lookups neither record nor share, and keep the resolution in its
+    // parent when it reads none of the overlay's variables).
+    let other = Arc::new(Hiera::open(hiera.options().clone()).unwrap());
+    let parent = Arc::new(Session::new(Arc::clone(&other), web.scope().clone()));
+    let mut vars = Map::default();
+    vars.insert("zzz".into(), "1".into());
+    let overlay = parent.overlay(vars, Map::default(), &[]);
+    assert_eq!(overlay.lookup_key("a").unwrap(), Some(Value::string("web")));
+    assert_eq!(other.resolutions.len(), 0);
+    assert_eq!(kept_hierarchy(&parent).reads, kept_hierarchy(&web).reads);
+    // Another node with the same role (other facts differ): the same
+    // resolution, data slots and index, the same answers.
+    let web2 = session(Some("web"), "2");
+    assert_eq!(web2.lookup_key("a").unwrap(), Some(Value::string("web")));
+    assert_eq!(web2.lookup_key("b").unwrap(), Some(Value::string("web-b")));
+    assert!(Arc::ptr_eq(&kept_hierarchy(&web), &kept_hierarchy(&web2)));
+    assert_eq!(hiera.resolutions.len(), 1);
+    // Another role: its own resolution, its own answer.
+    let db = session(Some("db"), "1");
+    assert_eq!(db.lookup_key("a").unwrap(), Some(Value::Int(1)));
+    assert!(!Arc::ptr_eq(&kept_hierarchy(&web), &kept_hierarchy(&db)));
+    assert_eq!(hiera.resolutions.len(), 2);
+    // No role (never shared: the scope does not have every step), and no
+    // facts at all: an undefined variable, warned by every session.
+    for _ in 0..2 {
+        let none = session(None, "1");
+        assert_eq!(none.lookup_key("a").unwrap(), Some(Value::Int(1)));
+        let bare = Session::new(Arc::clone(&hiera), Map::default());
+        let (r, warnings) = bare.lookup_with_warnings(&LookupRequest::key("a"));
+        assert_eq!(r.unwrap(), Some(Value::Int(1)));
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        assert!(warnings[0].contains("facts"), "{warnings:?}");
+    }
+    assert_eq!(hiera.resolutions.len(), 2);
+    // A changed data file: the next session reads it, as a fresh Hiera does.
+    std::fs::write(dir.join("data/n/web.yaml"), "a: web, changed\n").unwrap();
+    let web3 = session(Some("web"), "3");
+    assert_eq!(
+        web3.lookup_key("a").unwrap(),
+        Some(Value::string("web, changed"))
+    );
+    assert_eq!(fresh(&web3, "a"), Ok(Some(Value::string("web, changed"))));
+    assert!(!Arc::ptr_eq(&kept_hierarchy(&web), &kept_hierarchy(&web3)));
+    // A removed file, and a file that appears.
+    std::fs::remove_file(dir.join("data/n/web.yaml")).unwrap();
+    std::fs::write(dir.join("data/n/db.yaml"), "a: db\n").unwrap();
+    let (web4, db2) = (session(Some("web"), "4"), session(Some("db"), "4"));
+    assert_eq!(web4.lookup_key("a").unwrap(), Some(Value::Int(1)));
+    assert_eq!(db2.lookup_key("a").unwrap(), Some(Value::string("db")));
+    // The sessions before keep their snapshot.
+    assert_eq!(web2.lookup_key("a").unwrap(), Some(Value::string("web")));
+    // lookup_options added to a shared file: seen by the next session.
+    std::fs::write(
+        dir.join("data/common.yaml"),
+        "a: 1\nh:\n  x: 1\nlookup_options:\n  h:\n    merge: deep\n",
+    )
+    .unwrap();
+    std::fs::write(dir.join("data/n/db.yaml"), "a: db\nh:\n  y: 2\n").unwrap();
+    let db3 = session(Some("db"), "5");
+    let h = db3.lookup_key("h").unwrap().unwrap();
+    assert_eq!(h.as_hash().map(|h| h.len()), Some(2), "{h:?}");
+    assert_eq!(fresh(&db3, "h"), Ok(Some(h)));
+    // A changed hiera.yaml: a new configuration, resolved again.
+    std::fs::write(
+        dir.join("hiera.yaml"),
+        "version: 5\nhierarchy:\n  - name: r\n    path: \"r/%{facts.role}.yaml\"\n  - name: c\n    path: common.yaml\n",
+    )
+    .unwrap();
+    std::fs::create_dir_all(dir.join("data/r")).unwrap();
+    std::fs::write(dir.join("data/r/db.yaml"), "a: r-db\n").unwrap();
+    let db4 = session(Some("db"), "6");
+    assert_eq!(db4.lookup_key("a").unwrap(), Some(Value::string("r-db")));
+    let db5 = session(Some("db"), "7");
+    assert_eq!(db5.lookup_key("a").unwrap(), Some(Value::string("r-db")));
+    assert!(Arc::ptr_eq(&kept_hierarchy(&db4), &kept_hierarchy(&db5)));
+    // Explained, overridden and defaulted lookups answer as a fresh Hiera's.
+    let (r, text) = db5.explain(&LookupRequest::key("a"));
+    let fresh_hiera = Arc::new(Hiera::open(hiera.options().clone()).unwrap());
+    let fresh_db = Session::new(fresh_hiera, db5.scope().clone());
+    // (In the same state: a session explains the lookup_options it has
+    // not gathered yet.)
+    assert_eq!(
+        fresh_db.lookup_key("a").unwrap(),
+        Some(Value::string("r-db"))
+    );
+    let (fr, ftext) = fresh_db.explain(&LookupRequest::key("a"));
+    assert_eq!((r.unwrap(), text), (fr.unwrap(), ftext));
+    let mut overrides = Map::default();
+    let mut facts = Map::default();
+    facts.insert("role".into(), "web".into());
+    overrides.insert("facts".into(), Value::hash(facts));
+    let req = LookupRequest {
+        override_values: overrides.clone(),
+        default_values_hash: overrides,
+        ..LookupRequest::key("a")
+    };
+    assert_eq!(db5.lookup(&req).unwrap(), fresh_db.lookup(&req).unwrap());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_shared_resolutions_are_bounded() {
+    let (dir, hiera) = plan_fixture(
+        "share-bound",
+        "version: 5\nhierarchy:\n  - name: n\n    path: \"n/%{certname}.yaml\"\n  - name: c\n    path: common.yaml\n",
+        "a: 1\n",
+    );
+    // A hierarchy that reads each node's own variable: never shared, and
+    // only the last few kept.
+    for i in 0..50 {
+        let mut scope = Map::default();
+        scope.insert("certname".into(), format!("node{i}").into());
+        let s = Session::new(Arc::clone(&hiera), scope);
+        assert_eq!(s.lookup_key("a").unwrap(), Some(Value::Int(1)));
+    }
+    assert_eq!(hiera.resolutions.len(), ResolutionCache::VARIANTS);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

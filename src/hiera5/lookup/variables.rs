@@ -202,7 +202,49 @@ impl Invocation<'_> {
     }
 
     /// Evaluates a scope expression (`facts.os.family`); undefined is nil.
+    /// While a shareable resolution is recorded, notes the expression and
+    /// its value (see [`ResolutionCache`]).
     pub(super) fn scope_expression(&mut self, expr: &str, subject: &str) -> Result<Value> {
+        if self.recording.is_some() {
+            return self.recorded_scope_expression(expr, subject);
+        }
+        self.evaluate_scope_expression(expr, subject)
+    }
+
+    /// [`Invocation::scope_expression`] while a resolution that may be
+    /// shared is recorded: a plain expression whose every step the
+    /// session's own scope has is that value, read as [`Invocation::variable`]
+    /// reads it, and noted with its value. (A recording lookup has no local
+    /// bindings, override values, request variables or numbered variables
+    /// and is not in a Hiera 3 layer, see `Invocation::shares_resolutions`:
+    /// `variable` would note the same reads and answer from the scope.)
+    /// Anything else is evaluated as always, and keeps the resolution the
+    /// session's own.
+    fn recorded_scope_expression(&mut self, expr: &str, subject: &str) -> Result<Value> {
+        let Some(value) = self.session.peek_scope(expr).cloned() else {
+            if let Some((_, shareable)) = &mut self.recording {
+                *shareable = false;
+            }
+            return self.evaluate_scope_expression(expr, subject);
+        };
+        let root = expr.split('.').next().unwrap_or(expr);
+        let name = root.strip_prefix("::").unwrap_or(root);
+        self.read(name);
+        if root.len() == name.len()
+            && !name.contains("::")
+            && !self.unregistered_noted.get()
+            && self.session.known_variables().index(name).is_none()
+        {
+            self.read(UNREGISTERED);
+            self.unregistered_noted.set(true);
+        }
+        if let Some((exprs, _)) = &mut self.recording {
+            exprs.push((Box::from(expr), value.clone()));
+        }
+        Ok(value)
+    }
+
+    fn evaluate_scope_expression(&mut self, expr: &str, subject: &str) -> Result<Value> {
         if self.explain.is_none() {
             if let Some(v) = self.plain_scope_expression(expr) {
                 return Ok(v);
@@ -276,6 +318,41 @@ impl Invocation<'_> {
                 _ => return None,
             };
             value = next;
+        }
+        Some(value)
+    }
+}
+
+impl Session {
+    /// The value of a plain scope expression (names and indexes separated
+    /// by single dots, as [`Invocation::plain_scope_expression`] reads
+    /// them) in this session's own scope alone, every step found; noting no
+    /// read. `None`: anything else.
+    pub(super) fn peek_scope(&self, expr: &str) -> Option<&Value> {
+        if expr.is_empty()
+            || expr
+                .bytes()
+                .any(|b| matches!(b, b'\'' | b'"') || b.is_ascii_whitespace())
+        {
+            return None;
+        }
+        let mut parts = expr.split('.');
+        let root = parts.next()?;
+        if root.is_empty() || crate::hiera5::key::index_segment(root).is_some() {
+            return None;
+        }
+        let name = root.strip_prefix("::").unwrap_or(root);
+        let mut value = self.scope.get(&Key(name))?;
+        for part in parts {
+            if part.is_empty() {
+                return None;
+            }
+            value = match (value, crate::hiera5::key::index_segment(part)) {
+                (Value::Hash(h), None) => h.get(&Key(part))?,
+                (Value::Hash(h), Some(i)) => h.get(&Value::Int(i))?,
+                (Value::Array(a), Some(i)) if i >= 0 => a.get(i as usize)?,
+                _ => return None,
+            };
         }
         Some(value)
     }
