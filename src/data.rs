@@ -24,16 +24,83 @@ pub const MAX_FILE_SIZE: u64 = 256 * 1024 * 1024;
 /// and the modification and status-change times. (No one can set the
 /// change time: it tells a rewrite that put the modification time back,
 /// as `rsync --inplace --times` and `touch -r` do.)
+///
+/// The times are kept as seconds and nanoseconds, each pair apart (48 bytes
+/// where two `Option<SystemTime>`s took 32 of the 56: a cache keeps one
+/// stamp per file, issue 18); [`Stamp::mtime`] and [`Stamp::ctime`] give
+/// them back exactly.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Stamp {
     dev: u64,
     ino: u64,
     size: u64,
-    mtime: Option<SystemTime>,
-    ctime: Option<SystemTime>,
+    mtime_secs: i64,
+    ctime_secs: i64,
+    /// [`NO_TIME`] when there is no such time.
+    mtime_nanos: u32,
+    ctime_nanos: u32,
+}
+
+/// The nanoseconds of a time a [`Stamp`] does not have (none is this large).
+const NO_TIME: u32 = u32::MAX;
+
+/// A time as seconds since the epoch (negative before it) and nanoseconds
+/// after that second; `(0, NO_TIME)` for none. Exact for every time of
+/// whole seconds that fit an `i64`, as a file's times do.
+fn split_time(t: Option<SystemTime>) -> (i64, u32) {
+    let Some(t) = t else {
+        return (0, NO_TIME);
+    };
+    let split = match t.duration_since(SystemTime::UNIX_EPOCH) {
+        Ok(d) => i64::try_from(d.as_secs())
+            .ok()
+            .map(|s| (s, d.subsec_nanos())),
+        Err(e) => {
+            let d = e.duration();
+            let (s, n) = (d.as_secs(), d.subsec_nanos());
+            i64::try_from(s).ok().and_then(|s| match n {
+                0 => Some((-s, 0)),
+                n => (-s).checked_sub(1).map(|s| (s, 1_000_000_000 - n)),
+            })
+        }
+    };
+    split.unwrap_or((0, NO_TIME))
+}
+
+/// The time [`split_time`] split.
+fn join_time(secs: i64, nanos: u32) -> Option<SystemTime> {
+    if nanos == NO_TIME {
+        return None;
+    }
+    let whole = if secs >= 0 {
+        SystemTime::UNIX_EPOCH.checked_add(Duration::from_secs(secs.unsigned_abs()))
+    } else {
+        SystemTime::UNIX_EPOCH.checked_sub(Duration::from_secs(secs.unsigned_abs()))
+    };
+    whole?.checked_add(Duration::from_nanos(u64::from(nanos)))
 }
 
 impl Stamp {
+    fn new(
+        dev: u64,
+        ino: u64,
+        size: u64,
+        mtime: Option<SystemTime>,
+        ctime: Option<SystemTime>,
+    ) -> Stamp {
+        let (mtime_secs, mtime_nanos) = split_time(mtime);
+        let (ctime_secs, ctime_nanos) = split_time(ctime);
+        Stamp {
+            dev,
+            ino,
+            size,
+            mtime_secs,
+            ctime_secs,
+            mtime_nanos,
+            ctime_nanos,
+        }
+    }
+
     fn of(md: &std::fs::Metadata) -> Stamp {
         #[cfg(unix)]
         {
@@ -44,30 +111,28 @@ impl Stamp {
                     md.ctime_nsec().clamp(0, 999_999_999) as u32,
                 ))
             });
-            Stamp {
-                dev: md.dev(),
-                ino: md.ino(),
-                size: md.len(),
-                mtime: md.modified().ok(),
-                ctime,
-            }
+            Stamp::new(md.dev(), md.ino(), md.len(), md.modified().ok(), ctime)
         }
         #[cfg(not(unix))]
-        Stamp {
-            dev: 0,
-            ino: 0,
-            size: md.len(),
-            mtime: md.modified().ok(),
-            ctime: None,
-        }
+        Stamp::new(0, 0, md.len(), md.modified().ok(), None)
+    }
+
+    /// The modification time.
+    fn mtime(&self) -> Option<SystemTime> {
+        join_time(self.mtime_secs, self.mtime_nanos)
+    }
+
+    /// The status-change time.
+    fn ctime(&self) -> Option<SystemTime> {
+        join_time(self.ctime_secs, self.ctime_nanos)
     }
 
     /// Whether the file changed so shortly before `now` that a change
     /// coming later may leave this stamp as it is: its times may still
     /// read the same (see [`RACY_WINDOW`]).
     fn racy(&self, now: SystemTime) -> bool {
-        self.mtime
-            .max(self.ctime)
+        self.mtime()
+            .max(self.ctime())
             .is_none_or(|t| t.checked_add(RACY_WINDOW).is_none_or(|t| t > now))
     }
 }
@@ -718,16 +783,48 @@ pub(crate) type Dep = (PathBuf, Option<Stamp>);
 struct CacheEntry {
     stamp: Stamp,
     parsed: Parsed,
+    /// The rare parts, boxed together (a cache holds one entry per file,
+    /// most of them small, without either): see [`EntryExtra`].
+    extra: Option<Box<EntryExtra>>,
+}
+
+/// What few cache entries have.
+struct EntryExtra {
     /// The files the parse included: it holds while each keeps its stamp.
-    /// (Boxed slices, and the rare racy state boxed: a cache holds one
-    /// entry per file, most of them small.)
     deps: Box<[Dep]>,
     /// When the file had changed within [`RACY_WINDOW`] before it was read
     /// (its stamp may then stay the same through the next change): a hash
     /// of the bytes read, and when they were. Such an entry is read again
     /// at its next use (after the check interval, if there is one), and
     /// kept if the file's stamp and bytes are the same.
-    racy: Option<Box<(u64, Instant)>>,
+    racy: Option<(u64, Instant)>,
+}
+
+impl CacheEntry {
+    fn new(
+        stamp: Stamp,
+        parsed: Parsed,
+        deps: Box<[Dep]>,
+        racy: Option<(u64, Instant)>,
+    ) -> CacheEntry {
+        let extra =
+            (!deps.is_empty() || racy.is_some()).then(|| Box::new(EntryExtra { deps, racy }));
+        CacheEntry {
+            stamp,
+            parsed,
+            extra,
+        }
+    }
+
+    /// The files the parse included.
+    fn deps(&self) -> &[Dep] {
+        self.extra.as_ref().map_or(&[], |x| &x.deps)
+    }
+
+    /// The racy state (see [`EntryExtra::racy`]).
+    fn racy(&self) -> Option<(u64, Instant)> {
+        self.extra.as_ref().and_then(|x| x.racy)
+    }
 }
 
 /// The cached parses of one path, by [`Reading`]. A path is
@@ -964,10 +1061,10 @@ impl FileCache {
             let map = self.entries.lock().unwrap_or_else(|p| p.into_inner());
             if let Some(e) = map.get(path_key(path)).and_then(|slots| slots.get(tag)) {
                 // An entry that included files holds while they are unchanged.
-                if e.stamp == probe.stamp && self.deps_hold(&e.deps) {
-                    match e.racy.as_deref() {
-                        Some(&(hash, at)) if at.elapsed() >= self.check_interval => {
-                            recheck = Some((hash, e.parsed.clone(), e.deps.clone()))
+                if e.stamp == probe.stamp && self.deps_hold(e.deps()) {
+                    match e.racy() {
+                        Some((hash, at)) if at.elapsed() >= self.check_interval => {
+                            recheck = Some((hash, e.parsed.clone(), Box::from(e.deps())))
                         }
                         _ => return Ok(Some(e.parsed.clone())),
                     }
@@ -994,15 +1091,8 @@ impl FileCache {
             }
         };
         let mut map = self.entries.lock().unwrap_or_else(|p| p.into_inner());
-        let racy = hash
-            .filter(|_| read.racy)
-            .map(|h| Box::new((h, Instant::now())));
-        let entry = CacheEntry {
-            stamp: read.stamp,
-            parsed: parsed.clone(),
-            deps,
-            racy,
-        };
+        let racy = hash.filter(|_| read.racy).map(|h| (h, Instant::now()));
+        let entry = CacheEntry::new(read.stamp, parsed.clone(), deps, racy);
         match map.get_mut(path_key(path)) {
             Some(slots) => slots.set(tag, entry),
             None => {
@@ -1088,12 +1178,13 @@ impl FileCache {
         };
         let map = self.entries.lock().unwrap_or_else(|p| p.into_inner());
         Ok(match map.get(path_key(path)).and_then(|s| s.get(other)) {
-            Some(CacheEntry {
-                stamp,
-                parsed: Parsed::Data(d),
-                deps,
-                ..
-            }) if *stamp == probe.stamp && deps.is_empty() => Some(d.clone()),
+            Some(
+                e @ CacheEntry {
+                    stamp,
+                    parsed: Parsed::Data(d),
+                    ..
+                },
+            ) if *stamp == probe.stamp && e.deps().is_empty() => Some(d.clone()),
             _ => None,
         })
     }
@@ -1338,29 +1429,15 @@ mod tests {
         let now = SystemTime::now();
         let stamp = |age: u64| {
             let t = Some(now - Duration::from_millis(age));
-            Stamp {
-                dev: 1,
-                ino: 2,
-                size: 3,
-                mtime: t,
-                ctime: t,
-            }
+            Stamp::new(1, 2, 3, t, t)
         };
         assert!(stamp(0).racy(now));
         assert!(stamp(1900).racy(now));
         assert!(!stamp(2100).racy(now));
         // The later of the two times counts (a modification time put back).
-        assert!(Stamp {
-            ctime: Some(now),
-            ..stamp(5000)
-        }
-        .racy(now));
-        assert!(Stamp {
-            mtime: None,
-            ctime: None,
-            ..stamp(5000)
-        }
-        .racy(now));
+        let old = Some(now - Duration::from_millis(5000));
+        assert!(Stamp::new(1, 2, 3, old, Some(now)).racy(now));
+        assert!(Stamp::new(1, 2, 3, None, None).racy(now));
         let dir = scratch_dir("racy");
         let f = dir.join("x.yaml");
         std::fs::write(&f, "a: 1\n").unwrap();
@@ -1370,15 +1447,44 @@ mod tests {
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
+    /// A stamp's times come back as they went in, and times that differ
+    /// make stamps that differ.
+    #[test]
+    fn stamp_times_are_kept_exactly() {
+        let epoch = SystemTime::UNIX_EPOCH;
+        let times = [
+            None,
+            Some(epoch),
+            Some(epoch + Duration::new(0, 1)),
+            Some(epoch + Duration::new(1_764_000_000, 999_999_999)),
+            Some(epoch + Duration::new(1_764_000_000, 0)),
+            Some(epoch - Duration::new(0, 1)),
+            Some(epoch - Duration::new(1, 0)),
+            Some(epoch - Duration::new(86_400, 500)),
+            Some(SystemTime::now()),
+        ];
+        for (i, a) in times.iter().enumerate() {
+            let s = Stamp::new(1, 2, 3, *a, times[times.len() - 1 - i]);
+            assert_eq!(s.mtime(), *a);
+            assert_eq!(s.ctime(), times[times.len() - 1 - i]);
+            for (j, b) in times.iter().enumerate() {
+                assert_eq!(
+                    Stamp::new(1, 2, 3, *a, None) == Stamp::new(1, 2, 3, *b, None),
+                    i == j
+                );
+            }
+        }
+        let md = std::fs::metadata("Cargo.toml").unwrap();
+        assert_eq!(Stamp::of(&md).mtime(), md.modified().ok());
+    }
+
     /// The racy state of the entry for `path` (YAML data).
     fn entry_racy(cache: &FileCache, path: &Path) -> Option<(u64, Instant)> {
         let map = cache.entries.lock().unwrap();
         map.get(path_key(path))
             .and_then(|slots| slots.get(Reading::YamlData))
             .unwrap()
-            .racy
-            .as_deref()
-            .copied()
+            .racy()
     }
 
     /// A cache keeps one entry per file: it stays small (issue 18).
@@ -1386,7 +1492,8 @@ mod tests {
     fn cache_entries_are_small() {
         assert_eq!(std::mem::size_of::<Parsed>(), 16);
         let slots = std::mem::size_of::<Slots>();
-        assert!(slots <= 104, "Slots {slots} bytes");
+        assert!(slots <= 80, "Slots {slots} bytes");
+        assert_eq!(std::mem::size_of::<Stamp>(), 48);
     }
 
     #[test]
@@ -1408,12 +1515,12 @@ mod tests {
         // rewrite within the filesystem's time granularity leaves them,
         // under the same stamp): parsed again.
         let (hash, at) = entry_racy(&cache, &f).unwrap();
-        let entry = CacheEntry {
-            stamp: stamp_of(&f).unwrap().0,
-            parsed: Parsed::Data(Arc::new(Map::default())),
-            deps: Box::default(),
-            racy: Some(Box::new((hash ^ 1, at))),
-        };
+        let entry = CacheEntry::new(
+            stamp_of(&f).unwrap().0,
+            Parsed::Data(Arc::new(Map::default())),
+            Box::default(),
+            Some((hash ^ 1, at)),
+        );
         cache
             .entries
             .lock()
@@ -1426,12 +1533,12 @@ mod tests {
         assert!(cache.generation() > g);
         // An entry that is not racy is trusted while its stamp holds.
         let g = cache.generation();
-        let entry = CacheEntry {
-            stamp: stamp_of(&f).unwrap().0,
-            parsed: Parsed::Data(Arc::clone(&d)),
-            deps: Box::default(),
-            racy: None,
-        };
+        let entry = CacheEntry::new(
+            stamp_of(&f).unwrap().0,
+            Parsed::Data(Arc::clone(&d)),
+            Box::default(),
+            None,
+        );
         cache
             .entries
             .lock()
