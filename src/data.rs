@@ -10,7 +10,7 @@ use crate::path_table::PathTable;
 use crate::probe_cache::ProbeCache;
 use crate::string_set::StringSet;
 use crate::value::Str;
-use crate::value::{List, Map, Value};
+use crate::value::{List, Map, Shared, Value};
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -389,13 +389,13 @@ fn yaml_data_document(text: &str, path: &Path, strict: Strict) -> Result<(Value,
 
 /// Parses a `yaml_data` file's text into its data hash (as under
 /// `strict=warning`: a document that is not a Hash is an empty hash).
-pub fn parse_yaml_data(text: &str, path: &Path) -> Result<Arc<Map>> {
+pub fn parse_yaml_data(text: &str, path: &Path) -> Result<Shared<Map>> {
     let mut root = yaml_data_root(text, path, Strict::Warning)?;
     Compactor::new(None).value(&mut root, true);
     Ok(into_map(root))
 }
 
-fn into_map(v: Value) -> Arc<Map> {
+fn into_map(v: Value) -> Shared<Map> {
     match v {
         Value::Hash(h) => h,
         _ => unreachable!("a data file's root is a Hash"),
@@ -403,12 +403,12 @@ fn into_map(v: Value) -> Arc<Map> {
 }
 
 /// Parses a `json_data` file's text into its data hash.
-pub fn parse_json_data(text: &str, path: &Path) -> Result<Arc<Map>> {
+pub fn parse_json_data(text: &str, path: &Path) -> Result<Shared<Map>> {
     parse_json_bytes(text.as_bytes(), path)
 }
 
 /// Parses a `json_data` file's bytes (invalid UTF-8 handled as Ruby does).
-pub fn parse_json_bytes(bytes: &[u8], path: &Path) -> Result<Arc<Map>> {
+pub fn parse_json_bytes(bytes: &[u8], path: &Path) -> Result<Shared<Map>> {
     json_data_root(bytes, path).map(into_map)
 }
 
@@ -442,7 +442,7 @@ fn json_data_root(bytes: &[u8], path: &Path) -> Result<Value> {
 #[derive(Default)]
 struct Interner {
     strings: StringSet,
-    arrays: HashSet<Arc<List>, foldhash::fast::RandomState>,
+    arrays: HashSet<Shared<List>, foldhash::fast::RandomState>,
     /// The sets' size after the last purge.
     after_purge: usize,
 }
@@ -467,7 +467,7 @@ impl Interner {
     /// (Floats are left out: two `NaN`s read from two places are not equal
     /// in Ruby, one object is. Hashes are left out: their equality here
     /// ignores the key order.)
-    fn intern_array(&mut self, a: &mut Arc<List>) {
+    fn intern_array(&mut self, a: &mut Shared<List>) {
         let flat = a.iter().all(|v| {
             matches!(
                 v,
@@ -484,12 +484,12 @@ impl Interner {
         }
         match self.arrays.get(&**a) {
             Some(shared) => {
-                if !Arc::ptr_eq(shared, a) {
-                    *a = Arc::clone(shared);
+                if !Shared::ptr_eq(shared, a) {
+                    *a = Shared::clone(shared);
                 }
             }
             None => {
-                self.arrays.insert(Arc::clone(a));
+                self.arrays.insert(Shared::clone(a));
             }
         }
     }
@@ -502,7 +502,7 @@ impl Interner {
         if self.strings.len() + self.arrays.len() < MIN_PURGE.max(2 * self.after_purge) {
             return;
         }
-        self.arrays.retain(|a| Arc::strong_count(a) > 1);
+        self.arrays.retain(|a| Shared::strong_count(a) > 1);
         self.strings.retain_shared();
         if self.arrays.len() * 4 < self.arrays.capacity() {
             self.arrays.shrink_to_fit();
@@ -541,7 +541,7 @@ impl<'a> Compactor<'a> {
                     interner.intern(s);
                 }
             }
-            Value::Array(a) => match Arc::get_mut(a) {
+            Value::Array(a) => match Shared::get_mut(a) {
                 Some(items) => {
                     for item in items.iter_mut() {
                         self.value(item, symkeys);
@@ -553,7 +553,7 @@ impl<'a> Compactor<'a> {
                 }
                 None => self.shared(v, symkeys),
             },
-            Value::Hash(h) => match Arc::get_mut(h) {
+            Value::Hash(h) => match Shared::get_mut(h) {
                 Some(map) => self.map(map, symkeys),
                 None => self.shared(v, symkeys),
             },
@@ -594,8 +594,8 @@ impl<'a> Compactor<'a> {
     /// A container also referred to elsewhere: compacted once, as a copy.
     fn shared(&mut self, v: &mut Value, symkeys: bool) {
         let addr = match v {
-            Value::Array(a) => Arc::as_ptr(a) as *const u8 as usize,
-            Value::Hash(h) => Arc::as_ptr(h) as *const u8 as usize,
+            Value::Array(a) => Shared::as_ptr(a) as *const u8 as usize,
+            Value::Hash(h) => Shared::as_ptr(h) as *const u8 as usize,
             _ => return,
         };
         if let Some((_, copy)) = self.shared.get(&(addr, symkeys)) {
@@ -660,7 +660,7 @@ pub enum DataFormat {
 /// an inline `Error` would make every cache slot four times larger).
 #[derive(Clone)]
 enum Parsed {
-    Data(Arc<Map>),
+    Data(Shared<Map>),
     Config(Option<Arc<HieraConfig>>),
     /// A module's metadata.json: whether Puppet keeps the module, and its
     /// `data_provider` (see [`crate::hiera5::data_provider`]); boxed, as one
@@ -718,7 +718,7 @@ trait Content: Sized {
     fn of(parsed: Parsed) -> Option<Self>;
 }
 
-impl Content for Arc<Map> {
+impl Content for Shared<Map> {
     fn into_parsed(self) -> Parsed {
         Parsed::Data(self)
     }
@@ -1120,7 +1120,7 @@ impl FileCache {
     }
 
     /// The data hash of a data file; `Ok(None)` when the file does not exist.
-    pub fn data(&self, path: &Path, format: DataFormat) -> Result<Option<Arc<Map>>> {
+    pub fn data(&self, path: &Path, format: DataFormat) -> Result<Option<Shared<Map>>> {
         let tag = Reading::data(format);
         for other in [Reading::YamlData, Reading::JsonData, Reading::HoconData] {
             if other != tag {
@@ -1166,7 +1166,7 @@ impl FileCache {
     /// (`EnvironmentContext#cached_file_data`), so a level that reads a file
     /// another level has parsed successfully gets that parse, whatever its
     /// own function; a failed parse is not cached there.
-    fn parsed_as_other(&self, path: &Path, other: Reading) -> Result<Option<Arc<Map>>> {
+    fn parsed_as_other(&self, path: &Path, other: Reading) -> Result<Option<Shared<Map>>> {
         {
             let map = self.entries.lock().unwrap_or_else(|p| p.into_inner());
             if map.get(path_key(path)).and_then(|s| s.get(other)).is_none() {
@@ -1506,7 +1506,7 @@ mod tests {
         // Just written: racy. Read again, the same bytes: the same parse.
         assert!(entry_racy(&cache, &f).is_some());
         let g = cache.generation();
-        assert!(Arc::ptr_eq(
+        assert!(Shared::ptr_eq(
             &cache.data(&f, DataFormat::Yaml).unwrap().unwrap(),
             &d
         ));
@@ -1517,7 +1517,7 @@ mod tests {
         let (hash, at) = entry_racy(&cache, &f).unwrap();
         let entry = CacheEntry::new(
             stamp_of(&f).unwrap().0,
-            Parsed::Data(Arc::new(Map::default())),
+            Parsed::Data(Shared::new(Map::default())),
             Box::default(),
             Some((hash ^ 1, at)),
         );
@@ -1535,7 +1535,7 @@ mod tests {
         let g = cache.generation();
         let entry = CacheEntry::new(
             stamp_of(&f).unwrap().0,
-            Parsed::Data(Arc::clone(&d)),
+            Parsed::Data(Shared::clone(&d)),
             Box::default(),
             None,
         );
@@ -1546,7 +1546,7 @@ mod tests {
             .get_mut(path_key(&f))
             .unwrap()
             .set(Reading::YamlData, entry);
-        assert!(Arc::ptr_eq(
+        assert!(Shared::ptr_eq(
             &cache.data(&f, DataFormat::Yaml).unwrap().unwrap(),
             &d
         ));
@@ -1580,7 +1580,7 @@ mod tests {
         assert_eq!(y.get(&Value::from("a")), Some(&Value::from("1e3")));
         let g = cache.generation();
         let j = cache.data(&f, DataFormat::Json).unwrap().unwrap();
-        assert!(Arc::ptr_eq(&y, &j));
+        assert!(Shared::ptr_eq(&y, &j));
         assert_eq!(cache.generation(), g);
         assert!(cache.config(&f, LayerKind::Global).is_err());
         assert_eq!(cache.len(), 1);
@@ -1595,7 +1595,7 @@ mod tests {
         assert!(y.get(&Value::from("a")).is_some());
         // Once YAML parsed it, json_data sees that parse.
         let j = cache.data(&f, DataFormat::Json).unwrap().unwrap();
-        assert!(Arc::ptr_eq(&y, &j));
+        assert!(Shared::ptr_eq(&y, &j));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
@@ -1643,8 +1643,8 @@ mod tests {
             v.get("f").unwrap(),
         );
         // The alias stays one Hash; an equal Hash written out is another.
-        assert!(matches!((a, e), (Value::Hash(x), Value::Hash(y)) if Arc::ptr_eq(x, y)));
-        assert!(matches!((a, f), (Value::Hash(x), Value::Hash(y)) if !Arc::ptr_eq(x, y)));
+        assert!(matches!((a, e), (Value::Hash(x), Value::Hash(y)) if Shared::ptr_eq(x, y)));
+        assert!(matches!((a, f), (Value::Hash(x), Value::Hash(y)) if !Shared::ptr_eq(x, y)));
         let cs: Vec<&Str> = [a, f]
             .iter()
             .flat_map(|h| {
@@ -1708,7 +1708,7 @@ mod tests {
         let mut interner = Interner::default();
         Compactor::new(Some(&mut interner)).value(&mut v, true);
         let same = |x: &str, y: &str| match (v.get(x).unwrap(), v.get(y).unwrap()) {
-            (Value::Array(p), Value::Array(q)) => Arc::ptr_eq(p, q),
+            (Value::Array(p), Value::Array(q)) => Shared::ptr_eq(p, q),
             _ => unreachable!(),
         };
         assert!(same("a", "b"));
@@ -1719,7 +1719,7 @@ mod tests {
         assert!(!same("a", "g"));
         match (v.get("e").unwrap(), v.get("f").unwrap()) {
             (Value::Array(p), Value::Array(q)) => assert!(
-                matches!((&p[0], &q[0]), (Value::Array(p), Value::Array(q)) if Arc::ptr_eq(p, q))
+                matches!((&p[0], &q[0]), (Value::Array(p), Value::Array(q)) if Shared::ptr_eq(p, q))
             ),
             _ => unreachable!(),
         }
