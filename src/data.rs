@@ -10,7 +10,7 @@ use crate::path_table::PathTable;
 use crate::probe_cache::ProbeCache;
 use crate::string_set::StringSet;
 use crate::value::Str;
-use crate::value::{List, Map, Value};
+use crate::value::{List, Map, Shared, Value};
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -24,16 +24,83 @@ pub const MAX_FILE_SIZE: u64 = 256 * 1024 * 1024;
 /// and the modification and status-change times. (No one can set the
 /// change time: it tells a rewrite that put the modification time back,
 /// as `rsync --inplace --times` and `touch -r` do.)
+///
+/// The times are kept as seconds and nanoseconds, each pair apart (48 bytes
+/// where two `Option<SystemTime>`s took 32 of the 56: a cache keeps one
+/// stamp per file, issue 18); [`Stamp::mtime`] and [`Stamp::ctime`] give
+/// them back exactly.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Stamp {
     dev: u64,
     ino: u64,
     size: u64,
-    mtime: Option<SystemTime>,
-    ctime: Option<SystemTime>,
+    mtime_secs: i64,
+    ctime_secs: i64,
+    /// [`NO_TIME`] when there is no such time.
+    mtime_nanos: u32,
+    ctime_nanos: u32,
+}
+
+/// The nanoseconds of a time a [`Stamp`] does not have (none is this large).
+const NO_TIME: u32 = u32::MAX;
+
+/// A time as seconds since the epoch (negative before it) and nanoseconds
+/// after that second; `(0, NO_TIME)` for none. Exact for every time of
+/// whole seconds that fit an `i64`, as a file's times do.
+fn split_time(t: Option<SystemTime>) -> (i64, u32) {
+    let Some(t) = t else {
+        return (0, NO_TIME);
+    };
+    let split = match t.duration_since(SystemTime::UNIX_EPOCH) {
+        Ok(d) => i64::try_from(d.as_secs())
+            .ok()
+            .map(|s| (s, d.subsec_nanos())),
+        Err(e) => {
+            let d = e.duration();
+            let (s, n) = (d.as_secs(), d.subsec_nanos());
+            i64::try_from(s).ok().and_then(|s| match n {
+                0 => Some((-s, 0)),
+                n => (-s).checked_sub(1).map(|s| (s, 1_000_000_000 - n)),
+            })
+        }
+    };
+    split.unwrap_or((0, NO_TIME))
+}
+
+/// The time [`split_time`] split.
+fn join_time(secs: i64, nanos: u32) -> Option<SystemTime> {
+    if nanos == NO_TIME {
+        return None;
+    }
+    let whole = if secs >= 0 {
+        SystemTime::UNIX_EPOCH.checked_add(Duration::from_secs(secs.unsigned_abs()))
+    } else {
+        SystemTime::UNIX_EPOCH.checked_sub(Duration::from_secs(secs.unsigned_abs()))
+    };
+    whole?.checked_add(Duration::from_nanos(u64::from(nanos)))
 }
 
 impl Stamp {
+    fn new(
+        dev: u64,
+        ino: u64,
+        size: u64,
+        mtime: Option<SystemTime>,
+        ctime: Option<SystemTime>,
+    ) -> Stamp {
+        let (mtime_secs, mtime_nanos) = split_time(mtime);
+        let (ctime_secs, ctime_nanos) = split_time(ctime);
+        Stamp {
+            dev,
+            ino,
+            size,
+            mtime_secs,
+            ctime_secs,
+            mtime_nanos,
+            ctime_nanos,
+        }
+    }
+
     fn of(md: &std::fs::Metadata) -> Stamp {
         #[cfg(unix)]
         {
@@ -44,30 +111,28 @@ impl Stamp {
                     md.ctime_nsec().clamp(0, 999_999_999) as u32,
                 ))
             });
-            Stamp {
-                dev: md.dev(),
-                ino: md.ino(),
-                size: md.len(),
-                mtime: md.modified().ok(),
-                ctime,
-            }
+            Stamp::new(md.dev(), md.ino(), md.len(), md.modified().ok(), ctime)
         }
         #[cfg(not(unix))]
-        Stamp {
-            dev: 0,
-            ino: 0,
-            size: md.len(),
-            mtime: md.modified().ok(),
-            ctime: None,
-        }
+        Stamp::new(0, 0, md.len(), md.modified().ok(), None)
+    }
+
+    /// The modification time.
+    fn mtime(&self) -> Option<SystemTime> {
+        join_time(self.mtime_secs, self.mtime_nanos)
+    }
+
+    /// The status-change time.
+    fn ctime(&self) -> Option<SystemTime> {
+        join_time(self.ctime_secs, self.ctime_nanos)
     }
 
     /// Whether the file changed so shortly before `now` that a change
     /// coming later may leave this stamp as it is: its times may still
     /// read the same (see [`RACY_WINDOW`]).
     fn racy(&self, now: SystemTime) -> bool {
-        self.mtime
-            .max(self.ctime)
+        self.mtime()
+            .max(self.ctime())
             .is_none_or(|t| t.checked_add(RACY_WINDOW).is_none_or(|t| t > now))
     }
 }
@@ -324,13 +389,13 @@ fn yaml_data_document(text: &str, path: &Path, strict: Strict) -> Result<(Value,
 
 /// Parses a `yaml_data` file's text into its data hash (as under
 /// `strict=warning`: a document that is not a Hash is an empty hash).
-pub fn parse_yaml_data(text: &str, path: &Path) -> Result<Arc<Map>> {
+pub fn parse_yaml_data(text: &str, path: &Path) -> Result<Shared<Map>> {
     let mut root = yaml_data_root(text, path, Strict::Warning)?;
     Compactor::new(None).value(&mut root, true);
     Ok(into_map(root))
 }
 
-fn into_map(v: Value) -> Arc<Map> {
+fn into_map(v: Value) -> Shared<Map> {
     match v {
         Value::Hash(h) => h,
         _ => unreachable!("a data file's root is a Hash"),
@@ -338,12 +403,12 @@ fn into_map(v: Value) -> Arc<Map> {
 }
 
 /// Parses a `json_data` file's text into its data hash.
-pub fn parse_json_data(text: &str, path: &Path) -> Result<Arc<Map>> {
+pub fn parse_json_data(text: &str, path: &Path) -> Result<Shared<Map>> {
     parse_json_bytes(text.as_bytes(), path)
 }
 
 /// Parses a `json_data` file's bytes (invalid UTF-8 handled as Ruby does).
-pub fn parse_json_bytes(bytes: &[u8], path: &Path) -> Result<Arc<Map>> {
+pub fn parse_json_bytes(bytes: &[u8], path: &Path) -> Result<Shared<Map>> {
     json_data_root(bytes, path).map(into_map)
 }
 
@@ -377,7 +442,7 @@ fn json_data_root(bytes: &[u8], path: &Path) -> Result<Value> {
 #[derive(Default)]
 struct Interner {
     strings: StringSet,
-    arrays: HashSet<Arc<List>, foldhash::fast::RandomState>,
+    arrays: HashSet<Shared<List>, foldhash::fast::RandomState>,
     /// The sets' size after the last purge.
     after_purge: usize,
 }
@@ -402,7 +467,7 @@ impl Interner {
     /// (Floats are left out: two `NaN`s read from two places are not equal
     /// in Ruby, one object is. Hashes are left out: their equality here
     /// ignores the key order.)
-    fn intern_array(&mut self, a: &mut Arc<List>) {
+    fn intern_array(&mut self, a: &mut Shared<List>) {
         let flat = a.iter().all(|v| {
             matches!(
                 v,
@@ -419,12 +484,12 @@ impl Interner {
         }
         match self.arrays.get(&**a) {
             Some(shared) => {
-                if !Arc::ptr_eq(shared, a) {
-                    *a = Arc::clone(shared);
+                if !Shared::ptr_eq(shared, a) {
+                    *a = Shared::clone(shared);
                 }
             }
             None => {
-                self.arrays.insert(Arc::clone(a));
+                self.arrays.insert(Shared::clone(a));
             }
         }
     }
@@ -437,7 +502,7 @@ impl Interner {
         if self.strings.len() + self.arrays.len() < MIN_PURGE.max(2 * self.after_purge) {
             return;
         }
-        self.arrays.retain(|a| Arc::strong_count(a) > 1);
+        self.arrays.retain(|a| Shared::strong_count(a) > 1);
         self.strings.retain_shared();
         if self.arrays.len() * 4 < self.arrays.capacity() {
             self.arrays.shrink_to_fit();
@@ -476,7 +541,7 @@ impl<'a> Compactor<'a> {
                     interner.intern(s);
                 }
             }
-            Value::Array(a) => match Arc::get_mut(a) {
+            Value::Array(a) => match Shared::get_mut(a) {
                 Some(items) => {
                     for item in items.iter_mut() {
                         self.value(item, symkeys);
@@ -488,7 +553,7 @@ impl<'a> Compactor<'a> {
                 }
                 None => self.shared(v, symkeys),
             },
-            Value::Hash(h) => match Arc::get_mut(h) {
+            Value::Hash(h) => match Shared::get_mut(h) {
                 Some(map) => self.map(map, symkeys),
                 None => self.shared(v, symkeys),
             },
@@ -529,8 +594,8 @@ impl<'a> Compactor<'a> {
     /// A container also referred to elsewhere: compacted once, as a copy.
     fn shared(&mut self, v: &mut Value, symkeys: bool) {
         let addr = match v {
-            Value::Array(a) => Arc::as_ptr(a) as *const u8 as usize,
-            Value::Hash(h) => Arc::as_ptr(h) as *const u8 as usize,
+            Value::Array(a) => Shared::as_ptr(a) as *const u8 as usize,
+            Value::Hash(h) => Shared::as_ptr(h) as *const u8 as usize,
             _ => return,
         };
         if let Some((_, copy)) = self.shared.get(&(addr, symkeys)) {
@@ -595,7 +660,7 @@ pub enum DataFormat {
 /// an inline `Error` would make every cache slot four times larger).
 #[derive(Clone)]
 enum Parsed {
-    Data(Arc<Map>),
+    Data(Shared<Map>),
     Config(Option<Arc<HieraConfig>>),
     /// A module's metadata.json: whether Puppet keeps the module, and its
     /// `data_provider` (see [`crate::hiera5::data_provider`]); boxed, as one
@@ -653,7 +718,7 @@ trait Content: Sized {
     fn of(parsed: Parsed) -> Option<Self>;
 }
 
-impl Content for Arc<Map> {
+impl Content for Shared<Map> {
     fn into_parsed(self) -> Parsed {
         Parsed::Data(self)
     }
@@ -718,16 +783,48 @@ pub(crate) type Dep = (PathBuf, Option<Stamp>);
 struct CacheEntry {
     stamp: Stamp,
     parsed: Parsed,
+    /// The rare parts, boxed together (a cache holds one entry per file,
+    /// most of them small, without either): see [`EntryExtra`].
+    extra: Option<Box<EntryExtra>>,
+}
+
+/// What few cache entries have.
+struct EntryExtra {
     /// The files the parse included: it holds while each keeps its stamp.
-    /// (Boxed slices, and the rare racy state boxed: a cache holds one
-    /// entry per file, most of them small.)
     deps: Box<[Dep]>,
     /// When the file had changed within [`RACY_WINDOW`] before it was read
     /// (its stamp may then stay the same through the next change): a hash
     /// of the bytes read, and when they were. Such an entry is read again
     /// at its next use (after the check interval, if there is one), and
     /// kept if the file's stamp and bytes are the same.
-    racy: Option<Box<(u64, Instant)>>,
+    racy: Option<(u64, Instant)>,
+}
+
+impl CacheEntry {
+    fn new(
+        stamp: Stamp,
+        parsed: Parsed,
+        deps: Box<[Dep]>,
+        racy: Option<(u64, Instant)>,
+    ) -> CacheEntry {
+        let extra =
+            (!deps.is_empty() || racy.is_some()).then(|| Box::new(EntryExtra { deps, racy }));
+        CacheEntry {
+            stamp,
+            parsed,
+            extra,
+        }
+    }
+
+    /// The files the parse included.
+    fn deps(&self) -> &[Dep] {
+        self.extra.as_ref().map_or(&[], |x| &x.deps)
+    }
+
+    /// The racy state (see [`EntryExtra::racy`]).
+    fn racy(&self) -> Option<(u64, Instant)> {
+        self.extra.as_ref().and_then(|x| x.racy)
+    }
 }
 
 /// The cached parses of one path, by [`Reading`]. A path is
@@ -964,10 +1061,10 @@ impl FileCache {
             let map = self.entries.lock().unwrap_or_else(|p| p.into_inner());
             if let Some(e) = map.get(path_key(path)).and_then(|slots| slots.get(tag)) {
                 // An entry that included files holds while they are unchanged.
-                if e.stamp == probe.stamp && self.deps_hold(&e.deps) {
-                    match e.racy.as_deref() {
-                        Some(&(hash, at)) if at.elapsed() >= self.check_interval => {
-                            recheck = Some((hash, e.parsed.clone(), e.deps.clone()))
+                if e.stamp == probe.stamp && self.deps_hold(e.deps()) {
+                    match e.racy() {
+                        Some((hash, at)) if at.elapsed() >= self.check_interval => {
+                            recheck = Some((hash, e.parsed.clone(), Box::from(e.deps())))
                         }
                         _ => return Ok(Some(e.parsed.clone())),
                     }
@@ -994,15 +1091,8 @@ impl FileCache {
             }
         };
         let mut map = self.entries.lock().unwrap_or_else(|p| p.into_inner());
-        let racy = hash
-            .filter(|_| read.racy)
-            .map(|h| Box::new((h, Instant::now())));
-        let entry = CacheEntry {
-            stamp: read.stamp,
-            parsed: parsed.clone(),
-            deps,
-            racy,
-        };
+        let racy = hash.filter(|_| read.racy).map(|h| (h, Instant::now()));
+        let entry = CacheEntry::new(read.stamp, parsed.clone(), deps, racy);
         match map.get_mut(path_key(path)) {
             Some(slots) => slots.set(tag, entry),
             None => {
@@ -1030,7 +1120,7 @@ impl FileCache {
     }
 
     /// The data hash of a data file; `Ok(None)` when the file does not exist.
-    pub fn data(&self, path: &Path, format: DataFormat) -> Result<Option<Arc<Map>>> {
+    pub fn data(&self, path: &Path, format: DataFormat) -> Result<Option<Shared<Map>>> {
         let tag = Reading::data(format);
         for other in [Reading::YamlData, Reading::JsonData, Reading::HoconData] {
             if other != tag {
@@ -1076,7 +1166,7 @@ impl FileCache {
     /// (`EnvironmentContext#cached_file_data`), so a level that reads a file
     /// another level has parsed successfully gets that parse, whatever its
     /// own function; a failed parse is not cached there.
-    fn parsed_as_other(&self, path: &Path, other: Reading) -> Result<Option<Arc<Map>>> {
+    fn parsed_as_other(&self, path: &Path, other: Reading) -> Result<Option<Shared<Map>>> {
         {
             let map = self.entries.lock().unwrap_or_else(|p| p.into_inner());
             if map.get(path_key(path)).and_then(|s| s.get(other)).is_none() {
@@ -1088,12 +1178,13 @@ impl FileCache {
         };
         let map = self.entries.lock().unwrap_or_else(|p| p.into_inner());
         Ok(match map.get(path_key(path)).and_then(|s| s.get(other)) {
-            Some(CacheEntry {
-                stamp,
-                parsed: Parsed::Data(d),
-                deps,
-                ..
-            }) if *stamp == probe.stamp && deps.is_empty() => Some(d.clone()),
+            Some(
+                e @ CacheEntry {
+                    stamp,
+                    parsed: Parsed::Data(d),
+                    ..
+                },
+            ) if *stamp == probe.stamp && e.deps().is_empty() => Some(d.clone()),
             _ => None,
         })
     }
@@ -1338,29 +1429,15 @@ mod tests {
         let now = SystemTime::now();
         let stamp = |age: u64| {
             let t = Some(now - Duration::from_millis(age));
-            Stamp {
-                dev: 1,
-                ino: 2,
-                size: 3,
-                mtime: t,
-                ctime: t,
-            }
+            Stamp::new(1, 2, 3, t, t)
         };
         assert!(stamp(0).racy(now));
         assert!(stamp(1900).racy(now));
         assert!(!stamp(2100).racy(now));
         // The later of the two times counts (a modification time put back).
-        assert!(Stamp {
-            ctime: Some(now),
-            ..stamp(5000)
-        }
-        .racy(now));
-        assert!(Stamp {
-            mtime: None,
-            ctime: None,
-            ..stamp(5000)
-        }
-        .racy(now));
+        let old = Some(now - Duration::from_millis(5000));
+        assert!(Stamp::new(1, 2, 3, old, Some(now)).racy(now));
+        assert!(Stamp::new(1, 2, 3, None, None).racy(now));
         let dir = scratch_dir("racy");
         let f = dir.join("x.yaml");
         std::fs::write(&f, "a: 1\n").unwrap();
@@ -1370,15 +1447,44 @@ mod tests {
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
+    /// A stamp's times come back as they went in, and times that differ
+    /// make stamps that differ.
+    #[test]
+    fn stamp_times_are_kept_exactly() {
+        let epoch = SystemTime::UNIX_EPOCH;
+        let times = [
+            None,
+            Some(epoch),
+            Some(epoch + Duration::new(0, 1)),
+            Some(epoch + Duration::new(1_764_000_000, 999_999_999)),
+            Some(epoch + Duration::new(1_764_000_000, 0)),
+            Some(epoch - Duration::new(0, 1)),
+            Some(epoch - Duration::new(1, 0)),
+            Some(epoch - Duration::new(86_400, 500)),
+            Some(SystemTime::now()),
+        ];
+        for (i, a) in times.iter().enumerate() {
+            let s = Stamp::new(1, 2, 3, *a, times[times.len() - 1 - i]);
+            assert_eq!(s.mtime(), *a);
+            assert_eq!(s.ctime(), times[times.len() - 1 - i]);
+            for (j, b) in times.iter().enumerate() {
+                assert_eq!(
+                    Stamp::new(1, 2, 3, *a, None) == Stamp::new(1, 2, 3, *b, None),
+                    i == j
+                );
+            }
+        }
+        let md = std::fs::metadata("Cargo.toml").unwrap();
+        assert_eq!(Stamp::of(&md).mtime(), md.modified().ok());
+    }
+
     /// The racy state of the entry for `path` (YAML data).
     fn entry_racy(cache: &FileCache, path: &Path) -> Option<(u64, Instant)> {
         let map = cache.entries.lock().unwrap();
         map.get(path_key(path))
             .and_then(|slots| slots.get(Reading::YamlData))
             .unwrap()
-            .racy
-            .as_deref()
-            .copied()
+            .racy()
     }
 
     /// A cache keeps one entry per file: it stays small (issue 18).
@@ -1386,7 +1492,8 @@ mod tests {
     fn cache_entries_are_small() {
         assert_eq!(std::mem::size_of::<Parsed>(), 16);
         let slots = std::mem::size_of::<Slots>();
-        assert!(slots <= 104, "Slots {slots} bytes");
+        assert!(slots <= 80, "Slots {slots} bytes");
+        assert_eq!(std::mem::size_of::<Stamp>(), 48);
     }
 
     #[test]
@@ -1399,7 +1506,7 @@ mod tests {
         // Just written: racy. Read again, the same bytes: the same parse.
         assert!(entry_racy(&cache, &f).is_some());
         let g = cache.generation();
-        assert!(Arc::ptr_eq(
+        assert!(Shared::ptr_eq(
             &cache.data(&f, DataFormat::Yaml).unwrap().unwrap(),
             &d
         ));
@@ -1408,12 +1515,12 @@ mod tests {
         // rewrite within the filesystem's time granularity leaves them,
         // under the same stamp): parsed again.
         let (hash, at) = entry_racy(&cache, &f).unwrap();
-        let entry = CacheEntry {
-            stamp: stamp_of(&f).unwrap().0,
-            parsed: Parsed::Data(Arc::new(Map::default())),
-            deps: Box::default(),
-            racy: Some(Box::new((hash ^ 1, at))),
-        };
+        let entry = CacheEntry::new(
+            stamp_of(&f).unwrap().0,
+            Parsed::Data(Shared::new(Map::default())),
+            Box::default(),
+            Some((hash ^ 1, at)),
+        );
         cache
             .entries
             .lock()
@@ -1426,12 +1533,12 @@ mod tests {
         assert!(cache.generation() > g);
         // An entry that is not racy is trusted while its stamp holds.
         let g = cache.generation();
-        let entry = CacheEntry {
-            stamp: stamp_of(&f).unwrap().0,
-            parsed: Parsed::Data(Arc::clone(&d)),
-            deps: Box::default(),
-            racy: None,
-        };
+        let entry = CacheEntry::new(
+            stamp_of(&f).unwrap().0,
+            Parsed::Data(Shared::clone(&d)),
+            Box::default(),
+            None,
+        );
         cache
             .entries
             .lock()
@@ -1439,7 +1546,7 @@ mod tests {
             .get_mut(path_key(&f))
             .unwrap()
             .set(Reading::YamlData, entry);
-        assert!(Arc::ptr_eq(
+        assert!(Shared::ptr_eq(
             &cache.data(&f, DataFormat::Yaml).unwrap().unwrap(),
             &d
         ));
@@ -1473,7 +1580,7 @@ mod tests {
         assert_eq!(y.get(&Value::from("a")), Some(&Value::from("1e3")));
         let g = cache.generation();
         let j = cache.data(&f, DataFormat::Json).unwrap().unwrap();
-        assert!(Arc::ptr_eq(&y, &j));
+        assert!(Shared::ptr_eq(&y, &j));
         assert_eq!(cache.generation(), g);
         assert!(cache.config(&f, LayerKind::Global).is_err());
         assert_eq!(cache.len(), 1);
@@ -1488,7 +1595,7 @@ mod tests {
         assert!(y.get(&Value::from("a")).is_some());
         // Once YAML parsed it, json_data sees that parse.
         let j = cache.data(&f, DataFormat::Json).unwrap().unwrap();
-        assert!(Arc::ptr_eq(&y, &j));
+        assert!(Shared::ptr_eq(&y, &j));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
@@ -1536,8 +1643,8 @@ mod tests {
             v.get("f").unwrap(),
         );
         // The alias stays one Hash; an equal Hash written out is another.
-        assert!(matches!((a, e), (Value::Hash(x), Value::Hash(y)) if Arc::ptr_eq(x, y)));
-        assert!(matches!((a, f), (Value::Hash(x), Value::Hash(y)) if !Arc::ptr_eq(x, y)));
+        assert!(matches!((a, e), (Value::Hash(x), Value::Hash(y)) if Shared::ptr_eq(x, y)));
+        assert!(matches!((a, f), (Value::Hash(x), Value::Hash(y)) if !Shared::ptr_eq(x, y)));
         let cs: Vec<&Str> = [a, f]
             .iter()
             .flat_map(|h| {
@@ -1601,7 +1708,7 @@ mod tests {
         let mut interner = Interner::default();
         Compactor::new(Some(&mut interner)).value(&mut v, true);
         let same = |x: &str, y: &str| match (v.get(x).unwrap(), v.get(y).unwrap()) {
-            (Value::Array(p), Value::Array(q)) => Arc::ptr_eq(p, q),
+            (Value::Array(p), Value::Array(q)) => Shared::ptr_eq(p, q),
             _ => unreachable!(),
         };
         assert!(same("a", "b"));
@@ -1612,7 +1719,7 @@ mod tests {
         assert!(!same("a", "g"));
         match (v.get("e").unwrap(), v.get("f").unwrap()) {
             (Value::Array(p), Value::Array(q)) => assert!(
-                matches!((&p[0], &q[0]), (Value::Array(p), Value::Array(q)) if Arc::ptr_eq(p, q))
+                matches!((&p[0], &q[0]), (Value::Array(p), Value::Array(q)) if Shared::ptr_eq(p, q))
             ),
             _ => unreachable!(),
         }

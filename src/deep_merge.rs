@@ -30,6 +30,7 @@
 //! are not offered here.
 
 use crate::error::{Error, ErrorKind, Result};
+use crate::value::Shared;
 use crate::value::{List, Map, Value};
 use indexmap::IndexSet;
 use std::borrow::Cow;
@@ -302,7 +303,7 @@ impl<'a> Merger<'a> {
             Value::Array(src) => self.merge_array(src, dest),
             scalar => match dest {
                 Dest::Other(Value::Array(mut d)) if self.opts.extend_existing_arrays => {
-                    Arc::make_mut(&mut d).push(scalar);
+                    Shared::make_mut(&mut d).push(scalar);
                     Ok(Value::Array(d))
                 }
                 Dest::Other(d) => self.overwrite_unmergeables(scalar, d),
@@ -381,15 +382,15 @@ impl<'a> Merger<'a> {
     /// `deep_merge!(source_hash, dest_hash)`: each source entry merged
     /// into the destination (a copy of it when it is shared). A source the
     /// merge owns alone gives its keys and values up instead of copying them.
-    fn merge_into(&self, src: Arc<Map>, mut dest: Arc<Map>) -> Result<Value> {
-        if Arc::get_mut(&mut dest).is_none()
+    fn merge_into(&self, src: Shared<Map>, mut dest: Shared<Map>) -> Result<Value> {
+        if Shared::get_mut(&mut dest).is_none()
             && self.opts.entries_independent()
             && copy_pays(src.len(), dest.len())
         {
             return self.merge_into_copy(src, &dest);
         }
-        let map = Arc::make_mut(&mut dest);
-        match Arc::try_unwrap(src) {
+        let map = Shared::make_mut(&mut dest);
+        match Shared::try_unwrap(src) {
             Ok(owned) => {
                 for (key, value) in owned {
                     self.merge_entry(map, Cow::Owned(key), value)?;
@@ -419,9 +420,9 @@ impl<'a> Merger<'a> {
     /// keys, without first copying the destination and then overwriting most
     /// of it. Only under [`DeepMergeOptions::entries_independent`] options, where the
     /// order in which entries are merged does not show.
-    fn merge_into_copy(&self, src: Arc<Map>, dest: &Map) -> Result<Value> {
+    fn merge_into_copy(&self, src: Shared<Map>, dest: &Map) -> Result<Value> {
         // Owned: its values are taken; shared: copied.
-        let mut source = Arc::try_unwrap(src);
+        let mut source = Shared::try_unwrap(src);
         let n = source.as_ref().map_or_else(|shared| shared.len(), Map::len);
         let mut merged = Marks::new(n);
         let mut out = dest.try_map_values(n, |key, dv| {
@@ -669,7 +670,7 @@ impl<'a> Merger<'a> {
         Ok(())
     }
 
-    fn merge_hash(&self, mut src: Arc<Map>, dest: Dest) -> Result<Value> {
+    fn merge_hash(&self, mut src: Shared<Map>, dest: Dest) -> Result<Value> {
         crate::stack::grow(|| {
             enum State {
                 /// The destination is the source hash itself: each remaining
@@ -677,7 +678,7 @@ impl<'a> Merger<'a> {
                 /// the same outcome, since the copy shares the values.)
                 Itself,
                 /// A destination array with `extend_existing_arrays`.
-                Extend(Arc<List>),
+                Extend(Shared<List>),
                 /// Any other destination.
                 Unmergeable(Value),
             }
@@ -692,7 +693,7 @@ impl<'a> Merger<'a> {
             for i in 0..src.len() {
                 state = match state {
                     State::Itself => {
-                        let slot = Arc::make_mut(&mut src).get_index_mut(i).unwrap().1;
+                        let slot = Shared::make_mut(&mut src).get_index_mut(i).unwrap().1;
                         let value = std::mem::take(slot);
                         // A falsy value is merged into its `dup`, which leaves
                         // it as it is.
@@ -701,12 +702,12 @@ impl<'a> Merger<'a> {
                         } else {
                             value
                         };
-                        *Arc::make_mut(&mut src).get_index_mut(i).unwrap().1 = merged;
+                        *Shared::make_mut(&mut src).get_index_mut(i).unwrap().1 = merged;
                         State::Itself
                     }
                     State::Extend(mut a) => {
                         // The whole source hash is pushed, once per key.
-                        Arc::make_mut(&mut a).push(Value::Hash(src.clone()));
+                        Shared::make_mut(&mut a).push(Value::Hash(src.clone()));
                         State::Extend(a)
                     }
                     State::Unmergeable(d) => {
@@ -728,7 +729,7 @@ impl<'a> Merger<'a> {
         })
     }
 
-    fn merge_array(&self, src: Arc<List>, dest: Dest) -> Result<Value> {
+    fn merge_array(&self, src: Shared<List>, dest: Dest) -> Result<Value> {
         crate::stack::grow(|| {
             if self.opts.overwrite_arrays {
                 return Ok(Value::Array(src));
@@ -911,8 +912,8 @@ fn compile_cached(pattern: &str) -> std::result::Result<regex::bytes::Regex, reg
     Ok(re)
 }
 
-fn unwrap_vec(a: Arc<List>) -> Vec<Value> {
-    Arc::try_unwrap(a).map_or_else(|shared| (*shared).to_vec(), List::into_vec)
+fn unwrap_vec(a: Shared<List>) -> Vec<Value> {
+    Shared::try_unwrap(a).map_or_else(|shared| (*shared).to_vec(), List::into_vec)
 }
 
 /// `true` when building a merge result in the destination's order
@@ -960,8 +961,8 @@ impl Marks {
 
 /// [`unwrap_vec`] with room for `extra` more elements (one allocation when
 /// the array is shared and must be copied).
-fn unwrap_vec_with_room(a: Arc<List>, extra: usize) -> Vec<Value> {
-    match Arc::try_unwrap(a).map(List::into_vec) {
+fn unwrap_vec_with_room(a: Shared<List>, extra: usize) -> Vec<Value> {
+    match Shared::try_unwrap(a).map(List::into_vec) {
         Ok(mut v) => {
             v.reserve(extra);
             v

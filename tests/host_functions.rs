@@ -50,7 +50,7 @@ impl Host for Noting {
             FunctionKind::DataHash => {
                 let mut m = Map::default();
                 m.insert(Value::from("k"), Value::from(format!("from host {file}")));
-                Value::Hash(Arc::new(m))
+                Value::hash(m)
             }
             _ => Value::from(format!("host {}", call.key.unwrap_or("-"))),
         }))

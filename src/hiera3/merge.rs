@@ -206,7 +206,7 @@ pub fn merge_answer(
             let Value::Hash(right) = &old else {
                 return Err(no_implicit_conversion(&old, "Hash"));
             };
-            let map = std::sync::Arc::make_mut(&mut left);
+            let map = crate::value::Shared::make_mut(&mut left);
             for (k, v) in right.iter() {
                 map.insert(k.clone(), v.clone());
             }

@@ -5,8 +5,7 @@
 use crate::deep_merge::{deep_merge, deep_merge_chain, deep_merge_owned, DeepMergeOptions};
 use crate::error::{Error, ErrorKind, Result};
 use crate::hiera5::ptype::infer_type;
-use crate::value::{Map, Value};
-use std::sync::Arc;
+use crate::value::{Map, Shared, Value};
 
 /// The name of a strategy.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -120,7 +119,7 @@ impl Strategy {
         Ok(strategy)
     }
 
-    fn set_options(&mut self, name: &str, opts: &Arc<Map>) -> Result<()> {
+    fn set_options(&mut self, name: &str, opts: &Shared<Map>) -> Result<()> {
         let bad = |m: String| {
             Error::new(
                 ErrorKind::InvalidArgument,

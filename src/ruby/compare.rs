@@ -3,9 +3,9 @@
 //! raised first).
 
 use crate::error::{Error, ErrorKind, Result};
+use crate::value::Shared;
 use crate::value::Value;
 use std::cmp::Ordering;
-use std::sync::Arc;
 
 /// Ruby's `==` (`rb_equal`): numbers compare by value across Integer and
 /// Float, containers element by element with `==`.
@@ -31,11 +31,11 @@ pub fn equal(a: &Value, b: &Value) -> bool {
             (String(x), String(y)) => x == y,
             (Bytes(x), Bytes(y)) => x == y,
             (Array(x), Array(y)) => {
-                Arc::ptr_eq(x, y)
+                Shared::ptr_eq(x, y)
                     || (x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| rb_equal(p, q)))
             }
             (Hash(x), Hash(y)) => {
-                Arc::ptr_eq(x, y)
+                Shared::ptr_eq(x, y)
                     || (x.len() == y.len()
                         && x.iter()
                             .all(|(k, v)| y.get(k).is_some_and(|w| rb_equal(v, w))))

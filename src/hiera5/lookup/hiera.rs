@@ -8,7 +8,7 @@ use crate::hiera5::config::{HieraConfig, LayerKind};
 use crate::hiera5::modulepath::is_module_name;
 use crate::host::Warning;
 use crate::rubyre::Pattern;
-use crate::value::Value;
+use crate::value::{Shared, Value};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -196,7 +196,7 @@ pub(super) const OPTIONS_MEMO_LIMIT: usize = 4096;
 pub(super) fn options_identity(v: &Option<Value>) -> Option<usize> {
     match v {
         None => Some(0),
-        Some(Value::Hash(h)) => Some(Arc::as_ptr(h) as *const u8 as usize),
+        Some(Value::Hash(h)) => Some(Shared::as_ptr(h) as *const u8 as usize),
         Some(_) => None,
     }
 }

@@ -13,7 +13,7 @@ use crate::hiera5::key::LookupKey;
 use crate::hiera5::merge::Strategy;
 use crate::host::Warning;
 use crate::value::Str;
-use crate::value::{Key, Map, Value};
+use crate::value::{Key, Map, Shared, Value};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
@@ -64,7 +64,7 @@ pub(super) struct ResolvedEntry {
     pub(super) locations: Vec<Location>,
     /// Each location's data hash, once read in this session (None inside:
     /// the file does not exist).
-    pub(super) data: Vec<OnceLock<Option<Arc<Map>>>>,
+    pub(super) data: Vec<OnceLock<Option<Shared<Map>>>>,
     /// The interpolated `options`, when there are any.
     pub(super) options: Option<Value>,
 }
@@ -103,7 +103,7 @@ pub(super) struct Hit {
 }
 
 /// A key index and the data it was built from.
-pub(super) type PinnedIndex = (Vec<Arc<Map>>, Arc<KeyIndex>);
+pub(super) type PinnedIndex = (Vec<Shared<Map>>, Arc<KeyIndex>);
 
 /// Key indexes by the identity of the data they were built from. Each entry
 /// holds its data (`pinned`) so that the addresses in its key stay unique.
@@ -122,7 +122,12 @@ impl IndexCache {
         map.get(identity).map(|(_, index)| Arc::clone(index))
     }
 
-    pub(super) fn insert(&self, identity: Vec<usize>, pinned: Vec<Arc<Map>>, index: Arc<KeyIndex>) {
+    pub(super) fn insert(
+        &self,
+        identity: Vec<usize>,
+        pinned: Vec<Shared<Map>>,
+        index: Arc<KeyIndex>,
+    ) {
         let mut map = self.map.lock();
         if map.len() >= Self::LIMIT {
             map.clear();
@@ -285,7 +290,7 @@ impl Invocation<'_> {
                 let now = cache.data(path, format).ok()?;
                 let same = match (slot.get()?, &now) {
                     (None, None) => true,
-                    (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+                    (Some(a), Some(b)) => crate::value::Shared::ptr_eq(a, b),
                     _ => false,
                 };
                 if !same {
@@ -508,7 +513,7 @@ impl Invocation<'_> {
     pub(super) fn hierarchy_data(
         &mut self,
         config: &Arc<HieraConfig>,
-        out: &mut Vec<Arc<Map>>,
+        out: &mut Vec<Shared<Map>>,
     ) -> Result<()> {
         for default_hierarchy in [false, true] {
             if default_hierarchy && config.default_hierarchy.is_none() {
@@ -556,7 +561,7 @@ impl Invocation<'_> {
     ) -> Option<Arc<KeyIndex>> {
         // First the data of every location, in order (read through the
         // session's slots, so this is the session's snapshot).
-        let mut layout: Vec<Vec<Option<Arc<Map>>>> = Vec::with_capacity(resolved.entries.len());
+        let mut layout: Vec<Vec<Option<Shared<Map>>>> = Vec::with_capacity(resolved.entries.len());
         for re in &resolved.entries {
             let entry = &entries[re.index];
             let format = indexed_format(self.hiera(), entry, re)?;
@@ -576,7 +581,7 @@ impl Invocation<'_> {
             .iter()
             .flat_map(|d| {
                 d.iter()
-                    .map(|m| m.as_ref().map_or(0, |m| Arc::as_ptr(m) as usize))
+                    .map(|m| m.as_ref().map_or(0, |m| Shared::as_ptr(m) as usize))
                     .chain(std::iter::once(usize::MAX))
             })
             .collect();
@@ -676,11 +681,11 @@ impl Invocation<'_> {
     /// module's namespace) the first time.
     pub(super) fn slot_data(
         &self,
-        slot: &OnceLock<Option<Arc<Map>>>,
+        slot: &OnceLock<Option<Shared<Map>>>,
         entry: &Entry,
         path: &Path,
         format: DataFormat,
-    ) -> Result<Option<Arc<Map>>> {
+    ) -> Result<Option<Shared<Map>>> {
         if let Some(d) = slot.get() {
             return Ok(d.clone());
         }

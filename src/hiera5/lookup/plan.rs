@@ -17,7 +17,7 @@
 
 use super::*;
 use crate::hiera5::config::HieraConfig;
-use crate::value::Map;
+use crate::value::{Map, Shared};
 use std::sync::Arc;
 
 /// Why the quick path leaves a lookup to the general path. Each is a place
@@ -217,7 +217,7 @@ pub(super) fn index_hits<'i>(index: &'i KeyIndex, root: &str) -> &'i [Hit] {
 impl ResolvedHierarchy {
     /// The data of the location a stop names, as the session's slot holds
     /// it (`None`: not read in this session, or the file does not exist).
-    pub(super) fn stop_data(&self, stop: Stop) -> Option<&Arc<Map>> {
+    pub(super) fn stop_data(&self, stop: Stop) -> Option<&Shared<Map>> {
         self.entries
             .get(stop.entry)?
             .data
