@@ -231,9 +231,23 @@ module Libhiera
     # lookup fails, the keys after it are not looked up and its error is
     # raised; with a block, each value is yielded (with its index) before
     # that, as it comes. `local_variables`, `hiera3_variables`: as {#lookup}.
-    def lookup_keys(keys, local_variables: nil, hiera3_variables: nil, scope_fields: nil)
+    def lookup_keys(keys, local_variables: nil, hiera3_variables: nil, scope_fields: nil, &block)
       scope_fields ||= Session.scope_fields(local_variables, hiera3_variables)
-      text = Native.cstr(JSON.generate(keys.map { |k| Wire.string(k.to_s) }))
+      lookup_keys_text(Session.keys_text(keys), scope_fields, &block)
+    end
+
+    # The JSON text of `keys` as {#lookup_keys} passes them
+    # ({#lookup_keys_text}).
+    # @api private
+    def self.keys_text(keys)
+      Native.cstr(JSON.generate(keys.map { |k| Wire.string(k.to_s) }))
+    end
+
+    # {#lookup_keys} of keys already made into text ({keys_text}), with the
+    # request fields `scope_fields` (or nil). Positional, for the
+    # hand-off's hot path.
+    # @api private
+    def lookup_keys_text(text, scope_fields)
       options = scope_fields ? "{#{scope_fields}}" : '{}'
       out = Native.out_pointer
       status = @handle.use do |s|
