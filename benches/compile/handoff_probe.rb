@@ -63,7 +63,7 @@ module HandoffProbe
       wrap(handoff.singleton_class, :answering, 'Handoff.answering')
       wrap(Libhiera::Session, :lookup, 'Session#lookup')
       wrap(Libhiera::Session, :lookup_keys, 'Session#lookup_keys')
-      wrap(Libhiera::Session, :lookup_keys_text, 'Session#lookup_keys_text')
+      wrap(Libhiera::Session, :lookup_keys_answers, 'Session#lookup_keys_answers')
       wrap(Libhiera::Session.singleton_class, :scope_fields, 'Session.scope_fields')
       wrap(Libhiera::Handle, :use, 'Handle#use')
       wrap(::Puppet::Parser::Scope, :to_hash, 'Scope#to_hash')

@@ -231,9 +231,17 @@ module Libhiera
     # lookup fails, the keys after it are not looked up and its error is
     # raised; with a block, each value is yielded (with its index) before
     # that, as it comes. `local_variables`, `hiera3_variables`: as {#lookup}.
-    def lookup_keys(keys, local_variables: nil, hiera3_variables: nil, scope_fields: nil, &block)
+    def lookup_keys(keys, local_variables: nil, hiera3_variables: nil, scope_fields: nil)
       scope_fields ||= Session.scope_fields(local_variables, hiera3_variables)
-      lookup_keys_text(Session.keys_text(keys), scope_fields, &block)
+      values = []
+      lookup_keys_answers(Session.keys_text(keys), scope_fields).each do |resp|
+        raise key_error(resp) if resp.key?('error')
+
+        value = resp.key?('value') ? resp['value'] : NOT_FOUND
+        yield value, values.size if block_given?
+        values << value
+      end
+      values
     end
 
     # The JSON text of `keys` as {#lookup_keys} passes them
@@ -243,11 +251,13 @@ module Libhiera
       Native.cstr(JSON.generate(keys.map { |k| Wire.string(k.to_s) }))
     end
 
-    # {#lookup_keys} of keys already made into text ({keys_text}), with the
-    # request fields `scope_fields` (or nil). Positional, for the
-    # hand-off's hot path.
+    # The answers of `hiera_lookup_keys` for keys already made into text
+    # ({keys_text}), with the request fields `scope_fields` (or nil): an
+    # Array of Hashes, each with its key's `"value"`, or an `"error"` (the
+    # last: {key_error}), or neither (not found). Positional, for the
+    # hand-off's hot path, which reads them in a loop.
     # @api private
-    def lookup_keys_text(text, scope_fields)
+    def lookup_keys_answers(text, scope_fields)
       options = scope_fields ? "{#{scope_fields}}" : '{}'
       out = Native.out_pointer
       status = @handle.use do |s|
@@ -256,15 +266,14 @@ module Libhiera
       json = Native.take_written(status, out)
       raise failure(status, json) unless status == Native::OK
 
-      values = []
-      Wire.load(json, @objects).each do |resp|
-        raise failure(Native::ERROR, JSON.generate(resp['error'])) if resp.key?('error')
+      Wire.load(json, @objects)
+    end
 
-        value = resp.key?('value') ? resp['value'] : NOT_FOUND
-        yield value, values.size if block_given?
-        values << value
-      end
-      values
+    # The exception of an answer of {lookup_keys_answers} that has an
+    # `"error"`.
+    # @api private
+    def key_error(resp)
+      failure(Native::ERROR, JSON.generate(resp['error']))
     end
 
     # Like {#lookup}, but not found raises {NotFoundError}.

@@ -529,15 +529,23 @@ module Libhiera
         session = state.root
         override = lookup_invocation.override_values
         defaults = lookup_invocation.default_values
-        value = Handoff.answering(lookup_invocation) do
-          if merge.nil? && override.empty? && defaults.empty? && (request = state.key_request(key, fields))
-            # the common case: the request text made without JSON
-            # generation, and no keyword arguments (dear in JRuby)
-            session.lookup_request(request)
-          else
-            session.lookup(key, merge: Handoff.merge_option(merge), override: Handoff.presence(override),
-                                default_values_hash: Handoff.presence(defaults), scope_fields: fields)
-          end
+        # Handoff.answering without its block (a block that reads this
+        # method's variables puts them on the heap in JRuby).
+        stack = (Thread.current[CURRENT] ||= [])
+        stack.push(lookup_invocation)
+        begin
+          value = if merge.nil? && override.empty? && defaults.empty? && (request = state.key_request(key, fields))
+                    # the common case: the request text made without JSON
+                    # generation, and no keyword arguments (dear in JRuby)
+                    session.lookup_request(request)
+                  else
+                    session.lookup(key, merge: Handoff.merge_option(merge), override: Handoff.presence(override),
+                                        default_values_hash: Handoff.presence(defaults), scope_fields: fields)
+                  end
+        rescue Libhiera::Error, ::Puppet::Error => e
+          raise Handoff.failure(e)
+        ensure
+          stack.pop
         end
         Libhiera::Puppet.stats[:handed_off] += 1
         libhiera_record(key)
@@ -558,12 +566,35 @@ module Libhiera
 
         state = @libhiera_state
         state.answered << keys.first
-        Handoff.answering(invocation) do
-          state.root.lookup_keys_text(text, fields) do |value, i|
-            Libhiera::Puppet.stats[:handed_off] += 1
-            libhiera_record(keys[i])
-            yield value, i
+        session = state.root
+        stack = (Thread.current[CURRENT] ||= [])
+        stack.push(invocation)
+        begin
+          answers = session.lookup_keys_answers(text, fields)
+        rescue Libhiera::Error, ::Puppet::Error => e
+          raise Handoff.failure(e)
+        ensure
+          stack.pop
+        end
+        # Each answer in turn (a loop, not blocks: JRuby): a value is
+        # yielded before a later key's error is raised, as Puppet assigns
+        # each parameter before it looks the next one up.
+        stats = Libhiera::Puppet.stats
+        i = 0
+        n = answers.size
+        while i < n
+          resp = answers[i]
+          if resp.key?('error')
+            # as Handoff.answering passes it on
+            error = session.key_error(resp)
+            raise error unless error.is_a?(Libhiera::Error) || error.is_a?(::Puppet::Error)
+
+            raise Handoff.failure(error)
           end
+          stats[:handed_off] += 1
+          libhiera_record(keys[i])
+          yield resp.key?('value') ? resp['value'] : Libhiera::NOT_FOUND, i
+          i += 1
         end
         true
       end
@@ -575,18 +606,23 @@ module Libhiera
         stack.push(invocation)
         begin
           yield
-        rescue Libhiera::Error => e
-          Libhiera::Puppet.stats[:errors] += 1
-          raise ::Puppet::DataBinding::LookupError, e.message
-        rescue ::Puppet::DataBinding::LookupError
-          Libhiera::Puppet.stats[:errors] += 1
-          raise
-        rescue ::Puppet::Error => e
-          # A host function's error, as Puppet's Invocation#check passes it on.
-          Libhiera::Puppet.stats[:errors] += 1
-          raise ::Puppet::DataBinding::LookupError.new(e.message, nil, nil, nil, e)
+        rescue Libhiera::Error, ::Puppet::Error => e
+          raise failure(e)
         ensure
           stack.pop
+        end
+      end
+
+      # What a handed-off lookup that failed with `error` raises (counted):
+      # Puppet's LookupError as it is; libhiera's errors as a LookupError
+      # of their message; another Puppet error (a host function's) as
+      # Puppet's Invocation#check passes it on.
+      def self.failure(error)
+        Libhiera::Puppet.stats[:errors] += 1
+        case error
+        when ::Puppet::DataBinding::LookupError then error
+        when Libhiera::Error then ::Puppet::DataBinding::LookupError.new(error.message)
+        else ::Puppet::DataBinding::LookupError.new(error.message, nil, nil, nil, error)
         end
       end
 
