@@ -58,9 +58,12 @@ module HandoffProbe
       handoff = Libhiera::Puppet::Handoff
       %i[chain local_names top_stamp calling].each { |m| wrap(handoff.singleton_class, m, "Handoff.#{m}") }
       %i[libhiera_session scope_fields libhiera_lookup_keys].each { |m| wrap(handoff, m, "Handoff##{m}") }
+      wrap(handoff, :libhiera_answer, 'Handoff#libhiera_answer')
+      wrap(Libhiera::Session, :lookup_request, 'Session#lookup_request')
       wrap(handoff.singleton_class, :answering, 'Handoff.answering')
       wrap(Libhiera::Session, :lookup, 'Session#lookup')
       wrap(Libhiera::Session, :lookup_keys, 'Session#lookup_keys')
+      wrap(Libhiera::Session, :lookup_keys_answers, 'Session#lookup_keys_answers')
       wrap(Libhiera::Session.singleton_class, :scope_fields, 'Session.scope_fields')
       wrap(Libhiera::Handle, :use, 'Handle#use')
       wrap(::Puppet::Parser::Scope, :to_hash, 'Scope#to_hash')

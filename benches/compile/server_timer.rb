@@ -57,6 +57,7 @@ module CompileBenchServer
     # that defines the method, in order.
     def hooks
       {
+        'Lookup.lookup' => [::Puppet::Pops::Lookup.singleton_class, :lookup],
         'LookupAdapter#lookup' => [::Puppet::Pops::Lookup::LookupAdapter, :lookup],
         'Resource::Type#inject_external_parameters' => [::Puppet::Resource::Type, :inject_external_parameters],
         'Compiler#compile' => [::Puppet::Parser::Compiler, :compile],
@@ -76,7 +77,8 @@ module CompileBenchServer
     def check_order!(handoff)
       return unless handoff
 
-      { 'LookupAdapter#lookup' => 'Libhiera::Puppet::Handoff',
+      { 'Lookup.lookup' => 'Libhiera::Puppet::LookupFunction',
+        'LookupAdapter#lookup' => 'Libhiera::Puppet::Handoff',
         'Resource::Type#inject_external_parameters' => 'Libhiera::Puppet::ClassParameters' }.each do |label, theirs|
         klass, meth = hooks.fetch(label)
         names = chain(klass, meth).map { |m| m.name.to_s }

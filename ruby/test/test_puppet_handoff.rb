@@ -293,6 +293,47 @@ class TestPuppetHandoff < Minitest::Test
     end
   end
 
+  # A scope's request fields are kept per scope while its variable tables
+  # stay as they were: a variable the class sets after a lookup, a lambda's
+  # parameter (a table pushed on the scope's ephemeral stack, then popped),
+  # and node scope variables set before and after a class is included must
+  # each be seen (or not) as Puppet sees them. Class later's first lookups
+  # read every variable name the data has, so that the lookups after them
+  # number no new name: only the tables' changes can tell that the scope's
+  # fields changed. `lookup()` with a default and a type goes through
+  # Puppet's own assertion.
+  LATER_CASE = {
+    'hiera.yaml' => "version: 5\n",
+    'environments/production/hiera.yaml' => "version: 5\nhierarchy:\n  - name: common\n    path: common.yaml\n",
+    'environments/production/data/common.yaml' =>
+      "later::v: \"later %{later}\"\nlater::w: \"each %{item} %{later}\"\nlater::n: \"node %{nodevar} %{late_node}\"\n",
+    'environments/production/modules/later/manifests/init.pp' =>
+      "class later {\n  notify { \"before: ${lookup('later::w')} ${lookup('later::n')} ${lookup('later::v')}\": }\n" \
+      "  $later = 'set'\n  notify { \"after: ${lookup('later::v')} ${lookup('later::n')}\": }\n" \
+      "  ['a', 'b'].each |$item| { notify { \"each ${item}: ${lookup('later::w')} ${lookup('later::v')}\": } }\n" \
+      "  notify { \"out: ${lookup('later::w')} ${lookup('later::none', String, 'first', 'dflt')}\": }\n}\n",
+    'environments/production/modules/later/manifests/again.pp' =>
+      "class later::again {\n  notify { \"again: ${lookup('later::v')} ${lookup('later::n')}\": }\n}\n",
+  }.freeze
+
+  def test_a_scope_sees_the_variables_it_gains_after_a_lookup
+    Dir.mktmpdir do |dir|
+      write(dir, LATER_CASE)
+      kase = { 'node' => { 'certname' => 'web01' }, 'facts' => { 'role' => 'web' },
+               'settings' => { 'strict' => 'warning' } }
+      code = "node default {\n  $nodevar = 'n1'\n  include later\n  $late_node = 'n2'\n  include later::again\n" \
+             "  notify { \"node: ${lookup('later::n')} ${lookup('later::v')}\": }\n}\n"
+      puppet, = in_child(handoff: false) { notices(dir, kase, code) }
+      ours, st = in_child { notices(dir, kase, code) }
+      assert_equal ['before: each   node n1  later ', 'after: later set node n1 ', 'each a: each a set later set',
+                    'each b: each b set later set', 'out: each  set dflt', 'again: later  node n1 n2',
+                    'node: node n1 n2 later '], puppet
+      assert_equal puppet, ours
+      assert_equal 15, st[:handed_off], st.inspect
+      assert_empty st.select { |k, _| k.to_s.start_with?('declined') }, st.inspect
+    end
+  end
+
   HOCON_CASE = {
     'hiera.yaml' => "version: 5\n",
     'environments/production/hiera.yaml' =>

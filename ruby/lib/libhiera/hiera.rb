@@ -241,7 +241,31 @@ module Libhiera
     # that, as it comes. `local_variables`, `hiera3_variables`: as {#lookup}.
     def lookup_keys(keys, local_variables: nil, hiera3_variables: nil, scope_fields: nil)
       scope_fields ||= Session.scope_fields(local_variables, hiera3_variables)
-      text = Native.cstr(JSON.generate(keys.map { |k| Wire.string(k.to_s) }))
+      values = []
+      lookup_keys_answers(Session.keys_text(keys), scope_fields).each do |resp|
+        raise key_error(resp) if resp.key?('error')
+
+        value = resp.key?('value') ? resp['value'] : NOT_FOUND
+        yield value, values.size if block_given?
+        values << value
+      end
+      values
+    end
+
+    # The JSON text of `keys` as {#lookup_keys} passes them
+    # ({#lookup_keys_text}).
+    # @api private
+    def self.keys_text(keys)
+      Native.cstr(JSON.generate(keys.map { |k| Wire.string(k.to_s) }))
+    end
+
+    # The answers of `hiera_lookup_keys` for keys already made into text
+    # ({keys_text}), with the request fields `scope_fields` (or nil): an
+    # Array of Hashes, each with its key's `"value"`, or an `"error"` (the
+    # last: {key_error}), or neither (not found). Positional, for the
+    # hand-off's hot path, which reads them in a loop.
+    # @api private
+    def lookup_keys_answers(text, scope_fields)
       options = scope_fields ? "{#{scope_fields}}" : '{}'
       out = Native.out_pointer
       status = @handle.use do |s|
@@ -250,15 +274,14 @@ module Libhiera
       json = Native.take_written(status, out)
       raise failure(status, json) unless status == Native::OK
 
-      values = []
-      Wire.load(json, @objects).each do |resp|
-        raise failure(Native::ERROR, JSON.generate(resp['error'])) if resp.key?('error')
+      Wire.load(json, @objects)
+    end
 
-        value = resp.key?('value') ? resp['value'] : NOT_FOUND
-        yield value, values.size if block_given?
-        values << value
-      end
-      values
+    # The exception of an answer of {lookup_keys_answers} that has an
+    # `"error"`.
+    # @api private
+    def key_error(resp)
+      failure(Native::ERROR, JSON.generate(resp['error']))
     end
 
     # Like {#lookup}, but not found raises {NotFoundError}.

@@ -15,9 +15,12 @@ module Libhiera
   #    the one method every `lookup()`, automatic parameter lookup and
   #    `hiera_*()` call of a catalog compile goes through, hands the whole
   #    key to libhiera: the search of the global, environment and module
-  #    layers, lookup_options, merges, interpolation and dotted keys; and
+  #    layers, lookup_options, merges, interpolation and dotted keys;
   #    `Puppet::Resource::Type#inject_external_parameters` hands a class's
-  #    automatic parameter lookups to libhiera in one call. One libhiera
+  #    automatic parameter lookups to libhiera in one call; and
+  #    `Puppet::Pops::Lookup.lookup` asks the hand-off directly for a
+  #    `lookup()` of one name without override or default values
+  #    ({LookupFunction}). One libhiera
   #    configuration per (hiera.yaml, environment, modulepath) lives for
   #    the process (its file cache). A compile has one session, of its top
   #    scope's variables (a top-scope variable added later goes to an
@@ -69,6 +72,14 @@ module Libhiera
         adapter.prepend(Handoff) unless adapter < Handoff
         type = ::Puppet::Resource::Type
         type.prepend(ClassParameters) unless type < ClassParameters
+        # lookup() of one key: Puppet::Pops::Lookup.lookup without its
+        # search_and_merge (LookupFunction)
+        function = ::Puppet::Pops::Lookup.singleton_class
+        function.prepend(LookupFunction) unless function < LookupFunction
+        invocation = ::Puppet::Pops::Lookup::Invocation
+        invocation.include(InvocationFlags) unless invocation < InvocationFlags
+        ephemeral = ::Puppet::Parser::Scope::Ephemeral
+        ephemeral.include(EphemeralTable) unless ephemeral < EphemeralTable
         # A line per compile with its counts (compile_log.rb).
         require_relative 'compile_log'
         compiler = ::Puppet::Parser::Compiler.singleton_class
@@ -199,6 +210,9 @@ module Libhiera
       # compile goes to it, with its scope's own variables as request
       # fields).
       attr_accessor :stamp, :top, :root, :engine, :plan, :hiera3, :terminus
+      # The compile's top scope, and its own variable table (or
+      # Handoff::NO_TABLE), found at the compile's first lookup.
+      attr_accessor :top_scope, :top_table
       # The keys of the lookups libhiera answered, in order (an Array: the
       # hot path only appends; {#namespaces} reads them when Puppet
       # explains).
@@ -229,6 +243,8 @@ module Libhiera
         @plain_fields = {}
         @stamp = nil
         @top = nil
+        @top_scope = nil
+        @top_table = nil
         @root = nil
         @scopes = {}.compare_by_identity
         @fields = {}
@@ -272,6 +288,18 @@ module Libhiera
       def known!(index, name)
         @known[index] = name
         @checked += 1 while @known[@checked]
+      end
+    end
+
+    # Included in Puppet::Parser::Scope::Ephemeral (the base of a scope's
+    # variable tables) by {Puppet.accelerate!}.
+    # @api private
+    module EphemeralTable
+      # A LocalScope's variables (a Hash), or nil (a MatchScope's or a
+      # ParameterScope's, which have none of their own by that name).
+      def libhiera_symbols
+        symbols = @symbols if defined?(@symbols)
+        symbols.is_a?(Hash) ? symbols : nil
       end
     end
 
@@ -399,14 +427,71 @@ module Libhiera
 
         invocation = ::Puppet::Pops::Lookup::Invocation.new(scope)
         names = wanted.keys
-        keys = names.map { |param_name| "#{name}::#{param_name}" }
-        handed = invocation.lookup_adapter.libhiera_lookup_keys(keys, invocation) do |value, i|
+        keys, text = libhiera_keys(names)
+        handed = invocation.lookup_adapter.libhiera_lookup_keys(keys, text, invocation) do |value, i|
           next if value.equal?(Libhiera::NOT_FOUND)
 
           # Assign bound value but don't let an undef trump a default expression
           resource[names[i].to_sym] = value unless value.nil? && !wanted[names[i]].nil?
         end
         super unless handed
+      end
+
+      # The keys of the parameters `names` (`<class>::<param>`) and their
+      # text for libhiera (Session.keys_text), kept on the class for the
+      # last `names` asked (a class's are the same in every compile, unless
+      # a declaration gives some of them).
+      def libhiera_keys(names)
+        cached = @libhiera_keys
+        return cached[1], cached[2] if cached && cached[0] == names
+
+        keys = names.map { |param_name| "#{name}::#{param_name}".freeze }.freeze
+        text = Libhiera::Session.keys_text(keys)
+        @libhiera_keys = [names.dup.freeze, keys, text].freeze
+        [keys, text]
+      end
+    end
+
+    # Prepended to the singleton class of Puppet::Pops::Lookup by
+    # {Puppet.accelerate!}: `Lookup.lookup` (the `lookup()` function) of
+    # one String name with no override or default values hash, no block
+    # and no explainer asks the hand-off directly ({Handoff#libhiera_answer})
+    # instead of through `search_and_merge`, `LookupAdapter#lookup` and
+    # their catch of :no_such_key; the value, the default and the failure
+    # go through Puppet's own `assert_type` and `fail_lookup`, with the
+    # same subjects and messages as its code. Every other call, and a
+    # lookup the hand-off declines, runs Puppet's code (which asks the
+    # hand-off again, and counts the decline).
+    # @api private
+    module LookupFunction
+      # Puppet::Pops::Lookup.lookup (no block parameter: a captured block
+      # costs an object per call in JRuby; `super` passes it on).
+      def lookup(name, value_type, default_value, has_default, merge, lookup_invocation)
+        if !block_given? && name.instance_of?(String) && Libhiera::Puppet.enabled? &&
+           lookup_invocation.explainer.nil? && lookup_invocation.override_values.empty? &&
+           (defaults = lookup_invocation.default_values) && defaults.empty?
+          value = lookup_invocation.lookup_adapter.libhiera_answer(name, lookup_invocation, merge, false)
+          unless value.equal?(Handoff::DECLINED)
+            return assert_type('Found value', value_type, value) unless value.equal?(Libhiera::NOT_FOUND)
+            return assert_type('Default value', value_type, default_value) if has_default
+
+            # Puppet[:debug] gives every invocation an explainer: none
+            # here, so Puppet's emit_debug_info would do nothing.
+            fail_lookup([name])
+          end
+        end
+        super
+      end
+    end
+
+    # Included in Puppet::Pops::Lookup::Invocation by {Puppet.accelerate!}.
+    # @api private
+    module InvocationFlags
+      # Whether the invocation itself is global-only or a hiera_*() call's
+      # (Invocation#global_only? without its adapter's part, and
+      # #hiera_xxx_call?), read as those read them, without their calls.
+      def libhiera_puppets?
+        (defined?(@global_only) && @global_only) || defined?(@hiera_xxx_call) ? true : false
       end
     end
 
@@ -415,53 +500,97 @@ module Libhiera
     module Handoff
       LOOKUP_OPTIONS = 'lookup_options'
       LOOKUP_OPTIONS_DOT = 'lookup_options.'
+      # What {#libhiera_answer} returns for a lookup Puppet must answer.
+      DECLINED = Object.new.freeze
 
       def lookup(key, lookup_invocation, merge)
         return super unless Libhiera::Puppet.enabled?
 
-        fields = libhiera_session(key, lookup_invocation)
-        return super if fields.nil?
-
-        state = @libhiera_state
-        session = state.root
-        override = lookup_invocation.override_values
-        defaults = lookup_invocation.default_values
-        value = Handoff.answering(lookup_invocation) do
-          if merge.nil? && override.empty? && defaults.empty? && (request = state.key_request(key, fields))
-            # the common case: the request text made without JSON
-            # generation, and no keyword arguments (dear in JRuby)
-            session.lookup_request(request)
-          else
-            session.lookup(key, merge: Handoff.merge_option(merge), override: Handoff.presence(override),
-                                default_values_hash: Handoff.presence(defaults), scope_fields: fields)
-          end
-        end
-        Libhiera::Puppet.stats[:handed_off] += 1
-        libhiera_record(key)
-        state.answered << key
+        value = libhiera_answer(key, lookup_invocation, merge, true)
+        return super if value.equal?(DECLINED)
         throw :no_such_key if value.equal?(Libhiera::NOT_FOUND)
 
         value
       end
 
-      # A class's automatic parameter lookups (`<class>::<param>` for each
-      # of `keys`) in one call, as {#lookup} answers each: yields each
-      # value (or NOT_FOUND) and its index, in order; the first that fails
-      # raises as {#lookup} raises. False when Puppet must answer them (one
-      # by one, through {#lookup}, which counts why).
+      # What {#lookup} answers: the value, NOT_FOUND, or DECLINED when
+      # Puppet must answer (a decline counted and logged unless `count` is
+      # false). For {#lookup} and {LookupFunction}.
       # @api private
-      def libhiera_lookup_keys(keys, invocation)
+      def libhiera_answer(key, lookup_invocation, merge, count)
+        fields = libhiera_session(key, lookup_invocation, count)
+        return DECLINED if fields.nil?
+
+        state = @libhiera_state
+        session = state.root
+        override = lookup_invocation.override_values
+        defaults = lookup_invocation.default_values
+        # Handoff.answering without its block (a block that reads this
+        # method's variables puts them on the heap in JRuby).
+        stack = (Thread.current[CURRENT] ||= [])
+        stack.push(lookup_invocation)
+        begin
+          value = if merge.nil? && override.empty? && defaults.empty? && (request = state.key_request(key, fields))
+                    # the common case: the request text made without JSON
+                    # generation, and no keyword arguments (dear in JRuby)
+                    session.lookup_request(request)
+                  else
+                    session.lookup(key, merge: Handoff.merge_option(merge), override: Handoff.presence(override),
+                                        default_values_hash: Handoff.presence(defaults), scope_fields: fields)
+                  end
+        rescue StandardError => e
+          raise Handoff.failure(e)
+        ensure
+          stack.pop
+        end
+        Libhiera::Puppet.stats[:handed_off] += 1
+        libhiera_record(key)
+        state.answered << key
+        value
+      end
+
+      # A class's automatic parameter lookups (`<class>::<param>` for each
+      # of `keys`, `text` their Session.keys_text) in one call, as {#lookup}
+      # answers each: yields each value (or NOT_FOUND) and its index, in
+      # order; the first that fails raises as {#lookup} raises. False when
+      # Puppet must answer them (one by one, through {#lookup}, which
+      # counts why).
+      # @api private
+      def libhiera_lookup_keys(keys, text, invocation)
         fields = libhiera_session(keys.first, invocation, false)
         return false if fields.nil?
 
         state = @libhiera_state
         state.answered << keys.first
-        Handoff.answering(invocation) do
-          state.root.lookup_keys(keys, scope_fields: fields) do |value, i|
-            Libhiera::Puppet.stats[:handed_off] += 1
-            libhiera_record(keys[i])
-            yield value, i
+        session = state.root
+        stack = (Thread.current[CURRENT] ||= [])
+        stack.push(invocation)
+        begin
+          answers = session.lookup_keys_answers(text, fields)
+        rescue StandardError => e
+          raise Handoff.failure(e)
+        ensure
+          stack.pop
+        end
+        # Each answer in turn (a loop, not blocks: JRuby): a value is
+        # yielded before a later key's error is raised, as Puppet assigns
+        # each parameter before it looks the next one up.
+        stats = Libhiera::Puppet.stats
+        i = 0
+        n = answers.size
+        while i < n
+          resp = answers[i]
+          if resp.key?('error')
+            # as Handoff.answering passes it on
+            error = session.key_error(resp)
+            raise error unless error.is_a?(Libhiera::Error) || error.is_a?(::Puppet::Error)
+
+            raise Handoff.failure(error)
           end
+          stats[:handed_off] += 1
+          libhiera_record(keys[i])
+          yield resp.key?('value') ? resp['value'] : Libhiera::NOT_FOUND, i
+          i += 1
         end
         true
       end
@@ -473,24 +602,27 @@ module Libhiera
         stack.push(invocation)
         begin
           yield
-        rescue Libhiera::Error => e
-          Libhiera::Puppet.stats[:errors] += 1
-          raise ::Puppet::DataBinding::LookupError, e.message
-        rescue ::Puppet::DataBinding::LookupError
-          Libhiera::Puppet.stats[:errors] += 1
-          raise
-        rescue ::Puppet::Error => e
-          # A host function's error, as Puppet's Invocation#check passes it on.
-          Libhiera::Puppet.stats[:errors] += 1
-          raise ::Puppet::DataBinding::LookupError.new(e.message, nil, nil, nil, e)
-        rescue StandardError
-          # Anything else a host function raised, passed on as Puppet passes
-          # it (Puppet's loader raises ArgumentError for a function that
-          # fails to load, e.g. hocon_data without the hocon library).
-          Libhiera::Puppet.stats[:errors] += 1
-          raise
+        rescue StandardError => e
+          raise failure(e)
         ensure
           stack.pop
+        end
+      end
+
+      # What a handed-off lookup that failed with `error` raises (counted):
+      # Puppet's LookupError as it is; libhiera's errors as a LookupError
+      # of their message; another Puppet error (a host function's) as
+      # Puppet's Invocation#check passes it on.
+      def self.failure(error)
+        Libhiera::Puppet.stats[:errors] += 1
+        case error
+        when ::Puppet::DataBinding::LookupError then error
+        when Libhiera::Error then ::Puppet::DataBinding::LookupError.new(error.message)
+        when ::Puppet::Error then ::Puppet::DataBinding::LookupError.new(error.message, nil, nil, nil, error)
+        # Anything else a host function raised, passed on as Puppet passes it
+        # (Puppet's loader raises ArgumentError for a function that fails to
+        # load, e.g. hocon_data without the hocon library).
+        else error
         end
       end
 
@@ -534,7 +666,12 @@ module Libhiera
           libhiera_prime_options(key, invocation)
           return decline(:explain, nil, count)
         end
-        return decline(:global_only, nil, count) if invocation.global_only? || invocation.hiera_xxx_call?
+        # invocation.global_only? || invocation.hiera_xxx_call?: the
+        # adapter's flag (this is the adapter: LookupAdapter#global_only?)
+        # and the invocation's, read without the calls of those methods.
+        if (defined?(@global_only) && @global_only) || invocation.libhiera_puppets?
+          return decline(:global_only, nil, count)
+        end
         return decline(:lookup_options, nil, count) if key == LOOKUP_OPTIONS || key.start_with?(LOOKUP_OPTIONS_DOT)
         state = libhiera_state
         # The setting, read once per compile.
@@ -546,8 +683,11 @@ module Libhiera
 
         state.engine ||= libhiera_engine
 
-        top = scope.compiler.topscope
-        stamp = Handoff.top_stamp(top)
+        # The compile's top scope and its variable table, once per compile
+        # (the adapter is the compiler's; a scope's table is made with it).
+        top = state.top_scope ||= scope.compiler.topscope
+        table = state.top_table ||= Handoff.top_table(top)
+        stamp = table.equal?(Handoff::NO_TABLE) ? Handoff.top_stamp(top) : table.size
         unless state.stamp == stamp
           hash = top.to_hash(false, true)
           unless hash == state.top
@@ -580,6 +720,13 @@ module Libhiera
       # for the values it reads, {Host#call}, as it asks for the names it
       # has not numbered yet), and its Hiera 3 calling variables. The text
       # is shared by the scopes that give the same.
+      #
+      # Read again for every lookup: a scope's tables change between its
+      # lookups (a class's parameters are set after their batch, and the
+      # generated and real repos' classes assign a variable between two
+      # lookup() calls), so that fields kept per scope and checked by the
+      # tables' sizes were never reused (334 reads for 337 lookups per
+      # compile on the generated repo) and cost more than they saved.
       def scope_fields(state, scope, top, invocation)
         checked = state.checked
         chain = (state.scopes[scope] ||= Handoff.chain(scope, top))
@@ -708,6 +855,15 @@ module Libhiera
         nil
       end
 
+      # The top scope's own variable table (a Hash, made with the scope), or
+      # NO_TABLE when this Puppet keeps it otherwise.
+      def self.top_table(top)
+        table = top.instance_variable_get(:@symtable)
+        symbols = table&.instance_variable_get(:@symbols)
+        symbols.is_a?(Hash) ? symbols : NO_TABLE
+      end
+      NO_TABLE = Object.new.freeze
+
       # What changes when a top-scope variable is set (Puppet variables
       # are never reassigned, only added).
       def self.top_stamp(top)
@@ -729,7 +885,8 @@ module Libhiera
 
       # Which of the first `checked` names of `known` the scopes of `chain`
       # ({chain}) hold: those a lookup from its first scope sees that the
-      # top scope does not give.
+      # top scope does not give. Each scope's tables: the one on top of its
+      # ephemeral stack (Scope#effective_symtable) and those below it.
       # Loops, not blocks: this runs for every lookup, and a block costs
       # more than its work in JRuby.
       def self.local_names(chain, known, checked)
@@ -738,9 +895,9 @@ module Libhiera
         tables = nil
         c = 0
         while c < chain.size
-          eph = chain[c].instance_variable_get(:@ephemeral).last
+          eph = chain[c].effective_symtable(true)
           while eph
-            symbols = eph.instance_variable_get(:@symbols)
+            symbols = eph.libhiera_symbols
             (tables ||= []) << symbols if symbols && !symbols.empty?
             eph = eph.parent
           end
