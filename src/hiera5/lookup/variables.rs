@@ -294,32 +294,46 @@ impl Invocation<'_> {
     /// `None`: anything else (undefined, not found, an error to report),
     /// which the general code answers.
     pub(super) fn plain_scope_expression(&self, expr: &str) -> Option<Value> {
-        if expr.is_empty()
-            || expr
-                .bytes()
-                .any(|b| matches!(b, b'\'' | b'"') || b.is_ascii_whitespace())
-        {
-            return None;
-        }
-        let mut parts = expr.split('.');
-        let root = parts.next()?;
-        if root.is_empty() || crate::hiera5::key::index_segment(root).is_some() {
-            return None;
-        }
-        let mut value = self.variable(root)?;
+        let (root, parts) = plain_expression(expr)?;
+        let value = self.variable(root)?;
+        let mut step = &value;
         for part in parts {
-            if part.is_empty() {
-                return None;
-            }
-            let next = match (&value, crate::hiera5::key::index_segment(part)) {
-                (Value::Hash(h), None) => h.get(&Key(part))?.clone(),
-                (Value::Hash(h), Some(i)) => h.get(&Value::Int(i))?.clone(),
-                (Value::Array(a), Some(i)) if i >= 0 => a.get(i as usize)?.clone(),
-                _ => return None,
-            };
-            value = next;
+            step = plain_step(step, part)?;
         }
-        Some(value)
+        Some(step.clone())
+    }
+}
+
+/// A plain scope expression's root variable and the steps after it (names
+/// and indexes separated by single dots, no quotes, no spaces); `None` for
+/// anything else.
+fn plain_expression(expr: &str) -> Option<(&str, std::str::Split<'_, char>)> {
+    if expr.is_empty()
+        || expr
+            .bytes()
+            .any(|b| matches!(b, b'\'' | b'"') || b.is_ascii_whitespace())
+    {
+        return None;
+    }
+    let mut parts = expr.split('.');
+    let root = parts.next()?;
+    if root.is_empty() || crate::hiera5::key::index_segment(root).is_some() {
+        return None;
+    }
+    Some((root, parts))
+}
+
+/// One step of a plain scope expression into `value`: a Hash's key (or
+/// Integer key), an Array's index; `None` when it is not found.
+fn plain_step<'v>(value: &'v Value, part: &str) -> Option<&'v Value> {
+    if part.is_empty() {
+        return None;
+    }
+    match (value, crate::hiera5::key::index_segment(part)) {
+        (Value::Hash(h), None) => h.get(&Key(part)),
+        (Value::Hash(h), Some(i)) => h.get(&Value::Int(i)),
+        (Value::Array(a), Some(i)) if i >= 0 => a.get(i as usize),
+        _ => None,
     }
 }
 
@@ -329,30 +343,11 @@ impl Session {
     /// them) in this session's own scope alone, every step found; noting no
     /// read. `None`: anything else.
     pub(super) fn peek_scope(&self, expr: &str) -> Option<&Value> {
-        if expr.is_empty()
-            || expr
-                .bytes()
-                .any(|b| matches!(b, b'\'' | b'"') || b.is_ascii_whitespace())
-        {
-            return None;
-        }
-        let mut parts = expr.split('.');
-        let root = parts.next()?;
-        if root.is_empty() || crate::hiera5::key::index_segment(root).is_some() {
-            return None;
-        }
+        let (root, parts) = plain_expression(expr)?;
         let name = root.strip_prefix("::").unwrap_or(root);
         let mut value = self.scope.get(&Key(name))?;
         for part in parts {
-            if part.is_empty() {
-                return None;
-            }
-            value = match (value, crate::hiera5::key::index_segment(part)) {
-                (Value::Hash(h), None) => h.get(&Key(part))?,
-                (Value::Hash(h), Some(i)) => h.get(&Value::Int(i))?,
-                (Value::Array(a), Some(i)) if i >= 0 => a.get(i as usize)?,
-                _ => return None,
-            };
+            value = plain_step(value, part)?;
         }
         Some(value)
     }
