@@ -55,46 +55,26 @@ pub(crate) fn options_from_json(text: &str) -> Result<Options, Error> {
         ) {
             return Err(invalid(format!("options_json: unknown field '{name}'")));
         }
-        if name == "host_functions" {
-            options.host_functions = match v {
+        if matches!(name, "host_functions" | "basemodulepath" | "modulepath") {
+            let items = match v {
                 Value::Nil => continue,
                 Value::Array(items) => items
                     .iter()
-                    .map(|f| f.as_str().map(str::to_string))
-                    .collect::<Option<Vec<_>>>()
-                    .ok_or_else(|| {
-                        invalid("options_json: 'host_functions' must be an array of strings".into())
-                    })?,
-                _ => {
-                    return Err(invalid(
-                        "options_json: 'host_functions' must be an array of strings".into(),
-                    ))
+                    .map(|d| d.as_str().map(str::to_string))
+                    .collect::<Option<Vec<_>>>(),
+                _ => None,
+            }
+            .ok_or_else(|| {
+                invalid(format!(
+                    "options_json: '{name}' must be an array of strings"
+                ))
+            })?;
+            match name {
+                "host_functions" => options.host_functions = items,
+                "basemodulepath" => {
+                    options.basemodulepath = items.into_iter().map(PathBuf::from).collect()
                 }
-            };
-            continue;
-        }
-        if name == "basemodulepath" || name == "modulepath" {
-            let dirs = match v {
-                Value::Nil => continue,
-                Value::Array(items) => items
-                    .iter()
-                    .map(|d| d.as_str().map(PathBuf::from))
-                    .collect::<Option<Vec<_>>>()
-                    .ok_or_else(|| {
-                        invalid(format!(
-                            "options_json: '{name}' must be an array of strings"
-                        ))
-                    })?,
-                _ => {
-                    return Err(invalid(format!(
-                        "options_json: '{name}' must be an array of strings"
-                    )))
-                }
-            };
-            if name == "basemodulepath" {
-                options.basemodulepath = dirs;
-            } else {
-                options.modulepath = Some(dirs);
+                _ => options.modulepath = Some(items.into_iter().map(PathBuf::from).collect()),
             }
             continue;
         }
