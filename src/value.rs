@@ -227,6 +227,38 @@ impl Value {
     }
 }
 
+impl Value {
+    /// Whether `self` and `other` are the same value in every way a
+    /// rendering or a type check could tell apart: [`Value::eq`] (Ruby's
+    /// `==`) without its leniencies, so the same variant, Floats by their
+    /// bits (`-0.0` is not `0.0`), and Hashes with their keys in the same
+    /// order (`{a=>1,b=>2}` interpolates otherwise than `{b=>2,a=>1}`).
+    /// For memos keyed on values that may be interpolated.
+    pub(crate) fn identical(&self, other: &Value) -> bool {
+        use Value::*;
+        match (self, other) {
+            (Float(a), Float(b)) => a.to_bits() == b.to_bits(),
+            (Array(a), Array(b)) => {
+                Shared::ptr_eq(a, b)
+                    || (a.len() == b.len()
+                        && crate::stack::grow(|| {
+                            a.iter().zip(b.iter()).all(|(x, y)| x.identical(y))
+                        }))
+            }
+            (Hash(a), Hash(b)) => {
+                Shared::ptr_eq(a, b)
+                    || (a.len() == b.len()
+                        && crate::stack::grow(|| {
+                            a.iter()
+                                .zip(b.iter())
+                                .all(|((k, v), (l, w))| k.identical(l) && v.identical(w))
+                        }))
+            }
+            _ => std::mem::discriminant(self) == std::mem::discriminant(other) && self == other,
+        }
+    }
+}
+
 impl PartialEq for Value {
     #[inline]
     fn eq(&self, other: &Value) -> bool {

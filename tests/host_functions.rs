@@ -139,9 +139,28 @@ fn a_named_function_without_a_host_is_an_unknown_function() {
         "{}",
         e.message
     );
-    // Other functions are unaffected: the name must match exactly.
-    let h = open(&dir, None, &["hocon"]);
-    assert_eq!(lookup(&h, "k").unwrap(), Some(Value::from("from hocon")));
+    // A name libhiera does not run itself (misspelt, a custom function's,
+    // a Hiera 3 backend's) is refused when the configuration is opened.
+    for name in ["hocon", "hocon-data", "my_custom_data", "yaml"] {
+        let e = Hiera::open(Options {
+            hiera_config: dir.join("hiera.yaml"),
+            host_functions: vec![name.to_string()],
+            ..Default::default()
+        })
+        .err()
+        .unwrap_or_else(|| panic!("{name} accepted"));
+        assert_eq!(e.kind, hiera::ErrorKind::InvalidArgument);
+        assert!(
+            e.message.starts_with(&format!(
+                "host_functions: '{name}' is not a function libhiera runs itself (one of yaml_data, json_data, hocon_data, eyaml_lookup_key,"
+            )),
+            "{}",
+            e.message
+        );
+    }
+    for name in hiera::hiera5::lookup::OWN_FUNCTIONS {
+        open(&dir, None, &[name]);
+    }
 }
 
 #[test]
@@ -186,4 +205,39 @@ fn a_builtin_without_a_path_stays_a_configuration_error() {
         e.message
     );
     assert!(host.0.lock().unwrap().is_empty());
+}
+
+#[test]
+fn a_builtin_with_options_runs_in_the_host_when_named_and_a_missing_file_is_skipped() {
+    // Puppet's yaml_data takes no option but `path`: with `options` an
+    // existing file's level fails, a missing file's is skipped before the
+    // call (recorded: libhiera/config/options_with_builtin_functions_missing_files).
+    // A host that runs yaml_data gets the call, options and all.
+    let dir = repo(
+        "options",
+        &[
+            (
+                "hiera.yaml",
+                "version: 5\nhierarchy:\n  - name: missing\n    path: missing.yaml\n    options: {a: 1}\n  - name: opts\n    path: common.yaml\n    options: {a: 1}\n",
+            ),
+            ("data/common.yaml", "k: from yaml\n"),
+        ],
+    );
+    let own = open(&dir, Some(HostRef(Arc::new(Noting::default()))), &[]);
+    let e = lookup(&own, "k").unwrap_err();
+    assert!(
+        e.message.contains("'yaml_data' one of 'path'"),
+        "{}",
+        e.message
+    );
+    let host = Arc::new(Noting::default());
+    let h = open(&dir, Some(HostRef(host.clone())), &["yaml_data"]);
+    assert_eq!(
+        lookup(&h, "k").unwrap(),
+        Some(Value::from("from host common.yaml"))
+    );
+    assert_eq!(
+        host.0.lock().unwrap().clone(),
+        vec!["DataHash yaml_data common.yaml -".to_string()]
+    );
 }

@@ -231,7 +231,8 @@ pub(crate) fn open_json_with(
 /// that the host's `call` (`hiera_open_with_host`) runs instead, as it runs
 /// a custom function: for a host whose own function answers otherwise, such
 /// as a Puppet without a HOCON library, whose `hocon_data` fails with its own
-/// error. Without a host such a level fails as an unknown function does.
+/// error. Without a host such a level fails as an unknown function does;
+/// any other name fails the open (`HIERA_INVALID_ARGUMENT`).
 /// Only the environment's `environment.conf` is read now (for its
 /// `modulepath`; an error there fails the call): configuration and data
 /// errors surface at lookup time, as in Puppet.

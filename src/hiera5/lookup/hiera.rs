@@ -113,7 +113,8 @@ pub struct Options {
     /// otherwise, as a Puppet without a HOCON library, whose `hocon_data`
     /// fails with its own error ("Lookup using Hocon data_hash function is
     /// not supported without hocon library"). Empty (the default): libhiera
-    /// answers all of them.
+    /// answers all of them. Any other name fails [`Hiera::open`]
+    /// ([`OWN_FUNCTIONS`]).
     pub host_functions: Vec<String>,
 }
 
@@ -223,6 +224,18 @@ pub(super) fn memoized<T: Clone>(
     Ok(v)
 }
 
+/// The hierarchy functions libhiera runs itself, which
+/// [`Options::host_functions`] may hand to the host.
+pub const OWN_FUNCTIONS: [&str; 7] = [
+    "yaml_data",
+    "json_data",
+    "hocon_data",
+    crate::eyaml::FUNCTION,
+    "libhiera::yaml_data",
+    "libhiera::json_data",
+    "libhiera::data_hash",
+];
+
 impl Hiera {
     /// Whether the host runs the function of `entry`'s level in place of
     /// libhiera's own (its name is in [`Options::host_functions`]).
@@ -249,6 +262,19 @@ impl Hiera {
             return Err(Error::new(
                 ErrorKind::InvalidArgument,
                 format!("puppet must be 7 or 8, not {}", options.puppet),
+            ));
+        }
+        if let Some(name) = options
+            .host_functions
+            .iter()
+            .find(|n| !OWN_FUNCTIONS.contains(&n.as_str()))
+        {
+            return Err(Error::new(
+                ErrorKind::InvalidArgument,
+                format!(
+                    "host_functions: '{name}' is not a function libhiera runs itself (one of {})",
+                    OWN_FUNCTIONS.join(", ")
+                ),
             ));
         }
         if options.environment.is_empty() || options.environment.contains('/') {

@@ -196,7 +196,7 @@ impl ResolutionCache {
             .find(|r| {
                 r.exprs
                     .iter()
-                    .all(|(expr, v)| session.peek_scope(expr) == Some(v))
+                    .all(|(expr, v)| session.peek_scope(expr).is_some_and(|w| w.identical(v)))
             })
             .map(|r| Arc::clone(&r.hierarchy))
     }
@@ -208,7 +208,7 @@ impl ResolutionCache {
             map.clear();
         }
         let list = map.entry(key).or_default();
-        list.retain(|r| r.exprs != shared.exprs);
+        list.retain(|r| !same_values(&r.exprs, &shared.exprs));
         if list.len() >= Self::VARIANTS {
             list.remove(0);
         }
@@ -220,6 +220,15 @@ impl ResolutionCache {
     pub(super) fn len(&self) -> usize {
         self.map.lock().values().map(Vec::len).sum()
     }
+}
+
+/// Whether two recordings hold the same expressions with [`Value::identical`]
+/// values.
+fn same_values(a: &[(Box<str>, Value)], b: &[(Box<str>, Value)]) -> bool {
+    a.len() == b.len()
+        && a.iter()
+            .zip(b)
+            .all(|((e, v), (f, w))| e == f && v.identical(w))
 }
 
 /// The data format a location of `re` is read in when the key index can
@@ -471,15 +480,25 @@ impl Invocation<'_> {
                     // outcome is the entry's, as Puppet explains it.
                     Location::Nowhere => {}
                 }
-                let r = if re.options.is_some() && takes_only_a_path(&entry.function_name) {
-                    // The built-in functions accept no options but `path`.
-                    Err(Error::new(
+                let r = if re.options.is_some()
+                    && takes_only_a_path(&entry.function_name)
+                    && !this.hiera().host_runs(entry)
+                {
+                    match loc {
+                        // Puppet skips a missing file before it calls the
+                        // function.
+                        Location::Path(p, _) if !this.hiera().cache.exists(p) => {
+                            Ok(LocationOutcome::Missing)
+                        }
+                        // The built-in functions accept no options but `path`.
+                        _ => Err(Error::new(
                         ErrorKind::Config,
                         format!(
                             "'{}' one of 'path', 'paths' 'glob', 'globs' or 'mapped_paths' must be declared in hiera.yaml when using this data_hash function",
                             entry.function_name
                         ),
-                    ))
+                    )),
+                    }
                 } else {
                     this.location_lookup(config, entry, re, j, lk, stop.plain, default_hierarchy)
                 };

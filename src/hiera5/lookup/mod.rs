@@ -37,7 +37,7 @@ use batch::*;
 use cache::*;
 use functions::*;
 use hiera::*;
-pub use hiera::{Hiera, Options, Strict};
+pub use hiera::{Hiera, Options, Strict, OWN_FUNCTIONS};
 use hierarchy::*;
 use invocation::*;
 use kept::Kept;

@@ -549,3 +549,65 @@ fn the_shared_resolutions_are_bounded() {
     assert_eq!(hiera.resolutions.len(), ResolutionCache::VARIANTS);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_resolution_is_shared_only_for_values_that_interpolate_the_same() {
+    // Ruby's `==` (and Value::eq) holds `-0.0 == 0.0` and Hashes equal in
+    // any key order, but `%{...}` renders them apart: each session must
+    // get the file its own values name, as a fresh Hiera gives it.
+    let (dir, hiera) = plan_fixture(
+        "share-identical",
+        "version: 5\nhierarchy:\n  - name: x\n    path: \"x/%{facts.x}.yaml\"\n  - name: h\n    path: \"h/%{facts.h}.yaml\"\n  - name: c\n    path: common.yaml\n",
+        "a: common\n",
+    );
+    std::fs::create_dir_all(dir.join("data/x")).unwrap();
+    std::fs::write(dir.join("data/x/-0.0.yaml"), "a: negative\n").unwrap();
+    std::fs::write(dir.join("data/x/0.0.yaml"), "a: positive\n").unwrap();
+    let session = |x: f64, keys: [&str; 2]| {
+        let mut h = Map::default();
+        for k in keys {
+            h.insert(k.into(), Value::Int(1));
+        }
+        let mut facts = Map::default();
+        facts.insert("x".into(), Value::Float(x));
+        facts.insert("h".into(), Value::hash(h));
+        let mut scope = Map::default();
+        scope.insert("facts".into(), Value::hash(facts));
+        Session::new(Arc::clone(&hiera), scope)
+    };
+    let negative = session(-0.0, ["a", "b"]);
+    assert_eq!(
+        negative.lookup_key("a").unwrap(),
+        Some(Value::string("negative"))
+    );
+    let positive = session(0.0, ["a", "b"]);
+    assert_eq!(
+        positive.lookup_key("a").unwrap(),
+        Some(Value::string("positive"))
+    );
+    assert!(!Arc::ptr_eq(
+        &kept_hierarchy(&negative),
+        &kept_hierarchy(&positive)
+    ));
+    let reordered = session(0.0, ["b", "a"]);
+    assert_eq!(
+        reordered.lookup_key("a").unwrap(),
+        Some(Value::string("positive"))
+    );
+    assert!(!Arc::ptr_eq(
+        &kept_hierarchy(&positive),
+        &kept_hierarchy(&reordered)
+    ));
+    // The same values, in the same order: shared.
+    let again = session(0.0, ["b", "a"]);
+    assert_eq!(
+        again.lookup_key("a").unwrap(),
+        Some(Value::string("positive"))
+    );
+    assert!(Arc::ptr_eq(
+        &kept_hierarchy(&reordered),
+        &kept_hierarchy(&again)
+    ));
+    assert_eq!(hiera.resolutions.len(), 3);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
