@@ -183,6 +183,11 @@ class TestApi < Minitest::Test
     assert_raises(Libhiera::InvalidArgumentError) { Libhiera::Hiera.new(strict: 'loud') }
     assert_raises(Libhiera::InvalidArgumentError) { Libhiera::Hiera.new(puppet: 6) }
     assert_raises(Libhiera::InvalidArgumentError) { Libhiera::Hiera.new.session([]) }
+    # host_functions: libhiera's own functions only; one name or many
+    e = assert_raises(Libhiera::InvalidArgumentError) { Libhiera::Hiera.new(host_functions: ['hocon']) }
+    assert_match(/host_functions: 'hocon' is not a function libhiera runs itself/, e.message)
+    refute_nil Libhiera::Hiera.new(host_functions: 'hocon_data')
+    refute_nil Libhiera::Hiera.new(host_functions: %w[hocon_data eyaml_lookup_key])
     assert_raises(Libhiera::ConfigError) { Libhiera::Hiera3.new(config: '/nonexistent/hiera.yaml') }
     assert_raises(Libhiera::ParseError) { Libhiera.parse_data('yaml', '/x.yaml', "a: [\n") }
   end

@@ -357,8 +357,13 @@ class TestPuppetHandoff < Minitest::Test
         # In the forked child only (Puppet's features answer by
         # method_missing, which minitest's stub cannot replace).
         ::Puppet.features.define_singleton_method(:hocon?) { false }
-        %w[in_yaml in_hocon nowhere].map do |key|
-          notices(dir, kase, "notify { \"v=${lookup('#{key}', undef, undef, 'dflt')}\": }")
+        manifests = %w[in_yaml in_hocon nowhere].map do |key|
+          "notify { \"v=${lookup('#{key}', undef, undef, 'dflt')}\": }"
+        end
+        # a class's parameters: the hand-off's batch of automatic lookups
+        manifests << "class c($p = 'dflt') { notify { \"c=${p}\": } }\ninclude c"
+        manifests.map do |manifest|
+          notices(dir, kase, manifest)
         rescue ::Puppet::Error => e
           "#{e.class}: #{e.message.gsub(dir, 'DIR')}"
         end
@@ -367,7 +372,7 @@ class TestPuppetHandoff < Minitest::Test
       ours, st = in_child(&outcomes)
       puppet.each { |o| assert_match(/Lookup using Hocon data_hash function is not supported without hocon library/, o) }
       assert_equal puppet, ours
-      assert_equal 3, st[:errors], st.inspect
+      assert_equal 4, st[:errors], st.inspect
       assert_empty st.select { |k, _| k.to_s.start_with?('declined') }, st.inspect
     end
   end

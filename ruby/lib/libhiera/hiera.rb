@@ -94,7 +94,7 @@ module Libhiera
       options['host_variables'] = true if host_variables
       options['working_directory'] = working_directory.to_s unless working_directory.nil?
       options['environment_data_provider'] = environment_data_provider.to_s unless environment_data_provider.nil?
-      options['host_functions'] = host_functions.map(&:to_s) unless host_functions.nil?
+      options['host_functions'] = Array(host_functions).map(&:to_s) unless host_functions.nil?
       json = Native.cstr(JSON.generate(options))
       @host = !host.nil?
       @handle = if host.nil?

@@ -581,11 +581,9 @@ module Libhiera
         while i < n
           resp = answers[i]
           if resp.key?('error')
-            # as Handoff.answering passes it on
-            error = session.key_error(resp)
-            raise error unless error.is_a?(Libhiera::Error) || error.is_a?(::Puppet::Error)
-
-            raise Handoff.failure(error)
+            # as Handoff.answering passes it on (counted; a host function's
+            # error that is not Puppet's raised as it is)
+            raise Handoff.failure(session.key_error(resp))
           end
           stats[:handed_off] += 1
           libhiera_record(keys[i])
