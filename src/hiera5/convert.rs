@@ -12,7 +12,12 @@ pub fn convert_to(key: &str, value: Value, spec: &Value) -> Result<Value> {
         Value::Array(a) if !a.is_empty() => (type_string(&a[0]), a[1..].to_vec()),
         other => (type_string(other), Vec::new()),
     };
-    let ty = parse_type(&type_src).map_err(|msg| {
+    let ty = parse_type(&type_src)
+        .and_then(|ty| match crate::hiera5::convert_type::empty_range(&ty.name, &ty.params) {
+            Some(msg) => Err(msg),
+            None => Ok(ty),
+        })
+        .map_err(|msg| {
         Error::new(
             ErrorKind::Lookup,
             format!("Invalid data type in lookup_options for key '{key}' could not parse '{type_src}', error: '{msg}"),
@@ -81,10 +86,30 @@ pub(crate) fn top_level_params(inner: &str) -> Option<Vec<String>> {
     Some(params)
 }
 
+/// The deepest nesting of a `convert_to` type's brackets read (Puppet's
+/// parser fails between 300 and 3,000 levels, "stack level too deep"):
+/// each level is read again per level, so this bounds the work too.
+const MAX_TYPE_NESTING: usize = 1000;
+
 fn parse_type(src: &str) -> std::result::Result<TypeRef, String> {
     let s = src.trim();
     if s.is_empty() {
         return Err("Syntax error at end of input".into());
+    }
+    let mut depth = 0usize;
+    for b in s.bytes() {
+        match b {
+            b'[' | b'{' | b'(' => {
+                depth += 1;
+                if depth > MAX_TYPE_NESTING {
+                    return Err(format!(
+                        "stack level too deep (a type nested deeper than {MAX_TYPE_NESTING} levels)"
+                    ));
+                }
+            }
+            b']' | b'}' | b')' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
     }
     let name_end = s
         .find(|c: char| !(c.is_ascii_alphanumeric() || c == ':' || c == '_'))
@@ -682,6 +707,33 @@ mod tests {
             e.message,
             "Invalid data type in lookup_options for key 'badtype' could not parse 'Integer[1', error: 'Syntax error at end of input"
         );
+    }
+
+    #[test]
+    fn a_type_nested_too_deep_is_an_error_not_a_stack_overflow() {
+        let nested =
+            |n: usize| Value::from(format!("{}Integer{}", "Array[".repeat(n), "]".repeat(n)));
+        let v = |n: usize| (0..n).fold(Value::Int(1), |v, _| Value::array(vec![v]));
+        // As deep as accepted: converted (a value of that shape is one).
+        assert_eq!(
+            convert_to("k", v(MAX_TYPE_NESTING), &nested(MAX_TYPE_NESTING)).unwrap(),
+            v(MAX_TYPE_NESTING)
+        );
+        // Deeper (Puppet: "stack level too deep" from 3,000 levels): refused
+        // before the type is read level by level.
+        for n in [MAX_TYPE_NESTING + 1, 200_000] {
+            let e = convert_to("k", Value::Int(1), &nested(n)).unwrap_err();
+            assert!(
+                e.message.starts_with(
+                    "Invalid data type in lookup_options for key 'k' could not parse 'Array[Array["
+                ),
+                "{}",
+                &e.message[..100]
+            );
+            assert!(e
+                .message
+                .ends_with("error: 'stack level too deep (a type nested deeper than 1000 levels)"));
+        }
     }
 
     #[test]

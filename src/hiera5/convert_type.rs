@@ -118,6 +118,43 @@ fn bound(p: &str) -> Option<Option<i64>> {
     }
 }
 
+/// Puppet's type factory refuses a range whose 'from' is above its 'to'
+/// (`Integer[5, 1]`, `Float[2.0, 1.0]`, `String[5, 1]`'s size, anywhere
+/// in the type, `Integer[1e1, 2]` too), before any value is converted:
+/// the message it raises ("'from' must be less or equal to 'to'. Got (5,
+/// 1", as Puppet writes it), for `name` with its `params`, or `None`.
+pub(crate) fn empty_range(name: &str, params: &[String]) -> Option<String> {
+    if matches!(name, "Integer" | "Float" | "String") && params.len() == 2 {
+        if let (Some((a, at)), Some((b, bt))) = (number(&params[0]), number(&params[1])) {
+            if a > b {
+                return Some(format!(
+                    "'from' must be less or equal to 'to'. Got ({at}, {bt}"
+                ));
+            }
+        }
+    }
+    crate::stack::grow(|| {
+        params.iter().find_map(|p| {
+            let (n, ps) = split(p)?;
+            empty_range(&n, &ps)
+        })
+    })
+}
+
+/// A numeric type parameter: its value and its text as Ruby prints it
+/// (`1e1` is `10.0`).
+fn number(p: &str) -> Option<(f64, String)> {
+    let t = p.trim();
+    if let Ok(i) = t.parse::<i64>() {
+        return Some((i as f64, i.to_string()));
+    }
+    if t.contains(['.', 'e', 'E']) && t.starts_with(|c: char| c.is_ascii_digit() || c == '-') {
+        let f = t.parse::<f64>().ok().filter(|f| f.is_finite())?;
+        return Some((f, crate::ruby::float::float_to_s(f)));
+    }
+    None
+}
+
 /// Splits `Name[a, b]` into its name and top-level parameters.
 fn split(src: &str) -> Option<(String, Vec<String>)> {
     let s = src.trim();
