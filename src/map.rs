@@ -19,21 +19,31 @@ use std::sync::OnceLock;
 /// Maps with more entries than this keep a hash index.
 pub const INDEXED: usize = 8;
 
+/// Positions below this fit a narrow slot of the index (see [`Index`]).
+const NARROW: usize = 1 << 16;
+
 /// An ordered hash of [`Value`]s to [`Value`]s (Ruby's `Hash`).
 #[derive(Clone, Default)]
 pub struct Map {
     entries: Vec<(Value, Value)>,
     /// Positions in `entries`, hashed by key: present when there are more
     /// than [`INDEXED`] entries.
-    index: Option<Box<HashTable<Slot>>>,
+    index: Option<Box<Index>>,
 }
 
-/// One slot of the hash index: an entry's position and its key's hash, kept
-/// so that growing the index does not hash the keys again.
-#[derive(Clone, Copy)]
-struct Slot {
-    at: u32,
-    hash: u32,
+/// The hash index of a map: each entry's position in a 4-byte slot (issue
+/// 18: the slots are most of an index's bytes in the file cache).
+///
+/// A narrow slot (a map that has not had more than [`NARROW`] entries)
+/// holds the position in its low 16 bits and the low 16 bits of the key's
+/// hash in its high ones: the table's hash of a key is made of those 16
+/// bits alone ([`narrow`]), so that growing the index or copying it into a
+/// merge's result hashes no key again. A wide slot is the position alone,
+/// and the keys are hashed again when the table grows.
+#[derive(Clone)]
+struct Index {
+    table: HashTable<u32>,
+    wide: bool,
 }
 
 /// A key's 32-bit hash (foldhash, randomly seeded once per process).
@@ -43,18 +53,93 @@ fn hash_of<Q: Hash + ?Sized>(key: &Q) -> u32 {
     (h ^ (h >> 32)) as u32
 }
 
-/// The table's hash of a 32-bit hash: its bits in both halves (the table
-/// takes a slot's position from the low bits and a tag from the top ones).
+/// The table's hash of a key's 32-bit hash, for a wide index: its bits in
+/// both halves (the table takes a slot's position from the low bits and a
+/// tag from the top ones).
 fn spread(hash: u32) -> u64 {
     (u64::from(hash) << 32) | u64::from(hash)
 }
 
-fn slot_hash(slot: &Slot) -> u64 {
-    spread(slot.hash)
+/// The table's hash of a key's 32-bit hash, for a narrow index: of its low
+/// 16 bits only (what a narrow slot keeps), in the low bits as they are and
+/// mixed into the top ones (the tag then depends on all 16).
+#[inline]
+fn narrow(hash: u32) -> u64 {
+    let h = u64::from(hash & 0xffff);
+    h | (h.wrapping_mul(0x9e37_79b9_7f4a_7c15) & !0xffff)
+}
+
+/// The table's hash of a key whose 32-bit hash is `hash`.
+#[inline]
+fn table_hash(wide: bool, hash: u32) -> u64 {
+    if wide {
+        spread(hash)
+    } else {
+        narrow(hash)
+    }
+}
+
+/// The position a slot holds.
+#[inline]
+fn at(wide: bool, slot: u32) -> usize {
+    if wide {
+        slot as usize
+    } else {
+        (slot & 0xffff) as usize
+    }
+}
+
+/// The slot of position `at` for a key whose hash is `hash`.
+#[inline]
+fn slot(wide: bool, at: usize, hash: u32) -> u32 {
+    if wide {
+        position(at)
+    } else {
+        debug_assert!(at < NARROW);
+        at as u32 | (hash << 16)
+    }
+}
+
+/// The table's hash of each slot, as growing the table needs it: from the
+/// slot for a narrow index, from the key in `entries` for a wide one.
+fn rehash(wide: bool, entries: &[(Value, Value)]) -> impl Fn(&u32) -> u64 + '_ {
+    move |&s| {
+        if wide {
+            spread(hash_of(&entries[s as usize].0))
+        } else {
+            narrow(s >> 16)
+        }
+    }
 }
 
 fn position(i: usize) -> u32 {
     u32::try_from(i).expect("a Hash of more than 4 billion entries")
+}
+
+impl Index {
+    /// An empty index with room for `n` entries.
+    fn with_capacity(n: usize, wide: bool) -> Index {
+        Index {
+            table: HashTable::with_capacity(n),
+            wide,
+        }
+    }
+
+    /// The index of `entries`, with room for `capacity`: wide when a
+    /// position does not fit a narrow slot.
+    fn of(entries: &[(Value, Value)], capacity: usize) -> Index {
+        let wide = entries.len() > NARROW;
+        let mut index = Index::with_capacity(capacity.max(entries.len()), wide);
+        for (i, (k, _)) in entries.iter().enumerate() {
+            let hash = hash_of(k);
+            index.table.insert_unique(
+                table_hash(wide, hash),
+                slot(wide, i, hash),
+                rehash(wide, entries),
+            );
+        }
+        index
+    }
 }
 
 impl Map {
@@ -73,7 +158,7 @@ impl Map {
     pub fn with_capacity(n: usize) -> Map {
         Map {
             entries: Vec::with_capacity(n),
-            index: (n > INDEXED).then(|| Box::new(HashTable::with_capacity(n))),
+            index: (n > INDEXED).then(|| Box::new(Index::with_capacity(n, false))),
         }
     }
 
@@ -96,11 +181,15 @@ impl Map {
     pub fn get_index_of<Q: ?Sized + Hash + Equivalent<Value>>(&self, key: &Q) -> Option<usize> {
         match &self.index {
             None => self.entries.iter().position(|(k, _)| key.equivalent(k)),
-            Some(index) => index
-                .find(spread(hash_of(key)), |s| {
-                    key.equivalent(&self.entries[s.at as usize].0)
-                })
-                .map(|s| s.at as usize),
+            Some(index) => {
+                let wide = index.wide;
+                index
+                    .table
+                    .find(table_hash(wide, hash_of(key)), |&s| {
+                        key.equivalent(&self.entries[at(wide, s)].0)
+                    })
+                    .map(|&s| at(wide, s))
+            }
         }
     }
 
@@ -165,7 +254,10 @@ impl Map {
 
     /// [`Map::insert`], with the position of the key.
     pub fn insert_full(&mut self, key: Value, value: Value) -> (usize, Option<Value>) {
-        let at = self.entries.len();
+        let end = self.entries.len();
+        if end >= NARROW {
+            self.widen();
+        }
         match self.index.as_deref_mut() {
             None => {
                 if let Some(i) = self.entries.iter().position(|(k, _)| *k == key) {
@@ -175,28 +267,28 @@ impl Map {
                 if self.entries.len() > INDEXED {
                     self.build_index();
                 }
-                (at, None)
+                (end, None)
             }
             Some(index) => {
                 let entries = &self.entries;
+                let wide = index.wide;
                 let hash = hash_of(&key);
-                let found =
-                    match index.entry(spread(hash), |s| entries[s.at as usize].0 == key, slot_hash)
-                    {
-                        Entry::Occupied(o) => Some(o.get().at as usize),
-                        Entry::Vacant(v) => {
-                            v.insert(Slot {
-                                at: position(at),
-                                hash,
-                            });
-                            None
-                        }
-                    };
+                let found = match index.table.entry(
+                    table_hash(wide, hash),
+                    |&s| entries[at(wide, s)].0 == key,
+                    rehash(wide, entries),
+                ) {
+                    Entry::Occupied(o) => Some(at(wide, *o.get())),
+                    Entry::Vacant(v) => {
+                        v.insert(slot(wide, end, hash));
+                        None
+                    }
+                };
                 match found {
                     Some(i) => (i, Some(std::mem::replace(&mut self.entries[i].1, value))),
                     None => {
                         self.entries.push((key, value));
-                        (at, None)
+                        (end, None)
                     }
                 }
             }
@@ -211,7 +303,10 @@ impl Map {
             !self.contains_key(&key),
             "insert_unique of a present key {key:?}"
         );
-        let at = self.entries.len();
+        let end = self.entries.len();
+        if end >= NARROW {
+            self.widen();
+        }
         match self.index.as_deref_mut() {
             None => {
                 self.entries.push((key, value));
@@ -220,14 +315,12 @@ impl Map {
                 }
             }
             Some(index) => {
+                let wide = index.wide;
                 let hash = hash_of(&key);
-                index.insert_unique(
-                    spread(hash),
-                    Slot {
-                        at: position(at),
-                        hash,
-                    },
-                    slot_hash,
+                index.table.insert_unique(
+                    table_hash(wide, hash),
+                    slot(wide, end, hash),
+                    rehash(wide, &self.entries),
                 );
                 self.entries.push((key, value));
             }
@@ -251,7 +344,7 @@ impl Map {
             index: self.index.clone(),
         };
         if let Some(index) = out.index.as_deref_mut() {
-            index.reserve(extra, slot_hash);
+            index.table.reserve(extra, rehash(index.wide, &out.entries));
         }
         Ok(out)
     }
@@ -265,10 +358,12 @@ impl Map {
         let (_, value) = self.entries.remove(i);
         match self.index.as_deref_mut() {
             Some(index) if self.entries.len() > INDEXED => {
-                index.retain(|s| s.at as usize != i);
-                for s in index.iter_mut() {
-                    if s.at as usize > i {
-                        s.at -= 1;
+                let wide = index.wide;
+                index.table.retain(|&mut s| at(wide, s) != i);
+                for s in index.table.iter_mut() {
+                    if at(wide, *s) > i {
+                        // The position is the slot's low bits, at least 1.
+                        *s -= 1;
                     }
                 }
             }
@@ -278,7 +373,7 @@ impl Map {
     }
 
     /// Keeps the entries for which `keep(key, value)` is true, in order.
-    /// The index, if kept, is rebuilt from the stored hashes (no key is
+    /// A narrow index, if kept, is rebuilt from the stored hashes (no key is
     /// hashed again).
     pub fn retain<F: FnMut(&Value, &mut Value) -> bool>(&mut self, mut keep: F) {
         let before = self.entries.len();
@@ -286,32 +381,38 @@ impl Map {
             self.entries.retain_mut(|(k, v)| keep(k, v));
             return;
         };
-        let mut hashes = vec![0u32; before];
-        for s in index.iter() {
-            hashes[s.at as usize] = s.hash;
+        if index.wide {
+            self.entries.retain_mut(|(k, v)| keep(k, v));
+            if self.entries.len() == before {
+                self.index = Some(index);
+            } else if self.entries.len() > INDEXED {
+                self.build_index();
+            }
+            return;
         }
-        let mut at = 0;
+        let mut hashes = vec![0u32; before];
+        for &s in index.table.iter() {
+            hashes[at(false, s)] = s >> 16;
+        }
+        let mut i = 0;
         let mut kept = Vec::with_capacity(before);
         self.entries.retain_mut(|(k, v)| {
             let keep = keep(k, v);
             if keep {
-                kept.push(hashes[at]);
+                kept.push(hashes[i]);
             }
-            at += 1;
+            i += 1;
             keep
         });
         if self.entries.len() == before {
             self.index = Some(index);
         } else if self.entries.len() > INDEXED {
-            let mut index = HashTable::with_capacity(self.entries.capacity());
+            let mut index = Index::with_capacity(self.entries.capacity(), false);
             for (i, hash) in kept.into_iter().enumerate() {
-                index.insert_unique(
-                    spread(hash),
-                    Slot {
-                        at: position(i),
-                        hash,
-                    },
-                    slot_hash,
+                index.table.insert_unique(
+                    narrow(hash),
+                    slot(false, i, hash),
+                    rehash(false, &self.entries),
                 );
             }
             self.index = Some(Box::new(index));
@@ -325,9 +426,14 @@ impl Map {
         if last <= INDEXED {
             self.index = None;
         } else if let Some(index) = self.index.as_deref_mut() {
-            if let Ok(slot) = index.find_entry(spread(hash_of(&entry.0)), |s| s.at as usize == last)
+            let wide = index.wide;
+            if let Ok(found) = index
+                .table
+                .find_entry(table_hash(wide, hash_of(&entry.0)), |&s| {
+                    at(wide, s) == last
+                })
             {
-                slot.remove();
+                found.remove();
             }
         }
         Some(entry)
@@ -338,7 +444,7 @@ impl Map {
         self.entries.reserve(n);
         let len = self.entries.len();
         if let Some(index) = self.index.as_deref_mut() {
-            index.reserve(n, slot_hash);
+            index.table.reserve(n, rehash(index.wide, &self.entries));
         } else if len + n > INDEXED {
             self.build_index();
         }
@@ -348,7 +454,7 @@ impl Map {
     pub fn shrink_to_fit(&mut self) {
         self.entries.shrink_to_fit();
         if let Some(index) = self.index.as_deref_mut() {
-            index.shrink_to_fit(slot_hash);
+            index.table.shrink_to_fit(rehash(index.wide, &self.entries));
         }
     }
 
@@ -404,11 +510,14 @@ impl Map {
         let capacity = lowest.len() + others / 2;
         let mut out = Map {
             entries: Vec::with_capacity(capacity),
-            // The lowest map's index, with room: its keys are the first.
+            // The lowest map's index, with room: its keys are the first, at
+            // the same positions.
             index: lowest.index.as_deref().map(|index| {
-                let mut room = HashTable::with_capacity(capacity);
-                for slot in index.iter() {
-                    room.insert_unique(spread(slot.hash), *slot, slot_hash);
+                let wide = index.wide;
+                let mut room = Index::with_capacity(capacity, wide);
+                let rehash = rehash(wide, &lowest.entries);
+                for s in index.table.iter() {
+                    room.table.insert_unique(rehash(s), *s, &rehash);
                 }
                 Box::new(room)
             }),
@@ -424,15 +533,16 @@ impl Map {
         for j in 0..lowest.len() {
             present[j * m + m - 1] = position(j) + 1;
         }
-        // The hashes a map's index holds, by position (no key is hashed
-        // again).
+        // The hashes a narrow index holds (the low 16 bits of each key's),
+        // by position: no key is hashed again while the result's index is
+        // narrow too.
         let mut hashes = Vec::new();
         for (i, map) in maps[..m - 1].iter().enumerate().rev() {
             hashes.clear();
-            if let Some(index) = map.index.as_deref() {
+            if let Some(index) = map.index.as_deref().filter(|index| !index.wide) {
                 hashes.resize(map.len(), 0);
-                for slot in index.iter() {
-                    hashes[slot.at as usize] = slot.hash;
+                for &s in index.table.iter() {
+                    hashes[at(false, s)] = s >> 16;
                 }
             }
             for (j, (k, _)) in map.entries.iter().enumerate() {
@@ -447,9 +557,13 @@ impl Map {
     }
 
     /// The position of `key`, pushed last with a Nil value when absent.
-    /// `hash` is its hash when known.
+    /// `hash` is the low 16 bits of its hash (at least) when known, which a
+    /// narrow index needs.
     fn find_or_push(&mut self, key: &Value, hash: Option<u32>) -> usize {
-        let at = self.entries.len();
+        let end = self.entries.len();
+        if end >= NARROW {
+            self.widen();
+        }
         match self.index.as_deref_mut() {
             None => {
                 if let Some(i) = self.entries.iter().position(|(k, _)| k == key) {
@@ -459,24 +573,25 @@ impl Map {
                 if self.entries.len() > INDEXED {
                     self.build_index();
                 }
-                at
+                end
             }
             Some(index) => {
                 let entries = &self.entries;
-                let hash = hash.unwrap_or_else(|| hash_of(key));
-                match index.entry(
-                    spread(hash),
-                    |s| entries[s.at as usize].0 == *key,
-                    slot_hash,
+                let wide = index.wide;
+                let hash = match hash {
+                    Some(hash) if !wide => hash,
+                    _ => hash_of(key),
+                };
+                match index.table.entry(
+                    table_hash(wide, hash),
+                    |&s| entries[at(wide, s)].0 == *key,
+                    rehash(wide, entries),
                 ) {
-                    Entry::Occupied(o) => o.get().at as usize,
+                    Entry::Occupied(o) => at(wide, *o.get()),
                     Entry::Vacant(v) => {
-                        v.insert(Slot {
-                            at: position(at),
-                            hash,
-                        });
+                        v.insert(slot(wide, end, hash));
                         self.entries.push((key.clone_key(), Value::Nil));
-                        at
+                        end
                     }
                 }
             }
@@ -484,19 +599,24 @@ impl Map {
     }
 
     fn build_index(&mut self) {
-        let mut index = HashTable::with_capacity(self.entries.capacity().max(self.entries.len()));
-        for (i, (k, _)) in self.entries.iter().enumerate() {
-            let hash = hash_of(k);
-            index.insert_unique(
-                spread(hash),
-                Slot {
-                    at: position(i),
-                    hash,
-                },
-                slot_hash,
-            );
+        self.index = Some(Box::new(Index::of(&self.entries, self.entries.capacity())));
+    }
+
+    /// Makes a narrow index wide (before a position that does not fit a
+    /// narrow slot is pushed).
+    #[cold]
+    fn widen(&mut self) {
+        if self.index.as_deref().is_some_and(|index| !index.wide) {
+            let mut index = Index::with_capacity(self.entries.capacity(), true);
+            for (i, (k, _)) in self.entries.iter().enumerate() {
+                index.table.insert_unique(
+                    spread(hash_of(k)),
+                    position(i),
+                    rehash(true, &self.entries),
+                );
+            }
+            self.index = Some(Box::new(index));
         }
-        self.index = Some(Box::new(index));
     }
 }
 
@@ -916,6 +1036,126 @@ pub(crate) mod tests {
             out.shift_remove(&pool[round as usize % pool.len()]);
             for (i, (k, _)) in out.clone().iter().enumerate() {
                 assert_eq!(out.get_index_of(k), Some(i), "round {round}");
+            }
+        }
+    }
+
+    /// Every entry of `reference` found in `m` at its position.
+    fn agrees(m: &Map, reference: &indexmap::IndexMap<Value, Value>, at: &str) {
+        assert_eq!(m.len(), reference.len(), "{at}");
+        for (i, (k, v)) in reference.iter().enumerate() {
+            assert_eq!(m.get_index(i), Some((k, v)), "{at}");
+            assert_eq!(m.get_full(k), Some((i, k, v)), "{at}: {k:?}");
+        }
+        assert_eq!(m.get(&Key("absent")), None, "{at}");
+        assert_eq!(m.get(&Value::Int(-1)), None, "{at}");
+    }
+
+    fn is_wide(m: &Map) -> bool {
+        m.index.as_deref().is_some_and(|index| index.wide)
+    }
+
+    /// Maps past the 65,536 positions of a narrow index (a wide index, whose
+    /// slots are positions alone): every operation as `IndexMap` gives it,
+    /// on the way to a wide index, in it, and back to a narrow one.
+    #[test]
+    fn wide_maps_agree_with_indexmap() {
+        let mut m = Map::new();
+        let mut reference: indexmap::IndexMap<Value, Value> = indexmap::IndexMap::new();
+        for i in 0..NARROW + 300 {
+            let (k, v) = (key(i), Value::Int(i as i64));
+            if i % 2 == 0 {
+                assert_eq!(
+                    m.insert_full(k.clone(), v.clone()),
+                    reference.insert_full(k, v)
+                );
+            } else {
+                m.insert_unique(k.clone(), v.clone());
+                reference.insert(k, v);
+            }
+            assert_eq!(is_wide(&m), i >= NARROW, "at {i}");
+        }
+        agrees(&m, &reference, "built");
+        assert_eq!(
+            m.insert_full(key(7), Value::Nil),
+            reference.insert_full(key(7), Value::Nil)
+        );
+        assert_eq!(
+            m.insert_full(Value::Int(3), Value::Nil),
+            reference.insert_full(Value::Int(3), Value::Nil)
+        );
+        assert_eq!(m.pop(), reference.pop());
+        assert_eq!(m.shift_remove(&key(5)), reference.shift_remove(&key(5)));
+        assert_eq!(
+            m.shift_remove(&key(NARROW + 100)),
+            reference.shift_remove(&key(NARROW + 100))
+        );
+        m.reserve(1000);
+        agrees(&m, &reference, "after removals and reserve");
+        m.shrink_to_fit();
+        let mut copy = m.try_map_values::<()>(5, |_, v| Ok(v.clone())).unwrap();
+        let mut copied = reference.clone();
+        for extra in 0..5 {
+            copy.insert_unique(Value::from(format!("extra{extra}")), Value::Nil);
+            copied.insert(Value::from(format!("extra{extra}")), Value::Nil);
+        }
+        agrees(&copy, &copied, "copied");
+        agrees(&m.clone(), &reference, "cloned");
+        // Fewer entries, still past the narrow positions: wide again.
+        let thinned = |k: &Value, v: &Value| !matches!((k, v), (Value::String(_), Value::Int(i)) if i % 1000 == 1);
+        m.retain(|k, v| thinned(k, v));
+        reference.retain(|k, v| thinned(k, v));
+        assert!(is_wide(&m));
+        agrees(&m, &reference, "retained, wide");
+        // Half of them: narrow, and wide again when they grow past it.
+        let half = |v: &Value| matches!(v, Value::Int(i) if i % 2 == 0);
+        m.retain(|_, v| half(v));
+        reference.retain(|_, v| half(v));
+        assert!(m.index.is_some() && !is_wide(&m));
+        agrees(&m, &reference, "retained, narrow");
+        for i in 0..NARROW {
+            let k = Value::from(format!("again{i}"));
+            m.insert(k.clone(), Value::Bool(true));
+            reference.insert(k, Value::Bool(true));
+        }
+        assert!(is_wide(&m));
+        agrees(&m, &reference, "grown again");
+    }
+
+    /// `merged_keys` whose result grows past the narrow positions (from the
+    /// hashes narrow indexes keep), and whose maps have wide indexes, highest
+    /// or lowest: the chain's keys in order and `present` right.
+    #[test]
+    fn merged_keys_past_the_narrow_positions() {
+        let range = |from: usize, to: usize| -> Map {
+            (from..to).map(|i| (key(i), Value::Int(i as i64))).collect()
+        };
+        let small = range(5, 20);
+        let cases = [
+            vec![range(30_000, 80_000), range(0, 40_000)],
+            vec![range(0, NARROW + 10), small.clone()],
+            vec![small.clone(), range(0, NARROW + 10)],
+            vec![small.clone(), range(0, NARROW + 10), range(70_000, 70_050)],
+        ];
+        for (c, maps) in cases.iter().enumerate() {
+            let refs: Vec<&Map> = maps.iter().collect();
+            let m = maps.len();
+            let total: usize = maps.iter().map(Map::len).sum();
+            let mut present = vec![0u32; m * total];
+            let out = Map::merged_keys(&refs, &mut present);
+            let mut expected: indexmap::IndexMap<Value, Value> = indexmap::IndexMap::new();
+            for map in maps.iter().rev() {
+                for (k, _) in map.iter() {
+                    expected.entry(k.clone()).or_insert(Value::Nil);
+                }
+            }
+            assert_eq!(is_wide(&out), out.len() > NARROW, "case {c}");
+            agrees(&out, &expected, &format!("case {c}"));
+            for (p, (k, _)) in expected.iter().enumerate() {
+                for (i, map) in maps.iter().enumerate() {
+                    let want = map.get_index_of(k).map_or(0, |j| j as u32 + 1);
+                    assert_eq!(present[p * m + i], want, "case {c}: {k:?} in map {i}");
+                }
             }
         }
     }
