@@ -28,16 +28,32 @@ use std::sync::Arc;
 /// `{"__type__":"Hash","entries":[[key, value], ...]}` for a Hash with any
 /// non-String key.
 pub fn to_json(v: &Value) -> String {
-    let mut out = String::with_capacity(json_capacity(v));
-    write_json(v, None, 0, &mut out);
-    out
+    let mut out = Vec::with_capacity(json_capacity(v));
+    write_compact(v, &mut out);
+    // Valid UTF-8 by construction (a String's bytes, ASCII around them):
+    // one check of the whole text, where `Str::as_str` would check each
+    // short String again.
+    String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+/// Appends the compact wire JSON of `v` to `out` (what [`to_json`]
+/// returns).
+pub fn push_json(v: &Value, out: &mut String) {
+    out.push_str(&to_json(v));
+}
+
+/// Appends the compact wire JSON of `v` (what [`to_json`] returns) to
+/// `out` as bytes, always valid UTF-8 and never a NUL byte: the answers of
+/// the C ABI, which need bytes, not a checked `str`.
+pub fn push_json_bytes(v: &Value, out: &mut Vec<u8>) {
+    write_compact(v, out);
 }
 
 /// A first guess at the length of a value's compact JSON, one byte over so
 /// that a C string's NUL fits too ([`crate::ffi`] hands most answers out
 /// as C strings): a String exactly, a container a few bytes an element.
 /// The text grows past it as any `String` does.
-fn json_capacity(v: &Value) -> usize {
+pub(crate) fn json_capacity(v: &Value) -> usize {
     match v {
         Value::String(s) => s.len() + 3,
         Value::Array(a) => 16 * a.len() + 3,
@@ -49,6 +65,14 @@ fn json_capacity(v: &Value) -> usize {
 /// Appends an Integer's decimal digits (what `write!(out, "{i}")` writes,
 /// without the formatting machinery).
 fn push_int(i: i64, out: &mut String) {
+    let mut buf = Vec::with_capacity(20);
+    push_int_bytes(i, &mut buf);
+    // Only ASCII digits were written.
+    out.push_str(std::str::from_utf8(&buf).unwrap_or_default());
+}
+
+/// [`push_int`] into bytes.
+fn push_int_bytes(i: i64, out: &mut Vec<u8>) {
     let mut buf = [0u8; 20];
     let mut at = buf.len();
     let mut n = i.unsigned_abs();
@@ -61,10 +85,9 @@ fn push_int(i: i64, out: &mut String) {
         }
     }
     if i < 0 {
-        out.push('-');
+        out.push(b'-');
     }
-    // Only ASCII digits were written.
-    out.push_str(std::str::from_utf8(&buf[at..]).unwrap_or_default());
+    out.extend_from_slice(&buf[at..]);
 }
 
 /// The wire JSON, indented by two spaces as Ruby's `JSON.pretty_generate`
@@ -79,36 +102,122 @@ pub fn to_json_pretty(v: &Value) -> String {
 /// Appends a JSON string literal: `"`, `\` and control characters escaped
 /// (`\n`, `\t`, ... or `\u001f`), everything else as UTF-8.
 pub fn json_string(s: &str, out: &mut String) {
+    out.reserve(s.len() + 2);
     out.push('"');
-    // Runs of bytes that need no escape are copied whole: every byte of a
-    // multi-byte character is >= 0x80, so a run never splits a character.
     let bytes = s.as_bytes();
     let mut start = 0;
-    for (i, &b) in bytes.iter().enumerate() {
-        let esc: &str = match b {
-            b'"' => "\\\"",
-            b'\\' => "\\\\",
-            b'\n' => "\\n",
-            b'\r' => "\\r",
-            b'\t' => "\\t",
-            8 => "\\b",
-            12 => "\\f",
-            0..=0x1f => "",
-            _ => continue,
-        };
+    loop {
+        let i = next_escape(bytes, start);
+        // An escape is at an ASCII byte: a character boundary.
         out.push_str(&s[start..i]);
-        if esc.is_empty() {
-            const HEX: &[u8; 16] = b"0123456789abcdef";
-            out.push_str("\\u00");
-            out.push(HEX[(b >> 4) as usize] as char);
-            out.push(HEX[(b & 15) as usize] as char);
-        } else {
-            out.push_str(esc);
-        }
+        let Some(&b) = bytes.get(i) else { break };
+        out.push_str(escape(b).as_str());
         start = i + 1;
     }
-    out.push_str(&s[start..]);
     out.push('"');
+}
+
+/// The escape of a byte that [`next_escape`] stops at.
+fn escape(b: u8) -> Escape {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let short = match b {
+        b'"' => b'"',
+        b'\\' => b'\\',
+        b'\n' => b'n',
+        b'\r' => b'r',
+        b'\t' => b't',
+        8 => b'b',
+        12 => b'f',
+        _ => 0,
+    };
+    if short != 0 {
+        Escape([b'\\', short, 0, 0, 0, 0], 2)
+    } else {
+        Escape(
+            [
+                b'\\',
+                b'u',
+                b'0',
+                b'0',
+                HEX[(b >> 4) as usize],
+                HEX[(b & 15) as usize],
+            ],
+            6,
+        )
+    }
+}
+
+/// An escape's bytes (ASCII) and length.
+struct Escape([u8; 6], usize);
+
+impl Escape {
+    fn as_bytes(&self) -> &[u8] {
+        &self.0[..self.1]
+    }
+
+    fn as_str(&self) -> &str {
+        std::str::from_utf8(self.as_bytes()).unwrap_or_default()
+    }
+}
+
+/// [`json_string`] of a String's bytes (valid UTF-8), into bytes.
+fn json_bytes(bytes: &[u8], out: &mut Vec<u8>) {
+    out.reserve(bytes.len() + 2);
+    out.push(b'"');
+    // Runs of bytes that need no escape are copied whole: every byte of a
+    // multi-byte character is >= 0x80, so a run never splits a character,
+    // and an escape is always at an ASCII byte.
+    let mut start = 0;
+    loop {
+        let i = next_escape(bytes, start);
+        out.extend_from_slice(&bytes[start..i]);
+        let Some(&b) = bytes.get(i) else { break };
+        out.extend_from_slice(escape(b).as_bytes());
+        start = i + 1;
+    }
+    out.push(b'"');
+}
+
+/// Whether a byte must be escaped in a JSON string literal: `"`, `\` or a
+/// control character.
+fn needs_escape(b: u8) -> bool {
+    b < 0x20 || b == b'"' || b == b'\\'
+}
+
+/// Whether none of the eight bytes of `w` needs an escape (`"`, `\`,
+/// below 0x20), for eight bytes at a time. Exact: a byte's test borrows
+/// from the byte above only when the byte itself is one of those, so a word
+/// of plain bytes never looks otherwise, and one with such a byte always
+/// sets that byte's high bit.
+pub(crate) fn plain_word(w: u64) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let quote = w ^ (ONES * b'"' as u64);
+    let backslash = w ^ (ONES * b'\\' as u64);
+    let control = w.wrapping_sub(ONES * 0x20) & !w;
+    let quote = quote.wrapping_sub(ONES) & !quote;
+    let backslash = backslash.wrapping_sub(ONES) & !backslash;
+    (control | quote | backslash) & HIGH == 0
+}
+
+/// The offset of the first byte at or after `from` that needs an escape,
+/// or the length: eight bytes at a time, then byte by byte.
+fn next_escape(bytes: &[u8], mut from: usize) -> usize {
+    while let Some(word) = bytes.get(from..from + 8) {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(word);
+        if !plain_word(u64::from_le_bytes(w)) {
+            break;
+        }
+        from += 8;
+    }
+    while let Some(&b) = bytes.get(from) {
+        if needs_escape(b) {
+            return from;
+        }
+        from += 1;
+    }
+    from
 }
 
 fn newline_indent(pretty: Option<usize>, level: usize, out: &mut String) {
@@ -183,6 +292,56 @@ fn write_json_seq<'a>(
 enum JsonItem<'a> {
     Value(&'a Value),
     Pair(&'a Value, &'a Value),
+}
+
+/// The compact wire JSON, the writer of every answer: what
+/// `write_json(v, None, 0, out)` writes, with scalars written without the
+/// stack check (only containers recurse) and a Hash's keys checked as they
+/// are written (a Hash with a key that is not a String, which is rare, is
+/// written again by `write_json` as a tagged object).
+fn write_compact(v: &Value, out: &mut Vec<u8>) {
+    match v {
+        Value::Nil => out.extend_from_slice(b"null"),
+        Value::Bool(b) => out.extend_from_slice(if *b { b"true" } else { b"false" }),
+        Value::Int(i) => push_int_bytes(*i, out),
+        Value::String(s) => json_bytes(s.as_bytes(), out),
+        Value::Array(a) => crate::stack::grow(|| {
+            out.push(b'[');
+            for (i, item) in a.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                write_compact(item, out);
+            }
+            out.push(b']');
+        }),
+        Value::Hash(h) => crate::stack::grow(|| {
+            let mark = out.len();
+            out.push(b'{');
+            for (i, (k, val)) in h.iter().enumerate() {
+                let Value::String(k) = k else {
+                    out.truncate(mark);
+                    return write_general(v, out);
+                };
+                if i > 0 {
+                    out.push(b',');
+                }
+                json_bytes(k.as_bytes(), out);
+                out.push(b':');
+                write_compact(val, out);
+            }
+            out.push(b'}');
+        }),
+        _ => write_general(v, out),
+    }
+}
+
+/// The values the compact writer leaves to `write_json` (Floats, tagged
+/// objects, Hashes with keys that are not Strings).
+fn write_general(v: &Value, out: &mut Vec<u8>) {
+    let mut s = String::new();
+    write_json(v, None, 0, &mut s);
+    out.extend_from_slice(s.as_bytes());
 }
 
 fn write_json(v: &Value, pretty: Option<usize>, level: usize, out: &mut String) {
@@ -404,6 +563,130 @@ mod tests {
             let mut out = String::from("x");
             push_int(i, &mut out);
             assert_eq!(out, format!("x{i}"));
+        }
+    }
+
+    /// The escapes of the byte-by-byte writer this one replaced.
+    fn json_string_bytewise(s: &str) -> String {
+        let mut out = String::from("\"");
+        for c in s.chars() {
+            match c {
+                '"' => out.push_str("\\\""),
+                '\\' => out.push_str("\\\\"),
+                '\n' => out.push_str("\\n"),
+                '\r' => out.push_str("\\r"),
+                '\t' => out.push_str("\\t"),
+                '\u{8}' => out.push_str("\\b"),
+                '\u{c}' => out.push_str("\\f"),
+                c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+                c => out.push(c),
+            }
+        }
+        out.push('"');
+        out
+    }
+
+    #[test]
+    fn strings_are_escaped_at_every_offset() {
+        // Every byte that needs an escape (and a few that do not, next to
+        // them in value), at every offset of strings of 0 to 40 bytes, so
+        // at every position of the eight-byte words and in the tail.
+        let specials: Vec<char> = (0u8..0x20)
+            .map(char::from)
+            .chain(['"', '\\', '!', '#', '[', ']', '\u{7f}', 'é', '€', '😀'])
+            .collect();
+        for len in 0..40 {
+            let base: String = "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGH"[..len].to_string();
+            let mut out = String::new();
+            json_string(&base, &mut out);
+            assert_eq!(out, json_string_bytewise(&base));
+            for at in 0..=len {
+                for &c in &specials {
+                    let mut t = base.clone();
+                    t.insert(at, c);
+                    let mut out = String::from("x");
+                    json_string(&t, &mut out);
+                    assert_eq!(out[1..], json_string_bytewise(&t), "{t:?}");
+                    // Two of them, one far after the other.
+                    t.push(c);
+                    let mut out = String::new();
+                    json_string(&t, &mut out);
+                    assert_eq!(out, json_string_bytewise(&t), "{t:?}");
+                }
+            }
+        }
+        for w in [0u64, u64::MAX, 0x2020_2020_2020_2020, 0x8080_8080_8080_8080] {
+            let bytes = w.to_le_bytes();
+            assert_eq!(
+                plain_word(w),
+                !bytes.iter().any(|&b| needs_escape(b)),
+                "{w:#x}"
+            );
+        }
+        // Each byte value at each position of a word of plain bytes.
+        for b in 0..=255u8 {
+            for at in 0..8 {
+                let mut bytes = *b"abcdefgh";
+                bytes[at] = b;
+                assert_eq!(
+                    plain_word(u64::from_le_bytes(bytes)),
+                    !needs_escape(b),
+                    "{b:#x} at {at}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_compact_writer_writes_what_the_general_one_writes() {
+        let general = |v: &Value| {
+            let mut out = String::new();
+            write_json(v, None, 0, &mut out);
+            out
+        };
+        let mut odd = Map::default();
+        odd.insert(Value::from("a"), Value::Int(1));
+        odd.insert(Value::Int(2), Value::from("x\"y"));
+        let mut m = Map::default();
+        m.insert(Value::from("odd"), Value::hash(odd.clone()));
+        m.insert(
+            Value::from("list"),
+            Value::array(vec![
+                Value::Nil,
+                Value::Bool(true),
+                Value::Bool(false),
+                Value::Int(-12),
+                Value::Float(0.5),
+                Value::Float(f64::NAN),
+                Value::BigInt(crate::value::ArcStr::from("123456789012345678901234567890")),
+                Value::Bytes(Arc::new(b"\xffa".to_vec())),
+                Value::Bytes(Arc::new(b"ok".to_vec())),
+                Value::Symbol(crate::value::ArcStr::from("s")),
+                Value::Sensitive(Arc::new(Value::from("secret"))),
+                Value::Rich(Arc::new(("SemVer".into(), "1.2.3".into()))),
+                Value::hash(odd.clone()),
+                Value::hash(Map::default()),
+                Value::array(vec![]),
+            ]),
+        );
+        m.insert(Value::from("tab\there"), Value::from("line\nbreak é"));
+        let nested = Value::hash(m);
+        let mut odd_outer = odd;
+        odd_outer.insert(Value::from("inner"), nested.clone());
+        for v in [
+            nested,
+            Value::hash(odd_outer),
+            Value::from("plain"),
+            Value::Int(i64::MIN),
+            Value::Nil,
+        ] {
+            let mut out = String::from("[");
+            push_json(&v, &mut out);
+            assert_eq!(out[1..], general(&v));
+            let mut bytes = b"[".to_vec();
+            push_json_bytes(&v, &mut bytes);
+            assert_eq!(bytes[1..], *general(&v).as_bytes());
+            assert_eq!(to_json(&v), general(&v));
         }
     }
 

@@ -147,17 +147,34 @@ pub fn error_json_explained(e: &Error, explanation: Option<&str>) -> String {
 
 /// Encodes a response object for one lookup outcome.
 pub fn response_json(outcome: &Result<Option<Value>, Error>, explanation: Option<&str>) -> String {
-    let mut s = match outcome {
-        Ok(Some(v)) => format!("{{\"value\":{}", to_json(v)),
-        Ok(None) => "{\"not_found\":true".to_string(),
-        Err(e) => format!("{{\"error\":{}", error_json(e)),
-    };
-    if let Some(x) = explanation {
-        s.push_str(",\"explain\":");
-        s.push_str(&to_json(&Value::from(x)));
-    }
-    s.push('}');
+    let mut s = String::new();
+    push_response_json(outcome, explanation, &mut s);
     s
+}
+
+/// Appends the response object of [`response_json`] to `out` (an entry of a
+/// batch's array, written in place).
+pub fn push_response_json(
+    outcome: &Result<Option<Value>, Error>,
+    explanation: Option<&str>,
+    out: &mut String,
+) {
+    match outcome {
+        Ok(Some(v)) => {
+            out.push_str("{\"value\":");
+            crate::render::push_json(v, out);
+        }
+        Ok(None) => out.push_str("{\"not_found\":true"),
+        Err(e) => {
+            out.push_str("{\"error\":");
+            out.push_str(&error_json(e));
+        }
+    }
+    if let Some(x) = explanation {
+        out.push_str(",\"explain\":");
+        crate::render::json_string(x, out);
+    }
+    out.push('}');
 }
 
 /// The response object for one decoded request, looked up (and explained,

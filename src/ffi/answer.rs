@@ -9,28 +9,41 @@
 //! nothing written), then the answer, whose text (when there is one) is
 //! handed to the caller, who frees it with `hiera_string_free`.
 
-use super::string::into_c_string;
+use super::string::into_c_bytes;
 use super::{guard, hiera_status, write_out};
 use crate::error::{Error, Result};
-use crate::render::to_json;
+use crate::render::{json_capacity, push_json_bytes};
 use crate::request::error_json;
 use crate::value::Value;
 use std::ffi::c_char;
 
-/// A status and the text of `*result_json` (`None` writes NULL).
+/// A status and the text of `*result_json` (`None` writes NULL): UTF-8
+/// bytes, kept as bytes since the C string needs nothing else.
 #[derive(Debug, PartialEq)]
 pub(crate) struct Answer {
     pub status: hiera_status,
-    pub json: Option<String>,
+    pub json: Option<Vec<u8>>,
 }
 
 impl Answer {
     /// `HIERA_OK` with a text.
     pub(crate) fn ok(json: String) -> Answer {
+        Answer::ok_bytes(json.into_bytes())
+    }
+
+    /// `HIERA_OK` with a text's bytes (UTF-8).
+    pub(crate) fn ok_bytes(json: Vec<u8>) -> Answer {
         Answer {
             status: hiera_status::HIERA_OK,
             json: Some(json),
         }
+    }
+
+    /// `HIERA_OK` with a value's compact wire JSON.
+    pub(crate) fn value(v: &Value) -> Answer {
+        let mut json = Vec::with_capacity(json_capacity(v));
+        push_json_bytes(v, &mut json);
+        Answer::ok_bytes(json)
     }
 
     /// A lookup's outcome: the value (`HIERA_OK`), NULL (`HIERA_NOT_FOUND`)
@@ -38,7 +51,7 @@ impl Answer {
     /// inputs of the call were valid).
     pub(crate) fn of_lookup(outcome: Result<Option<Value>>) -> Answer {
         match outcome {
-            Ok(Some(v)) => Answer::ok(to_json(&v)),
+            Ok(Some(v)) => Answer::value(&v),
             Ok(None) => Answer {
                 status: hiera_status::HIERA_NOT_FOUND,
                 json: None,
@@ -51,7 +64,7 @@ impl Answer {
     pub(crate) fn failed(e: &Error) -> Answer {
         Answer {
             status: hiera_status::HIERA_ERROR,
-            json: Some(error_json(e)),
+            json: Some(error_json(e).into_bytes()),
         }
     }
 
@@ -60,7 +73,7 @@ impl Answer {
     pub(crate) fn invalid(e: &Error) -> Answer {
         Answer {
             status: hiera_status::HIERA_INVALID_ARGUMENT,
-            json: Some(error_json(e)),
+            json: Some(error_json(e).into_bytes()),
         }
     }
 
@@ -70,7 +83,7 @@ impl Answer {
     pub(crate) fn refused(e: &Error) -> Answer {
         Answer {
             status: hiera_status::of_input_error(e),
-            json: Some(error_json(e)),
+            json: Some(error_json(e).into_bytes()),
         }
     }
 
@@ -98,7 +111,7 @@ pub(crate) unsafe fn answer_export(
             return hiera_status::HIERA_NULL_ARGUMENT;
         }
         let Answer { status, json } = answer();
-        let text = json.map_or(std::ptr::null_mut(), into_c_string);
+        let text = json.map_or(std::ptr::null_mut(), into_c_bytes);
         // SAFETY: `result_json` is non-NULL and, per the caller, writable.
         unsafe { write_out(result_json, text) };
         status

@@ -7,7 +7,7 @@ use super::hiera::hiera;
 use super::{drop_made, guard, hiera_status, input_json, input_str, write_made};
 use crate::error::{Error, ErrorKind};
 use crate::hiera5::lookup::{LookupRequest, Session, SessionOptions};
-use crate::request::{error_json_explained, respond, response_json, Request};
+use crate::request::{error_json_explained, push_response_json, respond, response_json, Request};
 use crate::value::{Map, Value};
 use std::ffi::c_char;
 use std::sync::Arc;
@@ -73,11 +73,11 @@ pub(crate) fn lookup_json(session: &Session, text: &str) -> Answer {
             } else {
                 hiera_status::HIERA_NOT_FOUND
             },
-            json: Some(response_json(&Ok(found), Some(&text))),
+            json: Some(response_json(&Ok(found), Some(&text)).into_bytes()),
         },
         Err(e) => Answer {
             status: hiera_status::HIERA_ERROR,
-            json: Some(error_json_explained(&e, Some(&text))),
+            json: Some(error_json_explained(&e, Some(&text)).into_bytes()),
         },
     }
 }
@@ -104,14 +104,17 @@ pub(crate) fn lookup_many_json(session: &Session, text: &str) -> Answer {
         if i > 0 {
             out.push(',');
         }
-        let resp = match r {
+        match r {
             Ok(req) => {
                 test_hook(&req.lookup.keys);
-                respond(session, req)
+                if req.explain {
+                    out.push_str(&respond(session, req));
+                } else {
+                    push_response_json(&session.lookup(&req.lookup), None, &mut out);
+                }
             }
-            Err(e) => response_json(&Err(e.clone()), None),
-        };
-        out.push_str(&resp);
+            Err(e) => push_response_json(&Err(e.clone()), None, &mut out),
+        }
     }
     out.push(']');
     Answer::ok(out)
@@ -136,7 +139,7 @@ pub(crate) fn lookup_keys_json(session: &Session, text: &str, options: &str) -> 
         if out.len() > 1 {
             out.push(',');
         }
-        out.push_str(&response_json(&outcome, None));
+        push_response_json(&outcome, None, &mut out);
         outcome.is_ok()
     });
     out.push(']');

@@ -10,6 +10,11 @@ use std::ffi::{c_char, CString};
 /// escaped; a raw NUL byte (which C could not see past) is written as the
 /// JSON escape `\u0000` all the same, so nothing is ever cut short.
 pub(crate) fn into_c_string(s: String) -> *mut c_char {
+    into_c_bytes(s.into_bytes())
+}
+
+/// [`into_c_string`] of a text's bytes (UTF-8).
+pub(crate) fn into_c_bytes(s: Vec<u8>) -> *mut c_char {
     let c = match CString::new(s) {
         Ok(c) => c,
         Err(e) => {

@@ -43,8 +43,23 @@ pub fn parse_request(text: &str, input: &str) -> Result<Request, Error> {
 /// it. Anything else is `None` and goes to the reader.
 fn key_only(text: &str) -> Option<&str> {
     let key = text.strip_prefix("{\"key\":\"")?.strip_suffix("\"}")?;
-    let plain = key.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\');
-    plain.then_some(key)
+    plain(key.as_bytes()).then_some(key)
+}
+
+/// Whether no byte of `b` is `"`, `\` or a control character: eight bytes
+/// at a time, then the rest.
+fn plain(b: &[u8]) -> bool {
+    let mut words = b.chunks_exact(8);
+    let words_plain = words.by_ref().all(|w| {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(w);
+        crate::render::plain_word(u64::from_le_bytes(word))
+    });
+    words_plain
+        && words
+            .remainder()
+            .iter()
+            .all(|&b| b >= 0x20 && b != b'"' && b != b'\\')
 }
 
 /// [`parse_request`] by the reader.
@@ -332,6 +347,22 @@ mod tests {
             assert!(key_only(text).is_none(), "{text}");
         }
         assert!(msg(r#"{"key":"a"},{"key":"b"}"#).contains("after the value"));
+        // An escape or a control character at every offset of longer keys
+        // (the eight-byte words and the tail) sends the text to the reader.
+        for len in 1..30 {
+            let key: String = "profile::a_long_module::param_x"[..len].to_string();
+            assert_eq!(
+                key_only(&format!("{{\"key\":\"{key}\"}}")),
+                Some(key.as_str())
+            );
+            for at in 0..len {
+                for c in ['"', '\\', '\n', '\u{1}'] {
+                    let mut k = key.clone();
+                    k.replace_range(at..at + 1, &c.to_string());
+                    assert_eq!(key_only(&format!("{{\"key\":\"{k}\"}}")), None, "{k:?}");
+                }
+            }
+        }
     }
 
     #[test]
