@@ -122,6 +122,12 @@ impl Pattern {
         })
     }
 
+    /// The literal texts one of which every match of a subject without a
+    /// newline ends with (empty: no such suffix is known).
+    pub fn suffixes(&self) -> &[Box<str>] {
+        &self.suffixes
+    }
+
     /// Whether the pattern matches somewhere in `subject`.
     pub fn is_match(&self, subject: &str) -> Result<bool> {
         self.is_match_lines(subject, subject.as_bytes().contains(&b'\n'))

@@ -190,15 +190,27 @@ impl ResolutionCache {
         session: &Session,
     ) -> Option<Arc<ResolvedHierarchy>> {
         let map = self.map.lock();
-        map.get(&key)?
-            .iter()
-            .rev()
-            .find(|r| {
-                r.exprs
-                    .iter()
-                    .all(|(expr, v)| session.peek_scope(expr).is_some_and(|w| w.identical(v)))
-            })
-            .map(|r| Arc::clone(&r.hierarchy))
+        // The resolutions of a hierarchy evaluated the same expressions
+        // (with other values): each is evaluated once here.
+        let mut values: Vec<(&str, Option<&Value>)> = Vec::new();
+        let variants = map.get(&key)?;
+        'variants: for r in variants.iter().rev() {
+            for (expr, v) in r.exprs.iter() {
+                let value = match values.iter().find(|(e, _)| *e == &**expr) {
+                    Some(&(_, value)) => value,
+                    None => {
+                        let value = session.peek_scope(expr);
+                        values.push((expr, value));
+                        value
+                    }
+                };
+                if !value.is_some_and(|w| w.identical(v)) {
+                    continue 'variants;
+                }
+            }
+            return Some(Arc::clone(&r.hierarchy));
+        }
+        None
     }
 
     /// Keeps a resolution (in place of one with the same values).
@@ -250,7 +262,7 @@ impl Invocation<'_> {
     /// version 5 hiera.yaml whose hierarchy has only paths, uris or
     /// nothing, resolved for a session that is not an overlay, whose host
     /// numbered no variable, by a request with no variables of its own.
-    fn shares_resolutions(&self, config: &HieraConfig, default_hierarchy: bool) -> bool {
+    pub(super) fn shares_resolutions(&self, config: &HieraConfig, default_hierarchy: bool) -> bool {
         config.path.is_some()
             && config.version == 5
             && self.session.parent.is_none()
@@ -274,7 +286,7 @@ impl Invocation<'_> {
     /// is the parse the file cache has now. The data files it reads are
     /// checked as the module's own keys are the first time a session reads
     /// them.
-    fn shared_resolution(
+    pub(super) fn shared_resolution(
         &self,
         config: &HieraConfig,
         default_hierarchy: bool,

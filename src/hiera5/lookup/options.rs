@@ -14,14 +14,47 @@ use std::sync::Arc;
 pub(super) struct CompiledOptions {
     pub(super) literal: FastMap<String, Value>,
     pub(super) patterns: Vec<(Arc<Pattern>, Value)>,
+    /// The last four bytes of every literal suffix of the patterns, when
+    /// every pattern has suffixes of at least four bytes: a key without a
+    /// newline that ends otherwise matches no pattern (most keys), and is
+    /// not given to each pattern. `None`: no such filter.
+    pub(super) tails: Option<Box<[[u8; 4]]>>,
 }
 
 impl CompiledOptions {
+    /// The filter of [`CompiledOptions::tails`] for `patterns`.
+    fn tails_of(patterns: &[(Arc<Pattern>, Value)]) -> Option<Box<[[u8; 4]]>> {
+        let mut tails = Vec::new();
+        for (re, _) in patterns {
+            let suffixes = re.suffixes();
+            if suffixes.is_empty() {
+                return None;
+            }
+            for s in suffixes {
+                let tail: [u8; 4] = s.as_bytes().last_chunk::<4>().copied()?;
+                if !tails.contains(&tail) {
+                    tails.push(tail);
+                }
+            }
+        }
+        Some(tails.into_boxed_slice())
+    }
+
     pub(super) fn for_key(&self, root: &str) -> Result<Option<&Value>> {
         if let Some(v) = self.literal.get(root).filter(|v| !v.is_nil()) {
             return Ok(Some(v));
         }
-        let has_newline = root.bytes().any(|b| b == b'\n');
+        if self.patterns.is_empty() {
+            return Ok(None);
+        }
+        let has_newline = memchr::memchr(b'\n', root.as_bytes()).is_some();
+        if let (false, Some(tails)) = (has_newline, &self.tails) {
+            // Every match ends with a suffix of four bytes or more.
+            match root.as_bytes().last_chunk::<4>() {
+                Some(last) if tails.contains(last) => {}
+                _ => return Ok(None),
+            }
+        }
         for (re, v) in &self.patterns {
             if re.is_match_lines(root, has_newline)? {
                 return Ok(Some(v));
@@ -146,43 +179,16 @@ impl Invocation<'_> {
         let hash = Strategy::new(StrategyKind::Hash);
         let mut opts = self.global_and_environment_options()?;
         if let Some(m) = module {
-            if opts.is_some() {
-                // Puppet compiles the global and environment patterns (for
-                // keys outside modules) before it reads the module's
-                // options: a bad pattern there fails first. Compiled once
-                // per configuration: they are the options of keys outside
-                // modules, memoized as those are below.
-                let hiera = self.hiera();
-                memoized(&hiera.compiled_options, &opts, &None, || {
-                    opts.as_ref()
-                        .map(|o| compile_patterns(hiera, o).map(Arc::new))
-                        .transpose()
-                })?;
-            }
+            precompile_base_options(self.hiera(), &opts)?;
             let found = self.options_lookup(Layer::Module, Some(m), false)?;
+            if self.explain.is_none() {
+                return module_options(self.hiera(), opts, found, m);
+            }
             if matches!(found, Some(Value::Nil)) {
-                // Puppet's `opts = if opts.nil? ... elsif module_opts ... end`:
-                // a module whose lookup_options are found as nil leaves no
-                // options at all for its keys (the global and environment
-                // ones are dropped too).
+                // As in `module_options`.
                 opts = None;
             }
             let module_opts = validate_lookup_options(found, Some(m))?;
-            if self.explain.is_none() {
-                // Sessions whose options come from the same files share
-                // the merged, compiled options.
-                let hiera = self.hiera();
-                return memoized(&hiera.compiled_options, &opts, &module_opts, || {
-                    let merged = match (&opts, &module_opts) {
-                        (None, mo) => mo.clone(),
-                        (o, None) => o.clone(),
-                        (Some(o), Some(mo)) => Some(hash.merge(o.clone(), mo)?),
-                    };
-                    merged
-                        .map(|o| compile_patterns(hiera, &o).map(Arc::new))
-                        .transpose()
-                });
-            }
             opts = match (opts, module_opts) {
                 (None, mo) => mo,
                 (o, None) => o,
@@ -216,6 +222,52 @@ impl Invocation<'_> {
         opts.map(|o| compile_patterns(self.hiera(), &o).map(Arc::new))
             .transpose()
     }
+}
+
+/// Puppet compiles the global and environment patterns (for keys outside
+/// modules) before it reads a module's options: a bad pattern there fails
+/// first. Compiled once per configuration: they are the options of keys
+/// outside modules, memoized as those are.
+pub(super) fn precompile_base_options(hiera: &Hiera, opts: &Option<Value>) -> Result<()> {
+    if opts.is_some() {
+        memoized(&hiera.compiled_options, opts, &None, || {
+            opts.as_ref()
+                .map(|o| compile_patterns(hiera, o).map(Arc::new))
+                .transpose()
+        })?;
+    }
+    Ok(())
+}
+
+/// A module's lookup_options as a lookup uses them (outside explain): the
+/// global and environment options `opts` with the options `found` in the
+/// module's layer merged over them, validated and compiled. Sessions whose
+/// options come from the same files share the result (memoized by the
+/// identities of the two hashes).
+pub(super) fn module_options(
+    hiera: &Hiera,
+    mut opts: Option<Value>,
+    found: Found,
+    module: &str,
+) -> Result<Option<Arc<CompiledOptions>>> {
+    if matches!(found, Some(Value::Nil)) {
+        // Puppet's `opts = if opts.nil? ... elsif module_opts ... end`:
+        // a module whose lookup_options are found as nil leaves no
+        // options at all for its keys (the global and environment
+        // ones are dropped too).
+        opts = None;
+    }
+    let module_opts = validate_lookup_options(found, Some(module))?;
+    memoized(&hiera.compiled_options, &opts, &module_opts, || {
+        let merged = match (&opts, &module_opts) {
+            (None, mo) => mo.clone(),
+            (o, None) => o.clone(),
+            (Some(o), Some(mo)) => Some(Strategy::new(StrategyKind::Hash).merge(o.clone(), mo)?),
+        };
+        merged
+            .map(|o| compile_patterns(hiera, &o).map(Arc::new))
+            .transpose()
+    })
 }
 
 pub(super) fn validate_lookup_options(found: Found, module: Option<&str>) -> Result<Option<Value>> {
@@ -264,5 +316,6 @@ pub(super) fn compile_patterns(hiera: &Hiera, opts: &Value) -> Result<CompiledOp
             }
         }
     }
+    c.tails = CompiledOptions::tails_of(&c.patterns);
     Ok(c)
 }

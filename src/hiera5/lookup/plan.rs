@@ -17,7 +17,7 @@
 
 use super::*;
 use crate::hiera5::config::HieraConfig;
-use crate::value::{Map, Shared};
+use crate::value::{Map, Shared, Value};
 use std::sync::Arc;
 
 /// Why the quick path leaves a lookup to the general path. Each is a place
@@ -297,5 +297,130 @@ impl SearchPlan {
             hierarchy,
             index: Some(index),
         }))
+    }
+}
+
+impl Invocation<'_> {
+    /// What the general path's first lookup of a module namespace gathers
+    /// in this session (the module's configuration, its hierarchy resolved
+    /// and indexed, the namespace's lookup_options), gathered without a
+    /// lookup when each piece is one the [`Hiera`] shares: the configuration
+    /// from the file cache (read without a warning), the resolution another
+    /// session made ([`ResolutionCache`]: the same values, the same files),
+    /// and the module's `lookup_options` found at one location of it, as
+    /// they are (a Hash without `%{...}`), merged under the session's own
+    /// global and environment options as the general path merges them. The
+    /// same steps, kept in the same shelves, as the general path's: the
+    /// namespace's [`SearchPlan`] can then be gathered. Anything else (an
+    /// overlay, a request with its own variables, a warning, an error, a
+    /// default hierarchy, a resolution not shared, options merged from
+    /// several locations or interpolated) is left to the general path.
+    pub(super) fn adopt_namespace(&mut self, module: Option<&str>) -> Planned<()> {
+        let session = self.session;
+        if session.parent.is_some()
+            || !session.known_variables().is_empty()
+            || self.req.scoped()
+            || self.explain.is_some()
+        {
+            return Err(Decline::NotYet);
+        }
+        let (base, base_reads) = session.find::<BaseOptions>(()).ok_or(Decline::NotYet)?;
+        let hiera = self.hiera();
+        let Some(m) = module else {
+            let compiled = memoized(&hiera.compiled_options, &base, &None, || {
+                base.as_ref()
+                    .map(|o| compile_patterns(hiera, o).map(Arc::new))
+                    .transpose()
+            })
+            .map_err(|_| Decline::NotYet)?;
+            session.keep_as::<ModuleOptions>("", compiled, base_reads);
+            return Ok(());
+        };
+        // In the general path's order: the base patterns, then the module.
+        precompile_base_options(hiera, &base).map_err(|_| Decline::NotYet)?;
+        let config = match session.find::<ModuleConfigs>(m) {
+            Some((config, _)) => config,
+            None => {
+                let mut warnings = Vec::new();
+                let config = hiera
+                    .module_config(m, &mut warnings)
+                    .map_err(|_| Decline::NotYet)?;
+                if !warnings.is_empty() {
+                    return Err(Decline::NotYet);
+                }
+                session.keep_as::<ModuleConfigs>(m, config, no_reads())
+            }
+        };
+        let mut reads: Vec<Box<str>> = base_reads.to_vec();
+        let found = match &config {
+            None => None,
+            Some(config) => {
+                let hierarchy = self.adopted_hierarchy(config, m)?;
+                reads.extend(hierarchy.reads.iter().cloned());
+                self.adopted_options(&hierarchy)?
+            }
+        };
+        let compiled = module_options(hiera, base, found, m).map_err(|_| Decline::NotYet)?;
+        reads.sort_unstable();
+        reads.dedup();
+        session.keep_as::<ModuleOptions>(m, compiled, reads.into());
+        Ok(())
+    }
+
+    /// The module's hierarchy as the general path's
+    /// [`Invocation::resolved_hierarchy`] takes it: the session's, or a
+    /// resolution shared by another session, kept in the session.
+    fn adopted_hierarchy(
+        &mut self,
+        config: &Arc<HieraConfig>,
+        module: &str,
+    ) -> Planned<Arc<ResolvedHierarchy>> {
+        if config.default_hierarchy.is_some() || config.path.is_none() {
+            return Err(Decline::NotYet);
+        }
+        let key = (Arc::as_ptr(config) as usize, false);
+        if let Some((hierarchy, _)) = self.session.find::<Hierarchies>(key) {
+            return Ok(hierarchy);
+        }
+        if !self.shares_resolutions(config, false) {
+            return Err(Decline::NotYet);
+        }
+        // The module's site, for the check of its data's keys.
+        let outer = std::mem::replace(&mut self.site, (Layer::Module, Some(Arc::from(module))));
+        let shared = self.shared_resolution(config, false);
+        self.site = outer;
+        let hierarchy = shared.ok_or(Decline::NotYet)?;
+        let reads = Arc::clone(&hierarchy.reads);
+        Ok(self.session.keep_as::<Hierarchies>(key, hierarchy, reads))
+    }
+
+    /// The `lookup_options` the general path finds in a module's layer (a
+    /// hash merge over its locations), when its key index says that one
+    /// location has them, as they are: that Hash (`None`: no location has
+    /// them).
+    fn adopted_options(&self, hierarchy: &ResolvedHierarchy) -> Planned<Found> {
+        if hierarchy.entries.is_empty() {
+            return Ok(None);
+        }
+        let Some(Some(index)) = hierarchy.index.get() else {
+            return Err(Decline::NotYet);
+        };
+        match index_hits(index, "lookup_options") {
+            [] => Ok(None),
+            [hit] if hit.plain => {
+                let value = hierarchy
+                    .stop_data(Stop::of(hit))
+                    .and_then(|data| data.get(&crate::value::Key("lookup_options")))
+                    .ok_or(Decline::NotYet)?;
+                match value {
+                    // A merge of more entries than the limit fails there.
+                    Value::Hash(h) if h.len() <= self.limits().merge_entries => {
+                        Ok(Some(value.clone()))
+                    }
+                    _ => Err(Decline::NotYet),
+                }
+            }
+            _ => Err(Decline::NotYet),
+        }
     }
 }

@@ -99,7 +99,15 @@ impl Session {
             return Err(Decline::Key);
         }
         let module = crate::hiera5::key::module_of(root);
-        let plan = self.plan(module)?;
+        let plan = match self.plan(module) {
+            // A namespace this session has not searched yet: its steps
+            // taken from what the Hiera shares, when they can be.
+            Err(Decline::NotYet) => {
+                Invocation::new(self, req).adopt_namespace(module)?;
+                self.plan(module)?
+            }
+            plan => plan?,
+        };
         if plan
             .options
             .as_ref()

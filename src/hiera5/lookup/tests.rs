@@ -611,3 +611,336 @@ fn a_resolution_is_shared_only_for_values_that_interpolate_the_same() {
     assert_eq!(hiera.resolutions.len(), 3);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A control repo with modules, for the namespaces a session takes from
+/// what the `Hiera` shares: a global layer that reads the node's own name,
+/// an environment layer and modules of each kind the adoption handles or
+/// leaves to the general path.
+fn modules_fixture(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("libhiera-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let write = |path: &str, text: &str| {
+        let path = dir.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    let by_os = "version: 5\nhierarchy:\n  - name: os\n    path: \"os/%{facts.os.family}.yaml\"\n  - name: c\n    path: common.yaml\n";
+    write(
+        "hiera.yaml",
+        "version: 5\ndefaults:\n  datadir: global\n  data_hash: yaml_data\nhierarchy:\n  - name: n\n    path: \"nodes/%{trusted.certname}.yaml\"\n  - name: c\n    path: common.yaml\n",
+    );
+    write(
+        "global/common.yaml",
+        "lookup_options:\n  '^.*::labels$':\n    merge: hash\ng: global\n",
+    );
+    write("global/nodes/n1.yaml", "m1::a: node-n1\n");
+    write(
+        "production/hiera.yaml",
+        "version: 5\nhierarchy:\n  - name: r\n    path: \"roles/%{facts.role}.yaml\"\n  - name: c\n    path: common.yaml\n",
+    );
+    write(
+        "production/data/common.yaml",
+        "e: env\nm1::labels:\n  e: 1\n",
+    );
+    write("production/data/roles/web.yaml", "m1::b: web-b\n");
+    // m1: options in one file, as they are.
+    write("production/modules/m1/hiera.yaml", by_os);
+    write(
+        "production/modules/m1/data/common.yaml",
+        "lookup_options:\n  m1::h:\n    merge: deep\nm1::a: common\nm1::b: common-b\nm1::h:\n  x: 1\nm1::labels:\n  l: 1\nm1::s: \"%{facts.role}-s\"\n",
+    );
+    write(
+        "production/modules/m1/data/os/RedHat.yaml",
+        "m1::a: redhat\nm1::h:\n  y: 2\n",
+    );
+    // m2: no hiera.yaml (no module layer).
+    write("production/modules/m2/data/common.yaml", "m2::a: unread\n");
+    // m3: options in two files (merged: the general path's).
+    write("production/modules/m3/hiera.yaml", by_os);
+    write(
+        "production/modules/m3/data/common.yaml",
+        "lookup_options:\n  m3::h:\n    merge: deep\nm3::a: 3\nm3::h:\n  x: 1\n",
+    );
+    write(
+        "production/modules/m3/data/os/RedHat.yaml",
+        "lookup_options:\n  m3::l:\n    merge: unique\nm3::h:\n  y: 2\nm3::l: [1]\n",
+    );
+    // m4: interpolated options; m5: a default hierarchy; m6: options that
+    // are not a Hash (an error).
+    write("production/modules/m4/hiera.yaml", by_os);
+    write(
+        "production/modules/m4/data/common.yaml",
+        "lookup_options:\n  m4::h:\n    merge: \"%{facts.strategy}\"\nm4::h:\n  x: 1\n",
+    );
+    write(
+        "production/modules/m4/data/os/Debian.yaml",
+        "m4::h:\n  y: 2\n",
+    );
+    write(
+        "production/modules/m5/hiera.yaml",
+        "version: 5\nhierarchy:\n  - name: c\n    path: common.yaml\ndefault_hierarchy:\n  - name: d\n    path: defaults.yaml\n",
+    );
+    write("production/modules/m5/data/common.yaml", "m5::a: 5\n");
+    write(
+        "production/modules/m5/data/defaults.yaml",
+        "m5::d: default\n",
+    );
+    write("production/modules/m6/hiera.yaml", by_os);
+    write(
+        "production/modules/m6/data/common.yaml",
+        "lookup_options: nope\nm6::a: 6\n",
+    );
+    dir
+}
+
+fn modules_scope(cert: &str, family: &str, role: &str) -> Map {
+    let mut os = Map::default();
+    os.insert("family".into(), family.into());
+    let mut facts = Map::default();
+    facts.insert("os".into(), Value::hash(os));
+    facts.insert("role".into(), role.into());
+    facts.insert("strategy".into(), "deep".into());
+    crate::scope::scope_from_facts(&facts, Some(cert), "production")
+}
+
+fn modules_hiera(dir: &std::path::Path) -> Arc<Hiera> {
+    let options = Options {
+        hiera_config: dir.join("hiera.yaml"),
+        environmentpath: dir.to_path_buf(),
+        ..Options::default()
+    };
+    Arc::new(Hiera::open(options).unwrap())
+}
+
+const MODULE_KEYS: [&str; 17] = [
+    "g",
+    "m1::a",
+    "m1::b",
+    "m1::h",
+    "m1::labels",
+    "m1::s",
+    "m1::nope",
+    "m2::a",
+    "m3::a",
+    "m3::h",
+    "m3::l",
+    "m4::h",
+    "m5::a",
+    "m5::d",
+    "m6::a",
+    "nomodule::x",
+    "e",
+];
+
+/// Each key's answer in `session`, in order (errors as their messages).
+fn module_answers(session: &Session) -> Vec<std::result::Result<Option<Value>, String>> {
+    MODULE_KEYS
+        .iter()
+        .map(|k| session.lookup_key(k).map_err(|e| e.message))
+        .collect()
+}
+
+#[test]
+fn a_session_takes_a_namespace_from_what_the_hiera_shares_as_its_general_path_would_make_it() {
+    let dir = modules_fixture("adopt");
+    let hiera = modules_hiera(&dir);
+    let nodes = [
+        ("n1", "RedHat", "web"),
+        ("n2", "RedHat", "web"),
+        ("n3", "Debian", "db"),
+        ("n4", "RedHat", "db"),
+    ];
+    let fresh = |scope: &Map| module_answers(&Session::new(modules_hiera(&dir), scope.clone()));
+    let check = |hiera: &Arc<Hiera>, round: &str| {
+        for (cert, family, role) in nodes {
+            let scope = modules_scope(cert, family, role);
+            let session = Session::new(Arc::clone(hiera), scope.clone());
+            assert_eq!(module_answers(&session), fresh(&scope), "{round}: {cert}");
+        }
+    };
+    check(&hiera, "first");
+    // A new session of a node like one seen: after its first lookup (the
+    // general path's), the namespaces it has not searched are taken from
+    // what the Hiera shares, where they can be; the others are named.
+    let session = Session::new(Arc::clone(&hiera), modules_scope("n9", "RedHat", "web"));
+    let quick = |key: &str| {
+        session
+            .quick_lookup(&LookupRequest::key(key), &mut Asked::new())
+            .map(|(found, _)| found)
+    };
+    assert_eq!(quick("m1::a"), Err(Decline::NotYet));
+    assert_eq!(
+        session.lookup_key("g").unwrap(),
+        Some(Value::string("global"))
+    );
+    assert_eq!(quick("m1::a"), Ok(Some(Value::string("redhat"))));
+    assert_eq!(quick("m1::b"), Ok(Some(Value::string("web-b"))));
+    assert_eq!(quick("m1::s"), Ok(Some(Value::string("web-s"))));
+    assert_eq!(quick("m1::h"), Err(Decline::Options));
+    assert_eq!(quick("m2::a"), Ok(None));
+    assert_eq!(quick("nomodule::x"), Ok(None));
+    assert_eq!(quick("m3::a"), Err(Decline::NotYet));
+    assert_eq!(quick("m4::h"), Err(Decline::NotYet));
+    assert_eq!(quick("m5::a"), Err(Decline::NotYet));
+    assert_eq!(quick("m6::a"), Err(Decline::NotYet));
+    // What it kept is what the general path keeps.
+    let general = Session::new(Arc::clone(&hiera), modules_scope("n9", "RedHat", "web"));
+    assert_eq!(
+        general.lookup_key("m1::a").unwrap(),
+        Some(Value::string("redhat"))
+    );
+    let (options, reads) = session.find::<ModuleOptions>("m1").unwrap();
+    let (g_options, g_reads) = general.find::<ModuleOptions>("m1").unwrap();
+    assert!(Arc::ptr_eq(
+        options.as_ref().unwrap(),
+        g_options.as_ref().unwrap()
+    ));
+    assert_eq!(reads, g_reads);
+    let (config, _) = session.find::<ModuleConfigs>("m1").unwrap();
+    let (g_config, _) = general.find::<ModuleConfigs>("m1").unwrap();
+    assert!(Arc::ptr_eq(
+        config.as_ref().unwrap(),
+        g_config.as_ref().unwrap()
+    ));
+    assert_eq!(module_answers(&session), module_answers(&general));
+    // An overlay, and a request with its own variables, take nothing.
+    let parent = Arc::new(Session::new(
+        Arc::clone(&hiera),
+        modules_scope("n9", "RedHat", "web"),
+    ));
+    parent.lookup_key("g").unwrap();
+    let overlay = parent.overlay(Map::default(), Map::default(), &[]);
+    let adopt =
+        |s: &Session, req: &LookupRequest| Invocation::new(s, req).adopt_namespace(Some("m1"));
+    assert_eq!(
+        adopt(&overlay, &LookupRequest::key("m1::a")),
+        Err(Decline::NotYet)
+    );
+    let local = LookupRequest {
+        local_variables: vec!["x".into()],
+        ..LookupRequest::key("m1::a")
+    };
+    assert_eq!(adopt(&parent, &local), Err(Decline::NotYet));
+    assert_eq!(adopt(&parent, &LookupRequest::key("m1::a")), Ok(()));
+    // Explained, the same text as a fresh Hiera's.
+    let explained = |s: &Session| s.explain(&LookupRequest::key("m1::h")).1;
+    let fresh_session = Session::new(modules_hiera(&dir), modules_scope("n9", "RedHat", "web"));
+    // (In the same state: a session explains the lookup_options it has not
+    // gathered yet.)
+    fresh_session.lookup_key("m1::a").unwrap();
+    assert_eq!(explained(&session), explained(&fresh_session));
+    // Edited files are seen by the next sessions, as a fresh Hiera sees them.
+    std::fs::write(
+        dir.join("production/modules/m1/data/common.yaml"),
+        "lookup_options:\n  m1::h:\n    merge: hash\n  m1::a:\n    convert_to: Array\nm1::a: common\nm1::h:\n  x: 1\n",
+    )
+    .unwrap();
+    check(&hiera, "options edited");
+    std::fs::write(
+        dir.join("production/modules/m1/hiera.yaml"),
+        "version: 5\nhierarchy:\n  - name: r\n    path: \"roles/%{facts.role}.yaml\"\n  - name: c\n    path: common.yaml\n",
+    )
+    .unwrap();
+    std::fs::create_dir_all(dir.join("production/modules/m1/data/roles")).unwrap();
+    std::fs::write(
+        dir.join("production/modules/m1/data/roles/db.yaml"),
+        "m1::b: db-b\n",
+    )
+    .unwrap();
+    check(&hiera, "hiera.yaml edited");
+    std::fs::write(
+        dir.join("production/modules/m1/metadata.json"),
+        "{\"name\": \"m1\"}",
+    )
+    .unwrap();
+    check(&hiera, "metadata.json drops the module");
+    std::fs::remove_file(dir.join("production/modules/m1/metadata.json")).unwrap();
+    std::fs::remove_file(dir.join("production/modules/m1/data/common.yaml")).unwrap();
+    check(&hiera, "data removed");
+    // Many threads, each with its nodes' sessions, answer as fresh Hieras.
+    let expected: Vec<_> = nodes
+        .iter()
+        .map(|&(c, f, r)| fresh(&modules_scope(c, f, r)))
+        .collect();
+    std::thread::scope(|s| {
+        for t in 0..4 {
+            let (hiera, expected, nodes) = (&hiera, &expected, &nodes);
+            s.spawn(move || {
+                for i in 0..8 {
+                    let n = (t + i) % nodes.len();
+                    let (cert, family, role) = nodes[n];
+                    let session =
+                        Session::new(Arc::clone(hiera), modules_scope(cert, family, role));
+                    assert_eq!(module_answers(&session), expected[n], "thread {t}: {cert}");
+                }
+            });
+        }
+    });
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn keys_no_pattern_can_match_are_refused_by_their_last_bytes_as_each_pattern_refuses_them() {
+    let hiera = Hiera::open(Options::default()).unwrap();
+    let compiled = |patterns: &[&str]| {
+        let mut opts = Map::default();
+        opts.insert("m::literal".into(), Value::string("lit"));
+        for (i, p) in patterns.iter().enumerate() {
+            opts.insert((*p).into(), Value::Int(i as i64));
+        }
+        compile_patterns(&hiera, &Value::hash(opts)).unwrap()
+    };
+    let keys = [
+        "a::labels",
+        "labels",
+        "bels",
+        "els",
+        "",
+        "m::x::servers",
+        "m::x::server",
+        "m::x::packages",
+        "n::x::packages",
+        "site::a_list",
+        "site::alist",
+        "m::literal",
+        "x::labels\n",
+        "x\n::labels",
+        "m::labels::x",
+        "::labels",
+        "abc",
+    ];
+    for patterns in [
+        &[
+            "^.*::labels$",
+            "^m::.*::(packages|servers)$",
+            "^site::.*_list$",
+        ][..],
+        &["^.*::labels$", "^m::.*_x$"][..],
+        &["^.*::labels$", "^m::"][..],
+        &[][..],
+    ] {
+        let with = compiled(patterns);
+        let mut without = with.clone();
+        without.tails = None;
+        for key in keys {
+            assert_eq!(
+                with.for_key(key).unwrap(),
+                without.for_key(key).unwrap(),
+                "{patterns:?} {key:?}"
+            );
+        }
+    }
+    // The filter is made when every pattern has suffixes of four bytes.
+    assert_eq!(
+        compiled(&["^.*::labels$", "^m::.*::(packages|servers)$"])
+            .tails
+            .map(|t| t.len()),
+        Some(3)
+    );
+    assert!(compiled(&["^.*::labels$", "^m::.*_x$"]).tails.is_none());
+    assert!(compiled(&["^.*::labels$", "^m::"]).tails.is_none());
+    // And a key the filter passes is still matched by the patterns.
+    let c = compiled(&["^.*::labels$"]);
+    assert_eq!(c.for_key("a::labels").unwrap(), Some(&Value::Int(0)));
+    assert_eq!(c.for_key("a:labels").unwrap(), None);
+}
