@@ -149,6 +149,15 @@ module Libhiera
     # give back as they are.
     attr_accessor :objects
 
+    # true: answers go through the answer cache (Wire.load_answer), so
+    # that the Strings (and numbers) in values are shared by the lookups
+    # that gave the same answer text, as Puppet shares the values of the
+    # data files it keeps; Arrays and Hashes are still new for each lookup.
+    # For the Puppet hand-off; overlays take it from their session. Off by
+    # default: every value a lookup returns is then wholly new.
+    # @api private
+    attr_accessor :share_answers
+
     def initialize(hiera, scope, strict: false, plan: false, hiera3_variables: nil, parent: nil, deferred: nil)
       raise InvalidArgumentError.new('libhiera: the scope must be a Hash', kind: 'invalid_argument') unless scope.is_a?(Hash)
 
@@ -245,7 +254,11 @@ module Libhiera
       lookup_keys_answers(Session.keys_text(keys), scope_fields).each do |resp|
         raise key_error(resp) if resp.key?('error')
 
-        value = resp.key?('value') ? resp['value'] : NOT_FOUND
+        value = if resp.key?('value')
+                  @share_answers ? Wire.fresh(resp['value']) : resp['value']
+                else
+                  NOT_FOUND
+                end
         yield value, values.size if block_given?
         values << value
       end
@@ -263,7 +276,10 @@ module Libhiera
     # ({keys_text}), with the request fields `scope_fields` (or nil): an
     # Array of Hashes, each with its key's `"value"`, or an `"error"` (the
     # last: {key_error}), or neither (not found). Positional, for the
-    # hand-off's hot path, which reads them in a loop.
+    # hand-off's hot path, which reads them in a loop. The answers may be
+    # shared with other calls that got the same text (Wire.shared_answer):
+    # the caller hands out copies of the values (Wire.fresh) and changes
+    # nothing.
     # @api private
     def lookup_keys_answers(text, scope_fields)
       options = scope_fields ? "{#{scope_fields}}" : '{}'
@@ -274,7 +290,7 @@ module Libhiera
       json = Native.take_written(status, out)
       raise failure(status, json) unless status == Native::OK
 
-      Wire.load(json, @objects)
+      (@share_answers && Wire.shared_answer(json)) || Wire.load(json, @objects)
     end
 
     # The exception of an answer of {lookup_keys_answers} that has an
@@ -425,13 +441,15 @@ module Libhiera
       end
       @host = parent.host?
       @objects = parent.objects
+      @share_answers = parent.share_answers
     end
 
     # The value of a lookup's answer: `status` and the out-parameter `out`
     # it wrote (freed here); `default` when not found.
     def answer(status, out, default)
       case status
-      when Native::OK then Wire.load(Native.take(out), @objects)
+      when Native::OK
+        @share_answers ? Wire.load_answer(Native.take(out), @objects) : Wire.load(Native.take(out), @objects)
       when Native::NOT_FOUND # most automatic parameter lookups
         Native.take(out) # NULL: no explanation was asked for
         default

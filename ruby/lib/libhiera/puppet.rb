@@ -589,7 +589,8 @@ module Libhiera
           end
           stats[:handed_off] += 1
           libhiera_record(keys[i])
-          yield resp.key?('value') ? resp['value'] : Libhiera::NOT_FOUND, i
+          # answers may be shared (Session#lookup_keys_answers): a copy
+          yield resp.key?('value') ? Libhiera::Wire.fresh(resp['value']) : Libhiera::NOT_FOUND, i
           i += 1
         end
         true
@@ -699,6 +700,7 @@ module Libhiera
               state.plan = Handoff.plan? if state.plan.nil?
               state.root = state.engine.session(hash, strict: true, plan: state.plan)
               state.root.objects = state.objects
+              state.root.share_answers = true
             else
               added = hash.reject { |k, v| state.top.key?(k) && state.top[k].equal?(v) }
               state.root = state.root.overlay(added, strict: true)
