@@ -421,6 +421,48 @@ module Libhiera
     # Encodings whose valid Strings are UTF-8 as they are.
     UTF8_COMPATIBLE = Hash.new(false).merge(Encoding::UTF_8 => true, Encoding::US_ASCII => true).freeze
 
+    # The start of the request text of a lookup of `key` (a String of
+    # UTF-8 text) with the merge `merge` (a String, or a Hash of Strings,
+    # numbers, booleans and nils) and nothing else, up to the comma after
+    # the merge (the request's other fields follow, then `}`), as #lookup
+    # sends it; memoized per process like {key_request} (JSON generation and
+    # keyword arguments cost more than the rest of a lookup's Ruby in
+    # JRuby). nil for a merge it does not keep.
+    # @api private
+    def self.merge_request_prefix(key, merge)
+      return nil unless merge.instance_of?(String) || (merge.instance_of?(Hash) && plain_merge?(merge))
+
+      if Handle::GVL_ATOMIC
+        (@merge_requests[merge] || {})[key] || new_merge_request(key, merge)
+      else
+        @key_requests_lock.synchronize { (@merge_requests[merge] || {})[key] || new_merge_request(key, merge) }
+      end
+    end
+    @merge_requests = {}
+    @merge_requests_size = 0
+    @key_requests_lock ||= Mutex.new
+
+    # @api private
+    def self.plain_merge?(merge)
+      merge.each_pair do |k, v|
+        return false unless (k.instance_of?(String) || k.instance_of?(Symbol)) &&
+                            (v.instance_of?(String) || v.instance_of?(Integer) || v == true || v == false || v.nil?)
+      end
+      true
+    end
+
+    # @api private
+    def self.new_merge_request(key, merge)
+      m = merge.is_a?(Hash) ? merge.transform_keys(&:to_s) : merge.to_s
+      text = %({"key":#{JSON.generate(Wire.string(key))},"merge":#{JSON.generate(m)},).freeze
+      if @merge_requests_size >= KEY_REQUESTS_MAX
+        @merge_requests = {}
+        @merge_requests_size = 0
+      end
+      @merge_requests_size += 1
+      (@merge_requests[merge.frozen? ? merge : merge.dup.freeze] ||= {})[key] = text
+    end
+
     # @api private
     def self.new_key_request(key)
       text = %({"key":#{JSON.generate(Wire.string(key))}}).freeze

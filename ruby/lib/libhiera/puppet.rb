@@ -284,6 +284,18 @@ module Libhiera
         "#{prefix}#{fields}}"
       end
 
+      # The request text of a lookup of `key` with the merge `merge` (as
+      # libhiera's request takes it: Handoff.merge_option) and nothing else
+      # from a scope whose request fields are `fields`, or nil when `key` is
+      # not a String of UTF-8 text or the merge is not one that
+      # {Libhiera::Session.merge_request_prefix} keeps.
+      def merge_request(key, merge, fields)
+        return nil unless key.instance_of?(String) && Libhiera::Session::UTF8_COMPATIBLE[key.encoding] && key.valid_encoding?
+
+        prefix = Libhiera::Session.merge_request_prefix(key, merge)
+        prefix && "#{prefix}#{fields}}"
+      end
+
       # Notes that libhiera numbered the variable `name` `index`.
       def known!(index, name)
         @known[index] = name
@@ -548,7 +560,8 @@ module Libhiera
         stack = (Thread.current[CURRENT] ||= [])
         stack.push(lookup_invocation)
         begin
-          value = if merge.nil? && override.empty? && defaults.empty? && (request = state.key_request(key, fields))
+          value = if override.empty? && defaults.empty? &&
+                     (request = merge.nil? ? state.key_request(key, fields) : state.merge_request(key, Handoff.merge_option(merge), fields))
                     # the common case: the request text made without JSON
                     # generation, and no keyword arguments (dear in JRuby)
                     session.lookup_request(request)
