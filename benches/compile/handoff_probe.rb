@@ -9,6 +9,11 @@
 # include the probe's own wrappers (a few hundred ns per call), so compare
 # them only with each other, within one run.
 #
+# HandoffProbe.install_split! (driver.rb --split) instead wraps fewer
+# methods and keeps each one's time exclusive of the wrapped methods it
+# calls, counted only inside the timer's outermost Hiera entry: the time in
+# Hiera split by kind (labels "<kind>: <method>").
+#
 #   HandoffProbe.install!   # after libhiera/puppet is loaded
 #   before = HandoffProbe.snapshot; ...compile...; HandoffProbe.delta(before)
 module HandoffProbe
