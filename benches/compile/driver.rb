@@ -8,7 +8,7 @@
 #
 #   ruby benches/compile/driver.rb --repo DIR [--rounds N] [--warm-rounds N]
 #        [--nodes N] [--json OUT] [--libhiera-ruby DIR] [--libhiera-so FILE]
-#        [--modes puppet,handoff] [--profile OUT] [--probe]
+#        [--modes puppet,handoff] [--profile OUT] [--probe | --split]
 #
 # The repo: DIR/hiera.yaml (the global layer), DIR/environments/production
 # (manifests/site.pp, hiera.yaml, data/, modules), DIR/nodes/<certname>.json
@@ -46,7 +46,11 @@
 # --probe (handoff_probe.rb): counts what the hand-off does per compile of
 # the timed hand-off rounds (calls into libhiera per function, FFI
 # MemoryPointers, host callbacks, JSON and wire encodes and parses, scope
-# work), with their inclusive times, printed after the table. Runs on MRI
+# work), with their inclusive times, printed after the table. --split
+# instead splits the hand-off's time in Hiera by kind (the engine's native
+# calls, reading and decoding answers, host callbacks, Puppet's own code
+# inside the timer, the hand-off's scope work, the rest), each exclusive
+# (HandoffProbe.install_split!). Runs on MRI
 # and on JRuby (benches/compile/jruby-run); the probe's wrappers add to the
 # times it reports.
 
@@ -80,6 +84,7 @@ module CompileBench
       when '--modes' then opts[:modes] = argv.shift.split(',')
       when '--profile' then opts[:profile] = argv.shift
       when '--probe' then opts[:probe] = true
+      when '--split' then opts[:probe] = :split
       when '-h', '--help'
         puts File.read(__FILE__).lines.drop(2).take_while { |l| l.start_with?('#') }.map { |l| l.sub(/^# ?/, '') }
         exit 0
@@ -257,7 +262,11 @@ module CompileBench
     HieraTimer.install!
     if opts[:probe]
       require_relative 'handoff_probe'
-      HandoffProbe.install!
+      if opts[:probe] == :split
+        HandoffProbe.install_split!
+      else
+        HandoffProbe.install!
+      end
       @probe_deltas = []
     end
     warm_up
@@ -320,6 +329,29 @@ module CompileBench
       answered = samples['handoff'].sum { |x| x[:handoff].fetch('handed_off', 0) } / samples['handoff'].size.to_f
       puts "hand-off probe: #{@probe_deltas.size} timed hand-off compiles, #{answered.round(1)} lookups answered per compile"
       HandoffProbe.report(@probe_deltas, per: answered)
+      if HandoffProbe.split?
+        hiera = samples['handoff'].sum { |x| x[:hiera_ms] } / samples['handoff'].size
+        n = @probe_deltas.size.to_f
+        kinds = Hash.new(0)
+        calls = 0
+        @probe_deltas.each do |d|
+          d.each do |label, (c, ns)|
+            kinds[label.split(':').first] += ns / n / 1e6
+            calls += c
+          end
+        end
+        over = HandoffProbe.calibrate
+        puts format('time in Hiera per compile (mean) %.2f ms; by kind (exclusive):', hiera)
+        kinds.sort_by { |_, ms| -ms }.each { |k, ms| puts format('  %-40s %8.2f ms %5.1f%%', k, ms, 100 * ms / hiera) }
+        rest = hiera - kinds.values.sum
+        puts format('  %-40s %8.2f ms %5.1f%%', 'the rest (glue, timer, probe)', rest, 100 * rest / hiera)
+        puts format('  probe: %.0f wrapped calls per compile, about %.2f us each (calibrated): %.2f ms of the above',
+                    calls / n, over / 1e3, calls / n * over / 1e6)
+        entries = samples['handoff'].sum { |x| x[:outer].values.sum } / samples['handoff'].size.to_f
+        timer = HandoffProbe.calibrate_timer
+        puts format('  timer: %.0f outermost entries per compile, about %.2f us each (calibrated): %.2f ms of the above',
+                    entries, timer / 1e3, entries * timer / 1e6)
+      end
     end
     File.write(opts[:json], JSON.pretty_generate(result) + "\n") if opts[:json]
     unless @logs.empty?
@@ -364,13 +396,17 @@ module CompileBench
 
   def summary_of(rec, delta)
     { node: rec[:node], total_ms: rec[:total_ns] / 1e6, hiera_ms: rec[:hiera_ns] / 1e6,
-      cpu_ms: rec[:cpu_ns] && rec[:cpu_ns] / 1e6, entries: rec[:entries].dup, outer: rec[:outer].dup, handoff: delta }
+      cpu_ms: rec[:cpu_ns] && rec[:cpu_ns] / 1e6, gc_ms: rec[:gc_ns] && rec[:gc_ns] / 1e6,
+      alloc_mb: rec[:alloc_bytes] && rec[:alloc_bytes] / 1e6, entries: rec[:entries].dup, outer: rec[:outer].dup,
+      handoff: delta }
   end
 
   def mode_stats(list)
     totals = list.map { |s| s[:total_ms] }
     hieras = list.map { |s| s[:hiera_ms] }
     cpu = list.map { |s| s[:cpu_ms] }.compact
+    gcs = list.map { |s| s[:gc_ms] }.compact
+    allocs = list.map { |s| s[:alloc_mb] }.compact
     per_node = list.group_by { |s| s[:node] }.transform_values do |ss|
       { 'compile_ms' => median(ss.map { |s| s[:total_ms] }).round(2), 'hiera_ms' => median(ss.map { |s| s[:hiera_ms] }).round(2),
         'lookups' => ss.first[:entries][HieraTimer::LOOKUP_LABEL] }
@@ -389,6 +425,8 @@ module CompileBench
       'compile_ms_mean' => (totals.sum / n).round(2), 'hiera_ms_mean' => (hieras.sum / n).round(2),
       'hiera_share' => (hieras.sum / totals.sum).round(4),
       'cpu_share' => cpu.empty? ? nil : (cpu.sum / totals.sum).round(3),
+      'gc_ms_mean' => gcs.empty? ? nil : (gcs.sum / gcs.size).round(2),
+      'alloc_mb_mean' => allocs.empty? ? nil : (allocs.sum / allocs.size).round(2),
       'lookups_per_compile' => (entries[HieraTimer::LOOKUP_LABEL] / n).round(1),
       'entries_per_compile' => entries.transform_values { |v| (v / n).round(1) },
       'outermost_entries_per_compile' => outer.transform_values { |v| (v / n).round(1) },
@@ -449,6 +487,7 @@ module CompileBench
       puts format('  %-28s %s', n, cols.join('   '))
     end
     r['modes'].each do |mode, s|
+      puts "#{mode}: GC ms per compile (mean) #{s['gc_ms_mean'] || '-'}, MB allocated by the compiling thread per compile (mean) #{s['alloc_mb_mean'] || '-'}"
       puts "#{mode}: outermost entries per compile #{s['outermost_entries_per_compile']}"
       puts "#{mode}: hand-off counters per compile #{s['handoff_counters_per_compile']}" unless s['handoff_counters_per_compile'].empty?
     end

@@ -19,7 +19,11 @@
 #
 # A compile record (a Hash): node, total_ns (Compiler#compile), cpu_ns (this
 # thread's CPU time, where the platform has it), hiera_ns, entries
-# { label => count }, outer { label => count }.
+# { label => count }, outer { label => count }, gc_ns (the runtime's
+# collection time during the compile, all threads: the JVM's collectors'
+# times in JRuby, GC.stat's time in MRI; nil where it has none) and
+# alloc_bytes (bytes this thread allocated during the compile: the JVM's
+# per-thread counter in JRuby; nil in MRI).
 module HieraTimer
   # Everything Hiera or the libhiera hand-off does in a compile is entered
   # through one of these: [constant, :instance or :singleton, method, label].
@@ -135,6 +139,8 @@ module HieraTimer
       state = { hiera_ns: 0, entries: Hash.new(0), outer: Hash.new(0) }
       Thread.current[STATE] = state
       Thread.current[DEPTH] = 0
+      g0 = gc_now
+      a0 = alloc_now
       c0 = cpu_now
       t0 = now
       begin
@@ -142,9 +148,12 @@ module HieraTimer
       ensure
         total = now - t0
         cpu = cpu_now
+        alloc = alloc_now
+        gc = gc_now
         Thread.current[STATE] = nil
         record = { node: node_name, total_ns: total, cpu_ns: cpu && c0 ? cpu - c0 : nil, hiera_ns: state[:hiera_ns],
-                   entries: state[:entries], outer: state[:outer] }
+                   entries: state[:entries], outer: state[:outer], gc_ns: gc && g0 ? gc - g0 : nil,
+                   alloc_bytes: alloc && a0 ? alloc - a0 : nil }
         Thread.current[:__hiera_timer_last] = record
         @listeners.each { |l| l.call(record) }
       end
@@ -166,6 +175,38 @@ module HieraTimer
         return ns.negative? ? nil : ns
       end
       Process.clock_gettime(Process::CLOCK_THREAD_CPUTIME_ID, :nanosecond)
+    rescue StandardError, NotImplementedError, LoadError
+      nil
+    end
+
+    # The runtime's garbage collection time so far (ns), or nil: in JRuby
+    # the sum of the JVM's collectors' times (ms resolution), in MRI
+    # GC.stat's :time (Ruby 3.1 and later: ms).
+    def gc_now
+      if defined?(JRUBY_VERSION)
+        @gc_beans ||= begin
+          require 'java'
+          java.lang.management.ManagementFactory.getGarbageCollectorMXBeans.to_a
+        end
+        return @gc_beans.sum { |b| [b.getCollectionTime, 0].max } * 1_000_000
+      end
+      ms = GC.stat[:time]
+      ms && ms * 1_000_000
+    rescue StandardError, NotImplementedError, LoadError
+      nil
+    end
+
+    # Bytes allocated by this thread so far, or nil (JRuby only: the JVM's
+    # com.sun.management.ThreadMXBean).
+    def alloc_now
+      return nil unless defined?(JRUBY_VERSION)
+
+      @thread_mx ||= begin
+        require 'java'
+        java.lang.management.ManagementFactory.getThreadMXBean
+      end
+      n = @thread_mx.getThreadAllocatedBytes(java.lang.Thread.currentThread.getId)
+      n.negative? ? nil : n
     rescue StandardError, NotImplementedError, LoadError
       nil
     end

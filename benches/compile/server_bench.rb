@@ -212,7 +212,7 @@ module ServerBench
       mine.each_with_index do |s, i|
         r = recs[i]
         problems << "#{mode}: compile #{i + 1} is #{s['node']}, its record #{r['node']}" unless r['node'] == s['node']
-        s.merge!(r.slice('total_ms', 'hiera_ms', 'cpu_ms', 'lookups', 'outer'))
+        s.merge!(r.slice('total_ms', 'hiera_ms', 'cpu_ms', 'gc_ms', 'alloc_mb', 'lookups', 'outer'))
         next unless (k = counts[i])
 
         problems << "#{mode}: compile #{i + 1} is #{s['node']}, its log line #{k['node']}" unless k['node'] == s['node']
@@ -271,6 +271,8 @@ module ServerBench
     hieras = list.map { |s| s['hiera_ms'] }.compact
     https = list.map { |s| s['http_ms'] }
     cpu = list.map { |s| s['cpu_ms'] }.compact
+    gcs = list.map { |s| s['gc_ms'] }.compact
+    allocs = list.map { |s| s['alloc_mb'] }.compact
     outer = Hash.new(0)
     list.each { |s| (s['outer'] || {}).each { |k, v| outer[k] += v } }
     counters = Hash.new(0)
@@ -293,6 +295,8 @@ module ServerBench
       'hiera_share' => totals.empty? ? nil : (hieras.sum / totals.sum).round(4),
       'outside_compile_ms_median' => median(list.map { |s| s['total_ms'] && s['http_ms'] - s['total_ms'] }.compact)&.round(2),
       'cpu_share' => cpu.empty? || totals.empty? ? nil : (cpu.sum / totals.sum).round(3),
+      'gc_ms_mean' => gcs.empty? ? nil : (gcs.sum / gcs.size).round(2),
+      'alloc_mb_mean' => allocs.empty? ? nil : (allocs.sum / allocs.size).round(2),
       'lookups_per_compile' => (list.sum { |s| s['lookups'] || 0 } / n).round(1),
       'outermost_entries_per_compile' => outer.transform_values { |v| (v / n).round(1) },
       'handoff_counters_per_compile' => counters.transform_values { |v| (v / n).round(1) },
@@ -351,6 +355,10 @@ module ServerBench
     if (q = r['ratios'])
       puts "stock/hand-off: HTTP #{q['http']}x, compile #{q['compile']}x, Hiera #{q['hiera']}x; first compile: " \
            "HTTP #{q['first_compile_http']}x, compile #{q['first_compile']}x, Hiera #{q['first_compile_hiera']}x"
+    end
+    r['modes'].each do |mode, s|
+      puts "#{mode}: GC ms per compile (mean, the JVM's collectors) #{s['gc_ms_mean'] || '-'}, " \
+           "MB allocated by the compiling thread per compile (mean) #{s['alloc_mb_mean'] || '-'}"
     end
     puts 'per round (median ms: compile, Hiera):'
     r['modes'].each do |mode, s|

@@ -45,6 +45,8 @@ module CompileBenchServer
         @seq += 1
         line = JSON.generate('seq' => @seq, 'node' => record[:node], 'total_ms' => record[:total_ns] / 1e6,
                              'hiera_ms' => record[:hiera_ns] / 1e6, 'cpu_ms' => record[:cpu_ns] && record[:cpu_ns] / 1e6,
+                             'gc_ms' => record[:gc_ns] && record[:gc_ns] / 1e6,
+                             'alloc_mb' => record[:alloc_bytes] && record[:alloc_bytes] / 1e6,
                              'lookups' => record[:entries][HieraTimer::LOOKUP_LABEL],
                              'entries' => record[:entries], 'outer' => record[:outer])
         File.open(@records_path, 'a') { |f| f.puts(line) }

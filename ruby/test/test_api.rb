@@ -127,6 +127,41 @@ class TestApi < Minitest::Test
     end
   end
 
+  # Session#share_answers (the Puppet hand-off's): an answer text seen
+  # before is not parsed again; each lookup still gets its own Arrays and
+  # Hashes (changing one changes no other lookup's value), and shares the
+  # Strings, as Puppet shares the values of the data files it keeps.
+  def test_shared_answers_give_each_lookup_new_arrays_and_hashes
+    data = "big:\n  servers: [a.example.com, b.example.com]\n  opts: {x: [1, 2], y: {z: long value of the hash}}\n" \
+           "  name: the big hash\nsmall: [1]\n"
+    fixture('hiera.yaml' => "version: 5\nhierarchy:\n  - name: c\n    path: c.yaml\n", 'data/c.yaml' => data) do |dir|
+      hiera = Libhiera::Hiera.new(hiera_config: File.join(dir, 'hiera.yaml'), environmentpath: dir)
+      plain = hiera.session({})
+      expected = plain.lookup('big')
+      refute_same expected['name'], plain.lookup('big')['name']
+      shared = hiera.session({})
+      shared.share_answers = true
+      a = shared.lookup('big')
+      b = shared.lookup('big')
+      assert_equal expected, a
+      assert_equal expected, b
+      refute_same a, b
+      refute_same a['opts'], b['opts']
+      refute_same a['opts']['x'], b['opts']['x']
+      assert_same a['name'], b['name']
+      a['servers'] << 'c.example.com'
+      a['opts']['y']['w'] = 1
+      a['extra'] = true
+      assert_equal expected, shared.lookup('big')
+      assert_equal expected, shared.overlay({ 'v' => 1 }).lookup('big')
+      # a class's batch
+      first = shared.lookup_keys(%w[big small])
+      first[0]['opts']['x'] << 3
+      first[1] << 2
+      assert_equal [expected, [1]], shared.lookup_keys(%w[big small])
+    end
+  end
+
   def test_lookup_all_answers_every_key_as_puppet
     dir = File.expand_path('../../tests/conformance/all_keys/every_key', __dir__)
     expected = JSON.parse(File.read(File.join(dir, 'expected.json')))

@@ -149,6 +149,15 @@ module Libhiera
     # give back as they are.
     attr_accessor :objects
 
+    # true: answers go through the answer cache (Wire.load_answer), so
+    # that the Strings (and numbers) in values are shared by the lookups
+    # that gave the same answer text, as Puppet shares the values of the
+    # data files it keeps; Arrays and Hashes are still new for each lookup.
+    # For the Puppet hand-off; overlays take it from their session. Off by
+    # default: every value a lookup returns is then wholly new.
+    # @api private
+    attr_accessor :share_answers
+
     def initialize(hiera, scope, strict: false, plan: false, hiera3_variables: nil, parent: nil, deferred: nil)
       raise InvalidArgumentError.new('libhiera: the scope must be a Hash', kind: 'invalid_argument') unless scope.is_a?(Hash)
 
@@ -245,7 +254,11 @@ module Libhiera
       lookup_keys_answers(Session.keys_text(keys), scope_fields).each do |resp|
         raise key_error(resp) if resp.key?('error')
 
-        value = resp.key?('value') ? resp['value'] : NOT_FOUND
+        value = if resp.key?('value')
+                  @share_answers ? Wire.fresh(resp['value']) : resp['value']
+                else
+                  NOT_FOUND
+                end
         yield value, values.size if block_given?
         values << value
       end
@@ -263,7 +276,10 @@ module Libhiera
     # ({keys_text}), with the request fields `scope_fields` (or nil): an
     # Array of Hashes, each with its key's `"value"`, or an `"error"` (the
     # last: {key_error}), or neither (not found). Positional, for the
-    # hand-off's hot path, which reads them in a loop.
+    # hand-off's hot path, which reads them in a loop. The answers may be
+    # shared with other calls that got the same text (Wire.shared_answer):
+    # the caller hands out copies of the values (Wire.fresh) and changes
+    # nothing.
     # @api private
     def lookup_keys_answers(text, scope_fields)
       options = scope_fields ? "{#{scope_fields}}" : '{}'
@@ -274,7 +290,7 @@ module Libhiera
       json = Native.take_written(status, out)
       raise failure(status, json) unless status == Native::OK
 
-      Wire.load(json, @objects)
+      (@share_answers && Wire.shared_answer(json)) || Wire.load(json, @objects)
     end
 
     # The exception of an answer of {lookup_keys_answers} that has an
@@ -405,6 +421,48 @@ module Libhiera
     # Encodings whose valid Strings are UTF-8 as they are.
     UTF8_COMPATIBLE = Hash.new(false).merge(Encoding::UTF_8 => true, Encoding::US_ASCII => true).freeze
 
+    # The start of the request text of a lookup of `key` (a String of
+    # UTF-8 text) with the merge `merge` (a String, or a Hash of Strings,
+    # numbers, booleans and nils) and nothing else, up to the comma after
+    # the merge (the request's other fields follow, then `}`), as #lookup
+    # sends it; memoized per process like {key_request} (JSON generation and
+    # keyword arguments cost more than the rest of a lookup's Ruby in
+    # JRuby). nil for a merge it does not keep.
+    # @api private
+    def self.merge_request_prefix(key, merge)
+      return nil unless merge.instance_of?(String) || (merge.instance_of?(Hash) && plain_merge?(merge))
+
+      if Handle::GVL_ATOMIC
+        (@merge_requests[merge] || {})[key] || new_merge_request(key, merge)
+      else
+        @key_requests_lock.synchronize { (@merge_requests[merge] || {})[key] || new_merge_request(key, merge) }
+      end
+    end
+    @merge_requests = {}
+    @merge_requests_size = 0
+    @key_requests_lock ||= Mutex.new
+
+    # @api private
+    def self.plain_merge?(merge)
+      merge.each_pair do |k, v|
+        return false unless (k.instance_of?(String) || k.instance_of?(Symbol)) &&
+                            (v.instance_of?(String) || v.instance_of?(Integer) || v == true || v == false || v.nil?)
+      end
+      true
+    end
+
+    # @api private
+    def self.new_merge_request(key, merge)
+      m = merge.is_a?(Hash) ? merge.transform_keys(&:to_s) : merge.to_s
+      text = %({"key":#{JSON.generate(Wire.string(key))},"merge":#{JSON.generate(m)},).freeze
+      if @merge_requests_size >= KEY_REQUESTS_MAX
+        @merge_requests = {}
+        @merge_requests_size = 0
+      end
+      @merge_requests_size += 1
+      (@merge_requests[merge.frozen? ? merge : merge.dup.freeze] ||= {})[key] = text
+    end
+
     # @api private
     def self.new_key_request(key)
       text = %({"key":#{JSON.generate(Wire.string(key))}}).freeze
@@ -425,13 +483,15 @@ module Libhiera
       end
       @host = parent.host?
       @objects = parent.objects
+      @share_answers = parent.share_answers
     end
 
     # The value of a lookup's answer: `status` and the out-parameter `out`
     # it wrote (freed here); `default` when not found.
     def answer(status, out, default)
       case status
-      when Native::OK then Wire.load(Native.take(out), @objects)
+      when Native::OK
+        @share_answers ? Wire.load_answer(Native.take(out), @objects) : Wire.load(Native.take(out), @objects)
       when Native::NOT_FOUND # most automatic parameter lookups
         Native.take(out) # NULL: no explanation was asked for
         default

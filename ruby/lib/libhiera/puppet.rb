@@ -284,10 +284,40 @@ module Libhiera
         "#{prefix}#{fields}}"
       end
 
+      # The request text of a lookup of `key` with the merge `merge` (as
+      # libhiera's request takes it: Handoff.merge_option) and nothing else
+      # from a scope whose request fields are `fields`, or nil when `key` is
+      # not a String of UTF-8 text or the merge is not one that
+      # {Libhiera::Session.merge_request_prefix} keeps.
+      def merge_request(key, merge, fields)
+        return nil unless key.instance_of?(String) && Libhiera::Session::UTF8_COMPATIBLE[key.encoding] && key.valid_encoding?
+
+        prefix = Libhiera::Session.merge_request_prefix(key, merge)
+        prefix && "#{prefix}#{fields}}"
+      end
+
       # Notes that libhiera numbered the variable `name` `index`.
       def known!(index, name)
         @known[index] = name
         @checked += 1 while @known[@checked]
+      end
+
+      # The names among the first `checked` of {#known}, in order, that a
+      # class or resource scope can hold ({Handoff.localizable?}): the only
+      # ones a lookup's scope must be searched for. Kept for the last
+      # `checked`.
+      def local_known(checked)
+        return @local_known if @local_known_for == checked
+
+        list = []
+        i = 0
+        while i < checked
+          name = @known[i]
+          list << name if Handoff.localizable?(name)
+          i += 1
+        end
+        @local_known_for = checked
+        @local_known = list.freeze
       end
     end
 
@@ -530,7 +560,8 @@ module Libhiera
         stack = (Thread.current[CURRENT] ||= [])
         stack.push(lookup_invocation)
         begin
-          value = if merge.nil? && override.empty? && defaults.empty? && (request = state.key_request(key, fields))
+          value = if override.empty? && defaults.empty? &&
+                     (request = merge.nil? ? state.key_request(key, fields) : state.merge_request(key, Handoff.merge_option(merge), fields))
                     # the common case: the request text made without JSON
                     # generation, and no keyword arguments (dear in JRuby)
                     session.lookup_request(request)
@@ -587,7 +618,8 @@ module Libhiera
           end
           stats[:handed_off] += 1
           libhiera_record(keys[i])
-          yield resp.key?('value') ? resp['value'] : Libhiera::NOT_FOUND, i
+          # answers may be shared (Session#lookup_keys_answers): a copy
+          yield resp.key?('value') ? Libhiera::Wire.fresh(resp['value']) : Libhiera::NOT_FOUND, i
           i += 1
         end
         true
@@ -697,6 +729,7 @@ module Libhiera
               state.plan = Handoff.plan? if state.plan.nil?
               state.root = state.engine.session(hash, strict: true, plan: state.plan)
               state.root.objects = state.objects
+              state.root.share_answers = true
             else
               added = hash.reject { |k, v| state.top.key?(k) && state.top[k].equal?(v) }
               state.root = state.root.overlay(added, strict: true)
@@ -725,12 +758,25 @@ module Libhiera
       # lookup() calls), so that fields kept per scope and checked by the
       # tables' sizes were never reused (334 reads for 337 lookups per
       # compile on the generated repo) and cost more than they saved.
+      #
+      # Only the names a class or resource scope can hold are searched for
+      # (CompileState#local_known): when the hierarchies and data name only
+      # facts, trusted and qualified variables, no scope is walked at all.
       def scope_fields(state, scope, top, invocation)
         checked = state.checked
-        chain = (state.scopes[scope] ||= Handoff.chain(scope, top))
-        names = Handoff.local_names(chain, state.known, checked)
+        locals = state.local_known(checked)
+        if locals.empty?
+          names = NO_NAMES
+          # the scopes between `scope` and the top scope (Handoff.chain) are
+          # none only for the top scope itself
+          local = !scope.equal?(top)
+        else
+          chain = (state.scopes[scope] ||= Handoff.chain(scope, top))
+          names = Handoff.local_names(chain, locals)
+          local = !chain.empty?
+        end
         # calling_* only matter to a Hiera 3 global hiera.yaml.
-        calling = !chain.empty? && libhiera_hiera3_global?(state, invocation) ? Handoff.calling(scope) : nil
+        calling = local && libhiera_hiera3_global?(state, invocation) ? Handoff.calling(scope) : nil
         if names.empty? && calling.nil?
           return state.plain_fields[checked] ||= Libhiera::Session.scope_fields(nil, nil, known_variables: checked)
         end
@@ -881,14 +927,14 @@ module Libhiera
         chain
       end
 
-      # Which of the first `checked` names of `known` the scopes of `chain`
+      # Which of `names` (CompileState#local_known) the scopes of `chain`
       # ({chain}) hold: those a lookup from its first scope sees that the
       # top scope does not give. Each scope's tables: the one on top of its
       # ephemeral stack (Scope#effective_symtable) and those below it.
       # Loops, not blocks: this runs for every lookup, and a block costs
       # more than its work in JRuby.
-      def self.local_names(chain, known, checked)
-        return NO_NAMES if chain.empty? || checked.zero?
+      def self.local_names(chain, known)
+        return NO_NAMES if chain.empty? || known.empty?
 
         tables = nil
         c = 0
@@ -905,6 +951,7 @@ module Libhiera
 
         names = nil
         i = 0
+        checked = known.size
         while i < checked
           name = known[i]
           t = 0
@@ -920,6 +967,18 @@ module Libhiera
         names ? names.freeze : NO_NAMES
       end
       NO_NAMES = [].freeze
+
+      # Variables no class or resource scope holds: Puppet's scopes refuse
+      # to set these but in the top scope (Scope#setvar: "Attempt to assign
+      # to a reserved variable name").
+      NEVER_LOCAL = { 'facts' => true, 'trusted' => true, 'server_facts' => true }.freeze
+
+      # Whether a class or resource scope can hold the variable `name`:
+      # not a qualified name (`::datacenter`, `ntp::servers`: a scope's
+      # tables hold plain names only) and not one of {NEVER_LOCAL}.
+      def self.localizable?(name)
+        !(NEVER_LOCAL[name] || name.include?('::'))
+      end
     end
   end
 end

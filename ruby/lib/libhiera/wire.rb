@@ -85,6 +85,114 @@ module Libhiera
       text.include?(MARK) ? decode(value, objects) : value
     end
 
+    # Answers are kept by their text, parsed once: the same keys give the
+    # same answers in every compile (and mostly for every node), and JSON
+    # parsing and the objects it makes cost more than the rest of a
+    # lookup's Ruby in JRuby. Only plain data (no `__type__` object, whose
+    # references are the caller's) of at least ANSWER_MIN_BYTES; at most
+    # ANSWERS_MAX_BYTES of text are kept (then the cache starts again).
+    ANSWER_MIN_BYTES = 64
+    ANSWERS_MAX_BYTES = 8 * 1024 * 1024
+    # MRI: Hash#[] and #[]= with String keys are atomic under the GVL;
+    # JRuby's Hash needs a lock.
+    ANSWERS_LOCK = RUBY_ENGINE == 'ruby' ? nil : Mutex.new
+    @answers = {}
+    @answers_bytes = 0
+
+    # {load} for the answer of a lookup, through the answer cache. What it
+    # returns is the caller's: Arrays and Hashes are new for each call, as
+    # Puppet's interpolation makes them new for each lookup, and the Strings
+    # and other values in them are shared by the calls that gave the same
+    # text, as Puppet's lookups share the values of the data files it keeps
+    # (`fresh`).
+    def load_answer(text, objects = nil)
+      first = text.getbyte(0)
+      return load(text, objects) unless (first == 123 || first == 91) && text.bytesize >= ANSWER_MIN_BYTES
+
+      entry = ANSWERS_LOCK ? ANSWERS_LOCK.synchronize { @answers[text] } : @answers[text]
+      return entry[1] ? fresh(entry[0]) : entry[0].dup if entry
+      return load(text, objects) if text.include?(MARK)
+
+      text = text.dup.force_encoding(UTF_8) unless text.encoding == UTF_8
+      value = parse(text)
+      nested = nested?(value)
+      entry = [value, nested].freeze
+      if ANSWERS_LOCK
+        ANSWERS_LOCK.synchronize { keep_answer(text, entry) }
+      else
+        keep_answer(text, entry)
+      end
+      nested ? fresh(value) : value.dup
+    end
+
+    # The cached answer of `text`, shared by every caller, or nil (for
+    # loops that copy only the parts they hand out: {fresh}).
+    def shared_answer(text)
+      first = text.getbyte(0)
+      return nil unless (first == 123 || first == 91) && text.bytesize >= ANSWER_MIN_BYTES
+
+      entry = ANSWERS_LOCK ? ANSWERS_LOCK.synchronize { @answers[text] } : @answers[text]
+      return entry[0] if entry
+      return nil if text.include?(MARK)
+
+      text = text.dup.force_encoding(UTF_8) unless text.encoding == UTF_8
+      value = parse(text)
+      entry = [value, nested?(value)].freeze
+      if ANSWERS_LOCK
+        ANSWERS_LOCK.synchronize { keep_answer(text, entry) }
+      else
+        keep_answer(text, entry)
+      end
+      value
+    end
+
+    def keep_answer(text, entry)
+      if @answers_bytes + text.bytesize > ANSWERS_MAX_BYTES
+        @answers = {}
+        @answers_bytes = 0
+      end
+      @answers_bytes += text.bytesize
+      @answers[text] = entry
+    end
+
+    # Forgets the kept answers (tests).
+    def forget_answers
+      ANSWERS_LOCK ? ANSWERS_LOCK.synchronize { @answers = {} } : (@answers = {})
+      @answers_bytes = 0
+    end
+
+    # Whether an Array or Hash holds an Array or Hash.
+    def nested?(v)
+      if v.instance_of?(Hash)
+        v.each_value { |e| return true if e.instance_of?(Hash) || e.instance_of?(Array) }
+      elsif v.instance_of?(Array)
+        v.each { |e| return true if e.instance_of?(Hash) || e.instance_of?(Array) }
+      end
+      false
+    end
+
+    # A copy of a parsed value with new Arrays and Hashes and the same
+    # Strings, numbers, booleans and nils.
+    def fresh(v)
+      if v.instance_of?(Hash)
+        h = v.dup
+        v.each_pair { |k, e| h[k] = fresh(e) if e.instance_of?(Hash) || e.instance_of?(Array) }
+        h
+      elsif v.instance_of?(Array)
+        a = v.dup
+        i = 0
+        n = a.size
+        while i < n
+          e = a[i]
+          a[i] = fresh(e) if e.instance_of?(Hash) || e.instance_of?(Array)
+          i += 1
+        end
+        a
+      else
+        v
+      end
+    end
+
     # JSON.parse without options (passing any costs more than parsing a
     # short answer) unless the text nests deeper than its default limit.
     def parse(text)
