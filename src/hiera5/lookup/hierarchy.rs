@@ -331,6 +331,19 @@ impl Invocation<'_> {
         Some(hierarchy)
     }
 
+    /// Whether [`Invocation::shared_resolution`] could ever take `resolved`
+    /// (every location a file read in a format the key index is built for):
+    /// others (a custom, host-run or eyaml function's level, `options`, a
+    /// uri) are not kept in the [`ResolutionCache`], where they would only
+    /// hold their data and a variant's place. An explaining session builds
+    /// no key index, so what it resolves is not kept either.
+    fn takeable(&self, resolved: &ResolvedHierarchy, entries: &[Entry]) -> bool {
+        resolved.entries.iter().all(|re| {
+            indexed_format(self.hiera(), &entries[re.index], re).is_some()
+                && re.locations.iter().all(|l| matches!(l, Location::Path(..)))
+        })
+    }
+
     /// The hierarchy of `config` resolved for this session's scope: from the
     /// session's cache when the request cannot change variables (no
     /// override or default values), else resolved afresh.
@@ -395,6 +408,8 @@ impl Invocation<'_> {
                 if self.warnings.len() == warnings
                     && !kept.reads.iter().any(|r| &**r == VOLATILE)
                     && Arc::ptr_eq(&kept.config, config)
+                    && self.explain.is_none()
+                    && self.takeable(&kept, self.session.entries(config, default_hierarchy))
                 {
                     let key = (cache_key.0, default_hierarchy, self.session.options.plan);
                     let shared = SharedResolution {

@@ -944,3 +944,47 @@ fn keys_no_pattern_can_match_are_refused_by_their_last_bytes_as_each_pattern_ref
     assert_eq!(c.for_key("a::labels").unwrap(), Some(&Value::Int(0)));
     assert_eq!(c.for_key("a:labels").unwrap(), None);
 }
+
+#[test]
+fn resolutions_no_session_could_take_are_not_kept() {
+    // A level no key index is built for (a function with `options`, here
+    // eyaml's) makes the hierarchy one no other session can take: it is not
+    // kept in the Hiera's ResolutionCache (it would only hold its data and a
+    // variant's place), and neither is what an explaining session resolves.
+    let (dir, hiera) = plan_fixture(
+        "share-takeable",
+        "version: 5\nhierarchy:\n  - name: secrets\n    lookup_key: eyaml_lookup_key\n    path: secrets.eyaml\n    options: {pkcs7_private_key: nowhere.pem, pkcs7_public_key: nowhere.pem}\n  - name: c\n    path: \"%{facts.role}.yaml\"\n",
+        "",
+    );
+    std::fs::write(dir.join("data/web.yaml"), "a: web\n").unwrap();
+    let session = |hiera: &Arc<Hiera>| {
+        let mut facts = Map::default();
+        facts.insert("role".into(), "web".into());
+        let mut scope = Map::default();
+        scope.insert("facts".into(), Value::hash(facts));
+        Session::new(Arc::clone(hiera), scope)
+    };
+    for _ in 0..2 {
+        assert_eq!(
+            session(&hiera).lookup_key("a").unwrap(),
+            Some(Value::string("web"))
+        );
+    }
+    assert_eq!(hiera.resolutions.len(), 0);
+    // Without the eyaml level: explained, not kept; looked up, kept.
+    std::fs::write(
+        dir.join("hiera.yaml"),
+        "version: 5\nhierarchy:\n  - name: c\n    path: \"%{facts.role}.yaml\"\n",
+    )
+    .unwrap();
+    let hiera = Arc::new(Hiera::open(hiera.options().clone()).unwrap());
+    let (r, _) = session(&hiera).explain(&LookupRequest::key("a"));
+    assert_eq!(r.unwrap(), Some(Value::string("web")));
+    assert_eq!(hiera.resolutions.len(), 0);
+    assert_eq!(
+        session(&hiera).lookup_key("a").unwrap(),
+        Some(Value::string("web"))
+    );
+    assert_eq!(hiera.resolutions.len(), 1);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
