@@ -54,6 +54,15 @@ class TestFileBackend < Minitest::Test
       end
       Libhiera::Hiera3.decelerate!
       off = run_lookups(dir)
+      # Stock Hiera 3's own run, the reference, once met a fault of JRuby
+      # 9.3's interpreter (a Java NullPointerException, "this.interpreterContext
+      # is null", raised from stock code while JRuby compiled a method): that
+      # reference is taken again, at most twice. libhiera's run below is not.
+      2.times do
+        break unless off.any? { |o| o['class'] == 'Java::JavaLang::NullPointerException' }
+
+        off = run_lookups(dir)
+      end
       Libhiera::Hiera3.accelerate!
       calls = Hash.new(0)
       spy = Module.new do
