@@ -65,7 +65,6 @@ module HandoffProbe
       %i[libhiera_session scope_fields libhiera_lookup_keys].each { |m| wrap(handoff, m, "Handoff##{m}") }
       wrap(handoff, :libhiera_answer, 'Handoff#libhiera_answer')
       wrap(Libhiera::Session, :lookup_request, 'Session#lookup_request')
-      wrap(handoff.singleton_class, :answering, 'Handoff.answering')
       wrap(Libhiera::Session, :lookup, 'Session#lookup')
       wrap(Libhiera::Session, :lookup_keys, 'Session#lookup_keys')
       wrap(Libhiera::Session, :lookup_keys_answers, 'Session#lookup_keys_answers')

@@ -555,8 +555,10 @@ module Libhiera
         session = state.root
         override = lookup_invocation.override_values
         defaults = lookup_invocation.default_values
-        # Handoff.answering without its block (a block that reads this
-        # method's variables puts them on the heap in JRuby).
+        # The invocation on the stack of host calls while libhiera runs,
+        # its errors raised as Puppet raises them (Handoff.failure); inline,
+        # as in libhiera_lookup_keys: a block that reads this method's
+        # variables puts them on the heap in JRuby.
         stack = (Thread.current[CURRENT] ||= [])
         stack.push(lookup_invocation)
         begin
@@ -612,7 +614,7 @@ module Libhiera
         while i < n
           resp = answers[i]
           if resp.key?('error')
-            # as Handoff.answering passes it on (counted; a host function's
+            # as libhiera_answer raises it (counted; a host function's
             # error that is not Puppet's raised as it is)
             raise Handoff.failure(session.key_error(resp))
           end
@@ -623,20 +625,6 @@ module Libhiera
           i += 1
         end
         true
-      end
-
-      # Runs a handed-off lookup: the invocation on the stack of host calls,
-      # libhiera's errors raised as Puppet raises them.
-      def self.answering(invocation)
-        stack = (Thread.current[CURRENT] ||= [])
-        stack.push(invocation)
-        begin
-          yield
-        rescue StandardError => e
-          raise failure(e)
-        ensure
-          stack.pop
-        end
       end
 
       # What a handed-off lookup that failed with `error` raises (counted):
@@ -909,11 +897,10 @@ module Libhiera
       NO_TABLE = Object.new.freeze
 
       # What changes when a top-scope variable is set (Puppet variables
-      # are never reassigned, only added).
+      # are never reassigned, only added), for a Puppet whose top scope has
+      # no table {top_table} reads (with one, its size is the stamp).
       def self.top_stamp(top)
-        table = top.instance_variable_get(:@symtable)
-        symbols = table&.instance_variable_get(:@symbols)
-        symbols.is_a?(Hash) ? symbols.size : top.to_hash(false, true).size
+        top.to_hash(false, true).size
       end
 
       # The scopes between `scope` and the top scope, `scope` first (as
