@@ -198,9 +198,13 @@ pub fn literal_prefix(src: &str) -> Option<String> {
 /// The literal texts one of which every match of `src` must end with when
 /// it is anchored at the end (`...lit$`, or `...lit(a|b)$`), for subjects
 /// without a newline (where Ruby's `$` is the end of the text). `None` when
-/// there is no such suffix.
+/// there is no such suffix, and when an inline option group turns on
+/// case-insensitive or extended matching (`(?i)`, `(?x:...)`): after it the
+/// pattern's text is no longer the text a match ends with (Ruby matches
+/// `^(?i)a::settings$` against `a::SETTINGS`, and `(?x)` makes `# ...` a
+/// comment).
 pub fn literal_suffixes(src: &str) -> Option<Vec<String>> {
-    if has_top_level_alternation(src) {
+    if has_top_level_alternation(src) || turns_on_case_or_extended(src) {
         return None;
     }
     let mut run = String::new();
@@ -260,6 +264,27 @@ fn trailing_literal_group(rest: &str) -> Option<Vec<&str>> {
 
 fn is_literal(c: char) -> bool {
     c.is_ascii_alphanumeric() || c == '_' || c == ':' || c == '-'
+}
+
+/// Whether `src` has an inline option group (`(?imx-imx)` or
+/// `(?imx-imx:...)`) that turns on `i` or `x`. Conservative: a `(?` inside
+/// a character class counts too (a suffix refused is only a missed
+/// shortcut).
+fn turns_on_case_or_extended(src: &str) -> bool {
+    let bytes = src.as_bytes();
+    let mut at = 0;
+    while let Some(found) = src[at..].find("(?") {
+        let flags_at = at + found + 2;
+        let on = bytes[flags_at..]
+            .iter()
+            .take_while(|b| b.is_ascii_alphabetic())
+            .any(|b| matches!(b, b'i' | b'x'));
+        if on {
+            return true;
+        }
+        at = flags_at;
+    }
+    false
 }
 
 /// Whether `src` has a `|` outside groups and character classes.
@@ -329,6 +354,13 @@ mod tests {
         assert_eq!(sfx("[a$]x$").as_deref(), Some("x"));
         assert_eq!(sfx("a|b$"), None);
         assert_eq!(sfx("abc"), None);
+        // Case-insensitive or extended from an inline option on: no suffix.
+        assert_eq!(sfx("^(?i)profile::.*::settings$"), None);
+        assert_eq!(sfx("^profile::(?i:x)::settings$"), None);
+        assert_eq!(sfx("^(?mi)a$"), None);
+        assert_eq!(sfx("^(?x)foo # c$"), None);
+        assert_eq!(sfx("^(?m-i)a::b$").as_deref(), Some("a::b"));
+        assert_eq!(sfx("^(?:a)::b$").as_deref(), Some("::b"));
     }
 
     #[test]
@@ -368,6 +400,19 @@ mod tests {
             ("^ntp::.*::(packages|servers)$", "ntp::x::packagez", false),
             ("^ntp::.*::(?:packages|servers)$", "ntp::x::servers", true),
             ("^ntp::.*(a|b)+$", "ntp::xab", true),
+            (
+                "^(?i)profile::.*::settings$",
+                "profile::web::SETTINGS",
+                true,
+            ),
+            (
+                "^profile::.*::(?i)settings$",
+                "profile::web::Settings",
+                true,
+            ),
+            ("^(?x)foo # c$", "foo", true),
+            ("^(?x)foo # c$", "foo # c", true),
+            ("^(?x)foo # c$", "fo", false),
         ];
         for (src, subject, expected) in cases {
             let p = Pattern::new(src).unwrap();
