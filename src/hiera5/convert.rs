@@ -39,7 +39,8 @@ pub fn convert_to(key: &str, value: Value, spec: &Value) -> Result<Value> {
     let converted = new_instance(&ty, value, &args).map_err(raised)?;
     // ... and asserts that what it made is one.
     if let Some(c) = &checked {
-        crate::hiera5::convert_type::assert_result(c, &ty.text(), &converted).map_err(raised)?;
+        let text = crate::hiera5::convert_type::text_with_enum(c).unwrap_or_else(|| ty.text());
+        crate::hiera5::convert_type::assert_result(c, &text, &converted).map_err(raised)?;
     }
     Ok(converted)
 }
@@ -58,37 +59,64 @@ struct TypeRef {
 }
 
 /// The top-level parameters of a type's `[...]` contents (`inner`, without
-/// the brackets), split at the commas outside nested brackets and trimmed;
-/// `None` when the brackets do not balance.
+/// the brackets), split at the commas outside nested brackets, braces,
+/// parentheses, quoted strings and regexps, and trimmed; `None` when the
+/// brackets do not balance.
 pub(crate) fn top_level_params(inner: &str) -> Option<Vec<String>> {
     let mut params = Vec::new();
     let mut depth = 0i32;
-    let mut cur = String::new();
-    for c in inner.chars() {
-        match c {
-            '[' => depth += 1,
-            ']' => depth -= 1,
-            ',' if depth == 0 => {
-                params.push(cur.trim().to_string());
-                cur.clear();
-                continue;
+    let mut start = 0;
+    for (at, b) in structural(inner) {
+        match b {
+            b'[' | b'{' | b'(' => depth += 1,
+            b']' | b'}' | b')' => depth -= 1,
+            b',' if depth == 0 => {
+                params.push(inner[start..at].trim().to_string());
+                start = at + 1;
             }
             _ => {}
         }
-        cur.push(c);
     }
     if depth != 0 {
         return None;
     }
-    if !cur.trim().is_empty() {
-        params.push(cur.trim().to_string());
+    let last = inner[start..].trim();
+    if !last.is_empty() {
+        params.push(last.to_string());
     }
     Some(params)
+}
+
+/// The bytes of a type's text that are its syntax, with their positions:
+/// everything outside quoted strings (`'...'`, `"..."`) and regexps
+/// (`/.../`), where a bracket or a comma is text (a backslash escapes the
+/// byte after it in all three).
+pub(crate) fn structural(src: &str) -> impl Iterator<Item = (usize, u8)> + '_ {
+    let mut quote: Option<u8> = None;
+    let mut escaped = false;
+    src.bytes().enumerate().filter(move |&(_, b)| {
+        if let Some(q) = quote {
+            if escaped {
+                escaped = false;
+            } else if b == b'\\' {
+                escaped = true;
+            } else if b == q {
+                quote = None;
+            }
+            return false;
+        }
+        if matches!(b, b'\'' | b'"' | b'/') {
+            quote = Some(b);
+            return false;
+        }
+        true
+    })
 }
 
 /// The deepest nesting of a `convert_to` type's brackets read (Puppet's
 /// parser fails between 300 and 3,000 levels, "stack level too deep"):
 /// each level is read again per level, so this bounds the work too.
+/// Brackets inside quoted strings and regexps are text, not nesting.
 const MAX_TYPE_NESTING: usize = 1000;
 
 fn parse_type(src: &str) -> std::result::Result<TypeRef, String> {
@@ -97,7 +125,7 @@ fn parse_type(src: &str) -> std::result::Result<TypeRef, String> {
         return Err("Syntax error at end of input".into());
     }
     let mut depth = 0usize;
-    for b in s.bytes() {
+    for (_, b) in structural(s) {
         match b {
             b'[' | b'{' | b'(' => {
                 depth += 1;
@@ -336,6 +364,13 @@ fn new_instance(ty: &TypeRef, value: Value, args: &[Value]) -> std::result::Resu
         "Scalar" | "Variant" | "Undef" => Err(format!(
             "Creation of new instance of type '{}' is not supported",
             ty.text()
+        )),
+        // Enum has no `new` either; Puppet prints its Strings quoted.
+        "Enum" => Err(format!(
+            "Creation of new instance of type '{}' is not supported",
+            crate::hiera5::convert_type::parse(&ty.name, &ty.params)
+                .and_then(|c| crate::hiera5::convert_type::text_with_enum(&c))
+                .unwrap_or_else(|| ty.text())
         )),
         _ => Err(format!(
             "Creation of new instance of type 'TypeReference['{}']' is not supported",
@@ -734,6 +769,35 @@ mod tests {
                 .message
                 .ends_with("error: 'stack level too deep (a type nested deeper than 1000 levels)"));
         }
+    }
+
+    #[test]
+    fn brackets_in_quoted_strings_and_regexps_are_text() {
+        // Not nesting: an Enum of one value made of 5,000 brackets.
+        let many = "(".repeat(5_000);
+        let ty = Value::from(format!("Enum['{many}']"));
+        assert_eq!(
+            convert_to("k", many.as_str().into(), &ty).unwrap(),
+            Value::from(many.as_str())
+        );
+        // Not a parameter's end: commas and brackets in strings and regexps.
+        assert_eq!(
+            top_level_params(r#"'a,b]', "c\",d", /e,[f/, Pattern[/g\/,/]"#).unwrap(),
+            vec![
+                "'a,b]'".to_string(),
+                r#""c\",d""#.into(),
+                "/e,[f/".into(),
+                r"Pattern[/g\/,/]".into()
+            ]
+        );
+        assert_eq!(
+            top_level_params("Struct[{a => Integer, b => String}], 1").unwrap(),
+            vec![
+                "Struct[{a => Integer, b => String}]".to_string(),
+                "1".into()
+            ]
+        );
+        assert_eq!(top_level_params("Integer[1"), None);
     }
 
     #[test]

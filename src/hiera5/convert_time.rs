@@ -354,20 +354,23 @@ fn zone_offset(z: &str) -> Option<i64> {
 /// A Timestamp value from nanoseconds since the epoch, printed as Puppet's
 /// `Timestamp#to_s` does.
 fn timestamp_value(ns: i128) -> Value {
+    Value::Rich(Arc::new(("Timestamp".into(), timestamp_text(ns))))
+}
+
+/// A Timestamp of `ns` since the epoch as Puppet prints it
+/// (`%FT%T.%N %Z`, UTC).
+pub(crate) fn timestamp_text(ns: i128) -> String {
     let secs = ns.div_euclid(NSECS_PER_SEC);
     let frac = ns.rem_euclid(NSECS_PER_SEC);
     let days = secs.div_euclid(86400) as i64;
     let rem = secs.rem_euclid(86400) as i64;
     let (y, m, d) = crate::hiera5::convert::civil_from_days(days);
-    Value::Rich(Arc::new((
-        "Timestamp".into(),
-        format!(
-            "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{frac:09} UTC",
-            rem / 3600,
-            rem % 3600 / 60,
-            rem % 60
-        ),
-    )))
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{frac:09} UTC",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
 }
 
 /// A number of seconds in nanoseconds, as `(seconds * NSECS_PER_SEC).to_i`.
@@ -653,6 +656,11 @@ fn formats_arg(v: &Value) -> Option<(Vec<String>, bool)> {
 
 /// A Timespan value printed as Puppet's `Timespan#to_s` does.
 fn timespan(nsecs: i128) -> Value {
+    Value::Rich(Arc::new(("Timespan".into(), timespan_text(nsecs))))
+}
+
+/// A Timespan of `nsecs` as Puppet prints it (`%D-%H:%M:%S.%-N`).
+pub(crate) fn timespan_text(nsecs: i128) -> String {
     let total = nsecs.abs();
     let secs = total / NSECS_PER_SEC;
     let frac = total % NSECS_PER_SEC;
@@ -662,15 +670,14 @@ fn timespan(nsecs: i128) -> Value {
     while f.len() > 1 && f.ends_with('0') {
         f.pop();
     }
-    let text = format!(
+    format!(
         "{}{}-{:02}:{:02}:{:02}.{f}",
         if nsecs < 0 { "-" } else { "" },
         secs / 86_400,
         secs / 3_600 % 24,
         secs / 60 % 60,
         secs % 60
-    );
-    Value::Rich(Arc::new(("Timespan".into(), text)))
+    )
 }
 
 /// The error of a call no signature of Timespan's `new` takes (Puppet's
