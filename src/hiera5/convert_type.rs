@@ -279,25 +279,15 @@ fn own_empty_range(name: &str, params: &[String]) -> Option<String> {
             (to < 0).then(|| refused("0".into(), to.to_string()))
         }
         ("Tuple", 2..) => sizes(n - 2, n - 1),
-        ("Timespan", 2) => {
+        // Integer bounds are seconds (since the epoch for a Timestamp).
+        ("Timespan" | "Timestamp", 2) => {
+            let text = match name {
+                "Timespan" => crate::hiera5::convert_time::timespan_text,
+                _ => crate::hiera5::convert_time::timestamp_text,
+            };
             let (a, b) = (int(0)?, int(1)?);
             let ns = |s: i64| i128::from(s) * 1_000_000_000;
-            (a > b).then(|| {
-                refused(
-                    crate::hiera5::convert_time::timespan_text(ns(a)),
-                    crate::hiera5::convert_time::timespan_text(ns(b)),
-                )
-            })
-        }
-        ("Timestamp", 2) => {
-            let (a, b) = (int(0)?, int(1)?);
-            let ns = |s: i64| i128::from(s) * 1_000_000_000;
-            (a > b).then(|| {
-                refused(
-                    crate::hiera5::convert_time::timestamp_text(ns(a)),
-                    crate::hiera5::convert_time::timestamp_text(ns(b)),
-                )
-            })
+            (a > b).then(|| refused(text(ns(a)), text(ns(b))))
         }
         _ => None,
     }
