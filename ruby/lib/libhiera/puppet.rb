@@ -641,7 +641,7 @@ module Libhiera
         # yielded before a later key's error is raised, as Puppet assigns
         # each parameter before it looks the next one up.
         # (the answered keys counted once per batch, before the first
-        # error is raised; the recorder, which tests set, read once)
+        # error is raised; Puppet's key recorder read once)
         recorder = @key_recorder
         i = 0
         n = answers.size
