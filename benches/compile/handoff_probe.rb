@@ -134,7 +134,9 @@ module HandoffProbe
       split_wrap(adapter, :libhiera_lookup_keys, 'hand-off: libhiera_lookup_keys (own, the answers loop)')
       split_wrap(adapter, :libhiera_session, 'hand-off: libhiera_session (own)')
       split_wrap(adapter, :scope_fields, 'hand-off: scope_fields (own)')
+      split_wrap(adapter, :libhiera_scope_fields, 'hand-off: libhiera_scope_fields (own)')
       handoff = Libhiera::Puppet::Handoff.singleton_class
+      split_wrap(handoff, :plain_adapter, 'hand-off: Handoff.plain_adapter')
       split_wrap(handoff, :chain, 'hand-off: Handoff.chain')
       split_wrap(handoff, :local_names, 'hand-off: Handoff.local_names')
       split_wrap(Libhiera::Puppet::CompileState, :key_request, 'hand-off: key_request')

@@ -162,6 +162,33 @@ class TestApi < Minitest::Test
     end
   end
 
+  # Session#own! (the Puppet hand-off's): lookups through lookup_request
+  # and lookup_keys_answers call libhiera without Handle#use, with the
+  # same answers; its overlays are owned; closing an owned session does not
+  # free it under its owner; a closed session cannot be owned.
+  def test_owned_sessions_answer_as_others
+    hiera, scope, = example
+    plain = hiera.session(scope)
+    owned = hiera.session(scope).own!
+    assert owned.owned?
+    refute plain.owned?
+    %w[ntp::service_name motd nope].each do |key|
+      request = Libhiera::Session.key_request(key)
+      assert_equal plain.lookup_request(request), owned.lookup_request(request), key
+    end
+    text = Libhiera::Session.keys_text(%w[ntp::service_name nope motd])
+    assert_equal plain.lookup_keys_answers(text, nil), owned.lookup_keys_answers(text, nil)
+    overlay = owned.overlay({ 'extra' => 1 })
+    assert overlay.owned?
+    assert_equal owned.lookup_request(Libhiera::Session.key_request('motd')),
+                 overlay.lookup_request(Libhiera::Session.key_request('motd'))
+    owned.close
+    assert owned.closed?
+    assert_equal 'ntpsec', owned.lookup_request(Libhiera::Session.key_request('ntp::service_name'))
+    plain.close
+    assert_raises(Libhiera::ClosedError) { plain.own! }
+  end
+
   def test_lookup_all_answers_every_key_as_puppet
     dir = File.expand_path('../../tests/conformance/all_keys/every_key', __dir__)
     expected = JSON.parse(File.read(File.join(dir, 'expected.json')))

@@ -89,6 +89,31 @@ module Libhiera
     def closed?
       @closed
     end
+
+    # The pointer, for a caller that calls with it directly, without {#use}
+    # (two Mutex#synchronize and a block per call in JRuby): counted as one
+    # call in flight for as long as the handle lives, so that {#close}
+    # never frees it (the garbage collector does, once nothing holds the
+    # handle). For an object that one thread at a time uses and that its
+    # owner never closes (the Puppet hand-off's sessions,
+    # Session#own!). Raises {ClosedError} when the handle is closed.
+    # @api private
+    def pin
+      if GVL_ATOMIC
+        @calls.push(nil)
+        if @closed
+          @calls.pop
+          raise ClosedError.new('libhiera: the handle is closed', kind: 'closed')
+        end
+      else
+        @lock.synchronize do
+          raise ClosedError.new('libhiera: the handle is closed', kind: 'closed') if @closed
+
+          @users += 1
+        end
+      end
+      @ptr
+    end
   end
 
   # What an object holding a {Handle} in `@handle` offers.

@@ -161,6 +161,8 @@ module Libhiera
     def initialize(hiera, scope, strict: false, plan: false, hiera3_variables: nil, parent: nil, deferred: nil)
       raise InvalidArgumentError.new('libhiera: the scope must be a Hash', kind: 'invalid_argument') unless scope.is_a?(Hash)
 
+      @owned = nil # #own!
+      @out = nil
       return overlay_of(parent, scope, strict, hiera3_variables, deferred) if parent
 
       json = Native.cstr(Wire.dump(scope, strict: strict))
@@ -223,8 +225,40 @@ module Libhiera
     # arguments cost a Hash per call in JRuby).
     # @api private
     def lookup_request(text)
+      ptr = @owned
+      if ptr
+        # an owned session (#own!): its pointer and out-parameter used
+        # directly, no Handle#use (two Mutex#synchronize and a block per
+        # call in JRuby) and no Thread.current
+        out = @out
+        status = @host ? Native.hiera_lookup_text_host(ptr, text, out) : Native.hiera_lookup_text(ptr, text, out)
+        return Wire.load_answer(Native.take(out), @objects) if status == Native::OK && @share_answers
+
+        return answer(status, out, NOT_FOUND)
+      end
       out = Native.out_pointer
       answer(lookup_text(text, out), out, NOT_FOUND)
+    end
+
+    # Makes this session one that a single owner uses, one thread at a time,
+    # and never closes (the Puppet hand-off's: a compile's session is used by
+    # the compile's thread): its lookups through {#lookup_request} and
+    # {#lookup_keys_answers} call libhiera with its pointer directly
+    # (Handle#pin) and an out-parameter of its own, without Handle#use's
+    # locking per call. Its overlays are owned too. A nested lookup (from a
+    # host callback) on the same thread is fine: each call's answer is read
+    # before the outer call writes its own. Returns self.
+    # @api private
+    def own!
+      @out ||= FFI::MemoryPointer.new(:pointer)
+      @owned ||= @handle.pin
+      self
+    end
+
+    # Whether {#own!} was called.
+    # @api private
+    def owned?
+      @owned ? true : false
     end
 
     # An overlay session: this session's variables with `vars` over them,
@@ -283,9 +317,15 @@ module Libhiera
     # @api private
     def lookup_keys_answers(text, scope_fields)
       options = scope_fields ? "{#{scope_fields}}" : '{}'
-      out = Native.out_pointer
-      status = @handle.use do |s|
-        @host ? Native.hiera_lookup_keys_host(s, text, options, out) : Native.hiera_lookup_keys(s, text, options, out)
+      ptr = @owned
+      if ptr # #own!: no Handle#use
+        out = @out
+        status = @host ? Native.hiera_lookup_keys_host(ptr, text, options, out) : Native.hiera_lookup_keys(ptr, text, options, out)
+      else
+        out = Native.out_pointer
+        status = @handle.use do |s|
+          @host ? Native.hiera_lookup_keys_host(s, text, options, out) : Native.hiera_lookup_keys(s, text, options, out)
+        end
       end
       json = Native.take_written(status, out)
       raise failure(status, json) unless status == Native::OK
@@ -484,6 +524,7 @@ module Libhiera
       @host = parent.host?
       @objects = parent.objects
       @share_answers = parent.share_answers
+      own! if parent.owned?
     end
 
     # The value of a lookup's answer: `status` and the out-parameter `out`

@@ -213,6 +213,9 @@ module Libhiera
       # The compile's top scope, and its own variable table (or
       # Handoff::NO_TABLE), found at the compile's first lookup.
       attr_accessor :top_scope, :top_table
+      # Puppet[:debug], read once per compile by Handoff.plain_adapter
+      # (nil until then).
+      attr_accessor :debug
       # The keys of the lookups libhiera answered, in order (an Array: the
       # hot path only appends; {#namespaces} reads them when Puppet
       # explains).
@@ -245,6 +248,7 @@ module Libhiera
         @top = nil
         @top_scope = nil
         @top_table = nil
+        @debug = nil
         @root = nil
         @scopes = {}.compare_by_identity
         @fields = {}
@@ -345,7 +349,7 @@ module Libhiera
     # @api private
     class Host
       def call(call)
-        invocation = Thread.current[CURRENT]&.last
+        invocation = Host.invocation
         raise ::Puppet::DataBinding::LookupError, 'libhiera: a host call outside of a handed-off lookup' if invocation.nil?
         if call['kind'] == 'variable'
           index = call['index']
@@ -389,7 +393,21 @@ module Libhiera
 
       # The compile's table of objects passed by reference.
       def objects
-        Thread.current[CURRENT]&.last&.lookup_adapter&.send(:libhiera_state)&.objects
+        Host.invocation&.lookup_adapter&.send(:libhiera_state)&.objects
+      end
+
+      # The invocation of the innermost handed-off lookup running on this
+      # thread, or nil. A class's batch ({Handoff#libhiera_lookup_keys})
+      # pushes its scope instead when Puppet's Invocation.new(scope) would
+      # be a plain one (no parent invocation, no debug explainer): it is made
+      # here, when a host call first needs it (most batches make none).
+      def self.invocation
+        stack = Thread.current[CURRENT]
+        invocation = stack&.last
+        if invocation.is_a?(::Puppet::Parser::Scope)
+          invocation = stack[-1] = ::Puppet::Pops::Lookup::Invocation.new(invocation)
+        end
+        invocation
       end
 
       private
@@ -455,10 +473,15 @@ module Libhiera
         end
         return if wanted.empty?
 
-        invocation = ::Puppet::Pops::Lookup::Invocation.new(scope)
         names = wanted.keys
         keys, text = libhiera_keys(names)
-        handed = invocation.lookup_adapter.libhiera_lookup_keys(keys, text, invocation) do |value, i|
+        # Puppet's Invocation.new(scope) only when Puppet's code will see it
+        # (Handoff.plain_adapter): a plain one is made by the host
+        # call that needs it (Host.invocation), else never.
+        adapter = Handoff.plain_adapter(scope)
+        invocation = adapter ? scope : ::Puppet::Pops::Lookup::Invocation.new(scope)
+        adapter ||= invocation.lookup_adapter
+        handed = adapter.libhiera_lookup_keys(keys, text, invocation) do |value, i|
           next if value.equal?(Libhiera::NOT_FOUND)
 
           # Assign bound value but don't let an undef trump a default expression
@@ -589,8 +612,17 @@ module Libhiera
       # Puppet must answer them (one by one, through {#lookup}, which
       # counts why).
       # @api private
+      #
+      # `invocation` may be the class's scope instead, when
+      # {.plain_adapter} gave this adapter: Invocation.new(scope)
+      # would be a plain one (no explainer, no Hiera 3 flags), so the checks
+      # of {#libhiera_session} that read it are known to pass.
       def libhiera_lookup_keys(keys, text, invocation)
-        fields = libhiera_session(keys.first, invocation, false)
+        fields = if invocation.is_a?(::Puppet::Parser::Scope)
+                   libhiera_scope_fields(invocation)
+                 else
+                   libhiera_session(keys.first, invocation, false)
+                 end
         return false if fields.nil?
 
         state = @libhiera_state
@@ -608,23 +640,64 @@ module Libhiera
         # Each answer in turn (a loop, not blocks: JRuby): a value is
         # yielded before a later key's error is raised, as Puppet assigns
         # each parameter before it looks the next one up.
-        stats = Libhiera::Puppet.stats
+        # (the answered keys counted once per batch, before the first
+        # error is raised; Puppet's key recorder read once)
+        recorder = @key_recorder
         i = 0
         n = answers.size
         while i < n
           resp = answers[i]
           if resp.key?('error')
+            Libhiera::Puppet.stats[:handed_off] += i
             # as libhiera_answer raises it (counted; a host function's
             # error that is not Puppet's raised as it is)
             raise Handoff.failure(session.key_error(resp))
           end
-          stats[:handed_off] += 1
-          libhiera_record(keys[i])
+          recorder&.record(keys[i])
           # answers may be shared (Session#lookup_keys_answers): a copy
           yield resp.key?('value') ? Libhiera::Wire.fresh(resp['value']) : Libhiera::NOT_FOUND, i
           i += 1
         end
+        Libhiera::Puppet.stats[:handed_off] += n
         true
+      end
+
+      # The adapter of `scope`'s compile when Puppet's
+      # `Invocation.new(scope)` would be a plain invocation of it (no
+      # parent invocation running, so no inherited explainer or Hiera 3
+      # flags, and no debug explainer: Puppet[:debug], read once per
+      # compile) and its hand-off is settled ({#libhiera_session}'s
+      # @libhiera_ready, with the Hiera 3 check made): then a class's batch
+      # needs no invocation unless a host call asks for one. Else nil.
+      # @api private
+      def self.plain_adapter(scope)
+        return nil unless ::Puppet::Pops::Lookup::Invocation.current.nil?
+
+        adapter = ::Puppet::Pops::Lookup::LookupAdapter.adapt(scope.compiler)
+        state = adapter.instance_variable_get(:@libhiera_ready)
+        return nil if state.nil? || state.hiera3.nil? || adapter.libhiera_global_only?
+
+        state.debug = ::Puppet[:debug] ? true : false if state.debug.nil?
+        state.debug ? nil : adapter
+      end
+
+      # The adapter's own global-only flag (LookupAdapter#global_only?).
+      # @api private
+      def libhiera_global_only?
+        defined?(@global_only) && @global_only ? true : false
+      end
+
+      # {#libhiera_session} for a class's batch from `scope` with no
+      # invocation ({Handoff.plain_adapter}): nil when Puppet must answer
+      # (not counted, as the batch's declines are not).
+      def libhiera_scope_fields(scope)
+        state = @libhiera_ready
+        return nil unless state.stamp == state.top_table.size && scope.is_a?(::Puppet::Parser::Scope)
+
+        # no invocation: state.hiera3 is known (Handoff.plain_adapter)
+        scope_fields(state, scope, state.top_scope, nil)
+      rescue Libhiera::Wire::Unrepresentable, Libhiera::InvalidArgumentError
+        nil
       end
 
       # What a handed-off lookup that failed with `error` raises (counted):
@@ -691,12 +764,21 @@ module Libhiera
           return decline(:global_only, nil, count)
         end
         return decline(:lookup_options, nil, count) if key == LOOKUP_OPTIONS || key.start_with?(LOOKUP_OPTIONS_DOT)
+
+        scope = invocation.scope
+        # The compile's settled state (@libhiera_ready, set below once the
+        # terminus, engine, top scope and its table are known): only what
+        # changes between lookups is checked (the top scope's table size,
+        # the scope), in fewer steps (JRuby).
+        state = @libhiera_ready
+        if state && state.stamp == state.top_table.size && scope.is_a?(::Puppet::Parser::Scope)
+          return scope_fields(state, scope, state.top_scope, invocation)
+        end
+
         state = libhiera_state
         # The setting, read once per compile.
         state.terminus = %w[hiera].include?(::Puppet[:data_binding_terminus].to_s) if state.terminus.nil?
         return decline(:terminus, nil, count) unless state.terminus
-
-        scope = invocation.scope
         return decline(:scope, nil, count) unless scope.is_a?(::Puppet::Parser::Scope)
 
         state.engine ||= libhiera_engine
@@ -718,6 +800,9 @@ module Libhiera
               state.root = state.engine.session(hash, strict: true, plan: state.plan)
               state.root.objects = state.objects
               state.root.share_answers = true
+              # the compile's thread is its only user (Session#own!: no
+              # locking per call); its overlays are owned too
+              state.root.own!
             else
               added = hash.reject { |k, v| state.top.key?(k) && state.top[k].equal?(v) }
               state.root = state.root.overlay(added, strict: true)
@@ -727,6 +812,8 @@ module Libhiera
           end
           state.stamp = stamp
         end
+        # settled: the top scope's table is a Hash whose size is the stamp
+        @libhiera_ready = state unless table.equal?(Handoff::NO_TABLE)
         scope_fields(state, scope, top, invocation)
       rescue Libhiera::Wire::Unrepresentable, Libhiera::InvalidArgumentError => e
         decline(:scope, e.message, count)
