@@ -7,7 +7,7 @@ use super::hiera::hiera;
 use super::{drop_made, guard, hiera_status, input_json, input_str, write_made};
 use crate::error::{Error, ErrorKind};
 use crate::hiera5::lookup::{LookupRequest, Session, SessionOptions};
-use crate::request::{error_json_explained, push_response_json, respond, response_json, Request};
+use crate::request::{error_json_explained, push_response_json, respond, response_json};
 use crate::value::{Map, Value};
 use std::ffi::c_char;
 use std::sync::Arc;
@@ -48,20 +48,26 @@ pub(crate) fn scope_from_json(text: &str) -> Result<Map, Error> {
 #[cfg(any(test, feature = "test-panic"))]
 const TEST_PANIC_KEY: &str = "__hiera_test_panic__";
 
-fn test_hook(_keys: &[String]) {
+fn test_hook<'k>(_keys: impl IntoIterator<Item = &'k str>) {
     #[cfg(any(test, feature = "test-panic"))]
-    if _keys.iter().any(|k| k == TEST_PANIC_KEY) {
+    if _keys.into_iter().any(|k| k == TEST_PANIC_KEY) {
         panic!("test-panic hook: a lookup of {TEST_PANIC_KEY}");
     }
 }
 
 /// `hiera_lookup` without the pointers.
 pub(crate) fn lookup_json(session: &Session, text: &str) -> Answer {
+    // The most common request, `{"key":"NAME"}`: the key looked up where
+    // it lies in the text (no request made unless the general path needs
+    // one).
+    if let Some(key) = crate::wire::key_only(text) {
+        return lookup_key_json(session, key);
+    }
     let req = match crate::wire::parse_request(text, "request_json") {
         Ok(r) => r,
         Err(e) => return Answer::invalid(&e),
     };
-    test_hook(&req.lookup.keys);
+    test_hook(req.lookup.keys.iter().map(String::as_str));
     if !req.explain {
         return Answer::of_lookup(session.lookup(&req.lookup));
     }
@@ -84,12 +90,8 @@ pub(crate) fn lookup_json(session: &Session, text: &str) -> Answer {
 
 /// `hiera_lookup_key` without the pointers.
 pub(crate) fn lookup_key_json(session: &Session, key: &str) -> Answer {
-    let req = Request {
-        lookup: LookupRequest::key(key),
-        explain: false,
-    };
-    test_hook(&req.lookup.keys);
-    Answer::of_lookup(session.lookup(&req.lookup))
+    test_hook([key]);
+    Answer::of_lookup(session.lookup_key(key))
 }
 
 /// `hiera_lookup_many` without the pointers: the status and the text of
@@ -106,7 +108,7 @@ pub(crate) fn lookup_many_json(session: &Session, text: &str) -> Answer {
         }
         match r {
             Ok(req) => {
-                test_hook(&req.lookup.keys);
+                test_hook(req.lookup.keys.iter().map(String::as_str));
                 if req.explain {
                     out.push_str(&respond(session, req));
                 } else {
@@ -131,7 +133,7 @@ pub(crate) fn lookup_keys_json(session: &Session, text: &str, options: &str) -> 
         Ok(k) => k,
         Err(e) => return Answer::invalid(&e),
     };
-    test_hook(&keys);
+    test_hook(keys.iter().map(String::as_str));
     // One scope at one moment (a class's automatic parameter lookups): the
     // keys are one batch (Session::lookup_batch).
     let mut out = String::from("[");

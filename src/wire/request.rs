@@ -40,8 +40,9 @@ pub fn parse_request(text: &str, input: &str) -> Result<Request, Error> {
 /// The key of the most common request, `{"key":"NAME"}` written exactly
 /// so (no whitespace, no other member), whose NAME has no escape and no
 /// control character: what the reader would make of it, without reading
-/// it. Anything else is `None` and goes to the reader.
-fn key_only(text: &str) -> Option<&str> {
+/// it. Anything else is `None` and goes to the reader. Its callers may look
+/// the key up borrowed, as [`parse_request`]'s one-key request.
+pub fn key_only(text: &str) -> Option<&str> {
     let key = text.strip_prefix("{\"key\":\"")?.strip_suffix("\"}")?;
     plain(key.as_bytes()).then_some(key)
 }

@@ -71,6 +71,7 @@ pub(super) struct PlanLayer {
 
 impl PlanLayer {
     /// Where a search for `root` stops in this step.
+    #[inline(always)]
     pub(super) fn stops(&self, root: &str) -> Stops<'_> {
         Stops {
             entries: &self.hierarchy.entries,
@@ -209,7 +210,10 @@ impl SearchPlan {
     }
 }
 
-/// The hits of a key index for a root key, in hierarchy order.
+/// The hits of a key index for a root key, in hierarchy order. Inlined:
+/// the quick path probes each layer's index with the same root, whose hash
+/// the compiler then computes once.
+#[inline(always)]
 pub(super) fn index_hits<'i>(index: &'i KeyIndex, root: &str) -> &'i [Hit] {
     index.get(root).map(Vec::as_slice).unwrap_or(&[])
 }

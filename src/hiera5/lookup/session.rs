@@ -237,6 +237,16 @@ impl Session {
         if let Ok((found, warnings)) = self.quick_lookup(req, asked) {
             return (Ok(found.or_else(|| req.default.clone())), warnings);
         }
+        self.general_lookup(req, asked)
+    }
+
+    /// The general path's lookup of a request (after the quick path
+    /// declined it).
+    fn general_lookup(
+        &self,
+        req: &LookupRequest,
+        asked: &mut Asked,
+    ) -> (Result<Option<Value>>, Vec<Warning>) {
         if let Err(e) = check_merge_argument(req.merge.as_ref()) {
             return (Err(e), Vec::new());
         }
@@ -254,8 +264,36 @@ impl Session {
 
 impl Session {
     /// Looks up one key with Puppet's defaults (first found, no default).
+    ///
+    /// The key is borrowed: the quick path is asked it first with a request
+    /// of no names and no options (the quick path reads nothing else of a
+    /// request but its names, which it is given one by one), and only when
+    /// it declines is a [`LookupRequest`] made for the general path, as
+    /// [`Session::lookup`] would have been asked it. The answer and the
+    /// warnings are [`Session::lookup`]'s.
     pub fn lookup_key(&self, key: &str) -> Result<Option<Value>> {
-        self.lookup(&LookupRequest::key(key))
+        let (r, warnings) = self.lookup_key_warned(key);
+        if let Some(host) = &self.hiera.options.host {
+            for w in &warnings {
+                host.0.warn(w);
+            }
+        }
+        r
+    }
+
+    /// [`Session::lookup_key`] and the warnings Puppet would log.
+    pub(super) fn lookup_key_warned(&self, key: &str) -> (Result<Option<Value>>, Vec<Warning>) {
+        let none = LookupRequest::default();
+        let mut asked = Asked::new();
+        let mut warnings = Vec::new();
+        match self.quick_key(&none, key, &mut warnings, &mut asked) {
+            Ok(found) => (Ok(found), warnings),
+            // What `lookup_warned_asked` does when the quick path declines
+            // (the host's answers kept, the quick path's warnings not; a
+            // request of one name without options or variables needs none
+            // of its checks before the quick path).
+            Err(_) => self.general_lookup(&LookupRequest::key(key), &mut asked),
+        }
     }
 
     /// The data hashes of every file the hierarchies of one layer reach for

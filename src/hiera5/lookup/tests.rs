@@ -988,3 +988,84 @@ fn resolutions_no_session_could_take_are_not_kept() {
     assert_eq!(hiera.resolutions.len(), 1);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_borrowed_key_is_answered_and_warned_as_its_request_is() {
+    // lookup_key asks the quick path with the key borrowed and a request of
+    // no names, and makes a request only for the general path: every answer
+    // and warning must be lookup()'s of the one-key request, in cold and
+    // warm sessions (namespaces taken from what the Hiera shares, plans
+    // made), for keys each path answers or declines.
+    let dir = modules_fixture("borrowed");
+    std::fs::write(
+        dir.join("production/data/common.yaml"),
+        "e: env\nm1::labels:\n  e: 1\nw: \"<%{::undefined_here}>\"\nd:\n  x:\n    - 1\n    - \"%{facts.role}\"\n\"q.k\": quoted\n",
+    )
+    .unwrap();
+    let keys: Vec<&str> = MODULE_KEYS
+        .iter()
+        .copied()
+        .chain([
+            "w",
+            "d",
+            "d.x",
+            "d.x.1",
+            "d.nope",
+            "\"q.k\"",
+            "'q.k'",
+            "",
+            ".d",
+            " d",
+            "d..x",
+            "lookup_options",
+            "m1::h.x",
+            "m1::s",
+            "m1::a",
+        ])
+        .collect();
+    for strict in [Strict::Warning, Strict::Off, Strict::Error] {
+        let open = || {
+            let options = Options {
+                hiera_config: dir.join("hiera.yaml"),
+                environmentpath: dir.clone(),
+                strict: Some(strict),
+                ..Options::default()
+            };
+            Arc::new(Hiera::open(options).unwrap())
+        };
+        let (borrowed, requested) = (open(), open());
+        let mut warned = false;
+        for (cert, family, role) in [
+            ("n1", "RedHat", "web"),
+            ("n2", "RedHat", "web"),
+            ("n3", "Debian", "db"),
+            ("n2", "RedHat", "web"),
+        ] {
+            let scope = modules_scope(cert, family, role);
+            let a = Session::new(Arc::clone(&borrowed), scope.clone());
+            let b = Session::new(Arc::clone(&requested), scope);
+            // Twice: the second round is answered by the plans the first made.
+            for round in 0..2 {
+                for key in &keys {
+                    let (ra, wa) = a.lookup_key_warned(key);
+                    let (rb, wb) = b.lookup_warned(&LookupRequest::key(key));
+                    let what = format!("{strict:?} {cert} round {round} key {key:?}");
+                    assert_eq!(
+                        ra.map_err(|e| e.message),
+                        rb.map_err(|e| e.message),
+                        "{what}"
+                    );
+                    assert_eq!(wa, wb, "{what}");
+                    warned |= !wa.is_empty();
+                }
+            }
+        }
+        // `w` reads an undefined variable: warned of under strict = warning
+        // (the quick path's warnings, which lookup_key must pass on).
+        assert!(
+            warned || strict != Strict::Warning,
+            "no warning under {strict:?}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
