@@ -153,7 +153,12 @@ module Libhiera
     # that the Strings (and numbers) in values are shared by the lookups
     # that gave the same answer text, as Puppet shares the values of the
     # data files it keeps; Arrays and Hashes are still new for each lookup.
-    # For the Puppet hand-off; overlays take it from their session. Off by
+    # One difference from Puppet: a String that interpolation or convert_to
+    # made (new for each lookup in Puppet), or one that two environments'
+    # data both hold, is one object for every lookup of that answer text in
+    # the process (their encoding and frozen state are Puppet's), so only
+    # code that changes a String argument in place could tell. For the
+    # Puppet hand-off; overlays take it from their session. Off by
     # default: every value a lookup returns is then wholly new.
     # @api private
     attr_accessor :share_answers

@@ -1044,7 +1044,11 @@ module Libhiera
 
       # Variables no class or resource scope holds: Puppet's scopes refuse
       # to set these but in the top scope (Scope#setvar: "Attempt to assign
-      # to a reserved variable name").
+      # to a reserved variable name"). A class or define parameter of one
+      # of these names (`class c(Hash $facts = {}, $x = lookup('c::x'))`)
+      # is the one case Puppet's lookup would see in a ParameterScope; that
+      # compile fails on the reserved name anyway, so only which error comes
+      # first can differ.
       NEVER_LOCAL = { 'facts' => true, 'trusted' => true, 'server_facts' => true }.freeze
 
       # Whether a class or resource scope can hold the variable `name`:
