@@ -23,12 +23,34 @@ pub const INDEXED: usize = 8;
 const NARROW: usize = 1 << 16;
 
 /// An ordered hash of [`Value`]s to [`Value`]s (Ruby's `Hash`).
-#[derive(Clone, Default)]
-pub struct Map {
+///
+/// 24 bytes (issue 18: one per Hash of the file cache, behind its `Arc`):
+/// a small map is its entries' `Vec` alone; a map of more than [`INDEXED`]
+/// entries boxes its entries with their hash index ([`Big`]), the enum's
+/// tag kept in the `Vec`'s capacity (which never reaches `isize::MAX`).
+#[derive(Clone)]
+pub struct Map(Repr);
+
+#[derive(Clone)]
+enum Repr {
+    /// At most [`INDEXED`] entries (searched linearly).
+    Small(Vec<(Value, Value)>),
+    /// More than [`INDEXED`] entries, and their index.
+    Big(Box<Big>),
+}
+
+/// The entries of a map of more than [`INDEXED`] entries and their hash
+/// index (positions in `entries`, hashed by key).
+#[derive(Clone)]
+struct Big {
     entries: Vec<(Value, Value)>,
-    /// Positions in `entries`, hashed by key: present when there are more
-    /// than [`INDEXED`] entries.
-    index: Option<Box<Index>>,
+    index: Index,
+}
+
+impl Default for Map {
+    fn default() -> Map {
+        Map::EMPTY
+    }
 }
 
 /// The hash index of a map: each entry's position in a 4-byte slot (issue
@@ -144,10 +166,61 @@ impl Index {
 
 impl Map {
     /// The empty map, as a constant.
-    pub const EMPTY: Map = Map {
-        entries: Vec::new(),
-        index: None,
-    };
+    pub const EMPTY: Map = Map(Repr::Small(Vec::new()));
+
+    /// The entries in order.
+    #[inline]
+    fn entries(&self) -> &Vec<(Value, Value)> {
+        match &self.0 {
+            Repr::Small(entries) => entries,
+            Repr::Big(big) => &big.entries,
+        }
+    }
+
+    /// The entries in order, to change.
+    #[inline]
+    fn entries_mut(&mut self) -> &mut Vec<(Value, Value)> {
+        match &mut self.0 {
+            Repr::Small(entries) => entries,
+            Repr::Big(big) => &mut big.entries,
+        }
+    }
+
+    /// The hash index, kept when there are more than [`INDEXED`] entries.
+    #[inline]
+    fn index(&self) -> Option<&Index> {
+        match &self.0 {
+            Repr::Small(_) => None,
+            Repr::Big(big) => Some(&big.index),
+        }
+    }
+
+    /// A map of `entries` and their `index`, if they have one.
+    fn of_parts(entries: Vec<(Value, Value)>, index: Option<Index>) -> Map {
+        match index {
+            None => Map(Repr::Small(entries)),
+            Some(index) => Map(Repr::Big(Box::new(Big { entries, index }))),
+        }
+    }
+
+    /// Drops the hash index (the entries stay).
+    fn unindex(&mut self) {
+        if let Repr::Big(big) = &mut self.0 {
+            let entries = std::mem::take(&mut big.entries);
+            self.0 = Repr::Small(entries);
+        }
+    }
+
+    /// Entries and their `index` (replacing any).
+    fn set_index(&mut self, index: Index) {
+        match &mut self.0 {
+            Repr::Big(big) => big.index = index,
+            Repr::Small(entries) => {
+                let entries = std::mem::take(entries);
+                self.0 = Repr::Big(Box::new(Big { entries, index }));
+            }
+        }
+    }
 
     /// An empty map.
     pub fn new() -> Map {
@@ -156,37 +229,37 @@ impl Map {
 
     /// An empty map with room for `n` entries.
     pub fn with_capacity(n: usize) -> Map {
-        Map {
-            entries: Vec::with_capacity(n),
-            index: (n > INDEXED).then(|| Box::new(Index::with_capacity(n, false))),
-        }
+        Map::of_parts(
+            Vec::with_capacity(n),
+            (n > INDEXED).then(|| Index::with_capacity(n, false)),
+        )
     }
 
     /// The number of entries.
     pub fn len(&self) -> usize {
-        self.entries.len()
+        self.entries().len()
     }
 
     /// The number of entries the map has room for without allocating.
     pub fn capacity(&self) -> usize {
-        self.entries.capacity()
+        self.entries().capacity()
     }
 
     /// `true` when the map has no entries.
     pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
+        self.entries().is_empty()
     }
 
     /// The position of `key`.
     pub fn get_index_of<Q: ?Sized + Hash + Equivalent<Value>>(&self, key: &Q) -> Option<usize> {
-        match &self.index {
-            None => self.entries.iter().position(|(k, _)| key.equivalent(k)),
-            Some(index) => {
-                let wide = index.wide;
-                index
+        match &self.0 {
+            Repr::Small(entries) => entries.iter().position(|(k, _)| key.equivalent(k)),
+            Repr::Big(big) => {
+                let wide = big.index.wide;
+                big.index
                     .table
                     .find(table_hash(wide, hash_of(key)), |&s| {
-                        key.equivalent(&self.entries[at(wide, s)].0)
+                        key.equivalent(&big.entries[at(wide, s)].0)
                     })
                     .map(|&s| at(wide, s))
             }
@@ -195,12 +268,12 @@ impl Map {
 
     /// The value of `key`.
     pub fn get<Q: ?Sized + Hash + Equivalent<Value>>(&self, key: &Q) -> Option<&Value> {
-        self.get_index_of(key).map(|i| &self.entries[i].1)
+        self.get_index_of(key).map(|i| &self.entries()[i].1)
     }
 
     /// The value of `key`, to change.
     pub fn get_mut<Q: ?Sized + Hash + Equivalent<Value>>(&mut self, key: &Q) -> Option<&mut Value> {
-        self.get_index_of(key).map(|i| &mut self.entries[i].1)
+        self.get_index_of(key).map(|i| &mut self.entries_mut()[i].1)
     }
 
     /// The position, key and value of `key`.
@@ -208,8 +281,9 @@ impl Map {
         &self,
         key: &Q,
     ) -> Option<(usize, &Value, &Value)> {
+        let entries = self.entries();
         self.get_index_of(key)
-            .map(|i| (i, &self.entries[i].0, &self.entries[i].1))
+            .map(|i| (i, &entries[i].0, &entries[i].1))
     }
 
     /// The stored key equal to `key`, and its value.
@@ -217,8 +291,9 @@ impl Map {
         &self,
         key: &Q,
     ) -> Option<(&Value, &Value)> {
+        let entries = self.entries();
         self.get_index_of(key)
-            .map(|i| (&self.entries[i].0, &self.entries[i].1))
+            .map(|i| (&entries[i].0, &entries[i].1))
     }
 
     /// `true` when the map has `key`.
@@ -228,12 +303,12 @@ impl Map {
 
     /// The entry at position `i`.
     pub fn get_index(&self, i: usize) -> Option<(&Value, &Value)> {
-        self.entries.get(i).map(|(k, v)| (k, v))
+        self.entries().get(i).map(|(k, v)| (k, v))
     }
 
     /// The entry at position `i`, its value to change.
     pub fn get_index_mut(&mut self, i: usize) -> Option<(&Value, &mut Value)> {
-        self.entries.get_mut(i).map(|(k, v)| (&*k, v))
+        self.entries_mut().get_mut(i).map(|(k, v)| (&*k, v))
     }
 
     /// The first entry.
@@ -243,7 +318,7 @@ impl Map {
 
     /// The last entry.
     pub fn last(&self) -> Option<(&Value, &Value)> {
-        self.entries.last().map(|(k, v)| (k, v))
+        self.entries().last().map(|(k, v)| (k, v))
     }
 
     /// Sets `key` to `value`: a key already present keeps its position and
@@ -254,23 +329,23 @@ impl Map {
 
     /// [`Map::insert`], with the position of the key.
     pub fn insert_full(&mut self, key: Value, value: Value) -> (usize, Option<Value>) {
-        let end = self.entries.len();
+        let end = self.len();
         if end >= NARROW {
             self.widen();
         }
-        match self.index.as_deref_mut() {
-            None => {
-                if let Some(i) = self.entries.iter().position(|(k, _)| *k == key) {
-                    return (i, Some(std::mem::replace(&mut self.entries[i].1, value)));
+        match &mut self.0 {
+            Repr::Small(entries) => {
+                if let Some(i) = entries.iter().position(|(k, _)| *k == key) {
+                    return (i, Some(std::mem::replace(&mut entries[i].1, value)));
                 }
-                self.entries.push((key, value));
-                if self.entries.len() > INDEXED {
+                entries.push((key, value));
+                if entries.len() > INDEXED {
                     self.build_index();
                 }
                 (end, None)
             }
-            Some(index) => {
-                let entries = &self.entries;
+            Repr::Big(big) => {
+                let Big { entries, index } = &mut **big;
                 let wide = index.wide;
                 let hash = hash_of(&key);
                 let found = match index.table.entry(
@@ -285,9 +360,9 @@ impl Map {
                     }
                 };
                 match found {
-                    Some(i) => (i, Some(std::mem::replace(&mut self.entries[i].1, value))),
+                    Some(i) => (i, Some(std::mem::replace(&mut entries[i].1, value))),
                     None => {
-                        self.entries.push((key, value));
+                        entries.push((key, value));
                         (end, None)
                     }
                 }
@@ -303,26 +378,27 @@ impl Map {
             !self.contains_key(&key),
             "insert_unique of a present key {key:?}"
         );
-        let end = self.entries.len();
+        let end = self.len();
         if end >= NARROW {
             self.widen();
         }
-        match self.index.as_deref_mut() {
-            None => {
-                self.entries.push((key, value));
-                if self.entries.len() > INDEXED {
+        match &mut self.0 {
+            Repr::Small(entries) => {
+                entries.push((key, value));
+                if entries.len() > INDEXED {
                     self.build_index();
                 }
             }
-            Some(index) => {
+            Repr::Big(big) => {
+                let Big { entries, index } = &mut **big;
                 let wide = index.wide;
                 let hash = hash_of(&key);
                 index.table.insert_unique(
                     table_hash(wide, hash),
                     slot(wide, end, hash),
-                    rehash(wide, &self.entries),
+                    rehash(wide, entries),
                 );
-                self.entries.push((key, value));
+                entries.push((key, value));
             }
         }
     }
@@ -335,16 +411,14 @@ impl Map {
         extra: usize,
         mut f: impl FnMut(&Value, &Value) -> Result<Value, E>,
     ) -> Result<Map, E> {
-        let mut entries = Vec::with_capacity(self.entries.len() + extra);
-        for (k, v) in &self.entries {
+        let mut entries = Vec::with_capacity(self.len() + extra);
+        for (k, v) in self.entries() {
             entries.push((k.clone(), f(k, v)?));
         }
-        let mut out = Map {
-            entries,
-            index: self.index.clone(),
-        };
-        if let Some(index) = out.index.as_deref_mut() {
-            index.table.reserve(extra, rehash(index.wide, &out.entries));
+        let mut out = Map::of_parts(entries, self.index().cloned());
+        if let Repr::Big(big) = &mut out.0 {
+            let wide = big.index.wide;
+            big.index.table.reserve(extra, rehash(wide, &big.entries));
         }
         Ok(out)
     }
@@ -355,9 +429,10 @@ impl Map {
     /// no key is hashed again.
     pub fn shift_remove<Q: ?Sized + Hash + Equivalent<Value>>(&mut self, key: &Q) -> Option<Value> {
         let i = self.get_index_of(key)?;
-        let (_, value) = self.entries.remove(i);
-        match self.index.as_deref_mut() {
-            Some(index) if self.entries.len() > INDEXED => {
+        let (_, value) = self.entries_mut().remove(i);
+        match &mut self.0 {
+            Repr::Big(big) if big.entries.len() > INDEXED => {
+                let index = &mut big.index;
                 let wide = index.wide;
                 index.table.retain(|&mut s| at(wide, s) != i);
                 for s in index.table.iter_mut() {
@@ -367,7 +442,7 @@ impl Map {
                     }
                 }
             }
-            _ => self.index = None,
+            _ => self.unindex(),
         }
         Some(value)
     }
@@ -376,27 +451,33 @@ impl Map {
     /// A narrow index, if kept, is rebuilt from the stored hashes (no key is
     /// hashed again).
     pub fn retain<F: FnMut(&Value, &mut Value) -> bool>(&mut self, mut keep: F) {
-        let before = self.entries.len();
-        let Some(index) = self.index.take() else {
-            self.entries.retain_mut(|(k, v)| keep(k, v));
-            return;
+        let before = self.len();
+        let big = match &mut self.0 {
+            Repr::Small(entries) => {
+                entries.retain_mut(|(k, v)| keep(k, v));
+                return;
+            }
+            Repr::Big(big) => &mut **big,
         };
-        if index.wide {
-            self.entries.retain_mut(|(k, v)| keep(k, v));
-            if self.entries.len() == before {
-                self.index = Some(index);
-            } else if self.entries.len() > INDEXED {
-                self.build_index();
+        if big.index.wide {
+            big.entries.retain_mut(|(k, v)| keep(k, v));
+            let after = big.entries.len();
+            if after != before {
+                if after > INDEXED {
+                    self.build_index();
+                } else {
+                    self.unindex();
+                }
             }
             return;
         }
         let mut hashes = vec![0u32; before];
-        for &s in index.table.iter() {
+        for &s in big.index.table.iter() {
             hashes[at(false, s)] = s >> 16;
         }
         let mut i = 0;
         let mut kept = Vec::with_capacity(before);
-        self.entries.retain_mut(|(k, v)| {
+        big.entries.retain_mut(|(k, v)| {
             let keep = keep(k, v);
             if keep {
                 kept.push(hashes[i]);
@@ -404,28 +485,32 @@ impl Map {
             i += 1;
             keep
         });
-        if self.entries.len() == before {
-            self.index = Some(index);
-        } else if self.entries.len() > INDEXED {
-            let mut index = Index::with_capacity(self.entries.capacity(), false);
+        let after = big.entries.len();
+        if after == before {
+            // The index holds as it is.
+        } else if after > INDEXED {
+            let mut index = Index::with_capacity(big.entries.capacity(), false);
             for (i, hash) in kept.into_iter().enumerate() {
                 index.table.insert_unique(
                     narrow(hash),
                     slot(false, i, hash),
-                    rehash(false, &self.entries),
+                    rehash(false, &big.entries),
                 );
             }
-            self.index = Some(Box::new(index));
+            big.index = index;
+        } else {
+            self.unindex();
         }
     }
 
     /// Removes the last entry.
     pub fn pop(&mut self) -> Option<(Value, Value)> {
-        let entry = self.entries.pop()?;
-        let last = self.entries.len();
+        let entry = self.entries_mut().pop()?;
+        let last = self.len();
         if last <= INDEXED {
-            self.index = None;
-        } else if let Some(index) = self.index.as_deref_mut() {
+            self.unindex();
+        } else if let Repr::Big(big) = &mut self.0 {
+            let index = &mut big.index;
             let wide = index.wide;
             if let Ok(found) = index
                 .table
@@ -441,54 +526,64 @@ impl Map {
 
     /// Room for `n` more entries.
     pub fn reserve(&mut self, n: usize) {
-        self.entries.reserve(n);
-        let len = self.entries.len();
-        if let Some(index) = self.index.as_deref_mut() {
-            index.table.reserve(n, rehash(index.wide, &self.entries));
-        } else if len + n > INDEXED {
-            self.build_index();
+        match &mut self.0 {
+            Repr::Small(entries) => {
+                entries.reserve(n);
+                if entries.len() + n > INDEXED {
+                    self.build_index();
+                }
+            }
+            Repr::Big(big) => {
+                big.entries.reserve(n);
+                let wide = big.index.wide;
+                big.index.table.reserve(n, rehash(wide, &big.entries));
+            }
         }
     }
 
     /// Frees unused capacity.
     pub fn shrink_to_fit(&mut self) {
-        self.entries.shrink_to_fit();
-        if let Some(index) = self.index.as_deref_mut() {
-            index.table.shrink_to_fit(rehash(index.wide, &self.entries));
+        match &mut self.0 {
+            Repr::Small(entries) => entries.shrink_to_fit(),
+            Repr::Big(big) => {
+                big.entries.shrink_to_fit();
+                let wide = big.index.wide;
+                big.index.table.shrink_to_fit(rehash(wide, &big.entries));
+            }
         }
     }
 
     /// The entries in order.
     pub fn iter(&self) -> Iter<'_> {
-        Iter(self.entries.iter())
+        Iter(self.entries().iter())
     }
 
     /// The entries in order, their values to change.
     pub fn iter_mut(&mut self) -> IterMut<'_> {
-        IterMut(self.entries.iter_mut())
+        IterMut(self.entries_mut().iter_mut())
     }
 
     /// The entries in order, keys and values to change. The caller must not
     /// change a key's hash or equality (interning a key, for one, keeps both).
     pub(crate) fn iter_mut_keys(&mut self) -> impl Iterator<Item = (&mut Value, &mut Value)> {
-        self.entries.iter_mut().map(|(k, v)| (k, v))
+        self.entries_mut().iter_mut().map(|(k, v)| (k, v))
     }
 
     /// The keys in order.
     pub fn keys(&self) -> impl DoubleEndedIterator<Item = &Value> + ExactSizeIterator + Clone {
-        self.entries.iter().map(|(k, _)| k)
+        self.entries().iter().map(|(k, _)| k)
     }
 
     /// The values in order.
     pub fn values(&self) -> impl DoubleEndedIterator<Item = &Value> + ExactSizeIterator + Clone {
-        self.entries.iter().map(|(_, v)| v)
+        self.entries().iter().map(|(_, v)| v)
     }
 
     /// The values in order, to change.
     pub fn values_mut(
         &mut self,
     ) -> impl DoubleEndedIterator<Item = &mut Value> + ExactSizeIterator {
-        self.entries.iter_mut().map(|(_, v)| v)
+        self.entries_mut().iter_mut().map(|(_, v)| v)
     }
 
     /// The keys a chain of merges gives `maps` (highest priority first, as
@@ -508,25 +603,25 @@ impl Map {
         let lowest = maps[m - 1];
         let others: usize = maps[..m - 1].iter().map(|h| h.len()).sum();
         let capacity = lowest.len() + others / 2;
-        let mut out = Map {
-            entries: Vec::with_capacity(capacity),
+        let mut out = Map::of_parts(
+            Vec::with_capacity(capacity),
             // The lowest map's index, with room: its keys are the first, at
             // the same positions.
-            index: lowest.index.as_deref().map(|index| {
+            lowest.index().map(|index| {
                 let wide = index.wide;
                 let mut room = Index::with_capacity(capacity, wide);
-                let rehash = rehash(wide, &lowest.entries);
+                let rehash = rehash(wide, lowest.entries());
                 for s in index.table.iter() {
                     room.table.insert_unique(rehash(s), *s, &rehash);
                 }
-                Box::new(room)
+                room
             }),
-        };
+        );
         // Written in place (a pushed pair was built on the stack and read
         // back whole before its Nil's other half was written: a stall).
-        out.entries.extend(
+        out.entries_mut().extend(
             lowest
-                .entries
+                .entries()
                 .iter()
                 .map(|(k, _)| (k.clone_key(), Value::Nil)),
         );
@@ -539,14 +634,14 @@ impl Map {
         let mut hashes = Vec::new();
         for (i, map) in maps[..m - 1].iter().enumerate().rev() {
             hashes.clear();
-            if let Some(index) = map.index.as_deref().filter(|index| !index.wide) {
+            if let Some(index) = map.index().filter(|index| !index.wide) {
                 hashes.resize(map.len(), 0);
                 for &s in index.table.iter() {
                     hashes[at(false, s)] = s >> 16;
                 }
             }
-            for (j, (k, _)) in map.entries.iter().enumerate() {
-                let p = match out.entries.get(j) {
+            for (j, (k, _)) in map.entries().iter().enumerate() {
+                let p = match out.entries().get(j) {
                     Some((same, _)) if same == k => j,
                     _ => out.find_or_push(k, hashes.get(j).copied()),
                 };
@@ -560,23 +655,23 @@ impl Map {
     /// `hash` is the low 16 bits of its hash (at least) when known, which a
     /// narrow index needs.
     fn find_or_push(&mut self, key: &Value, hash: Option<u32>) -> usize {
-        let end = self.entries.len();
+        let end = self.len();
         if end >= NARROW {
             self.widen();
         }
-        match self.index.as_deref_mut() {
-            None => {
-                if let Some(i) = self.entries.iter().position(|(k, _)| k == key) {
+        match &mut self.0 {
+            Repr::Small(entries) => {
+                if let Some(i) = entries.iter().position(|(k, _)| k == key) {
                     return i;
                 }
-                self.entries.push((key.clone_key(), Value::Nil));
-                if self.entries.len() > INDEXED {
+                entries.push((key.clone_key(), Value::Nil));
+                if entries.len() > INDEXED {
                     self.build_index();
                 }
                 end
             }
-            Some(index) => {
-                let entries = &self.entries;
+            Repr::Big(big) => {
+                let Big { entries, index } = &mut **big;
                 let wide = index.wide;
                 let hash = match hash {
                     Some(hash) if !wide => hash,
@@ -590,7 +685,7 @@ impl Map {
                     Entry::Occupied(o) => at(wide, *o.get()),
                     Entry::Vacant(v) => {
                         v.insert(slot(wide, end, hash));
-                        self.entries.push((key.clone_key(), Value::Nil));
+                        entries.push((key.clone_key(), Value::Nil));
                         end
                     }
                 }
@@ -599,23 +694,27 @@ impl Map {
     }
 
     fn build_index(&mut self) {
-        self.index = Some(Box::new(Index::of(&self.entries, self.entries.capacity())));
+        let entries = self.entries();
+        let index = Index::of(entries, entries.capacity());
+        self.set_index(index);
     }
 
     /// Makes a narrow index wide (before a position that does not fit a
     /// narrow slot is pushed).
     #[cold]
     fn widen(&mut self) {
-        if self.index.as_deref().is_some_and(|index| !index.wide) {
-            let mut index = Index::with_capacity(self.entries.capacity(), true);
-            for (i, (k, _)) in self.entries.iter().enumerate() {
-                index.table.insert_unique(
-                    spread(hash_of(k)),
-                    position(i),
-                    rehash(true, &self.entries),
-                );
+        if let Repr::Big(big) = &mut self.0 {
+            if !big.index.wide {
+                let mut index = Index::with_capacity(big.entries.capacity(), true);
+                for (i, (k, _)) in big.entries.iter().enumerate() {
+                    index.table.insert_unique(
+                        spread(hash_of(k)),
+                        position(i),
+                        rehash(true, &big.entries),
+                    );
+                }
+                big.index = index;
             }
-            self.index = Some(Box::new(index));
         }
     }
 }
@@ -644,8 +743,8 @@ impl Eq for Map {}
 /// when the thread's stack runs low ([`crate::stack::grow`]).
 impl Drop for Map {
     fn drop(&mut self) {
-        if !self.entries.is_empty() {
-            let entries = std::mem::take(&mut self.entries);
+        if !self.is_empty() {
+            let entries = std::mem::take(self.entries_mut());
             crate::stack::grow(move || drop(entries));
         }
     }
@@ -681,7 +780,7 @@ impl IntoIterator for Map {
     type Item = (Value, Value);
     type IntoIter = std::vec::IntoIter<(Value, Value)>;
     fn into_iter(mut self) -> Self::IntoIter {
-        std::mem::take(&mut self.entries).into_iter()
+        std::mem::take(self.entries_mut()).into_iter()
     }
 }
 
@@ -753,6 +852,12 @@ pub(crate) mod tests {
         Value::from(format!("k{i}"))
     }
 
+    /// A map is 24 bytes (one per Hash of the file cache: issue 18).
+    #[test]
+    fn a_map_is_three_words() {
+        assert_eq!(std::mem::size_of::<Map>(), 24);
+    }
+
     /// Every operation on maps on both sides of the index threshold, checked
     /// against a plain list of entries.
     #[test]
@@ -764,7 +869,7 @@ pub(crate) mod tests {
                 assert_eq!(m.insert(key(i), Value::Int(i as i64)), None);
                 list.push((key(i), Value::Int(i as i64)));
             }
-            assert_eq!(m.index.is_some(), n > INDEXED, "index at {n}");
+            assert_eq!(m.index().is_some(), n > INDEXED, "index at {n}");
             // Replacing keeps the position.
             if n > 3 {
                 assert_eq!(m.insert(key(3), Value::from("three")), Some(Value::Int(3)));
@@ -784,7 +889,7 @@ pub(crate) mod tests {
                 list.remove(5);
                 m.retain(|k, _| k != &key(1));
                 list.retain(|(k, _)| k != &key(1));
-                assert_eq!(m.index.is_some(), list.len() > INDEXED);
+                assert_eq!(m.index().is_some(), list.len() > INDEXED);
                 for (i, (k, _)) in list.iter().enumerate() {
                     assert_eq!(m.get_index_of(k), Some(i), "{k:?} after removals, size {n}");
                 }
@@ -936,7 +1041,7 @@ pub(crate) mod tests {
                 }
                 assert_eq!(m.len(), reference.len());
                 assert!(
-                    m.len() <= INDEXED || m.index.is_some(),
+                    m.len() <= INDEXED || m.index().is_some(),
                     "an index beyond {INDEXED} entries"
                 );
                 for (i, (k, v)) in reference.iter().enumerate() {
@@ -1008,7 +1113,7 @@ pub(crate) mod tests {
             let keys: Vec<&Value> = out.keys().collect();
             assert_eq!(keys, expected.keys().collect::<Vec<_>>(), "round {round}");
             assert!(
-                out.len() <= INDEXED || out.index.is_some(),
+                out.len() <= INDEXED || out.index().is_some(),
                 "round {round}: no index at {}",
                 out.len()
             );
@@ -1052,7 +1157,7 @@ pub(crate) mod tests {
     }
 
     fn is_wide(m: &Map) -> bool {
-        m.index.as_deref().is_some_and(|index| index.wide)
+        m.index().is_some_and(|index| index.wide)
     }
 
     /// Maps past the 65,536 positions of a narrow index (a wide index, whose
@@ -1111,7 +1216,7 @@ pub(crate) mod tests {
         let half = |v: &Value| matches!(v, Value::Int(i) if i % 2 == 0);
         m.retain(|_, v| half(v));
         reference.retain(|_, v| half(v));
-        assert!(m.index.is_some() && !is_wide(&m));
+        assert!(m.index().is_some() && !is_wide(&m));
         agrees(&m, &reference, "retained, narrow");
         for i in 0..NARROW {
             let k = Value::from(format!("again{i}"));
