@@ -26,7 +26,7 @@ const NARROW: usize = 1 << 16;
 ///
 /// 24 bytes (issue 18: one per Hash of the file cache, behind its `Arc`):
 /// a small map is its entries' `Vec` alone; a map of more than [`INDEXED`]
-/// entries boxes its entries with their hash index ([`Big`]), the enum's
+/// entries boxes its entries with their hash index (`Big`), the enum's
 /// tag kept in the `Vec`'s capacity (which never reaches `isize::MAX`).
 #[derive(Clone)]
 pub struct Map(Repr);
