@@ -186,13 +186,7 @@ impl Session {
     /// The warnings Puppet would log go to the host's `warn`, when there is
     /// a host (see [`Options::host`]).
     pub fn lookup(&self, req: &LookupRequest) -> Result<Option<Value>> {
-        let (r, warnings) = self.lookup_warned(req);
-        if let Some(host) = &self.hiera.options.host {
-            for w in &warnings {
-                host.0.warn(w);
-            }
-        }
-        r
+        self.warn_host(self.lookup_warned(req))
     }
 
     /// Like [`Session::lookup`], also returning the warnings Puppet would log
@@ -272,7 +266,15 @@ impl Session {
     /// [`Session::lookup`] would have been asked it. The answer and the
     /// warnings are [`Session::lookup`]'s.
     pub fn lookup_key(&self, key: &str) -> Result<Option<Value>> {
-        let (r, warnings) = self.lookup_key_warned(key);
+        self.warn_host(self.lookup_key_warned(key))
+    }
+
+    /// A lookup's result, its warnings given to the host's `warn` (when
+    /// there is a host).
+    fn warn_host(
+        &self,
+        (r, warnings): (Result<Option<Value>>, Vec<Warning>),
+    ) -> Result<Option<Value>> {
         if let Some(host) = &self.hiera.options.host {
             for w in &warnings {
                 host.0.warn(w);
