@@ -782,7 +782,7 @@ pub(crate) type Dep = (PathBuf, Option<Stamp>);
 
 struct CacheEntry {
     stamp: Stamp,
-    parsed: Parsed,
+    held: Held,
     /// The rare parts, boxed together (a cache holds one entry per file,
     /// most of them small, without either): see [`EntryExtra`].
     extra: Option<Box<EntryExtra>>,
@@ -800,9 +800,48 @@ struct EntryExtra {
     racy: Option<(u64, Instant)>,
 }
 
+/// A [`Parsed`] as a cache entry keeps it, with the [`Reading`] it was read
+/// as: in the byte after the variant's tag, where a `Reading` beside the
+/// entry took 8 bytes of every path's node (issue 18).
+enum Held {
+    Data(Reading, Shared<Map>),
+    Config(Reading, Option<Arc<HieraConfig>>),
+    Metadata(Reading, Box<(bool, Option<Value>)>),
+    Failed(Reading, Box<Error>),
+}
+
+impl Held {
+    fn new(reading: Reading, parsed: Parsed) -> Held {
+        match parsed {
+            Parsed::Data(d) => Held::Data(reading, d),
+            Parsed::Config(c) => Held::Config(reading, c),
+            Parsed::Metadata(m) => Held::Metadata(reading, m),
+            Parsed::Failed(e) => Held::Failed(reading, e),
+        }
+    }
+
+    /// What it was read as.
+    fn reading(&self) -> Reading {
+        match self {
+            Held::Data(r, _) | Held::Config(r, _) | Held::Metadata(r, _) | Held::Failed(r, _) => *r,
+        }
+    }
+
+    /// The parse.
+    fn parsed(&self) -> Parsed {
+        match self {
+            Held::Data(_, d) => Parsed::Data(d.clone()),
+            Held::Config(_, c) => Parsed::Config(c.clone()),
+            Held::Metadata(_, m) => Parsed::Metadata(m.clone()),
+            Held::Failed(_, e) => Parsed::Failed(e.clone()),
+        }
+    }
+}
+
 impl CacheEntry {
     fn new(
         stamp: Stamp,
+        reading: Reading,
         parsed: Parsed,
         deps: Box<[Dep]>,
         racy: Option<(u64, Instant)>,
@@ -811,7 +850,7 @@ impl CacheEntry {
             (!deps.is_empty() || racy.is_some()).then(|| Box::new(EntryExtra { deps, racy }));
         CacheEntry {
             stamp,
-            parsed,
+            held: Held::new(reading, parsed),
             extra,
         }
     }
@@ -831,29 +870,31 @@ impl CacheEntry {
 /// nearly always read one way, so one slot is kept inline and the others
 /// only exist when needed.
 enum Slots {
-    One(Reading, CacheEntry),
+    /// The entry of its reading ([`Held::reading`]).
+    One(CacheEntry),
     Many(Box<[Option<CacheEntry>; READINGS]>),
 }
 
 impl Slots {
     fn get(&self, reading: Reading) -> Option<&CacheEntry> {
         match self {
-            Slots::One(r, e) => (*r == reading).then_some(e),
+            Slots::One(e) => (e.held.reading() == reading).then_some(e),
             Slots::Many(slots) => slots[reading.slot()].as_ref(),
         }
     }
 
     fn set(&mut self, reading: Reading, entry: CacheEntry) {
         match self {
-            Slots::One(r, e) if *r == reading => *e = entry,
+            Slots::One(e) if e.held.reading() == reading => *e = entry,
             Slots::One(..) => {
-                let Slots::One(t, e) = std::mem::replace(self, Slots::Many(Box::default())) else {
+                let Slots::One(e) = std::mem::replace(self, Slots::Many(Box::default())) else {
                     unreachable!()
                 };
                 let Slots::Many(slots) = self else {
                     unreachable!()
                 };
-                slots[t.slot()] = Some(e);
+                let at = e.held.reading().slot();
+                slots[at] = Some(e);
                 slots[reading.slot()] = Some(entry);
             }
             Slots::Many(slots) => slots[reading.slot()] = Some(entry),
@@ -1064,9 +1105,9 @@ impl FileCache {
                 if e.stamp == probe.stamp && self.deps_hold(e.deps()) {
                     match e.racy() {
                         Some((hash, at)) if at.elapsed() >= self.check_interval => {
-                            recheck = Some((hash, e.parsed.clone(), Box::from(e.deps())))
+                            recheck = Some((hash, e.held.parsed(), Box::from(e.deps())))
                         }
-                        _ => return Ok(Some(e.parsed.clone())),
+                        _ => return Ok(Some(e.held.parsed())),
                     }
                 }
             }
@@ -1092,11 +1133,11 @@ impl FileCache {
         };
         let mut map = self.entries.lock().unwrap_or_else(|p| p.into_inner());
         let racy = hash.filter(|_| read.racy).map(|h| (h, Instant::now()));
-        let entry = CacheEntry::new(read.stamp, parsed.clone(), deps, racy);
+        let entry = CacheEntry::new(read.stamp, tag, parsed.clone(), deps, racy);
         match map.get_mut(path_key(path)) {
             Some(slots) => slots.set(tag, entry),
             None => {
-                map.insert(path_key(path), Slots::One(tag, entry));
+                map.insert(path_key(path), Slots::One(entry));
             }
         }
         if reparsed {
@@ -1181,7 +1222,7 @@ impl FileCache {
             Some(
                 e @ CacheEntry {
                     stamp,
-                    parsed: Parsed::Data(d),
+                    held: Held::Data(_, d),
                     ..
                 },
             ) if *stamp == probe.stamp && e.deps().is_empty() => Some(d.clone()),
@@ -1491,8 +1532,9 @@ mod tests {
     #[test]
     fn cache_entries_are_small() {
         assert_eq!(std::mem::size_of::<Parsed>(), 16);
+        assert_eq!(std::mem::size_of::<Held>(), 16);
         let slots = std::mem::size_of::<Slots>();
-        assert!(slots <= 80, "Slots {slots} bytes");
+        assert!(slots <= 72, "Slots {slots} bytes");
         assert_eq!(std::mem::size_of::<Stamp>(), 48);
     }
 
@@ -1517,6 +1559,7 @@ mod tests {
         let (hash, at) = entry_racy(&cache, &f).unwrap();
         let entry = CacheEntry::new(
             stamp_of(&f).unwrap().0,
+            Reading::YamlData,
             Parsed::Data(Shared::new(Map::default())),
             Box::default(),
             Some((hash ^ 1, at)),
@@ -1535,6 +1578,7 @@ mod tests {
         let g = cache.generation();
         let entry = CacheEntry::new(
             stamp_of(&f).unwrap().0,
+            Reading::YamlData,
             Parsed::Data(Shared::clone(&d)),
             Box::default(),
             None,
