@@ -137,6 +137,40 @@ impl Stamp {
     }
 }
 
+/// What a cache entry keeps of its file's [`Stamp`]: a 128-bit digest of
+/// it (16 bytes where the stamp takes 48: a cache keeps one per file, and
+/// the entry only ever compares it with a fresh stamp, issue 18). Two
+/// 64-bit `foldhash` quality hashes of every field, each seeded at random
+/// per process: two different stamps give the same digest with a
+/// probability of about 2^-128, and no file's times can be chosen to make
+/// them, as the seeds are not known outside.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct StampDigest(u64, u64);
+
+/// The seeds of [`StampDigest`], drawn once per process.
+static STAMP_SEEDS: std::sync::LazyLock<(
+    foldhash::quality::RandomState,
+    foldhash::quality::RandomState,
+)> = std::sync::LazyLock::new(Default::default);
+
+impl Stamp {
+    /// The digest a cache entry keeps (see [`StampDigest`]).
+    fn digest(&self) -> StampDigest {
+        use std::hash::BuildHasher;
+        let (a, b) = &*STAMP_SEEDS;
+        let fields = (
+            self.dev,
+            self.ino,
+            self.size,
+            self.mtime_secs,
+            self.ctime_secs,
+            self.mtime_nanos,
+            self.ctime_nanos,
+        );
+        StampDigest(a.hash_one(fields), b.hash_one(fields))
+    }
+}
+
 /// Whether a path exists, and what it is.
 pub fn exists(path: &Path) -> bool {
     std::fs::metadata(path).is_ok()
@@ -781,8 +815,9 @@ impl Parsed {
 pub(crate) type Dep = (PathBuf, Option<Stamp>);
 
 struct CacheEntry {
-    stamp: Stamp,
-    parsed: Parsed,
+    /// The file's stamp when it was read, as a digest.
+    stamp: StampDigest,
+    held: Held,
     /// The rare parts, boxed together (a cache holds one entry per file,
     /// most of them small, without either): see [`EntryExtra`].
     extra: Option<Box<EntryExtra>>,
@@ -800,9 +835,48 @@ struct EntryExtra {
     racy: Option<(u64, Instant)>,
 }
 
+/// A [`Parsed`] as a cache entry keeps it, with the [`Reading`] it was read
+/// as: in the byte after the variant's tag, where a `Reading` beside the
+/// entry took 8 bytes of every path's node (issue 18).
+enum Held {
+    Data(Reading, Shared<Map>),
+    Config(Reading, Option<Arc<HieraConfig>>),
+    Metadata(Reading, Box<(bool, Option<Value>)>),
+    Failed(Reading, Box<Error>),
+}
+
+impl Held {
+    fn new(reading: Reading, parsed: Parsed) -> Held {
+        match parsed {
+            Parsed::Data(d) => Held::Data(reading, d),
+            Parsed::Config(c) => Held::Config(reading, c),
+            Parsed::Metadata(m) => Held::Metadata(reading, m),
+            Parsed::Failed(e) => Held::Failed(reading, e),
+        }
+    }
+
+    /// What it was read as.
+    fn reading(&self) -> Reading {
+        match self {
+            Held::Data(r, _) | Held::Config(r, _) | Held::Metadata(r, _) | Held::Failed(r, _) => *r,
+        }
+    }
+
+    /// The parse.
+    fn parsed(&self) -> Parsed {
+        match self {
+            Held::Data(_, d) => Parsed::Data(d.clone()),
+            Held::Config(_, c) => Parsed::Config(c.clone()),
+            Held::Metadata(_, m) => Parsed::Metadata(m.clone()),
+            Held::Failed(_, e) => Parsed::Failed(e.clone()),
+        }
+    }
+}
+
 impl CacheEntry {
     fn new(
         stamp: Stamp,
+        reading: Reading,
         parsed: Parsed,
         deps: Box<[Dep]>,
         racy: Option<(u64, Instant)>,
@@ -810,8 +884,8 @@ impl CacheEntry {
         let extra =
             (!deps.is_empty() || racy.is_some()).then(|| Box::new(EntryExtra { deps, racy }));
         CacheEntry {
-            stamp,
-            parsed,
+            stamp: stamp.digest(),
+            held: Held::new(reading, parsed),
             extra,
         }
     }
@@ -831,29 +905,31 @@ impl CacheEntry {
 /// nearly always read one way, so one slot is kept inline and the others
 /// only exist when needed.
 enum Slots {
-    One(Reading, CacheEntry),
+    /// The entry of its reading ([`Held::reading`]).
+    One(CacheEntry),
     Many(Box<[Option<CacheEntry>; READINGS]>),
 }
 
 impl Slots {
     fn get(&self, reading: Reading) -> Option<&CacheEntry> {
         match self {
-            Slots::One(r, e) => (*r == reading).then_some(e),
+            Slots::One(e) => (e.held.reading() == reading).then_some(e),
             Slots::Many(slots) => slots[reading.slot()].as_ref(),
         }
     }
 
     fn set(&mut self, reading: Reading, entry: CacheEntry) {
         match self {
-            Slots::One(r, e) if *r == reading => *e = entry,
+            Slots::One(e) if e.held.reading() == reading => *e = entry,
             Slots::One(..) => {
-                let Slots::One(t, e) = std::mem::replace(self, Slots::Many(Box::default())) else {
+                let Slots::One(e) = std::mem::replace(self, Slots::Many(Box::default())) else {
                     unreachable!()
                 };
                 let Slots::Many(slots) = self else {
                     unreachable!()
                 };
-                slots[t.slot()] = Some(e);
+                let at = e.held.reading().slot();
+                slots[at] = Some(e);
                 slots[reading.slot()] = Some(entry);
             }
             Slots::Many(slots) => slots[reading.slot()] = Some(entry),
@@ -1061,12 +1137,12 @@ impl FileCache {
             let map = self.entries.lock().unwrap_or_else(|p| p.into_inner());
             if let Some(e) = map.get(path_key(path)).and_then(|slots| slots.get(tag)) {
                 // An entry that included files holds while they are unchanged.
-                if e.stamp == probe.stamp && self.deps_hold(e.deps()) {
+                if e.stamp == probe.stamp.digest() && self.deps_hold(e.deps()) {
                     match e.racy() {
                         Some((hash, at)) if at.elapsed() >= self.check_interval => {
-                            recheck = Some((hash, e.parsed.clone(), Box::from(e.deps())))
+                            recheck = Some((hash, e.held.parsed(), Box::from(e.deps())))
                         }
-                        _ => return Ok(Some(e.parsed.clone())),
+                        _ => return Ok(Some(e.held.parsed())),
                     }
                 }
             }
@@ -1092,11 +1168,11 @@ impl FileCache {
         };
         let mut map = self.entries.lock().unwrap_or_else(|p| p.into_inner());
         let racy = hash.filter(|_| read.racy).map(|h| (h, Instant::now()));
-        let entry = CacheEntry::new(read.stamp, parsed.clone(), deps, racy);
+        let entry = CacheEntry::new(read.stamp, tag, parsed.clone(), deps, racy);
         match map.get_mut(path_key(path)) {
             Some(slots) => slots.set(tag, entry),
             None => {
-                map.insert(path_key(path), Slots::One(tag, entry));
+                map.insert(path_key(path), Slots::One(entry));
             }
         }
         if reparsed {
@@ -1181,10 +1257,10 @@ impl FileCache {
             Some(
                 e @ CacheEntry {
                     stamp,
-                    parsed: Parsed::Data(d),
+                    held: Held::Data(_, d),
                     ..
                 },
-            ) if *stamp == probe.stamp && e.deps().is_empty() => Some(d.clone()),
+            ) if *stamp == probe.stamp.digest() && e.deps().is_empty() => Some(d.clone()),
             _ => None,
         })
     }
@@ -1491,9 +1567,47 @@ mod tests {
     #[test]
     fn cache_entries_are_small() {
         assert_eq!(std::mem::size_of::<Parsed>(), 16);
+        assert_eq!(std::mem::size_of::<Held>(), 16);
         let slots = std::mem::size_of::<Slots>();
-        assert!(slots <= 80, "Slots {slots} bytes");
+        assert!(slots <= 72, "Slots {slots} bytes");
         assert_eq!(std::mem::size_of::<Stamp>(), 48);
+        assert_eq!(std::mem::size_of::<CacheEntry>(), 40);
+    }
+
+    /// A cache entry's digest of a stamp tells apart stamps that differ in
+    /// any one field, by one unit (a nanosecond, a byte, an inode).
+    #[test]
+    fn stamp_digests_tell_every_field_apart() {
+        let t = |s: u64, n: u32| Some(SystemTime::UNIX_EPOCH + Duration::new(s, n));
+        let stamp = |d, i, z, m, c| Stamp::new(d, i, z, m, c);
+        let base = stamp(10, 20, 30, t(1_700_000_000, 5), t(1_700_000_001, 7));
+        let variants = [
+            stamp(11, 20, 30, t(1_700_000_000, 5), t(1_700_000_001, 7)),
+            stamp(10, 21, 30, t(1_700_000_000, 5), t(1_700_000_001, 7)),
+            stamp(10, 20, 31, t(1_700_000_000, 5), t(1_700_000_001, 7)),
+            stamp(10, 20, 30, t(1_700_000_001, 5), t(1_700_000_001, 7)),
+            stamp(10, 20, 30, t(1_700_000_000, 6), t(1_700_000_001, 7)),
+            stamp(10, 20, 30, t(1_700_000_000, 5), t(1_700_000_002, 7)),
+            stamp(10, 20, 30, t(1_700_000_000, 5), t(1_700_000_001, 8)),
+            stamp(10, 20, 30, None, t(1_700_000_001, 7)),
+            stamp(10, 20, 30, t(1_700_000_000, 5), None),
+            // The two times swapped.
+            stamp(10, 20, 30, t(1_700_000_001, 7), t(1_700_000_000, 5)),
+        ];
+        let same = stamp(10, 20, 30, t(1_700_000_000, 5), t(1_700_000_001, 7));
+        assert_eq!(base.digest(), same.digest());
+        let mut seen = HashSet::new();
+        seen.insert(base.digest());
+        for v in &variants {
+            assert_ne!(*v, base);
+            assert!(seen.insert(v.digest()), "{v:?}");
+        }
+        // A million stamps a nanosecond apart: no two digests alike.
+        let mut all = HashSet::new();
+        for i in 0..1_000_000u32 {
+            let s = stamp(10, 20, 30, t(1_700_000_000, i), t(1_700_000_001, 0));
+            assert!(all.insert(s.digest()));
+        }
     }
 
     #[test]
@@ -1517,6 +1631,7 @@ mod tests {
         let (hash, at) = entry_racy(&cache, &f).unwrap();
         let entry = CacheEntry::new(
             stamp_of(&f).unwrap().0,
+            Reading::YamlData,
             Parsed::Data(Shared::new(Map::default())),
             Box::default(),
             Some((hash ^ 1, at)),
@@ -1535,6 +1650,7 @@ mod tests {
         let g = cache.generation();
         let entry = CacheEntry::new(
             stamp_of(&f).unwrap().0,
+            Reading::YamlData,
             Parsed::Data(Shared::clone(&d)),
             Box::default(),
             None,

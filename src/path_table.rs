@@ -8,42 +8,51 @@
 //! 1.25 MB table). Here the table holds one pointer per bucket, and each
 //! entry, its path and its value, is one allocation of its own size. A path
 //! is kept as its directory, shared by the paths of that directory (a
-//! hierarchy level's files are mostly in a few), and its file name.
+//! hierarchy level's files are mostly in a few) and named in its entry by a
+//! 4-byte number, and its file name.
 //!
 //! Not synchronised: the cache keeps it behind its lock.
 
 use hashbrown::hash_table::{Entry, HashTable};
 use std::hash::BuildHasher;
-use std::sync::Arc;
 
 /// A map from path bytes to `V` (see the module).
 pub struct PathTable<V> {
     table: HashTable<Box<Node<V>>>,
-    /// The directories of the paths kept, each once.
-    dirs: HashTable<Arc<[u8]>>,
+    /// The directories of the paths kept, each once (never dropped: a
+    /// cache's paths are those of its hierarchies, which a long-lived
+    /// cache reads again and again).
+    dirs: Vec<Box<[u8]>>,
+    /// Positions in `dirs`, hashed by directory.
+    dir_index: HashTable<u32>,
     hasher: foldhash::fast::RandomState,
 }
 
-/// One entry: the path's directory (up to its last `/`, included) and file
-/// name, and its value.
+/// One entry: the path's directory (up to its last `/`, included: its
+/// position in the table's `dirs`) and file name, and its value.
 struct Node<V> {
-    dir: Arc<[u8]>,
+    dir: u32,
     name: Box<[u8]>,
     value: V,
 }
 
 impl<V> Node<V> {
-    /// Whether this is the entry of `path`.
-    fn is(&self, path: &[u8]) -> bool {
-        path.len() == self.dir.len() + self.name.len()
+    /// Whether this is the entry of `path`, in a table of `dirs`.
+    fn is(&self, dirs: &[Box<[u8]>], path: &[u8]) -> bool {
+        let dir = &dirs[self.dir as usize];
+        path.len() == dir.len() + self.name.len()
             && path.ends_with(&self.name)
-            && path.starts_with(&self.dir)
+            && path.starts_with(dir)
     }
 }
 
 /// The hash of a node's path, put together again.
-fn whole_path_hash<V>(hasher: &foldhash::fast::RandomState, n: &Node<V>) -> u64 {
-    hasher.hash_one(&*[&*n.dir, &*n.name].concat())
+fn whole_path_hash<V>(
+    hasher: &foldhash::fast::RandomState,
+    dirs: &[Box<[u8]>],
+    n: &Node<V>,
+) -> u64 {
+    hasher.hash_one(&*[&*dirs[n.dir as usize], &*n.name].concat())
 }
 
 /// A path's directory (up to its last `/`, included) and file name.
@@ -55,7 +64,8 @@ impl<V> Default for PathTable<V> {
     fn default() -> Self {
         PathTable {
             table: HashTable::new(),
-            dirs: HashTable::new(),
+            dirs: Vec::new(),
+            dir_index: HashTable::new(),
             hasher: foldhash::fast::RandomState::default(),
         }
     }
@@ -64,15 +74,17 @@ impl<V> Default for PathTable<V> {
 impl<V> PathTable<V> {
     /// The value kept for `path`.
     pub fn get(&self, path: &[u8]) -> Option<&V> {
+        let dirs = &self.dirs;
         self.table
-            .find(self.hasher.hash_one(path), |n| n.is(path))
+            .find(self.hasher.hash_one(path), |n| n.is(dirs, path))
             .map(|n| &n.value)
     }
 
     /// The value kept for `path`, to change.
     pub fn get_mut(&mut self, path: &[u8]) -> Option<&mut V> {
+        let dirs = &self.dirs;
         self.table
-            .find_mut(self.hasher.hash_one(path), |n| n.is(path))
+            .find_mut(self.hasher.hash_one(path), |n| n.is(dirs, path))
             .map(|n| &mut n.value)
     }
 
@@ -80,26 +92,31 @@ impl<V> PathTable<V> {
     pub fn insert(&mut self, path: &[u8], value: V) -> Option<V> {
         let (dir, name) = split(path);
         let hasher = &self.hasher;
+        let dirs = &mut self.dirs;
         // A path is hashed whole, as it is looked up; when the table grows,
         // each entry's path is put together again to be hashed (an
         // allocation per entry, as often as the table doubles).
         match self.table.entry(
             hasher.hash_one(path),
-            |n| n.is(path),
-            |n| whole_path_hash(hasher, n),
+            |n| n.is(dirs, path),
+            |n| whole_path_hash(hasher, dirs, n),
         ) {
             Entry::Occupied(mut o) => Some(std::mem::replace(&mut o.get_mut().value, value)),
             Entry::Vacant(v) => {
-                let dir = Arc::clone(
-                    self.dirs
-                        .entry(
-                            hasher.hash_one(dir),
-                            |d| **d == *dir,
-                            |d| hasher.hash_one(&**d),
-                        )
-                        .or_insert_with(|| dir.into())
-                        .get(),
-                );
+                let dir = match self.dir_index.entry(
+                    hasher.hash_one(dir),
+                    |&d| *dirs[d as usize] == *dir,
+                    |&d| hasher.hash_one(&*dirs[d as usize]),
+                ) {
+                    Entry::Occupied(o) => *o.get(),
+                    Entry::Vacant(d) => {
+                        let at = u32::try_from(dirs.len())
+                            .expect("a cache of more than 4 billion directories");
+                        dirs.push(dir.into());
+                        d.insert(at);
+                        at
+                    }
+                };
                 v.insert(Box::new(Node {
                     dir,
                     name: name.into(),
@@ -158,5 +175,12 @@ mod tests {
         assert_eq!(t.get(b"/d/x"), None);
         // One copy of each directory.
         assert_eq!(t.dirs.len(), 3);
+        assert_eq!(t.dir_index.len(), 3);
+    }
+
+    /// An entry is small: the cache keeps one per file (issue 18).
+    #[test]
+    fn a_node_is_its_value_and_24_bytes() {
+        assert_eq!(std::mem::size_of::<Node<[u64; 9]>>(), 24 + 72);
     }
 }
