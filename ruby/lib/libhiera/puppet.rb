@@ -263,7 +263,7 @@ module Libhiera
         @terminus = nil
         @engine = nil
         @answered = []
-        @requests = {}
+        @requests = nil
         @namespaces = Set.new
         @namespaced = 0
       end
@@ -283,17 +283,31 @@ module Libhiera
       # default values) from a scope whose request fields are `fields`, or
       # nil when `key` is not a String of UTF-8 text. The key's part is
       # {Libhiera::Session.key_request}'s, made once per process (JSON
-      # generation is dear in JRuby), kept per compile without its brace.
+      # generation is dear in JRuby). The texts are kept per thread across
+      # compiles (the same keys are looked up in every compile, mostly from
+      # scopes with the same fields; a per-compile cache missed on every
+      # key's first lookup, and Session.key_request takes a lock in JRuby):
+      # by key, its prefix and the last fields and text made of it. One
+      # Thread#[] per compile; at most REQUESTS_MAX keys, then it starts
+      # again.
       def key_request(key, fields)
-        prefix = @requests[key]
-        if prefix.nil?
+        requests = @requests || (@requests = (Thread.current[REQUESTS] ||= {}))
+        entry = requests[key]
+        if entry.nil?
           return nil unless key.instance_of?(String) && Libhiera::Session::UTF8_COMPATIBLE[key.encoding] && key.valid_encoding?
 
           text = Libhiera::Session.key_request(key)
-          prefix = @requests[key] = "#{text.byteslice(0, text.bytesize - 1)},".freeze
+          requests.clear if requests.size >= REQUESTS_MAX
+          entry = requests[key] = ["#{text.byteslice(0, text.bytesize - 1)},".freeze, nil, nil]
         end
-        "#{prefix}#{fields}}"
+        last = entry[1]
+        return entry[2] if entry[2] && (fields.equal?(last) || fields == last)
+
+        entry[1] = fields
+        entry[2] = "#{entry[0]}#{fields}}".freeze
       end
+      REQUESTS = :__libhiera_key_requests
+      REQUESTS_MAX = 50_000
 
       # The request text of a lookup of `key` with the merge `merge` (as
       # libhiera's request takes it: Handoff.merge_option) and nothing else
