@@ -8,7 +8,7 @@
 #
 #   ruby benches/compile/driver.rb --repo DIR [--rounds N] [--warm-rounds N]
 #        [--nodes N] [--json OUT] [--libhiera-ruby DIR] [--libhiera-so FILE]
-#        [--modes puppet,handoff] [--profile OUT] [--probe | --split]
+#        [--modes puppet,handoff] [--profile OUT] [--probe | --split] [--hiera-cpu]
 #
 # The repo: DIR/hiera.yaml (the global layer), DIR/environments/production
 # (manifests/site.pp, hiera.yaml, data/, modules), DIR/nodes/<certname>.json
@@ -42,6 +42,10 @@
 # Puppet::Parser::Compiler#compile (Compiler.compile, as the catalog
 # indirector calls it, includes the catalog's to_resource); time in Hiera is
 # the wall time at the outermost entry into HieraTimer::ENTRY_POINTS.
+# --hiera-cpu: the compiling thread's CPU time at those entries too (two
+# reads of the thread's CPU clock per outermost entry, in both modes),
+# printed per mode after the table: what to compare on a busy machine,
+# where wall times grow with the load.
 #
 # --probe (handoff_probe.rb): counts what the hand-off does per compile of
 # the timed hand-off rounds (calls into libhiera per function, FFI
@@ -85,6 +89,7 @@ module CompileBench
       when '--profile' then opts[:profile] = argv.shift
       when '--probe' then opts[:probe] = true
       when '--split' then opts[:probe] = :split
+      when '--hiera-cpu' then opts[:hiera_cpu] = true
       when '-h', '--help'
         puts File.read(__FILE__).lines.drop(2).take_while { |l| l.start_with?('#') }.map { |l| l.sub(/^# ?/, '') }
         exit 0
@@ -260,6 +265,7 @@ module CompileBench
     Libhiera::Puppet.accelerate!
     Libhiera::Puppet.decelerate!
     HieraTimer.install!
+    HieraTimer.cpu = true if opts[:hiera_cpu]
     if opts[:probe]
       require_relative 'handoff_probe'
       if opts[:probe] == :split
@@ -396,6 +402,7 @@ module CompileBench
 
   def summary_of(rec, delta)
     { node: rec[:node], total_ms: rec[:total_ns] / 1e6, hiera_ms: rec[:hiera_ns] / 1e6,
+      hiera_cpu_ms: rec[:hiera_cpu_ns] && rec[:hiera_cpu_ns] / 1e6,
       cpu_ms: rec[:cpu_ns] && rec[:cpu_ns] / 1e6, gc_ms: rec[:gc_ns] && rec[:gc_ns] / 1e6,
       alloc_mb: rec[:alloc_bytes] && rec[:alloc_bytes] / 1e6, entries: rec[:entries].dup, outer: rec[:outer].dup,
       handoff: delta }
@@ -405,6 +412,8 @@ module CompileBench
     totals = list.map { |s| s[:total_ms] }
     hieras = list.map { |s| s[:hiera_ms] }
     cpu = list.map { |s| s[:cpu_ms] }.compact
+    hiera_cpu = list.map { |s| s[:hiera_cpu_ms] }.compact
+    by_round = list.group_by { |s| s[:round] }.sort.to_h
     gcs = list.map { |s| s[:gc_ms] }.compact
     allocs = list.map { |s| s[:alloc_mb] }.compact
     per_node = list.group_by { |s| s[:node] }.transform_values do |ss|
@@ -425,6 +434,12 @@ module CompileBench
       'compile_ms_mean' => (totals.sum / n).round(2), 'hiera_ms_mean' => (hieras.sum / n).round(2),
       'hiera_share' => (hieras.sum / totals.sum).round(4),
       'cpu_share' => cpu.empty? ? nil : (cpu.sum / totals.sum).round(3),
+      'cpu_ms_median' => cpu.empty? ? nil : median(cpu).round(2),
+      'hiera_cpu_ms_median' => hiera_cpu.empty? ? nil : median(hiera_cpu).round(2),
+      'hiera_cpu_ms_mean' => hiera_cpu.empty? ? nil : (hiera_cpu.sum / hiera_cpu.size).round(2),
+      # the warm-up still going on in the timed rounds (JRuby, the JVM's JIT)
+      'hiera_ms_by_round' => by_round.transform_values { |ss| median(ss.map { |s| s[:hiera_ms] }).round(2) },
+      'hiera_cpu_ms_by_round' => hiera_cpu.empty? ? nil : by_round.transform_values { |ss| median(ss.map { |s| s[:hiera_cpu_ms] }).round(2) },
       'gc_ms_mean' => gcs.empty? ? nil : (gcs.sum / gcs.size).round(2),
       'alloc_mb_mean' => allocs.empty? ? nil : (allocs.sum / allocs.size).round(2),
       'lookups_per_compile' => (entries[HieraTimer::LOOKUP_LABEL] / n).round(1),
@@ -488,6 +503,12 @@ module CompileBench
     end
     r['modes'].each do |mode, s|
       puts "#{mode}: GC ms per compile (mean) #{s['gc_ms_mean'] || '-'}, MB allocated by the compiling thread per compile (mean) #{s['alloc_mb_mean'] || '-'}"
+      puts "#{mode}: ms in Hiera by timed round (median) #{s['hiera_ms_by_round'].values.join(', ')}"
+      puts "#{mode}: CPU ms in Hiera by timed round (median) #{s['hiera_cpu_ms_by_round'].values.join(', ')}" if s['hiera_cpu_ms_by_round']
+      if s['hiera_cpu_ms_median']
+        puts "#{mode}: CPU ms of the compiling thread per compile (median) #{s['cpu_ms_median']}, in Hiera " \
+             "#{s['hiera_cpu_ms_median']} (median), #{s['hiera_cpu_ms_mean']} (mean)"
+      end
       puts "#{mode}: outermost entries per compile #{s['outermost_entries_per_compile']}"
       puts "#{mode}: hand-off counters per compile #{s['handoff_counters_per_compile']}" unless s['handoff_counters_per_compile'].empty?
     end

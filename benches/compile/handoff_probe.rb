@@ -68,6 +68,7 @@ module HandoffProbe
       wrap(Libhiera::Session, :lookup, 'Session#lookup')
       wrap(Libhiera::Session, :lookup_keys, 'Session#lookup_keys')
       wrap(Libhiera::Session, :lookup_keys_answers, 'Session#lookup_keys_answers')
+      wrap(Libhiera::Session, :lookup_keys_table, 'Session#lookup_keys_table')
       wrap(Libhiera::Session.singleton_class, :scope_fields, 'Session.scope_fields')
       wrap(Libhiera::Handle, :use, 'Handle#use')
       wrap(::Puppet::Parser::Scope, :to_hash, 'Scope#to_hash')
@@ -117,6 +118,7 @@ module HandoffProbe
       Libhiera::Native.singleton_methods(false).grep(/\Ahiera/).each { |m| split_wrap(native, m, "engine: #{m}") }
       split_wrap(native, :take, 'read answer: Native.take')
       split_wrap(Libhiera::Wire.singleton_class, :load, 'decode: Wire.load')
+      split_wrap(Libhiera::Wire.singleton_class, :answers_table, 'decode: Wire.answers_table')
       split_wrap(Libhiera::Puppet::Host, :call, 'host callback: Host#call')
       split_wrap(Libhiera::Puppet::Host, :warn, 'host callback: Host#warn')
       lookup = ::Puppet::Pops::Lookup
@@ -141,8 +143,10 @@ module HandoffProbe
       split_wrap(handoff, :local_names, 'hand-off: Handoff.local_names')
       split_wrap(Libhiera::Puppet::CompileState, :key_request, 'hand-off: key_request')
       split_wrap(::Puppet::Resource::Type, :libhiera_keys, 'hand-off: libhiera_keys')
+      split_wrap(::Puppet::Resource::Type, :libhiera_batch, 'hand-off: libhiera_batch')
       split_wrap(Libhiera::Session, :lookup_request, 'session: Session#lookup_request (own)')
       split_wrap(Libhiera::Session, :lookup_keys_answers, 'session: Session#lookup_keys_answers (own)')
+      split_wrap(Libhiera::Session, :lookup_keys_table, 'session: Session#lookup_keys_table (own)')
       split_wrap(Libhiera::Handle, :use, 'session: Handle#use (own)')
       split_wrap(native, :out_pointer, 'session: Native.out_pointer')
       @split = true

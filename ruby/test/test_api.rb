@@ -162,6 +162,40 @@ class TestApi < Minitest::Test
     end
   end
 
+  # Session#lookup_keys_table (the hand-off's class batch): each key's
+  # value and kind (Wire::ANSWER_*) as lookup_keys_answers gives them; a
+  # sharing session's table is kept per answer text (the same object for
+  # the same answers), its Arrays and Hashes marked ANSWER_COPY (handed out
+  # through Wire.fresh); an error's answer raises as lookup_keys raises.
+  def test_lookup_keys_table_as_answers
+    data = "big:\n  servers: [a.example.com, b.example.com]\n  name: the big hash\nword: hello\nnothing: ~\n" \
+           "bad: \"%{lookup('bad')}\"\n"
+    fixture('hiera.yaml' => "version: 5\nhierarchy:\n  - name: c\n    path: c.yaml\n", 'data/c.yaml' => data) do |dir|
+      hiera = Libhiera::Hiera.new(hiera_config: File.join(dir, 'hiera.yaml'), environmentpath: dir)
+      text = Libhiera::Session.keys_text(%w[big word nothing missing])
+      plain = hiera.session({})
+      answers = plain.lookup_keys_answers(text, nil)
+      table = plain.lookup_keys_table(text, nil)
+      wire = Libhiera::Wire
+      assert_equal [wire::ANSWER_COPY, wire::ANSWER_VALUE, wire::ANSWER_VALUE, wire::ANSWER_MISSING], table[1]
+      assert_equal [answers[0]['value'], 'hello', nil, nil], table[0]
+      refute_same table, plain.lookup_keys_table(text, nil)
+      shared = hiera.session({})
+      shared.share_answers = true
+      kept = shared.lookup_keys_table(text, nil)
+      assert_equal table, kept
+      assert_same kept, shared.lookup_keys_table(text, nil)
+      assert kept.frozen? && kept[0].frozen? && kept[1].frozen?
+      copy = wire.fresh(kept[0][0])
+      copy['servers'] << 'c.example.com'
+      assert_equal answers[0]['value'], shared.lookup_keys_table(text, nil)[0][0]
+      failing = shared.lookup_keys_table(Libhiera::Session.keys_text(%w[word bad word]), nil)
+      assert_equal [wire::ANSWER_VALUE, wire::ANSWER_ERROR], failing[1]
+      error = assert_raises(Libhiera::Error) { shared.lookup_keys(%w[word bad word]) }
+      assert_equal error.message, shared.key_error(failing[0][1]).message
+    end
+  end
+
   # Session#own! (the Puppet hand-off's): lookups through lookup_request
   # and lookup_keys_answers call libhiera without Handle#use, with the
   # same answers; its overlays are owned; closing an owned session does not

@@ -338,6 +338,38 @@ module Libhiera
       (@share_answers && Wire.shared_answer(json)) || Wire.load(json, @objects)
     end
 
+    # {lookup_keys_answers} as a table (Wire.answers_table: `[values,
+    # kinds]`), for the hand-off's class batch; shared like those answers
+    # when this session shares answers (the caller copies ANSWER_COPY
+    # values with Wire.fresh), else the caller's own.
+    # @api private
+    def lookup_keys_table(text, scope_fields)
+      # the options of the last fields asked, kept (one frozen pair: a
+      # session may be shared by threads)
+      memo = @options_memo
+      options = if scope_fields.nil?
+                  '{}'
+                elsif memo && memo[0].equal?(scope_fields)
+                  memo[1]
+                else
+                  (@options_memo = [scope_fields, "{#{scope_fields}}".freeze].freeze)[1]
+                end
+      ptr = @owned
+      if ptr # #own!: no Handle#use
+        out = @out
+        status = @host ? Native.hiera_lookup_keys_host(ptr, text, options, out) : Native.hiera_lookup_keys(ptr, text, options, out)
+      else
+        out = Native.out_pointer
+        status = @handle.use do |s|
+          @host ? Native.hiera_lookup_keys_host(s, text, options, out) : Native.hiera_lookup_keys(s, text, options, out)
+        end
+      end
+      json = Native.take_written(status, out)
+      raise failure(status, json) unless status == Native::OK
+
+      @share_answers ? Wire.answers_table(json, @objects) : Wire.table_of(Wire.load(json, @objects))
+    end
+
     # The exception of an answer of {lookup_keys_answers} that has an
     # `"error"`.
     # @api private

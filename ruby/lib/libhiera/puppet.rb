@@ -238,12 +238,19 @@ module Libhiera
       # Request fields by the number of names checked, for scopes that give
       # themselves none of them.
       attr_reader :plain_fields
+      # Request fields by the mask of the local names a scope gives itself
+      # (Handoff.local_mask) shifted left 32 bits, or'ed with the number of
+      # names checked (no Hiera 3 calling variables).
+      attr_reader :mask_fields
 
       def initialize
         @objects = []
         @known = []
         @checked = 0
         @plain_fields = {}
+        @mask_fields = {}
+        @stack_thread = nil
+        @host_stack = nil
         @stamp = nil
         @top = nil
         @top_scope = nil
@@ -256,7 +263,7 @@ module Libhiera
         @terminus = nil
         @engine = nil
         @answered = []
-        @requests = {}
+        @requests = nil
         @namespaces = Set.new
         @namespaced = 0
       end
@@ -276,17 +283,31 @@ module Libhiera
       # default values) from a scope whose request fields are `fields`, or
       # nil when `key` is not a String of UTF-8 text. The key's part is
       # {Libhiera::Session.key_request}'s, made once per process (JSON
-      # generation is dear in JRuby), kept per compile without its brace.
+      # generation is dear in JRuby). The texts are kept per thread across
+      # compiles (the same keys are looked up in every compile, mostly from
+      # scopes with the same fields; a per-compile cache missed on every
+      # key's first lookup, and Session.key_request takes a lock in JRuby):
+      # by key, its prefix and the last fields and text made of it. One
+      # Thread#[] per compile; at most REQUESTS_MAX keys, then it starts
+      # again.
       def key_request(key, fields)
-        prefix = @requests[key]
-        if prefix.nil?
+        requests = @requests || (@requests = (Thread.current[REQUESTS] ||= {}))
+        entry = requests[key]
+        if entry.nil?
           return nil unless key.instance_of?(String) && Libhiera::Session::UTF8_COMPATIBLE[key.encoding] && key.valid_encoding?
 
           text = Libhiera::Session.key_request(key)
-          prefix = @requests[key] = "#{text.byteslice(0, text.bytesize - 1)},".freeze
+          requests.clear if requests.size >= REQUESTS_MAX
+          entry = requests[key] = ["#{text.byteslice(0, text.bytesize - 1)},".freeze, nil, nil]
         end
-        "#{prefix}#{fields}}"
+        last = entry[1]
+        return entry[2] if entry[2] && (fields.equal?(last) || fields == last)
+
+        entry[1] = fields
+        entry[2] = "#{entry[0]}#{fields}}".freeze
       end
+      REQUESTS = :__libhiera_key_requests
+      REQUESTS_MAX = 50_000
 
       # The request text of a lookup of `key` with the merge `merge` (as
       # libhiera's request takes it: Handoff.merge_option) and nothing else
@@ -298,6 +319,18 @@ module Libhiera
 
         prefix = Libhiera::Session.merge_request_prefix(key, merge)
         prefix && "#{prefix}#{fields}}"
+      end
+
+      # The stack of the invocations of the lookups running on this thread
+      # (Thread.current[CURRENT], which host calls read: Host.invocation),
+      # kept for the compile's thread: no Thread#[] per lookup (a lock and a
+      # Hash in JRuby).
+      def host_stack
+        thread = Thread.current
+        return @host_stack if @stack_thread.equal?(thread)
+
+        @stack_thread = thread
+        @host_stack = (thread[CURRENT] ||= [])
       end
 
       # Notes that libhiera numbered the variable `name` `index`.
@@ -462,46 +495,78 @@ module Libhiera
 
       # Puppet::Resource::Type#inject_external_parameters, the parameters
       # given no value looked up in one call: the same keys, in the same
-      # order, each value assigned as Puppet assigns it.
+      # order, each value assigned as Puppet assigns it (by
+      # {Handoff#libhiera_lookup_keys}).
       def inject_external_parameters(resource, scope)
         return super unless type == :hostclass && Libhiera::Puppet.enabled?
 
-        parameters = resource.parameters
-        wanted = arguments.select do |param_name, _default|
-          param = parameters[param_name.to_sym]
-          param.nil? || param.value.nil?
-        end
-        return if wanted.empty?
+        batch = libhiera_batch(resource.parameters)
+        return if batch.nil?
 
-        names = wanted.keys
-        keys, text = libhiera_keys(names)
         # Puppet's Invocation.new(scope) only when Puppet's code will see it
         # (Handoff.plain_adapter): a plain one is made by the host
         # call that needs it (Host.invocation), else never.
         adapter = Handoff.plain_adapter(scope)
         invocation = adapter ? scope : ::Puppet::Pops::Lookup::Invocation.new(scope)
         adapter ||= invocation.lookup_adapter
-        handed = adapter.libhiera_lookup_keys(keys, text, invocation) do |value, i|
-          next if value.equal?(Libhiera::NOT_FOUND)
-
-          # Assign bound value but don't let an undef trump a default expression
-          resource[names[i].to_sym] = value unless value.nil? && !wanted[names[i]].nil?
-        end
-        super unless handed
+        super unless adapter.libhiera_lookup_keys(batch, resource, invocation)
       end
 
-      # The keys of the parameters `names` (`<class>::<param>`) and their
-      # text for libhiera (Session.keys_text), kept on the class for the
-      # last `names` asked (a class's are the same in every compile, unless
-      # a declaration gives some of them).
-      def libhiera_keys(names)
-        cached = @libhiera_keys
-        return cached[1], cached[2] if cached && cached[0] == names
+      # The {ClassBatch} of the parameters that `parameters` (the class
+      # resource's) gives no value, or nil for none. The batch of all the
+      # class's parameters (a class that is included: its resource gives
+      # none) is kept on the class for its `arguments` (Puppet replaces the
+      # Hash when it sets them); another is kept for the last names asked
+      # (a declaration's). Loops, not blocks (JRuby).
+      def libhiera_batch(parameters)
+        args = arguments
+        all = @libhiera_all
+        all = @libhiera_all = ClassBatch.new(name, args) unless all && all.arguments.equal?(args) && all.size == args.size
+        return nil if all.size.zero?
+        return all if parameters.empty?
 
-        keys = names.map { |param_name| "#{name}::#{param_name}".freeze }.freeze
-        text = Libhiera::Session.keys_text(keys)
-        @libhiera_keys = [names.dup.freeze, keys, text].freeze
-        [keys, text]
+        syms = all.syms
+        i = 0
+        n = syms.size
+        while i < n
+          param = parameters[syms[i]]
+          break unless param.nil? || param.value.nil?
+
+          i += 1
+        end
+        return all if i == n
+
+        wanted = args.select do |param_name, _default|
+          param = parameters[param_name.to_sym]
+          param.nil? || param.value.nil?
+        end
+        return nil if wanted.empty?
+
+        cached = @libhiera_some
+        return cached if cached && cached.arguments == wanted
+
+        @libhiera_some = ClassBatch.new(name, wanted)
+      end
+    end
+
+    # A class's automatic parameter lookups, as {Handoff#libhiera_lookup_keys}
+    # makes them: for each parameter (`arguments`: its name and default
+    # expression, as Puppet::Resource::Type#arguments gives them), its
+    # Symbol, its key (`<class>::<param>`), whether it has a default, and
+    # the keys' text for libhiera (Session.keys_text).
+    # @api private
+    class ClassBatch
+      attr_reader :arguments, :size, :syms, :keys, :defaulted, :text
+
+      def initialize(class_name, arguments)
+        @arguments = arguments
+        @size = arguments.size
+        names = arguments.keys
+        @syms = names.map(&:to_sym).freeze
+        @keys = names.map { |param_name| "#{class_name}::#{param_name}".freeze }.freeze
+        @defaulted = arguments.values.map { |default| !default.nil? }.freeze
+        @text = Libhiera::Session.keys_text(@keys)
+        freeze
       end
     end
 
@@ -582,7 +647,7 @@ module Libhiera
         # its errors raised as Puppet raises them (Handoff.failure); inline,
         # as in libhiera_lookup_keys: a block that reads this method's
         # variables puts them on the heap in JRuby.
-        stack = (Thread.current[CURRENT] ||= [])
+        stack = state.host_stack
         stack.push(lookup_invocation)
         begin
           value = if override.empty? && defaults.empty? &&
@@ -605,57 +670,72 @@ module Libhiera
         value
       end
 
-      # A class's automatic parameter lookups (`<class>::<param>` for each
-      # of `keys`, `text` their Session.keys_text) in one call, as {#lookup}
-      # answers each: yields each value (or NOT_FOUND) and its index, in
-      # order; the first that fails raises as {#lookup} raises. False when
-      # Puppet must answer them (one by one, through {#lookup}, which
-      # counts why).
+      # A class's automatic parameter lookups (`batch`, a {ClassBatch}) in
+      # one call, each value assigned to `resource` as Puppet's
+      # inject_external_parameters assigns what {#lookup} answers: in
+      # order, a key not found left alone, an undef not assigned over a
+      # default expression; the first that fails raises as {#lookup}
+      # raises, after the values before it were assigned. False when Puppet
+      # must answer them (one by one, through {#lookup}, which counts why).
       # @api private
       #
       # `invocation` may be the class's scope instead, when
       # {.plain_adapter} gave this adapter: Invocation.new(scope)
       # would be a plain one (no explainer, no Hiera 3 flags), so the checks
       # of {#libhiera_session} that read it are known to pass.
-      def libhiera_lookup_keys(keys, text, invocation)
+      def libhiera_lookup_keys(batch, resource, invocation)
+        keys = batch.keys
         fields = if invocation.is_a?(::Puppet::Parser::Scope)
                    libhiera_scope_fields(invocation)
                  else
-                   libhiera_session(keys.first, invocation, false)
+                   libhiera_session(keys[0], invocation, false)
                  end
         return false if fields.nil?
 
         state = @libhiera_state
-        state.answered << keys.first
+        state.answered << keys[0]
         session = state.root
-        stack = (Thread.current[CURRENT] ||= [])
+        stack = state.host_stack
         stack.push(invocation)
         begin
-          answers = session.lookup_keys_answers(text, fields)
+          # the answers as a table (Wire.answers_table): no Hash read per
+          # answer, the same table for the same text in every compile
+          table = session.lookup_keys_table(batch.text, fields)
         rescue StandardError => e
           raise Handoff.failure(e)
         ensure
           stack.pop
         end
-        # Each answer in turn (a loop, not blocks: JRuby): a value is
-        # yielded before a later key's error is raised, as Puppet assigns
-        # each parameter before it looks the next one up.
-        # (the answered keys counted once per batch, before the first
-        # error is raised; Puppet's key recorder read once)
+        # Each answer in turn (a loop, not blocks: JRuby), as Puppet assigns
+        # each parameter before it looks the next one up. (The answered
+        # keys counted once per batch, before the first error is raised;
+        # Puppet's key recorder read once.)
+        values = table[0]
+        kinds = table[1]
+        syms = batch.syms
+        defaulted = batch.defaulted
         recorder = @key_recorder
         i = 0
-        n = answers.size
+        n = kinds.size
         while i < n
-          resp = answers[i]
-          if resp.key?('error')
+          kind = kinds[i]
+          if kind == Libhiera::Wire::ANSWER_VALUE
+            recorder&.record(keys[i])
+            value = values[i]
+            # Assign bound value but don't let an undef trump a default expression
+            resource[syms[i]] = value unless value.nil? && defaulted[i]
+          elsif kind == Libhiera::Wire::ANSWER_COPY
+            recorder&.record(keys[i])
+            # a shared Array or Hash: the caller's copy (Wire.fresh)
+            resource[syms[i]] = Libhiera::Wire.fresh(values[i])
+          elsif kind == Libhiera::Wire::ANSWER_ERROR
             Libhiera::Puppet.stats[:handed_off] += i
             # as libhiera_answer raises it (counted; a host function's
             # error that is not Puppet's raised as it is)
-            raise Handoff.failure(session.key_error(resp))
+            raise Handoff.failure(session.key_error(values[i]))
+          else # not found
+            recorder&.record(keys[i])
           end
-          recorder&.record(keys[i])
-          # answers may be shared (Session#lookup_keys_answers): a copy
-          yield resp.key?('value') ? Libhiera::Wire.fresh(resp['value']) : Libhiera::NOT_FOUND, i
           i += 1
         end
         Libhiera::Puppet.stats[:handed_off] += n
@@ -837,26 +917,35 @@ module Libhiera
       # Only the names a class or resource scope can hold are searched for
       # (CompileState#local_known): when the hierarchies and data name only
       # facts, trusted and qualified variables, no scope is walked at all.
+      #
+      # Which names the scope holds is a bit mask over the local names
+      # ({Handoff.local_mask}), and the fields are kept by it and `checked`
+      # (an Integer key): no Array made or hashed per lookup (JRuby).
       def scope_fields(state, scope, top, invocation)
         checked = state.checked
         locals = state.local_known(checked)
         if locals.empty?
-          names = NO_NAMES
+          mask = 0
           # the scopes between `scope` and the top scope (Handoff.chain) are
           # none only for the top scope itself
           local = !scope.equal?(top)
         else
           chain = (state.scopes[scope] ||= Handoff.chain(scope, top))
-          names = Handoff.local_names(chain, locals)
+          mask = Handoff.local_mask(chain, locals)
           local = !chain.empty?
         end
         # calling_* only matter to a Hiera 3 global hiera.yaml.
-        calling = local && libhiera_hiera3_global?(state, invocation) ? Handoff.calling(scope) : nil
-        if names.empty? && calling.nil?
+        if local && libhiera_hiera3_global?(state, invocation)
+          names = Handoff.masked(locals, mask)
+          calling = Handoff.calling(scope)
+          return state.fields[[names, calling, checked]] ||= Libhiera::Session.scope_fields(names, calling, known_variables: checked)
+        end
+        if mask.zero?
           return state.plain_fields[checked] ||= Libhiera::Session.scope_fields(nil, nil, known_variables: checked)
         end
 
-        state.fields[[names, calling, checked]] ||= Libhiera::Session.scope_fields(names, calling, known_variables: checked)
+        state.mask_fields[(mask << 32) | checked] ||=
+          Libhiera::Session.scope_fields(Handoff.masked(locals, mask), nil, known_variables: checked)
       end
 
       # Whether the global hiera.yaml is a Hiera 3 one (whose hierarchy
@@ -1001,44 +1090,55 @@ module Libhiera
         chain
       end
 
-      # Which of `names` (CompileState#local_known) the scopes of `chain`
-      # ({chain}) hold: those a lookup from its first scope sees that the
-      # top scope does not give. Each scope's tables: the one on top of its
-      # ephemeral stack (Scope#effective_symtable) and those below it.
-      # Loops, not blocks: this runs for every lookup, and a block costs
-      # more than its work in JRuby.
-      def self.local_names(chain, known)
-        return NO_NAMES if chain.empty? || known.empty?
+      # Which of `known` (CompileState#local_known) the scopes of `chain`
+      # ({chain}) hold, as a bit mask (bit i: `known[i]`): those a lookup
+      # from its first scope sees that the top scope does not give. Each
+      # scope's tables: the one on top of its ephemeral stack
+      # (Scope#effective_symtable) and those below it. Loops, not blocks:
+      # this runs for every lookup, and a block costs more than its work in
+      # JRuby; no Array made unless a scope has two tables with variables.
+      def self.local_mask(chain, known)
+        return 0 if chain.empty? || known.empty?
 
-        tables = nil
+        mask = 0
+        checked = known.size
         c = 0
         while c < chain.size
           eph = chain[c].effective_symtable(true)
           while eph
             symbols = eph.libhiera_symbols
-            (tables ||= []) << symbols if symbols && !symbols.empty?
+            if symbols && !symbols.empty?
+              i = 0
+              while i < checked
+                mask |= (1 << i) if symbols.key?(known[i])
+                i += 1
+              end
+            end
             eph = eph.parent
           end
           c += 1
         end
-        return NO_NAMES if tables.nil?
+        mask
+      end
 
-        names = nil
+      # The names of `known` whose bits `mask` sets ({local_mask}), in
+      # order, frozen (NO_NAMES for none).
+      def self.masked(known, mask)
+        return NO_NAMES if mask.zero?
+
+        names = []
         i = 0
-        checked = known.size
-        while i < checked
-          name = known[i]
-          t = 0
-          while t < tables.size
-            if tables[t].key?(name)
-              (names ||= []) << name
-              break
-            end
-            t += 1
-          end
+        while i < known.size
+          names << known[i] if mask[i] == 1
           i += 1
         end
-        names ? names.freeze : NO_NAMES
+        names.freeze
+      end
+
+      # Which of `known` the scopes of `chain` hold, in order
+      # ({local_mask} as names).
+      def self.local_names(chain, known)
+        masked(known, local_mask(chain, known))
       end
       NO_NAMES = [].freeze
 

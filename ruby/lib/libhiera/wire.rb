@@ -146,6 +146,70 @@ module Libhiera
       value
     end
 
+    # The kinds of answer in an {answers_table}.
+    ANSWER_VALUE = 0 # a value handed out as it is (not an Array or Hash)
+    ANSWER_COPY = 1 # a shared Array or Hash: handed out through {fresh}
+    ANSWER_MISSING = 2 # not found
+    ANSWER_ERROR = 3 # failed: the answer (a Hash with its "error")
+
+    @tables = {}
+    @tables_bytes = 0
+
+    # The answers of a `hiera_lookup_keys` call (its JSON text) as a table,
+    # `[values, kinds]`: for each key its value (or, for an error, its
+    # answer) and its kind (ANSWER_*), read in a loop with no Hash read per
+    # answer. Tables of plain data (no `__type__` object, whose references
+    # are the caller's) are kept by their text and shared by every caller,
+    # as {shared_answer}'s answers (at most ANSWERS_MAX_BYTES of text, then
+    # the cache starts again): the caller hands out ANSWER_COPY values
+    # through {fresh} and changes nothing. `objects`: as {load}.
+    def answers_table(text, objects = nil)
+      table = ANSWERS_LOCK ? ANSWERS_LOCK.synchronize { @tables[text] } : @tables[text]
+      return table if table
+      return table_of(load(text, objects)) if text.include?(MARK)
+
+      text = text.dup.force_encoding(UTF_8) unless text.encoding == UTF_8
+      table = table_of(parse(text))
+      if ANSWERS_LOCK
+        ANSWERS_LOCK.synchronize { keep_table(text, table) }
+      else
+        keep_table(text, table)
+      end
+      table
+    end
+
+    # The {answers_table} of parsed answers (an Array of Hashes, each with
+    # its key's `"value"`, or an `"error"`, or neither).
+    def table_of(answers)
+      n = answers.size
+      values = Array.new(n)
+      kinds = Array.new(n)
+      i = 0
+      while i < n
+        resp = answers[i]
+        if resp.key?('error')
+          values[i] = resp
+          kinds[i] = ANSWER_ERROR
+        elsif resp.key?('value')
+          v = values[i] = resp['value']
+          kinds[i] = v.instance_of?(Hash) || v.instance_of?(Array) ? ANSWER_COPY : ANSWER_VALUE
+        else
+          kinds[i] = ANSWER_MISSING
+        end
+        i += 1
+      end
+      [values.freeze, kinds.freeze].freeze
+    end
+
+    def keep_table(text, table)
+      if @tables_bytes + text.bytesize > ANSWERS_MAX_BYTES
+        @tables = {}
+        @tables_bytes = 0
+      end
+      @tables_bytes += text.bytesize
+      @tables[text.frozen? ? text : text.dup.freeze] = table
+    end
+
     def keep_answer(text, entry)
       if @answers_bytes + text.bytesize > ANSWERS_MAX_BYTES
         @answers = {}
@@ -159,6 +223,8 @@ module Libhiera
     def forget_answers
       ANSWERS_LOCK ? ANSWERS_LOCK.synchronize { @answers = {} } : (@answers = {})
       @answers_bytes = 0
+      ANSWERS_LOCK ? ANSWERS_LOCK.synchronize { @tables = {} } : (@tables = {})
+      @tables_bytes = 0
     end
 
     # Whether an Array or Hash holds an Array or Hash.
