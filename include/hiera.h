@@ -256,7 +256,13 @@ typedef struct hiera_session hiera_session;
  * first `known_variables` names the session has numbered: answer the
  * variable as the lookup's scope sees it (its own or the top scope's),
  * and remember that NAME is the session's name number I (see
- * `hiera_lookup`'s `known_variables`).
+ * `hiera_lookup`'s `known_variables`). With the option `host_scope: true`
+ * it is called as `{"kind": "variable", "key": NAME, "scope": "top"}` for
+ * a plain variable a session's scope does not have (nor an overlay's own
+ * or deferred ones), at most once per session and name (its overlays
+ * share the answer): answer the variable of the session's own scope (a
+ * compile's top scope, whatever the lookup's scope), or nothing when
+ * there is none (it stays undefined for the session).
  *
  * The string is borrowed for the call. The callback answers through
  * `answer`; it may look up again (any session, any `hiera`) before it
@@ -406,7 +412,7 @@ uint32_t hiera_abi_version(void);
  *              "string_bytes": 16777216, "interpolated_bytes": 268435456,
  *              "merge_entries": 1000000, "nested_values": 10000000},
  *   "confine": false, "codedir": "/etc/puppet/code", "host_variables": false,
- *   "working_directory": null, "environment_data_provider": null,
+ *   "host_scope": false, "working_directory": null, "environment_data_provider": null,
  *   "host_functions": []}`
  * (the values shown are the defaults, but for `strict`: without it, the
  * default of the Puppet version, `warning` for 7 and `error` for 8).
@@ -438,6 +444,11 @@ uint32_t hiera_abi_version(void);
  * `host_variables: true` (with `hiera_open_with_host`) asks the host's
  * `call` for the qualified variables (`a::b`) a session does not have
  * (see `hiera_call_fn`).
+ * `host_scope: true` (with `hiera_open_with_host`) asks the host's `call`
+ * for the plain variables a session's scope does not have, once per
+ * session (`{"kind": "variable", "key": NAME, "scope": "top"}`, see
+ * `hiera_call_fn`): a session may be made with an empty scope (`{}`) and
+ * take a compile's top-scope variables from the host as lookups read them.
  * `host_functions` names hierarchy functions libhiera has itself
  * (`yaml_data`, `json_data`, `hocon_data`, `eyaml_lookup_key`,
  * `libhiera::yaml_data`, `libhiera::json_data`, `libhiera::data_hash`)

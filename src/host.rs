@@ -35,6 +35,9 @@
 //! as Puppet's scope does: the variables of the classes evaluated so far;
 //! and for a lookup with [`crate::LookupRequest::known_variables`], the
 //! plain variables its scope may give itself ([`Host::scope_variable`]).
+//! With [`crate::Options::host_scope`], it answers the plain variables a
+//! session's scope does not have, once per session ([`Host::top_variable`]):
+//! a compile's top scope read by name, never sent whole.
 //!
 //! The engine then treats the answer as Puppet's provider treats the
 //! function's result: a `data_hash` value is checked and interpolated, the
@@ -298,6 +301,17 @@ pub trait Host: Send + Sync {
     /// variable. By default: [`Host::variable`].
     fn scope_variable(&self, name: &str, _index: usize) -> Option<Value> {
         self.variable(name)
+    }
+
+    /// A plain variable of the session's own scope (a catalog compile's
+    /// top scope) that the session was not given, asked only when
+    /// [`crate::Options::host_scope`] is set, at most once per session
+    /// (the answer is kept for the session and its overlays):
+    /// `Some(value)`, or `None` when there is no such variable (it is then
+    /// undefined for the session: a variable the scope gains later goes to
+    /// an overlay). By default: none.
+    fn top_variable(&self, _name: &str) -> Option<Value> {
+        None
     }
 }
 

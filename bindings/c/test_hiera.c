@@ -645,6 +645,80 @@ static void test_overlay(void) {
   remove_tree(dir);
 }
 
+/* ---- host_scope: a session's variables read from the host by name ----------- */
+
+typedef struct top_state {
+  int facts, nosuch, other;
+} top_state;
+
+static void top_call(void *user_data, const char *call_json, hiera_answer *answer) {
+  top_state *st = (top_state *)user_data;
+  if (!contains(call_json, "\"kind\":\"variable\"") || !contains(call_json, "\"scope\":\"top\"")) {
+    st->other++;
+    return;
+  }
+  if (contains(call_json, "\"key\":\"facts\"")) {
+    st->facts++;
+    hiera_answer_value(answer, "{\"os\":{\"family\":\"Debian\"},\"list\":[\"a\",\"b\"]}");
+  } else if (contains(call_json, "\"key\":\"nosuch\"")) {
+    st->nosuch++; /* nothing: undefined */
+  } else {
+    st->other++;
+  }
+}
+
+static void test_host_scope(void) {
+  char dir[] = "/tmp/libhiera-c-hostscope-XXXXXX";
+  if (!mkdtemp(dir)) exit(2);
+  write_file(dir, "hiera.yaml",
+             "version: 5\nhierarchy:\n  - name: family\n    path: \"%{facts.os.family}.yaml\"\n  - name: common\n    path: common.yaml\n");
+  make_dir(dir, "data");
+  write_file(dir, "data/Debian.yaml", "family: \"debian %{facts.list.1}\"\n");
+  write_file(dir, "data/common.yaml", "undef: \"[%{nosuch}]\"\nfamily: common\n");
+  top_state st;
+  memset(&st, 0, sizeof st);
+  hiera_host host = {&st, top_call, NULL, NULL};
+  char *opts = xasprintf("{\"hiera_config\":\"%s/hiera.yaml\",\"host_scope\":true}", dir);
+  hiera *h = UNSET_HIERA;
+  char *err = UNSET_STR;
+  hiera_status s = hiera_open_with_host(opts, &host, &h, &err);
+  CHECK(s == HIERA_OK, "hiera_open_with_host(host_scope) = %s", status_name(s));
+  if (s != HIERA_OK) exit(1);
+  hiera_session *sess = UNSET_SESSION;
+  s = hiera_session_new(h, "{}", &sess, &err);
+  CHECK(s == HIERA_OK, "hiera_session_new({}) = %s", status_name(s));
+  if (s != HIERA_OK) exit(1);
+  for (int round = 0; round < 2; round++) {
+    char *out = NULL;
+    s = lookup(sess, "{\"key\":\"family\"}", &out);
+    CHECK(s == HIERA_OK && out && strcmp(out, "\"debian b\"") == 0, "host_scope: family: %s %s", status_name(s), out ? out : "(null)");
+    hiera_string_free(out);
+    out = NULL;
+    s = lookup(sess, "{\"key\":\"undef\"}", &out);
+    CHECK(s == HIERA_OK && out && strcmp(out, "\"[]\"") == 0, "host_scope: undef: %s %s", status_name(s), out ? out : "(null)");
+    hiera_string_free(out);
+  }
+  CHECK(st.facts == 1 && st.nosuch == 1 && st.other == 0, "host_scope: each name asked once per session (facts %d, nosuch %d, other %d)",
+        st.facts, st.nosuch, st.other);
+  /* A second session asks again. */
+  hiera_session *two = UNSET_SESSION;
+  CHECK(hiera_session_new(h, "{\"facts\":{\"os\":{\"family\":\"RedHat\"}}}", &two, &err) == HIERA_OK, "a second session");
+  char *out = NULL;
+  s = lookup(two, "{\"key\":\"family\"}", &out);
+  CHECK(s == HIERA_OK && out && strcmp(out, "\"common\"") == 0, "host_scope: a session's own variables first: %s", out ? out : "(null)");
+  hiera_string_free(out);
+  CHECK(st.facts == 1, "a session's own facts are not asked (%d)", st.facts);
+  hiera *h2 = UNSET_HIERA;
+  CHECK(hiera_open_with_host("{\"host_scope\":1}", &host, &h2, &err) == HIERA_INVALID_ARGUMENT && h2 == UNSET_HIERA,
+        "host_scope must be a boolean");
+  if (err != UNSET_STR) hiera_string_free(err);
+  hiera_session_free(two);
+  hiera_session_free(sess);
+  hiera_free(h);
+  free(opts);
+  remove_tree(dir);
+}
+
 /* ---- host functions ---------------------------------------------------------- */
 
 typedef struct host_state {
@@ -1010,6 +1084,7 @@ int main(int argc, char **argv) {
   test_lifetimes();
   test_overlay();
   test_host();
+  test_host_scope();
   test_data_provider_function();
   test_threads(h, s);
   hiera_session_free(s);

@@ -49,6 +49,7 @@ pub(crate) fn options_from_json(text: &str) -> Result<Options, Error> {
                 | "basemodulepath"
                 | "modulepath"
                 | "host_variables"
+                | "host_scope"
                 | "working_directory"
                 | "environment_data_provider"
                 | "host_functions"
@@ -90,7 +91,7 @@ pub(crate) fn options_from_json(text: &str) -> Result<Options, Error> {
             }
             continue;
         }
-        if name == "confine" || name == "host_variables" {
+        if matches!(name, "confine" | "host_variables" | "host_scope") {
             let flag = match v {
                 Value::Nil => continue,
                 Value::Bool(b) => *b,
@@ -100,10 +101,10 @@ pub(crate) fn options_from_json(text: &str) -> Result<Options, Error> {
                     )))
                 }
             };
-            if name == "confine" {
-                options.confine = flag;
-            } else {
-                options.host_variables = flag;
+            match name {
+                "confine" => options.confine = flag,
+                "host_variables" => options.host_variables = flag,
+                _ => options.host_scope = flag,
             }
             continue;
         }
@@ -193,7 +194,7 @@ pub(crate) fn open_json_with(
 ///              "string_bytes": 16777216, "interpolated_bytes": 268435456,
 ///              "merge_entries": 1000000, "nested_values": 10000000},
 ///   "confine": false, "codedir": "/etc/puppet/code", "host_variables": false,
-///   "working_directory": null, "environment_data_provider": null,
+///   "host_scope": false, "working_directory": null, "environment_data_provider": null,
 ///   "host_functions": []}`
 /// (the values shown are the defaults, but for `strict`: without it, the
 /// default of the Puppet version, `warning` for 7 and `error` for 8).
@@ -225,6 +226,11 @@ pub(crate) fn open_json_with(
 /// `host_variables: true` (with `hiera_open_with_host`) asks the host's
 /// `call` for the qualified variables (`a::b`) a session does not have
 /// (see `hiera_call_fn`).
+/// `host_scope: true` (with `hiera_open_with_host`) asks the host's `call`
+/// for the plain variables a session's scope does not have, once per
+/// session (`{"kind": "variable", "key": NAME, "scope": "top"}`, see
+/// `hiera_call_fn`): a session may be made with an empty scope (`{}`) and
+/// take a compile's top-scope variables from the host as lookups read them.
 /// `host_functions` names hierarchy functions libhiera has itself
 /// (`yaml_data`, `json_data`, `hocon_data`, `eyaml_lookup_key`,
 /// `libhiera::yaml_data`, `libhiera::json_data`, `libhiera::data_hash`)

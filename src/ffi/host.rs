@@ -88,7 +88,13 @@ impl hiera_answer {
 /// first `known_variables` names the session has numbered: answer the
 /// variable as the lookup's scope sees it (its own or the top scope's),
 /// and remember that NAME is the session's name number I (see
-/// `hiera_lookup`'s `known_variables`).
+/// `hiera_lookup`'s `known_variables`). With the option `host_scope: true`
+/// it is called as `{"kind": "variable", "key": NAME, "scope": "top"}` for
+/// a plain variable a session's scope does not have (nor an overlay's own
+/// or deferred ones), at most once per session and name (its overlays
+/// share the answer): answer the variable of the session's own scope (a
+/// compile's top scope, whatever the lookup's scope), or nothing when
+/// there is none (it stays undefined for the session).
 ///
 /// The string is borrowed for the call. The callback answers through
 /// `answer`; it may look up again (any session, any `hiera`) before it
@@ -200,6 +206,10 @@ impl Host for CHost {
         self.ask_variable(name, Some(index))
     }
 
+    fn top_variable(&self, name: &str) -> Option<Value> {
+        self.ask_variable(name, Some(TOP))
+    }
+
     fn warn(&self, warning: &Warning) {
         let Some(f) = self.host.warn else { return };
         // JSON escapes a NUL: never refused.
@@ -212,15 +222,25 @@ impl Host for CHost {
     }
 }
 
+/// [`CHost::ask_variable`]'s index for a session's own (top-scope) variable.
+const TOP: usize = usize::MAX;
+
 impl CHost {
-    /// `{"kind": "variable", "key": NAME, "index"?: I}` through `call`.
+    /// `{"kind": "variable", "key": NAME, "index"?: I}` through `call`;
+    /// `{"kind": "variable", "key": NAME, "scope": "top"}` for [`TOP`].
     fn ask_variable(&self, name: &str, index: Option<usize>) -> Option<Value> {
         let f = self.host.call?;
         let mut call = crate::value::Map::default();
         call.insert(Value::from("kind"), Value::from("variable"));
         call.insert(Value::from("key"), Value::from(name));
-        if let Some(i) = index {
-            call.insert(Value::from("index"), Value::Int(i as i64));
+        match index {
+            Some(TOP) => {
+                call.insert(Value::from("scope"), Value::from("top"));
+            }
+            Some(i) => {
+                call.insert(Value::from("index"), Value::Int(i as i64));
+            }
+            None => {}
         }
         let text = CString::new(crate::render::to_json(&Value::hash(call))).ok()?;
         let mut answer = hiera_answer::new(None);

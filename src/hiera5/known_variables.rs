@@ -16,10 +16,16 @@
 //! every name this way, in order, and so knows what to check next time.
 //!
 //! Names are only added; the list is shared by a session and its overlays.
+//!
+//! It also keeps the host's answers about the session's own (top-scope)
+//! variables ([`crate::Options::host_scope`]), asked once per session by
+//! name: the same session, its overlays share them.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
+
+use crate::value::Value;
 
 type FastMap<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
 
@@ -33,6 +39,8 @@ pub const UNREGISTERED: &str = "::?";
 pub struct KnownVariables {
     len: AtomicUsize,
     names: Mutex<FastMap<Box<str>, usize>>,
+    /// The host's answers about the session's own variables, by name.
+    top: Mutex<FastMap<Box<str>, Option<Value>>>,
 }
 
 impl KnownVariables {
@@ -83,6 +91,23 @@ impl KnownVariables {
             .collect();
         out.sort_unstable_by_key(|(i, _)| *i);
         out
+    }
+
+    /// The session's own variable `name` as the host answered it the first
+    /// time (`ask`, called with no lock held: it may be called twice when
+    /// two threads ask at once, the first answer kept); `ask` gives `None`
+    /// when it could not ask (nothing is kept, and `None` is returned).
+    pub fn top_value(
+        &self,
+        name: &str,
+        ask: impl FnOnce() -> Option<Option<Value>>,
+    ) -> Option<Option<Value>> {
+        if let Some(v) = self.top.lock().unwrap_or_else(|e| e.into_inner()).get(name) {
+            return Some(v.clone());
+        }
+        let v = ask()?;
+        let mut top = self.top.lock().unwrap_or_else(|e| e.into_inner());
+        Some(top.entry(Box::from(name)).or_insert(v).clone())
     }
 
     /// Whether something computed from `reads` may depend on a variable a
@@ -139,5 +164,36 @@ mod tests {
         assert!(!k.unchecked(&reads(&["facts", "x::y", "::"]), 1));
         // An unnumbered plain name.
         assert!(k.unchecked(&reads(&["role"]), 1));
+    }
+
+    #[test]
+    fn top_values_are_asked_once() {
+        let k = KnownVariables::default();
+        let asked = std::cell::Cell::new(0);
+        let ask = |v: Option<Value>| {
+            asked.set(asked.get() + 1);
+            Some(v)
+        };
+        assert_eq!(
+            k.top_value("role", || ask(Some(Value::from("web")))),
+            Some(Some(Value::from("web")))
+        );
+        assert_eq!(
+            k.top_value("role", || ask(Some(Value::from("db")))),
+            Some(Some(Value::from("web")))
+        );
+        assert_eq!(k.top_value("nope", || ask(None)), Some(None));
+        assert_eq!(
+            k.top_value("nope", || ask(Some(Value::from("late")))),
+            Some(None)
+        );
+        assert_eq!(asked.get(), 2);
+        // Not asked: nothing kept.
+        assert_eq!(k.top_value("x", || None), None);
+        assert_eq!(
+            k.top_value("x", || ask(Some(Value::Int(1)))),
+            Some(Some(Value::Int(1)))
+        );
+        assert_eq!(asked.get(), 3);
     }
 }

@@ -78,10 +78,15 @@ module Libhiera
     # `host_variables: true`: the host's `call` also answers the qualified
     # variables (`a::b`) a session does not have, as
     # `{'kind' => 'variable', 'key' => name}` (the value, or {NOT_FOUND}).
+    # `host_scope: true`: it also answers the plain variables a session's
+    # scope does not have, once per session, as `{'kind' => 'variable',
+    # 'key' => name, 'scope' => 'top'}`: the variable of the session's own
+    # scope (a compile's top scope, whatever the lookup's scope), or
+    # {NOT_FOUND}; a session may then be made with an empty scope.
     def initialize(hiera_config: 'hiera.yaml', environmentpath: 'environments', environment: 'production', strict: nil,
                    limits: nil, confine: false, basemodulepath: nil, modulepath: nil, host: nil, codedir: nil, puppet: nil,
                    host_variables: false, working_directory: nil, environment_data_provider: nil,
-                   host_functions: nil)
+                   host_functions: nil, host_scope: false)
       options = { 'hiera_config' => hiera_config.to_s, 'environmentpath' => environmentpath.to_s,
                   'environment' => environment.to_s }
       options['strict'] = strict.to_s unless strict.nil?
@@ -92,6 +97,7 @@ module Libhiera
       options['confine'] = true if confine
       options['codedir'] = codedir.to_s unless codedir.nil?
       options['host_variables'] = true if host_variables
+      options['host_scope'] = true if host_scope
       options['working_directory'] = working_directory.to_s unless working_directory.nil?
       options['environment_data_provider'] = environment_data_provider.to_s unless environment_data_provider.nil?
       options['host_functions'] = Array(host_functions).map(&:to_s) unless host_functions.nil?

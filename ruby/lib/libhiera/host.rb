@@ -81,8 +81,15 @@ module Libhiera
         call = Wire.load(call_json.force_encoding(Encoding::UTF_8))
         value = host.call(call)
         unless value.equal?(NOT_FOUND)
-          objects = host.respond_to?(:objects) ? host.objects : nil
-          Native.hiera_answer_value(answer, Wire.dump(value, objects: objects))
+          # plain data needs no table of objects (a Puppet host finds it
+          # through the lookup's invocation, which a class's batch makes
+          # only when asked)
+          text = if Wire.plain?(value)
+                   JSON.generate(value, max_nesting: false)
+                 else
+                   Wire.dump(value, objects: host.respond_to?(:objects) ? host.objects : nil)
+                 end
+          Native.hiera_answer_value(answer, text)
         end
       rescue Exception => e # rubocop:disable Lint/RescueException -- nothing may unwind into libhiera
         Thread.current[RAISED] = e

@@ -130,8 +130,8 @@ module Libhiera
           @engines[key] ||= Libhiera::Hiera.new(hiera_config: hiera_config, environmentpath: environmentpath,
                                                 environment: environment, strict: strict, codedir: codedir,
                                                 modulepath: modulepath, puppet: puppet, host: Host.new,
-                                                host_variables: true, environment_data_provider: setting,
-                                                host_functions: host_functions)
+                                                host_variables: true, host_scope: true,
+                                                environment_data_provider: setting, host_functions: host_functions)
         end
       end
 
@@ -385,6 +385,9 @@ module Libhiera
         invocation = Host.invocation
         raise ::Puppet::DataBinding::LookupError, 'libhiera: a host call outside of a handed-off lookup' if invocation.nil?
         if call['kind'] == 'variable'
+          # the compile's root session's own variable: the top scope's
+          return Host.top_variable(call['key']) if call['scope'] == 'top'
+
           index = call['index']
           invocation.lookup_adapter.send(:libhiera_state).known!(index, call['key']) if index
           return variable(invocation.scope, call['key'])
@@ -427,6 +430,24 @@ module Libhiera
       # The compile's table of objects passed by reference.
       def objects
         Host.invocation&.lookup_adapter&.send(:libhiera_state)&.objects
+      end
+
+      # A variable of the top scope of the compile whose lookup runs on
+      # this thread, as the top scope's own table has it (what
+      # `to_hash(false, true)` gives: undef values included), or NOT_FOUND.
+      # Needs no invocation (a class's batch makes none for it).
+      def self.top_variable(name)
+        current = Thread.current[CURRENT]&.last
+        raise ::Puppet::DataBinding::LookupError, 'libhiera: a host call outside of a handed-off lookup' if current.nil?
+
+        scope = current.is_a?(::Puppet::Parser::Scope) ? current : current.scope
+        top = scope.compiler.topscope
+        table = Handoff.top_table(top)
+        if table.equal?(Handoff::NO_TABLE)
+          hash = top.to_hash(false, true)
+          return hash.key?(name) ? hash[name] : NOT_FOUND
+        end
+        table.key?(name) ? table[name] : NOT_FOUND
       end
 
       # The invocation of the innermost handed-off lookup running on this
@@ -869,8 +890,22 @@ module Libhiera
         table = state.top_table ||= Handoff.top_table(top)
         stamp = table.equal?(Handoff::NO_TABLE) ? Handoff.top_stamp(top) : table.size
         unless state.stamp == stamp
-          hash = top.to_hash(false, true)
-          unless hash == state.top
+          # The top scope's variables are read by name as lookups need
+          # them (Host.top_variable, once per session: the engine's
+          # host_scope), never sent whole: the root session is made empty,
+          # and the variables the top scope gains later go to an overlay.
+          # A shallow copy of the table tells which (Puppet variables are
+          # added, never reassigned).
+          hash = table.equal?(Handoff::NO_TABLE) ? top.to_hash(false, true) : table
+          if state.root.nil? && !table.equal?(Handoff::NO_TABLE)
+            state.plan = Handoff.plan? if state.plan.nil?
+            state.root = state.engine.session({}, strict: true, plan: state.plan)
+            state.root.objects = state.objects
+            state.root.share_answers = true
+            state.root.own!
+            state.top = table.dup
+            state.scopes.clear
+          elsif !(hash == state.top)
             # A session of the top scope's variables, made once per compile;
             # the variables added to the top scope later go to an overlay on
             # it (sharing what it computed). Every other scope's lookups go
@@ -887,7 +922,7 @@ module Libhiera
               added = hash.reject { |k, v| state.top.key?(k) && state.top[k].equal?(v) }
               state.root = state.root.overlay(added, strict: true)
             end
-            state.top = hash
+            state.top = table.equal?(Handoff::NO_TABLE) ? hash : table.dup
             state.scopes.clear
           end
           state.stamp = stamp

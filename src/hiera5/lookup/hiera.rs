@@ -93,6 +93,14 @@ pub struct Options {
     /// compile's class variables. Off by default (such a variable is then
     /// undefined).
     pub host_variables: bool,
+    /// Ask the host ([`Options::host`], [`crate::host::Host::top_variable`])
+    /// for the plain variables a session's scope does not have, once per
+    /// session (an overlay's own and deferred variables come first): a
+    /// session may then be made with an empty scope and read a catalog
+    /// compile's top-scope variables from the host as its lookups name
+    /// them, without the whole scope crossing into the engine. Off by
+    /// default (such a variable is then undefined).
+    pub host_scope: bool,
     /// The working directory: relative `basemodulepath` and `modulepath`
     /// directories, and the relative key paths of eyaml levels
     /// (`pkcs7_private_key`, `pkcs7_public_key`: Puppet leaves them to the
@@ -134,6 +142,7 @@ impl Default for Options {
             host: None,
             codedir: PathBuf::from("/etc/puppet/code"),
             host_variables: false,
+            host_scope: false,
             working_directory: None,
             environment_data_provider: None,
             host_functions: Vec::new(),

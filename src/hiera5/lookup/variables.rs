@@ -101,6 +101,9 @@ impl Invocation<'_> {
         {
             return Some(v.clone());
         }
+        if session.hiera.options.host_scope && !name.contains("::") {
+            return self.top_variable(name);
+        }
         if let Some(setting) = name.strip_prefix("settings::") {
             let o = &self.session.hiera.options;
             let abs = |p: &Path| {
@@ -133,6 +136,22 @@ impl Invocation<'_> {
             self.read(VOLATILE);
         }
         found
+    }
+
+    /// A plain variable of the session's own scope that it was not given,
+    /// asked of the host ([`crate::Options::host_scope`]) once per session
+    /// (kept with the session's known variables, shared by its overlays).
+    /// Not kept when it could not be asked (no room left on the stack):
+    /// then undefined, as [`Invocation::asked_variable`] makes it.
+    pub(super) fn top_variable(&self, name: &str) -> Option<Value> {
+        let host = self.session.hiera.options.host.as_ref()?;
+        self.session
+            .known_variables()
+            .top_value(name, || {
+                crate::stack::check_lookup(name).ok()?;
+                Some(host.0.top_variable(name))
+            })
+            .flatten()
     }
 
     /// A variable asked of the host, once per lookup: on the thread's own
