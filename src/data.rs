@@ -137,40 +137,6 @@ impl Stamp {
     }
 }
 
-/// What a cache entry keeps of its file's [`Stamp`]: a 128-bit digest of
-/// it (16 bytes where the stamp takes 48: a cache keeps one per file, and
-/// the entry only ever compares it with a fresh stamp, issue 18). Two
-/// 64-bit `foldhash` quality hashes of every field, each seeded at random
-/// per process: two different stamps give the same digest with a
-/// probability of about 2^-128, and no file's times can be chosen to make
-/// them, as the seeds are not known outside.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-struct StampDigest(u64, u64);
-
-/// The seeds of [`StampDigest`], drawn once per process.
-static STAMP_SEEDS: std::sync::LazyLock<(
-    foldhash::quality::RandomState,
-    foldhash::quality::RandomState,
-)> = std::sync::LazyLock::new(Default::default);
-
-impl Stamp {
-    /// The digest a cache entry keeps (see [`StampDigest`]).
-    fn digest(&self) -> StampDigest {
-        use std::hash::BuildHasher;
-        let (a, b) = &*STAMP_SEEDS;
-        let fields = (
-            self.dev,
-            self.ino,
-            self.size,
-            self.mtime_secs,
-            self.ctime_secs,
-            self.mtime_nanos,
-            self.ctime_nanos,
-        );
-        StampDigest(a.hash_one(fields), b.hash_one(fields))
-    }
-}
-
 /// Whether a path exists, and what it is.
 pub fn exists(path: &Path) -> bool {
     std::fs::metadata(path).is_ok()
@@ -815,8 +781,7 @@ impl Parsed {
 pub(crate) type Dep = (PathBuf, Option<Stamp>);
 
 struct CacheEntry {
-    /// The file's stamp when it was read, as a digest.
-    stamp: StampDigest,
+    stamp: Stamp,
     held: Held,
     /// The rare parts, boxed together (a cache holds one entry per file,
     /// most of them small, without either): see [`EntryExtra`].
@@ -884,7 +849,7 @@ impl CacheEntry {
         let extra =
             (!deps.is_empty() || racy.is_some()).then(|| Box::new(EntryExtra { deps, racy }));
         CacheEntry {
-            stamp: stamp.digest(),
+            stamp,
             held: Held::new(reading, parsed),
             extra,
         }
@@ -1137,7 +1102,7 @@ impl FileCache {
             let map = self.entries.lock().unwrap_or_else(|p| p.into_inner());
             if let Some(e) = map.get(path_key(path)).and_then(|slots| slots.get(tag)) {
                 // An entry that included files holds while they are unchanged.
-                if e.stamp == probe.stamp.digest() && self.deps_hold(e.deps()) {
+                if e.stamp == probe.stamp && self.deps_hold(e.deps()) {
                     match e.racy() {
                         Some((hash, at)) if at.elapsed() >= self.check_interval => {
                             recheck = Some((hash, e.held.parsed(), Box::from(e.deps())))
@@ -1260,7 +1225,7 @@ impl FileCache {
                     held: Held::Data(_, d),
                     ..
                 },
-            ) if *stamp == probe.stamp.digest() && e.deps().is_empty() => Some(d.clone()),
+            ) if *stamp == probe.stamp && e.deps().is_empty() => Some(d.clone()),
             _ => None,
         })
     }
@@ -1571,43 +1536,6 @@ mod tests {
         let slots = std::mem::size_of::<Slots>();
         assert!(slots <= 72, "Slots {slots} bytes");
         assert_eq!(std::mem::size_of::<Stamp>(), 48);
-        assert_eq!(std::mem::size_of::<CacheEntry>(), 40);
-    }
-
-    /// A cache entry's digest of a stamp tells apart stamps that differ in
-    /// any one field, by one unit (a nanosecond, a byte, an inode).
-    #[test]
-    fn stamp_digests_tell_every_field_apart() {
-        let t = |s: u64, n: u32| Some(SystemTime::UNIX_EPOCH + Duration::new(s, n));
-        let stamp = |d, i, z, m, c| Stamp::new(d, i, z, m, c);
-        let base = stamp(10, 20, 30, t(1_700_000_000, 5), t(1_700_000_001, 7));
-        let variants = [
-            stamp(11, 20, 30, t(1_700_000_000, 5), t(1_700_000_001, 7)),
-            stamp(10, 21, 30, t(1_700_000_000, 5), t(1_700_000_001, 7)),
-            stamp(10, 20, 31, t(1_700_000_000, 5), t(1_700_000_001, 7)),
-            stamp(10, 20, 30, t(1_700_000_001, 5), t(1_700_000_001, 7)),
-            stamp(10, 20, 30, t(1_700_000_000, 6), t(1_700_000_001, 7)),
-            stamp(10, 20, 30, t(1_700_000_000, 5), t(1_700_000_002, 7)),
-            stamp(10, 20, 30, t(1_700_000_000, 5), t(1_700_000_001, 8)),
-            stamp(10, 20, 30, None, t(1_700_000_001, 7)),
-            stamp(10, 20, 30, t(1_700_000_000, 5), None),
-            // The two times swapped.
-            stamp(10, 20, 30, t(1_700_000_001, 7), t(1_700_000_000, 5)),
-        ];
-        let same = stamp(10, 20, 30, t(1_700_000_000, 5), t(1_700_000_001, 7));
-        assert_eq!(base.digest(), same.digest());
-        let mut seen = HashSet::new();
-        seen.insert(base.digest());
-        for v in &variants {
-            assert_ne!(*v, base);
-            assert!(seen.insert(v.digest()), "{v:?}");
-        }
-        // A million stamps a nanosecond apart: no two digests alike.
-        let mut all = HashSet::new();
-        for i in 0..1_000_000u32 {
-            let s = stamp(10, 20, 30, t(1_700_000_000, i), t(1_700_000_001, 0));
-            assert!(all.insert(s.digest()));
-        }
     }
 
     #[test]
