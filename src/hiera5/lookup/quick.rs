@@ -121,6 +121,15 @@ impl Session {
         if req.scoped() && plan.reads().any(|reads| req.refuses(reads, known)) {
             return Err(Decline::Scoped);
         }
+        // A merge is kept as the general path keeps it (the session's
+        // finished lookups, by key and the request's merge): a compile
+        // asks some merged keys more than once.
+        if let Some((done, _)) = self
+            .find::<Finished>((name, req.merge.as_ref()))
+            .filter(|(_, reads)| !req.refuses(reads, known))
+        {
+            return Ok(done);
+        }
         let parsed = if root.len() < name.len() {
             let lk = LookupKey::parse(name).map_err(|_| Decline::Key)?;
             if &*lk.root != root {
@@ -191,6 +200,13 @@ impl Session {
         };
         if found.is_none() && plan.default_hierarchy {
             return Err(Decline::DefaultHierarchy);
+        }
+        // What the general path would have read: the plan's variables.
+        let mut reads: Vec<Box<str>> = plan.reads().flat_map(|r| r.iter().cloned()).collect();
+        reads.sort_unstable();
+        reads.dedup();
+        if !req.hides(&reads) {
+            self.keep_as::<Finished>((name, req.merge.as_ref()), found.clone(), reads.into());
         }
         Ok(found)
     }
