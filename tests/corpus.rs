@@ -224,3 +224,86 @@ fn sessions_of_one_hiera_answer_as_a_fresh_hiera_per_node_on_every_shape() {
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
+
+#[test]
+fn merges_of_every_strategy_answer_as_the_general_path_on_every_shape() {
+    // Every key of the workload (each name, dotted or not) under every
+    // merge strategy and deep option, on a warm session (the quick path
+    // merges plain values from the plan's key index), answers what the
+    // general path answers (`explain` always takes it), value, key order
+    // and error; and as a fresh Hiera's session does.
+    let merges: Vec<Option<Value>> = [
+        None,
+        Some(r#""first""#),
+        Some(r#""unique""#),
+        Some(r#""hash""#),
+        Some(r#""deep""#),
+        Some(r#"{"strategy":"deep","knockout_prefix":"--","merge_hash_arrays":false}"#),
+        Some(r#"{"strategy":"deep","knockout_prefix":"--","merge_hash_arrays":true,"sort_merged_arrays":true}"#),
+        Some(r#"{"strategy":"deep","sort_merged_arrays":true}"#),
+        Some(r#"{"strategy":"hash"}"#),
+    ]
+    .into_iter()
+    .map(|m| m.map(|m| hiera::json::load(m).unwrap()))
+    .collect();
+    for preset in ["default", "flat", "deep", "modular"] {
+        let dir = std::env::temp_dir().join(format!(
+            "libhiera-corpus-merges-{preset}-{}",
+            std::process::id()
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        let shape = gen::Shape::preset(preset).unwrap();
+        let c = Corpus::generate_shaped(2, 0.5, &shape);
+        c.write(&dir).unwrap();
+        let reqs: Vec<_> = c
+            .workload
+            .iter()
+            .map(|r| request_from_value(r).unwrap().lookup)
+            .collect();
+        let mut names: Vec<String> = reqs.iter().flat_map(|r| r.keys.clone()).collect();
+        names.sort();
+        names.dedup();
+        let hiera = Arc::new(Hiera::open(Corpus::options(&dir)).unwrap());
+        let (mut found, mut merged) = (0, 0);
+        for node in [0, c.nodes.len() / 2] {
+            let s = Session::new(Arc::clone(&hiera), c.scope(node));
+            for r in &reqs {
+                let _ = s.lookup(r);
+            }
+            let fresh = Session::new(
+                Arc::new(Hiera::open(Corpus::options(&dir)).unwrap()),
+                c.scope(node),
+            );
+            for name in &names {
+                for merge in &merges {
+                    let req = hiera::LookupRequest {
+                        keys: vec![name.clone()],
+                        merge: merge.clone(),
+                        ..Default::default()
+                    };
+                    let (r, warnings) = s.lookup_with_warnings(&req);
+                    if let Ok(Some(v)) = &r {
+                        found += 1;
+                        if matches!(v, Value::Hash(_) | Value::Array(_)) && merge.is_some() {
+                            merged += 1;
+                        }
+                    }
+                    let warm = hiera::request::response_json(&r, None);
+                    let general = hiera::request::response_json(&s.explain(&req).0, None);
+                    assert_eq!(warm, general, "{preset}, node {node}, {name} {merge:?}");
+                    let (fr, fw) = fresh.lookup_with_warnings(&req);
+                    assert_eq!(
+                        (warm, warnings),
+                        (hiera::request::response_json(&fr, None), fw),
+                        "{preset}, node {node}, {name} {merge:?}: fresh"
+                    );
+                }
+            }
+        }
+        assert!(
+            found > 100 && merged > 50,
+            "{preset}: {found} found, {merged} merged"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -7,6 +7,7 @@
 use super::*;
 use crate::hiera5::interpolate;
 use crate::hiera5::key::LookupKey;
+use crate::hiera5::merge::Strategy;
 use crate::host::Warning;
 use crate::value::Key;
 use std::sync::Arc;
@@ -33,19 +34,181 @@ impl Session {
         asked: &mut Asked,
     ) -> Planned<(Found, Vec<Warning>)> {
         if req.keys.is_empty()
-            || req.merge.is_some()
             || !req.override_values.is_empty()
             || !req.default_values_hash.is_empty()
         {
             return Err(Decline::Request);
         }
         let mut warnings = Vec::new();
+        if let Some(merge) = &req.merge {
+            // The general path's checks of the argument: one that fails is
+            // its error to report.
+            check_merge_argument(Some(merge)).map_err(|_| Decline::Request)?;
+            let strategy = Strategy::from_value(merge).map_err(|_| Decline::Request)?;
+            for name in &req.keys {
+                if let Some(v) = self.quick_merge(req, name, Some(&strategy))? {
+                    return Ok((Some(v), warnings));
+                }
+            }
+            return Ok((None, warnings));
+        }
         for name in &req.keys {
-            if let Some(v) = self.quick_key(req, name, &mut warnings, asked)? {
+            let found = match self.quick_key(req, name, &mut warnings, asked) {
+                // The key's lookup_options may name its merge.
+                Err(Decline::Options) => self.quick_merge(req, name, None)?,
+                found => found?,
+            };
+            if let Some(v) = found {
                 return Ok((Some(v), warnings));
             }
         }
         Ok((None, warnings))
+    }
+
+    /// One name of a merge lookup (`strategy`: the request's; `None`: the
+    /// one the key's lookup_options name), answered from the namespace's
+    /// [`SearchPlan`] as [`Invocation::do_lookup`] answers it when it walks
+    /// the plan: a merge over the layers in [`SEARCH_ORDER`], in each a
+    /// merge over the hierarchy's entries, in each a merge over its
+    /// locations ([`Strategy::lookup_with`] at each level, with the same
+    /// candidates, [`Stops`] ruling out the locations the key index says
+    /// have no such key), then the dotted key dug into the merged value.
+    /// Only where every value found is plain (rich data without `%{...}`,
+    /// known from the key index): the general path's value as it is, with
+    /// nothing to interpolate, check or warn about. A [`Decline`] for
+    /// anything else: a value to interpolate, lookup_options other than
+    /// `merge` (`convert_to`), a merge that fails or exceeds
+    /// `merge_entries`, not found with a module default hierarchy.
+    #[inline(never)]
+    fn quick_merge(
+        &self,
+        req: &LookupRequest,
+        name: &str,
+        strategy: Option<&Strategy>,
+    ) -> Planned<Found> {
+        let root = root_of(name)?;
+        let module = crate::hiera5::key::module_of(root);
+        let plan = match self.plan(module) {
+            Err(Decline::NotYet) => {
+                Invocation::new(self, req).adopt_namespace(module)?;
+                self.plan(module)?
+            }
+            plan => plan?,
+        };
+        let options = match &plan.options {
+            None => None,
+            Some(o) => match o.for_key(root) {
+                Ok(None) => None,
+                Ok(Some(Value::Hash(h))) if !h.contains_key(&Key("convert_to")) => Some(h),
+                // convert_to, options that are not a Hash, a pattern that
+                // fails: the general path's.
+                _ => return Err(Decline::Options),
+            },
+        };
+        let from_options;
+        let strategy = match strategy {
+            Some(s) => s,
+            None => {
+                // Puppet's `options['merge']` (absent: the default, first).
+                from_options = match options.and_then(|o| o.get(&Key("merge"))) {
+                    Some(m) => Strategy::from_value(m).map_err(|_| Decline::Options)?,
+                    None => Strategy::default(),
+                };
+                &from_options
+            }
+        };
+        let known = self.known_variables();
+        if req.scoped() && plan.reads().any(|reads| req.refuses(reads, known)) {
+            return Err(Decline::Scoped);
+        }
+        // A merge is kept as the general path keeps it (the session's
+        // finished lookups, by key and the request's merge): a compile
+        // asks some merged keys more than once.
+        if let Some((done, _)) = self
+            .find::<Finished>((name, req.merge.as_ref()))
+            .filter(|(_, reads)| !req.refuses(reads, known))
+        {
+            return Ok(done);
+        }
+        let parsed = if root.len() < name.len() {
+            let lk = LookupKey::parse(name).map_err(|_| Decline::Key)?;
+            if &*lk.root != root {
+                return Err(Decline::Key);
+            }
+            Some(lk)
+        } else {
+            None
+        };
+        let limit = self.hiera.options.limits.merge_entries;
+        // Invocation::merged: the strategy over `n` candidates, and the
+        // merge_entries limit of a real merge.
+        let merged = |n: usize, f: &mut dyn FnMut(usize) -> Planned<Found>| -> Planned<Found> {
+            let mut declined = None;
+            let found = strategy
+                .lookup_with(&mut (), n, |_, i| {
+                    f(i).map_err(|d| {
+                        declined = Some(d);
+                        crate::error::Error::new(crate::error::ErrorKind::Lookup, "declined")
+                    })
+                })
+                .map_err(|_| declined.unwrap_or(Decline::Failed))?;
+            if !strategy.is_first() {
+                let entries = match &found {
+                    Some(Value::Array(a)) => a.len(),
+                    Some(Value::Hash(h)) => h.len(),
+                    _ => 0,
+                };
+                if entries > limit {
+                    return Err(Decline::Failed);
+                }
+            }
+            Ok(found)
+        };
+        let found = merged(SEARCH_ORDER.len(), &mut |l| {
+            let Some(layer) = plan.layer(SEARCH_ORDER[l]) else {
+                return Ok(None);
+            };
+            let stops = layer.stops(root);
+            if stops.is_empty() {
+                return Ok(None);
+            }
+            merged(stops.entries(), &mut |i| {
+                if !stops.at_entry(i) {
+                    return Ok(None);
+                }
+                merged(stops.locations(i), &mut |j| {
+                    let Some(stop) = stops.at(i, j) else {
+                        return Ok(None);
+                    };
+                    if !stop.plain {
+                        return Err(Decline::NotRichData);
+                    }
+                    // The index was built from the session's slots: every
+                    // stop's data is there, with the key.
+                    let value = layer
+                        .hierarchy
+                        .stop_data(stop)
+                        .and_then(|data| data.get(&Key(root)))
+                        .ok_or(Decline::NotYet)?;
+                    Ok(Some(value.clone()))
+                })
+            })
+        })?;
+        let found = match (found, &parsed) {
+            (Some(v), Some(lk)) => lk.dig(v).map_err(|_| Decline::Failed)?,
+            (found, _) => found,
+        };
+        if found.is_none() && plan.default_hierarchy {
+            return Err(Decline::DefaultHierarchy);
+        }
+        // What the general path would have read: the plan's variables.
+        let mut reads: Vec<Box<str>> = plan.reads().flat_map(|r| r.iter().cloned()).collect();
+        reads.sort_unstable();
+        reads.dedup();
+        if !req.hides(&reads) {
+            self.keep_as::<Finished>((name, req.merge.as_ref()), found.clone(), reads.into());
+        }
+        Ok(found)
     }
 
     /// The search plan of a module namespace (`None`: outside modules),
@@ -88,19 +251,7 @@ impl Session {
         warnings: &mut Vec<Warning>,
         asked: &mut Asked,
     ) -> Planned<Found> {
-        let bytes = name.as_bytes();
-        if memchr::memchr2(b'\'', b'"', bytes).is_some() {
-            return Err(Decline::Key);
-        }
-        // Without quotes the root is the text before the first dot (a root
-        // with spaces around it is left to the general path).
-        let root = match memchr::memchr(b'.', bytes) {
-            Some(dot) => &name[..dot],
-            None => name,
-        };
-        if root.is_empty() || root == "lookup_options" || root.trim_ascii() != root {
-            return Err(Decline::Key);
-        }
+        let root = root_of(name)?;
         let module = crate::hiera5::key::module_of(root);
         let plan = match self.plan(module) {
             // A namespace this session has not searched yet: its steps
@@ -209,4 +360,23 @@ impl Session {
         }
         Ok(found)
     }
+}
+
+/// The root of a key the quick path looks up: without quotes, the text
+/// before the first dot (a quoted key, a root with spaces around it and
+/// `lookup_options` are left to the general path).
+#[inline(always)]
+fn root_of(name: &str) -> Planned<&str> {
+    let bytes = name.as_bytes();
+    if memchr::memchr2(b'\'', b'"', bytes).is_some() {
+        return Err(Decline::Key);
+    }
+    let root = match memchr::memchr(b'.', bytes) {
+        Some(dot) => &name[..dot],
+        None => name,
+    };
+    if root.is_empty() || root == "lookup_options" || root.trim_ascii() != root {
+        return Err(Decline::Key);
+    }
+    Ok(root)
 }

@@ -216,15 +216,32 @@ fn the_quick_path_walks_the_plan_the_general_path_gathered_or_names_why_not() {
     let (kept, reads) = session.find::<Finished>(("b", None)).unwrap();
     assert_eq!(kept, Some(Value::string("web-x")));
     assert!(reads.iter().any(|r| &**r == "role"), "{reads:?}");
+    // Merges of plain values: the request's, or the key's lookup_options'.
+    let deep = |k: &str| LookupRequest {
+        merge: Some(Value::string("deep")),
+        ..key(k)
+    };
+    let mut m = Map::default();
+    m.insert("x".into(), Value::Int(1));
+    assert_eq!(quick(&key("m")), Ok(Some(Value::hash(m.clone()))));
+    assert_eq!(quick(&deep("a")), Ok(Some(Value::Int(1))));
+    assert_eq!(quick(&deep("m.x")), Ok(Some(Value::Int(1))));
+    assert_eq!(quick(&deep("nope")), Ok(None));
     // Each step the plan leaves to the general path, named.
-    assert_eq!(quick(&key("m")), Err(Decline::Options));
     assert_eq!(quick(&key("'a'")), Err(Decline::Key));
     assert_eq!(quick(&key("lookup_options")), Err(Decline::Key));
-    let merged = LookupRequest {
-        merge: Some(Value::string("deep")),
+    assert_eq!(quick(&deep("b")), Err(Decline::NotRichData));
+    let bad = LookupRequest {
+        merge: Some(Value::string("nosuch")),
         ..key("a")
     };
-    assert_eq!(quick(&merged), Err(Decline::Request));
+    assert_eq!(quick(&bad), Err(Decline::Request));
+    assert!(session.lookup(&bad).is_err());
+    assert_eq!(
+        session.lookup(&deep("b")).unwrap(),
+        Some(Value::string("web-x"))
+    );
+    assert_eq!(session.lookup_key("m").unwrap(), Some(Value::hash(m)));
     // And the general path gives the same answers.
     assert_eq!(
         session.lookup_key("b").unwrap(),
@@ -776,7 +793,15 @@ fn a_session_takes_a_namespace_from_what_the_hiera_shares_as_its_general_path_wo
     assert_eq!(quick("m1::a"), Ok(Some(Value::string("redhat"))));
     assert_eq!(quick("m1::b"), Ok(Some(Value::string("web-b"))));
     assert_eq!(quick("m1::s"), Ok(Some(Value::string("web-s"))));
-    assert_eq!(quick("m1::h"), Err(Decline::Options));
+    // m1::h has lookup_options (a deep merge): merged from the plan.
+    assert_eq!(
+        quick("m1::h"),
+        Ok(
+            Session::new(modules_hiera(&dir), modules_scope("n9", "RedHat", "web"))
+                .lookup_key("m1::h")
+                .unwrap()
+        )
+    );
     assert_eq!(quick("m2::a"), Ok(None));
     assert_eq!(quick("nomodule::x"), Ok(None));
     assert_eq!(quick("m3::a"), Err(Decline::NotYet));
