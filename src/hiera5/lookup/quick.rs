@@ -80,7 +80,7 @@ impl Session {
     /// `merge` (`convert_to`), a merge that fails or exceeds
     /// `merge_entries`, not found with a module default hierarchy.
     #[inline(never)]
-    fn quick_merge(
+    pub(super) fn quick_merge(
         &self,
         req: &LookupRequest,
         name: &str,

@@ -288,7 +288,13 @@ impl Session {
         let none = LookupRequest::default();
         let mut asked = Asked::new();
         let mut warnings = Vec::new();
-        match self.quick_key(&none, key, &mut warnings, &mut asked) {
+        let quick = match self.quick_key(&none, key, &mut warnings, &mut asked) {
+            // The key's lookup_options may name its merge (as
+            // `quick_lookup` does for a request of this one name).
+            Err(Decline::Options) => self.quick_merge(&none, key, None),
+            quick => quick,
+        };
+        match quick {
             Ok(found) => (Ok(found), warnings),
             // What `lookup_warned_asked` does when the quick path declines
             // (the host's answers kept, the quick path's warnings not; a
