@@ -334,6 +334,41 @@ class TestPuppetHandoff < Minitest::Test
     end
   end
 
+  # A lambda of the top scope pushes a table on the top scope's ephemeral
+  # stack: its parameters and variables are seen by a lookup made while it
+  # runs, from the top scope or from a class it includes, and by no lookup
+  # after it; each iteration's own. (The root session reads the top scope's
+  # own table by name: these must come from the lookup's scope.)
+  LAMBDA_CASE = {
+    'hiera.yaml' => "version: 5\n",
+    'environments/production/hiera.yaml' => "version: 5\nhierarchy:\n  - name: common\n    path: common.yaml\n",
+    'environments/production/data/common.yaml' => "k: \"x is %{x}, y is %{y}, top is %{t}\"\n",
+    'environments/production/modules/lam/manifests/c.pp' =>
+      "class lam::c {\n  [3, 4].each |$x| { notify { \"c ${x}: ${lookup('k')}\": } }\n}\n",
+    'environments/production/modules/lam/manifests/d.pp' =>
+      "class lam::d {\n  notify { \"d: ${lookup('k')}\": }\n}\n",
+  }.freeze
+
+  def test_a_top_scope_lambda_variables_are_seen_while_it_runs
+    Dir.mktmpdir do |dir|
+      write(dir, LAMBDA_CASE)
+      kase = { 'node' => { 'certname' => 'web01' }, 'facts' => { 'role' => 'web' },
+               'settings' => { 'strict' => 'warning' } }
+      code = "$t = 'T'\n[1, 2].each |$x| { $y = \"Y${x}\"; notify { \"top ${x}: ${lookup('k')}\": } }\n" \
+             "notify { \"after: ${lookup('k')}\": }\ninclude lam::c\n" \
+             "[5].each |$x| { $y = 'Y5'; include lam::d }\n[6, 7].each |$x| { notify { \"top ${x}: ${lookup('k')}\": } }\n"
+      puppet, = in_child(handoff: false) { notices(dir, kase, code) }
+      ours, st = in_child { notices(dir, kase, code) }
+      assert_equal ['top 1: x is 1, y is Y1, top is T', 'top 2: x is 2, y is Y2, top is T',
+                    'after: x is , y is , top is T', 'c 3: x is 3, y is , top is T', 'c 4: x is 4, y is , top is T',
+                    'd: x is 5, y is Y5, top is T', 'top 6: x is 6, y is , top is T',
+                    'top 7: x is 7, y is , top is T'], puppet
+      assert_equal puppet, ours
+      assert_equal 8, st[:handed_off], st.inspect
+      assert_empty st.select { |k, _| k.to_s.start_with?('declined') }, st.inspect
+    end
+  end
+
   HOCON_CASE = {
     'hiera.yaml' => "version: 5\n",
     'environments/production/hiera.yaml' =>

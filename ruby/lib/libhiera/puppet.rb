@@ -966,7 +966,9 @@ module Libhiera
           local = !scope.equal?(top)
         else
           chain = (state.scopes[scope] ||= Handoff.chain(scope, top))
-          mask = Handoff.local_mask(chain, locals)
+          # a lambda's (or a match's) variables of the top scope, above
+          # its table, are as local as a class's: lookupvar ends there
+          mask = Handoff.local_mask(chain, locals) | Handoff.top_local_mask(top, locals)
           local = !chain.empty?
         end
         # calling_* only matter to a Hiera 3 global hiera.yaml.
@@ -1152,6 +1154,31 @@ module Libhiera
             eph = eph.parent
           end
           c += 1
+        end
+        mask
+      end
+
+      # Which of `known` the top scope's ephemeral tables above its own
+      # table hold (a top-level lambda's parameters and variables, while it
+      # runs), as {local_mask} gives them for the other scopes: a lookup
+      # from any scope ends its lookupvar in the top scope's innermost
+      # table, and these are not the root session's (the top scope's table,
+      # read by name). 0 when no lambda of the top scope runs.
+      def self.top_local_mask(top, known)
+        eph = top.effective_symtable(true)
+        base = top.instance_variable_get(:@symtable)
+        mask = 0
+        checked = known.size
+        while eph && !eph.equal?(base)
+          symbols = eph.libhiera_symbols
+          if symbols && !symbols.empty?
+            i = 0
+            while i < checked
+              mask |= (1 << i) if symbols.key?(known[i])
+              i += 1
+            end
+          end
+          eph = eph.parent
         end
         mask
       end
