@@ -328,6 +328,15 @@ module Libhiera
     # @api private
     def lookup_keys_answers(text, scope_fields)
       options = scope_fields ? "{#{scope_fields}}" : '{}'
+      json = lookup_keys_json(text, options)
+
+      (@share_answers && Wire.shared_answer(json)) || Wire.load(json, @objects)
+    end
+
+    # The JSON text of hiera_lookup_keys (or _host) for `text` and
+    # `options`, raising the failure of a status other than OK.
+    # @api private
+    def lookup_keys_json(text, options)
       ptr = @owned
       if ptr # #own!: no Handle#use
         out = @out
@@ -341,7 +350,7 @@ module Libhiera
       json = Native.take_written(status, out)
       raise failure(status, json) unless status == Native::OK
 
-      (@share_answers && Wire.shared_answer(json)) || Wire.load(json, @objects)
+      json
     end
 
     # {lookup_keys_answers} as a table (Wire.answers_table: `[values,
@@ -360,18 +369,7 @@ module Libhiera
                 else
                   (@options_memo = [scope_fields, "{#{scope_fields}}".freeze].freeze)[1]
                 end
-      ptr = @owned
-      if ptr # #own!: no Handle#use
-        out = @out
-        status = @host ? Native.hiera_lookup_keys_host(ptr, text, options, out) : Native.hiera_lookup_keys(ptr, text, options, out)
-      else
-        out = Native.out_pointer
-        status = @handle.use do |s|
-          @host ? Native.hiera_lookup_keys_host(s, text, options, out) : Native.hiera_lookup_keys(s, text, options, out)
-        end
-      end
-      json = Native.take_written(status, out)
-      raise failure(status, json) unless status == Native::OK
+      json = lookup_keys_json(text, options)
 
       @share_answers ? Wire.answers_table(json, @objects) : Wire.table_of(Wire.load(json, @objects))
     end

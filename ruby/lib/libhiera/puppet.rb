@@ -1138,21 +1138,9 @@ module Libhiera
         return 0 if chain.empty? || known.empty?
 
         mask = 0
-        checked = known.size
         c = 0
         while c < chain.size
-          eph = chain[c].effective_symtable(true)
-          while eph
-            symbols = eph.libhiera_symbols
-            if symbols && !symbols.empty?
-              i = 0
-              while i < checked
-                mask |= (1 << i) if symbols.key?(known[i])
-                i += 1
-              end
-            end
-            eph = eph.parent
-          end
+          mask = tables_mask(chain[c].effective_symtable(true), nil, known, mask)
           c += 1
         end
         mask
@@ -1165,11 +1153,14 @@ module Libhiera
       # table, and these are not the root session's (the top scope's table,
       # read by name). 0 when no lambda of the top scope runs.
       def self.top_local_mask(top, known)
-        eph = top.effective_symtable(true)
-        base = top.instance_variable_get(:@symtable)
-        mask = 0
+        tables_mask(top.effective_symtable(true), top.instance_variable_get(:@symtable), known, 0)
+      end
+
+      # `mask` with the bits of `known` that the tables from `eph` down its
+      # parents to `stop` (excluded; nil: to the last) hold.
+      def self.tables_mask(eph, stop, known, mask)
         checked = known.size
-        while eph && !eph.equal?(base)
+        while eph && !eph.equal?(stop)
           symbols = eph.libhiera_symbols
           if symbols && !symbols.empty?
             i = 0

@@ -88,13 +88,7 @@ impl Session {
     ) -> Planned<Found> {
         let root = root_of(name)?;
         let module = crate::hiera5::key::module_of(root);
-        let plan = match self.plan(module) {
-            Err(Decline::NotYet) => {
-                Invocation::new(self, req).adopt_namespace(module)?;
-                self.plan(module)?
-            }
-            plan => plan?,
-        };
+        let plan = self.plan_adopted(req, module)?;
         let options = match &plan.options {
             None => None,
             Some(o) => match o.for_key(root) {
@@ -211,6 +205,20 @@ impl Session {
         Ok(found)
     }
 
+    /// [`Session::plan`], and for a namespace this session has not
+    /// searched yet its steps taken from what the Hiera shares first, when
+    /// they can be (what `quick_key` and `quick_merge` look up in).
+    #[inline]
+    fn plan_adopted(&self, req: &LookupRequest, module: Option<&str>) -> Planned<Arc<SearchPlan>> {
+        match self.plan(module) {
+            Err(Decline::NotYet) => {
+                Invocation::new(self, req).adopt_namespace(module)?;
+                self.plan(module)
+            }
+            plan => plan,
+        }
+    }
+
     /// The search plan of a module namespace (`None`: outside modules),
     /// made once per session when the general path has gathered every
     /// step of it.
@@ -253,15 +261,7 @@ impl Session {
     ) -> Planned<Found> {
         let root = root_of(name)?;
         let module = crate::hiera5::key::module_of(root);
-        let plan = match self.plan(module) {
-            // A namespace this session has not searched yet: its steps
-            // taken from what the Hiera shares, when they can be.
-            Err(Decline::NotYet) => {
-                Invocation::new(self, req).adopt_namespace(module)?;
-                self.plan(module)?
-            }
-            plan => plan?,
-        };
+        let plan = self.plan_adopted(req, module)?;
         if plan
             .options
             .as_ref()
