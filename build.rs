@@ -3,7 +3,10 @@
 //! carries a versioned SONAME, `libhiera.so.<HIERA_ABI_VERSION>`.
 
 fn main() {
-    let map = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/ffi/exports.map");
+    // Read at run time: a build script compiled for one checkout may be run
+    // for another that shares its target directory (a git worktree).
+    let dir = std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
+    let map = std::path::Path::new(&dir).join("src/ffi/exports.map");
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-changed={}", map.display());
     let os = std::env::var("CARGO_CFG_TARGET_OS").unwrap_or_default();
