@@ -124,15 +124,7 @@ impl Session {
         {
             return Ok(done);
         }
-        let parsed = if root.len() < name.len() {
-            let lk = LookupKey::parse(name).map_err(|_| Decline::Key)?;
-            if &*lk.root != root {
-                return Err(Decline::Key);
-            }
-            Some(lk)
-        } else {
-            None
-        };
+        let parsed = dotted(name, root)?;
         let limit = self.hiera.options.limits.merge_entries;
         // Invocation::merged: the strategy over `n` candidates, and the
         // merge_entries limit of a real merge.
@@ -276,15 +268,7 @@ impl Session {
         if req.scoped() && plan.reads().any(|reads| req.refuses(reads, known)) {
             return Err(Decline::Scoped);
         }
-        let parsed = if root.len() < name.len() {
-            let lk = LookupKey::parse(name).map_err(|_| Decline::Key)?;
-            if &*lk.root != root {
-                return Err(Decline::Key);
-            }
-            Some(lk)
-        } else {
-            None
-        };
+        let parsed = dotted(name, root)?;
         let mut found = None;
         let mut interpolated = None;
         for layer in plan.layers() {
@@ -379,4 +363,18 @@ fn root_of(name: &str) -> Planned<&str> {
         return Err(Decline::Key);
     }
     Ok(root)
+}
+
+/// A dotted key parsed (`None` for a key that is its own root), declined
+/// when it does not parse or its root is not `root` (what `quick_key` and
+/// `quick_merge` dig into found values with).
+fn dotted(name: &str, root: &str) -> Planned<Option<LookupKey>> {
+    if root.len() == name.len() {
+        return Ok(None);
+    }
+    let lk = LookupKey::parse(name).map_err(|_| Decline::Key)?;
+    if &*lk.root != root {
+        return Err(Decline::Key);
+    }
+    Ok(Some(lk))
 }
