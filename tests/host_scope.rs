@@ -16,24 +16,14 @@ use hiera::{LookupRequest, Map, Options, Session, Value};
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
-use support::{load_case, Case, CaseQuery};
+use support::{case_options, case_request, load_case, outcome_text, Case, CaseQuery, KnownNames};
 
 fn outcome(r: (hiera::Result<Option<Value>>, Vec<String>)) -> String {
-    let value = match r.0 {
-        Ok(Some(v)) => format!("value {}", hiera::render::to_json(&v)),
-        Ok(None) => "not found".into(),
-        Err(e) => format!("error {:?}: {}", e.kind, e.message),
-    };
-    format!("{value}; warnings {:?}", r.1)
+    format!("{}; warnings {:?}", outcome_text(&r.0), r.1)
 }
 
 fn request(q: &CaseQuery) -> LookupRequest {
-    LookupRequest {
-        keys: vec![q.key.clone()],
-        merge: q.merge.clone(),
-        default: q.default.clone(),
-        ..Default::default()
-    }
+    case_request(q)
 }
 
 /// A host that has a top scope (`top`, answered by name and counted per
@@ -43,7 +33,7 @@ struct TopHost {
     top: Mutex<Map>,
     current: Mutex<Map>,
     top_asked: Mutex<HashMap<String, usize>>,
-    known: Mutex<Vec<Option<String>>>,
+    known: KnownNames,
 }
 
 impl TopHost {
@@ -52,23 +42,17 @@ impl TopHost {
             current: Mutex::new(top.clone()),
             top: Mutex::new(top),
             top_asked: Mutex::new(HashMap::new()),
-            known: Mutex::new(Vec::new()),
+            known: KnownNames::default(),
         }
     }
 
     fn checked(&self) -> usize {
-        let known = self.known.lock().unwrap();
-        known.iter().take_while(|n| n.is_some()).count()
+        self.known.checked()
     }
 
     /// Of the names it checked, those in `own`.
     fn locals(&self, own: &Map) -> Vec<String> {
-        let known = self.known.lock().unwrap();
-        known
-            .iter()
-            .map_while(|n| n.clone())
-            .filter(|n| own.contains_key(&hiera::Key(n)))
-            .collect()
+        self.known.locals(|n| own.contains_key(&hiera::Key(n)))
     }
 
     /// The most times one name was asked.
@@ -99,12 +83,7 @@ impl hiera::host::Host for TopHost {
         self.current.lock().unwrap().get(&hiera::Key(name)).cloned()
     }
     fn scope_variable(&self, name: &str, index: usize) -> Option<Value> {
-        let mut known = self.known.lock().unwrap();
-        if known.len() <= index {
-            known.resize(index + 1, None);
-        }
-        known[index] = Some(name.to_string());
-        drop(known);
+        self.known.learn(name, index);
         self.variable(name)
     }
     fn top_variable(&self, name: &str) -> Option<Value> {
@@ -122,13 +101,7 @@ fn open(case: &Case, host: Option<Arc<TopHost>>, host_scope: bool) -> Option<Arc
     let opts = Options {
         host_scope,
         host: host.map(|h| hiera::host::HostRef(h as Arc<dyn hiera::host::Host>)),
-        hiera_config: case.dir.join("hiera.yaml"),
-        environmentpath: case.dir.join("environments"),
-        environment: case.environment.clone(),
-        basemodulepath: case.settings.basemodulepath.clone(),
-        strict: case.settings.strict,
-        puppet: case.puppet,
-        ..Default::default()
+        ..case_options(case)
     };
     hiera::Hiera::open(opts).ok().map(Arc::new)
 }

@@ -15,23 +15,14 @@ mod support;
 use hiera::{LookupRequest, Map, Options, Session, Value};
 use std::path::Path;
 use std::sync::Arc;
-use support::{load_case, Case, CaseQuery};
+use support::{case_options, case_request, load_case, outcome_text, Case, CaseQuery, KnownNames};
 
 fn outcome(r: hiera::Result<Option<Value>>) -> String {
-    match r {
-        Ok(Some(v)) => format!("value {}", hiera::render::to_json(&v)),
-        Ok(None) => "not found".into(),
-        Err(e) => format!("error {:?}: {}", e.kind, e.message),
-    }
+    outcome_text(&r)
 }
 
 fn request(q: &CaseQuery) -> LookupRequest {
-    LookupRequest {
-        keys: vec![q.key.clone()],
-        merge: q.merge.clone(),
-        default: q.default.clone(),
-        ..Default::default()
-    }
+    case_request(q)
 }
 
 /// A host that answers the variables an overlay defers from the case's
@@ -57,25 +48,27 @@ impl hiera::host::Host for Variables {
 /// (`current`), and learns the session's numbered names.
 struct KnownHost {
     current: std::sync::Mutex<Map>,
-    known: std::sync::Mutex<Vec<Option<String>>>,
+    known: KnownNames,
     asked: std::sync::atomic::AtomicUsize,
 }
 
 impl KnownHost {
+    fn new(current: Map) -> KnownHost {
+        KnownHost {
+            current: std::sync::Mutex::new(current),
+            known: KnownNames::default(),
+            asked: std::sync::atomic::AtomicUsize::new(0),
+        }
+    }
+
     /// How many names, from the first, it knows.
     fn checked(&self) -> usize {
-        let known = self.known.lock().unwrap();
-        known.iter().take_while(|n| n.is_some()).count()
+        self.known.checked()
     }
 
     /// Of the names it checked, those in `own` (the lookup's scope's own).
     fn locals(&self, own: &[String]) -> Vec<String> {
-        let known = self.known.lock().unwrap();
-        known
-            .iter()
-            .map_while(|n| n.clone())
-            .filter(|n| own.contains(n))
-            .collect()
+        self.known.locals(|n| own.iter().any(|o| o == n))
     }
 }
 
@@ -93,12 +86,7 @@ impl hiera::host::Host for KnownHost {
     fn scope_variable(&self, name: &str, index: usize) -> Option<Value> {
         self.asked
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let mut known = self.known.lock().unwrap();
-        if known.len() <= index {
-            known.resize(index + 1, None);
-        }
-        known[index] = Some(name.to_string());
-        drop(known);
+        self.known.learn(name, index);
         self.variable(name)
     }
 }
@@ -127,13 +115,7 @@ fn open(case: &Case) -> Option<Arc<hiera::Hiera>> {
 fn open_with(case: &Case, host: Option<hiera::host::HostRef>) -> Option<Arc<hiera::Hiera>> {
     let opts = Options {
         host,
-        hiera_config: case.dir.join("hiera.yaml"),
-        environmentpath: case.dir.join("environments"),
-        environment: case.environment.clone(),
-        basemodulepath: case.settings.basemodulepath.clone(),
-        strict: case.settings.strict,
-        puppet: case.puppet,
-        ..Default::default()
+        ..case_options(case)
     };
     hiera::Hiera::open(opts).ok().map(Arc::new)
 }
@@ -345,11 +327,7 @@ fn run_tree(root: &Path, puppet: u8) -> (usize, Vec<String>) {
                 // known_variables: lookups from the parent's own scope and
                 // from a scope with the overlay's variables, on one session,
                 // the host checking only the names the session numbered.
-                let host = Arc::new(KnownHost {
-                    current: std::sync::Mutex::new(vars.clone()),
-                    known: std::sync::Mutex::new(Vec::new()),
-                    asked: std::sync::atomic::AtomicUsize::new(0),
-                });
+                let host = Arc::new(KnownHost::new(vars.clone()));
                 let hk = open_with(&case, Some(hiera::host::HostRef(host.clone())))
                     .expect("opened once already");
                 let session = Session::new(Arc::clone(&hk), vars.clone());
@@ -402,15 +380,11 @@ fn run_tree(root: &Path, puppet: u8) -> (usize, Vec<String>) {
                     .collect();
                 let keys: Vec<String> = plain.iter().map(|&i| reqs[i].keys[0].clone()).collect();
                 for own in [true, false] {
-                    let bh = Arc::new(KnownHost {
-                        current: std::sync::Mutex::new(if own {
-                            case.scope.clone()
-                        } else {
-                            vars.clone()
-                        }),
-                        known: std::sync::Mutex::new(Vec::new()),
-                        asked: std::sync::atomic::AtomicUsize::new(0),
-                    });
+                    let bh = Arc::new(KnownHost::new(if own {
+                        case.scope.clone()
+                    } else {
+                        vars.clone()
+                    }));
                     let hb = open_with(&case, Some(hiera::host::HostRef(bh.clone())))
                         .expect("opened once already");
                     let fresh = Session::new(hb, vars.clone());

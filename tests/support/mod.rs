@@ -207,6 +207,76 @@ pub fn engine_supported(engine: &str) -> bool {
     engine == "hiera5" || engine == "hiera3"
 }
 
+/// The engine options a recorded case was recorded with: its hiera.yaml,
+/// environments, environment, basemodulepath, `strict` and Puppet version.
+pub fn case_options(case: &Case) -> Options {
+    Options {
+        hiera_config: case.dir.join("hiera.yaml"),
+        environmentpath: case.dir.join("environments"),
+        environment: case.environment.clone(),
+        basemodulepath: case.settings.basemodulepath.clone(),
+        strict: case.settings.strict,
+        puppet: case.puppet,
+        ..Default::default()
+    }
+}
+
+/// A query's lookup request: its key, merge and default.
+pub fn case_request(q: &CaseQuery) -> LookupRequest {
+    LookupRequest {
+        keys: vec![q.key.clone()],
+        merge: q.merge.clone(),
+        default: q.default.clone(),
+        ..Default::default()
+    }
+}
+
+/// A lookup's result as one comparable line.
+pub fn outcome_text(r: &hiera::Result<Option<Value>>) -> String {
+    match r {
+        Ok(Some(v)) => format!("value {}", hiera::render::to_json(v)),
+        Ok(None) => "not found".into(),
+        Err(e) => format!("error {:?}: {}", e.kind, e.message),
+    }
+}
+
+/// The names a session numbered, as a host learns them through
+/// `Host::scope_variable` (the Puppet hand-off's `known_variables`).
+#[derive(Default)]
+pub struct KnownNames(std::sync::Mutex<Vec<Option<String>>>);
+
+impl KnownNames {
+    /// Learns that the session numbers `name` as `index`.
+    pub fn learn(&self, name: &str, index: usize) {
+        let mut known = self.0.lock().unwrap();
+        if known.len() <= index {
+            known.resize(index + 1, None);
+        }
+        known[index] = Some(name.to_string());
+    }
+
+    /// How many names, from the first, it knows.
+    pub fn checked(&self) -> usize {
+        self.0
+            .lock()
+            .unwrap()
+            .iter()
+            .take_while(|n| n.is_some())
+            .count()
+    }
+
+    /// Of the names it checked, those for which `own` holds.
+    pub fn locals(&self, own: impl Fn(&str) -> bool) -> Vec<String> {
+        self.0
+            .lock()
+            .unwrap()
+            .iter()
+            .map_while(|n| n.clone())
+            .filter(|n| own(n))
+            .collect()
+    }
+}
+
 /// Runs one query of a case the way the oracle did: a fresh engine state.
 pub fn run_query(case: &Case, q: &CaseQuery) -> Outcome {
     run_query_with(case, q, false)
@@ -218,28 +288,17 @@ pub fn run_query_with(case: &Case, q: &CaseQuery, confine: bool) -> Outcome {
         return run_hiera3_query(case, q);
     }
     let opts = Options {
-        hiera_config: case.dir.join("hiera.yaml"),
-        environmentpath: case.dir.join("environments"),
-        environment: case.environment.clone(),
-        basemodulepath: case.settings.basemodulepath.clone(),
-        strict: case.settings.strict,
-        puppet: case.puppet,
         confine,
         // The recorder runs each case with its root as working directory.
         working_directory: Some(case.dir.clone()),
-        ..Default::default()
+        ..case_options(case)
     };
     let h = match hiera::Hiera::open(opts) {
         Ok(h) => Arc::new(h),
         Err(e) => return Outcome::Error(e.message),
     };
     let session = hiera::Session::new(h, case.scope.clone());
-    let req = LookupRequest {
-        keys: vec![q.key.clone()],
-        merge: q.merge.clone(),
-        default: q.default.clone(),
-        ..Default::default()
-    };
+    let req = case_request(q);
     let outcome = |r: hiera::Result<Option<hiera::Value>>| match r {
         Ok(Some(v)) => Outcome::Value(v),
         Ok(None) => Outcome::NotFound,
