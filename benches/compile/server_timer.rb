@@ -36,7 +36,7 @@ module CompileBenchServer
       HieraTimer.on_compile { |record| write(record) }
       Puppet.notice("compile bench: timer installed (#{handoff ? 'after the libhiera hand-off' : 'stock Puppet'}); " \
                     "entry points #{HieraTimer.installed.join(', ')}; skipped #{HieraTimer.skipped.join(', ')}; " \
-                    "records to #{@records_path}; #{ancestry}")
+                    "records to #{@records_path}; #{jruby_options}#{ancestry}")
     end
 
     def write(record)
@@ -53,6 +53,17 @@ module CompileBenchServer
       end
     rescue StandardError => e
       Puppet.err("compile bench: could not write a record: #{e.message}")
+    end
+
+    # JRuby's invokedynamic and JIT modes as this JRuby runs them (what
+    # server-run --jvm "-Djruby.compile.invokedynamic=true" changes).
+    def jruby_options
+      return '' unless defined?(JRUBY_VERSION)
+
+      o = org.jruby.util.cli.Options
+      "JRuby #{JRUBY_VERSION}, compile.invokedynamic=#{o::COMPILE_INVOKEDYNAMIC.load}, compile.mode=#{o::COMPILE_MODE.load}; "
+    rescue StandardError, NameError => e
+      "JRuby options unknown (#{e.class}); "
     end
 
     # The hooked methods' owners: the first module in each ancestor list
