@@ -235,7 +235,7 @@ module ServerBench
       mine.each_with_index do |s, i|
         r = recs[i]
         problems << "#{mode}: compile #{i + 1} is #{s['node']}, its record #{r['node']}" unless r['node'] == s['node']
-        s.merge!(r.slice('total_ms', 'hiera_ms', 'cpu_ms', 'gc_ms', 'alloc_mb', 'lookups', 'outer'))
+        s.merge!(r.slice('total_ms', 'hiera_ms', 'cpu_ms', 'hiera_cpu_ms', 'gc_ms', 'alloc_mb', 'lookups', 'outer'))
         next unless (k = counts[i])
 
         problems << "#{mode}: compile #{i + 1} is #{s['node']}, its log line #{k['node']}" unless k['node'] == s['node']
@@ -283,7 +283,13 @@ module ServerBench
       by_round[n] << r if n >= from && n < to
     end
     list = by_round.values.flatten
-    [median(list.map { |r| r['hiera_ms'] }.compact), median(list.map { |r| r['total_ms'] }.compact)]
+    # CPU times when the server records them in Hiera (--hiera-cpu): the
+    # machine's load inflates them far less than wall times
+    if list.all? { |r| r['hiera_cpu_ms'] && r['cpu_ms'] }
+      [median(list.map { |r| r['hiera_cpu_ms'] }), median(list.map { |r| r['cpu_ms'] })]
+    else
+      [median(list.map { |r| r['hiera_ms'] }.compact), median(list.map { |r| r['total_ms'] }.compact)]
+    end
   end
 
   def steady_flat?(samples, modes, done, w)
@@ -335,11 +341,15 @@ module ServerBench
     end
     per_round = list.group_by { |s| s['round'] }.transform_values do |ss|
       { 'compile_ms_median' => median(ss.map { |s| s['total_ms'] }.compact)&.round(2),
-        'hiera_ms_median' => median(ss.map { |s| s['hiera_ms'] }.compact)&.round(2) }
+        'hiera_ms_median' => median(ss.map { |s| s['hiera_ms'] }.compact)&.round(2),
+        'cpu_ms_median' => median(ss.map { |s| s['cpu_ms'] }.compact)&.round(2),
+        'hiera_cpu_ms_median' => median(ss.map { |s| s['hiera_cpu_ms'] }.compact)&.round(2) }
     end
     { 'compiles' => list.size,
       'http_ms_median' => median(https).round(2),
       'compile_ms_median' => median(totals)&.round(2), 'hiera_ms_median' => median(hieras)&.round(2),
+      'cpu_ms_median' => median(cpu)&.round(2),
+      'hiera_cpu_ms_median' => median(list.map { |s| s['hiera_cpu_ms'] }.compact)&.round(2),
       'http_ms_mean' => (https.sum / n).round(2),
       'compile_ms_mean' => totals.empty? ? nil : (totals.sum / totals.size).round(2),
       'hiera_ms_mean' => hieras.empty? ? nil : (hieras.sum / hieras.size).round(2),
@@ -393,6 +403,8 @@ module ServerBench
         'first_compile_http' => ratio.(first.dig('puppet', 'http_ms'), first.dig('handoff', 'http_ms')),
         'first_compile' => ratio.(first.dig('puppet', 'total_ms'), first.dig('handoff', 'total_ms')),
         'first_compile_hiera' => ratio.(first.dig('puppet', 'hiera_ms'), first.dig('handoff', 'hiera_ms')),
+        'compile_cpu' => ratio.(p['cpu_ms_median'], h['cpu_ms_median']),
+        'hiera_cpu' => ratio.(p['hiera_cpu_ms_median'], h['hiera_cpu_ms_median']),
       }
       if (st = result['steady'])
         p = st['modes']['puppet']
@@ -400,7 +412,9 @@ module ServerBench
         result['ratios'].merge!(
           'steady_http' => ratio.(p['http_ms_median'], h['http_ms_median']),
           'steady_compile' => ratio.(p['compile_ms_median'], h['compile_ms_median']),
-          'steady_hiera' => ratio.(p['hiera_ms_median'], h['hiera_ms_median'])
+          'steady_hiera' => ratio.(p['hiera_ms_median'], h['hiera_ms_median']),
+          'steady_compile_cpu' => ratio.(p['cpu_ms_median'], h['cpu_ms_median']),
+          'steady_hiera_cpu' => ratio.(p['hiera_cpu_ms_median'], h['hiera_cpu_ms_median'])
         )
       end
     end
@@ -433,9 +447,16 @@ module ServerBench
       puts "#{mode}: GC ms per compile (mean, the JVM's collectors) #{s['gc_ms_mean'] || '-'}, " \
            "MB allocated by the compiling thread per compile (mean) #{s['alloc_mb_mean'] || '-'}"
     end
-    puts 'per round (median ms: compile, Hiera):'
+    if (q = r['ratios']) && q['hiera_cpu']
+      puts "CPU ms (compiling thread, median): " +
+           r['modes'].map { |mode, s| "#{mode} compile #{f1(s['cpu_ms_median'])}, Hiera #{f1(s['hiera_cpu_ms_median'])}" }.join('; ') +
+           "; stock/hand-off: compile #{q['compile_cpu']}x, Hiera #{q['hiera_cpu']}x"
+    end
+    puts 'per round (median ms: compile, Hiera; CPU ms: compile, Hiera):'
     r['modes'].each do |mode, s|
-      puts "  #{mode}: " + s['per_round'].map { |k, v| "#{k}: #{f1(v['compile_ms_median'])} #{f1(v['hiera_ms_median'])}" }.join(', ')
+      puts "  #{mode}: " + s['per_round'].map { |k, v|
+        "#{k}: #{f1(v['compile_ms_median'])} #{f1(v['hiera_ms_median'])}; #{f1(v['cpu_ms_median'])} #{f1(v['hiera_cpu_ms_median'])}"
+      }.join(', ')
     end
     puts 'per node (median ms: HTTP, compile, Hiera):'
     r['nodes'].each do |n|
@@ -452,18 +473,22 @@ module ServerBench
     if (st = r['steady'])
       puts "== steady state: #{st['rounds_run']} more timed rounds (#{st['flat'] ? 'the by-round medians stopped falling' : 'NOT flat yet: the medians still fell'}); " \
            "medians over the last #{st['rounds_measured'].size} (#{st['rounds_measured'].join(', ')})"
-      puts format('%-8s %9s %11s %10s %8s %10s %10s', 'server', 'HTTP ms', 'ms/compile', 'ms Hiera', 'Hiera %', 'CPU share', 'GC ms')
+      puts format('%-8s %9s %11s %10s %8s %10s %10s %12s %13s', 'server', 'HTTP ms', 'ms/compile', 'ms Hiera', 'Hiera %',
+                  'CPU share', 'GC ms', 'CPU ms/comp', 'CPU ms Hiera')
       st['modes'].each do |mode, s|
-        puts format('%-8s %9s %11s %10s %7s%% %10s %10s', mode, f1(s['http_ms_median']), f1(s['compile_ms_median']),
+        puts format('%-8s %9s %11s %10s %7s%% %10s %10s %12s %13s', mode, f1(s['http_ms_median']), f1(s['compile_ms_median']),
                     f1(s['hiera_ms_median']), s['hiera_share'] ? f1(100 * s['hiera_share']) : '-', s['cpu_share'] || '-',
-                    s['gc_ms_mean'] || '-')
+                    s['gc_ms_mean'] || '-', f1(s['cpu_ms_median']), f1(s['hiera_cpu_ms_median']))
       end
       if (q = r['ratios']) && q['steady_hiera']
-        puts "steady stock/hand-off: HTTP #{q['steady_http']}x, compile #{q['steady_compile']}x, Hiera #{q['steady_hiera']}x"
+        puts "steady stock/hand-off: HTTP #{q['steady_http']}x, compile #{q['steady_compile']}x, Hiera #{q['steady_hiera']}x; " \
+             "CPU: compile #{q['steady_compile_cpu'] || '-'}x, Hiera #{q['steady_hiera_cpu'] || '-'}x"
       end
-      puts 'steady state by round (median ms: compile, Hiera):'
+      puts 'steady state by round (median ms: compile, Hiera; CPU ms: compile, Hiera):'
       st['per_round'].each do |mode, pr|
-        puts "  #{mode}: " + pr.map { |k, v| "#{k}: #{f1(v['compile_ms_median'])} #{f1(v['hiera_ms_median'])}" }.join(', ')
+        puts "  #{mode}: " + pr.map { |k, v|
+          "#{k}: #{f1(v['compile_ms_median'])} #{f1(v['hiera_ms_median'])}; #{f1(v['cpu_ms_median'])} #{f1(v['hiera_cpu_ms_median'])}"
+        }.join(', ')
       end
     end
     if (f = r['first_compile']['handoff']) && f['handoff']
