@@ -10,7 +10,7 @@
 #   ruby benches/compile/server_bench.rb --repo DIR --name NAME   (server-run passes 3 and 3)
 #        --server MODE=URL,LOGDIR [--server MODE=URL,LOGDIR]
 #        [--rounds N (5)] [--warm-rounds N (1)] [--nodes N] [--json OUT]
-#        [--meta KEY=VALUE ...]
+#        [--steady-rounds N (0)] [--steady-window W (3)] [--meta KEY=VALUE ...]
 #
 # MODE is puppet (stock) or handoff; LOGDIR the server's Puppet logdir (its
 # puppetserver.log and the timer's compile-bench-records.jsonl).
@@ -21,7 +21,17 @@
 #    Ruby code loaded then);
 # 2. --warm-rounds (1) untimed passes over the nodes on each server;
 # 3. --rounds (5) timed rounds: every node on one server, then every node on
-#    the other, which goes first alternating by round.
+#    the other, which goes first alternating by round: the early rounds,
+#    the warm-up as a freshly started server goes through it;
+# 4. --steady-rounds N (0: none): the steady state of a server that has run
+#    for long (the JVM's C2 keeps compiling JRuby's bytecode for many
+#    compiles): more rounds, timed and alternating as the early ones, until
+#    the by-round medians stop falling (once 2W steady rounds and 12 passes
+#    over the nodes in all have run: both servers' median of ms in Hiera and
+#    of ms per compile over the last W rounds no more than 2% below those of
+#    the W rounds before) or N rounds. The
+#    steady-state figures are the medians over the last W rounds, reported
+#    beside (never instead of) the first compile and the early rounds.
 # Per compile: the HTTP wall time (the client's), the compile and the time in
 # Hiera (the timer, inside the server: Compiler#compile, outermost entries of
 # HieraTimer::ENTRY_POINTS), and the hand-off's counters (its
@@ -43,7 +53,7 @@ module ServerBench
   module_function
 
   def parse_args(argv)
-    opts = { rounds: 5, warm_rounds: 1, nodes: nil, servers: {}, meta: {} }
+    opts = { rounds: 5, warm_rounds: 1, steady_rounds: 0, steady_window: 3, nodes: nil, servers: {}, meta: {} }
     until argv.empty?
       arg = argv.shift
       case arg
@@ -57,6 +67,8 @@ module ServerBench
       when '--rounds' then opts[:rounds] = Integer(argv.shift)
       when '--warm-rounds' then opts[:warm_rounds] = Integer(argv.shift)
       when '--nodes' then opts[:nodes] = Integer(argv.shift)
+      when '--steady-rounds' then opts[:steady_rounds] = Integer(argv.shift)
+      when '--steady-window' then opts[:steady_window] = Integer(argv.shift)
       when '--json' then opts[:json] = argv.shift
       when '--meta'
         k, v = argv.shift.split('=', 2)
@@ -166,6 +178,7 @@ module ServerBench
     bodies = nodes.to_h { |cert, facts| [cert, request_body(cert, facts)] }
     modes = MODES.select { |m| opts[:servers].key?(m) }
     clients = modes.to_h { |m| [m, Client.new(m, opts[:servers][m][:url], opts[:servers][m][:logdir])] }
+    @clients = clients
     clients.each_value do |c|
       raise "#{c.mode}: the server has compiled before the benchmark (#{c.records.size} records)" unless c.records.empty?
     end
@@ -192,6 +205,16 @@ module ServerBench
       order = round.even? ? modes : modes.reverse
       order.each { |m| nodes.each { |cert, _| run.call(m, cert, round) } }
     end
+    # 4. the steady state: rounds "s0", "s1", ... until flat (or N rounds)
+    @steady = { 'rounds_run' => 0, 'window' => opts[:steady_window], 'flat' => false }
+    opts[:steady_rounds].times do |round|
+      order = (opts[:rounds] + round).even? ? modes : modes.reverse
+      order.each { |m| nodes.each { |cert, _| run.call(m, cert, "s#{round}") } }
+      @steady['rounds_run'] = round + 1
+      next if round + 1 + opts[:warm_rounds] + opts[:rounds] < 12
+
+      break if (@steady['flat'] = steady_flat?(samples, modes, round + 1, opts[:steady_window]))
+    end
     elapsed = (now - t_start) / 1e9
 
     # Records and counters, in the order of the compiles of each server.
@@ -212,7 +235,7 @@ module ServerBench
       mine.each_with_index do |s, i|
         r = recs[i]
         problems << "#{mode}: compile #{i + 1} is #{s['node']}, its record #{r['node']}" unless r['node'] == s['node']
-        s.merge!(r.slice('total_ms', 'hiera_ms', 'cpu_ms', 'gc_ms', 'alloc_mb', 'lookups', 'outer'))
+        s.merge!(r.slice('total_ms', 'hiera_ms', 'cpu_ms', 'hiera_cpu_ms', 'gc_ms', 'alloc_mb', 'lookups', 'outer'))
         next unless (k = counts[i])
 
         problems << "#{mode}: compile #{i + 1} is #{s['node']}, its log line #{k['node']}" unless k['node'] == s['node']
@@ -243,6 +266,40 @@ module ServerBench
       status = 1
     end
     status
+  end
+
+  # Steady-state rounds' samples of a mode, by round (s0, s1, ...), from the
+  # timer's records as they are appended (the per-compile records are matched
+  # to the samples only at the end).
+  def steady_medians(samples, mode, from, to)
+    recs = @clients[mode].records
+    mine = samples.each_index.select { |i| samples[i]['mode'] == mode }
+    by_round = Hash.new { |h, k| h[k] = [] }
+    mine.each_with_index do |i, j|
+      s = samples[i]
+      next unless s['round'].is_a?(String) && s['round'].start_with?('s') && (r = recs[j])
+
+      n = Integer(s['round'][1..])
+      by_round[n] << r if n >= from && n < to
+    end
+    list = by_round.values.flatten
+    # CPU times when the server records them in Hiera (--hiera-cpu): the
+    # machine's load inflates them far less than wall times
+    if list.all? { |r| r['hiera_cpu_ms'] && r['cpu_ms'] }
+      [median(list.map { |r| r['hiera_cpu_ms'] }), median(list.map { |r| r['cpu_ms'] })]
+    else
+      [median(list.map { |r| r['hiera_ms'] }.compact), median(list.map { |r| r['total_ms'] }.compact)]
+    end
+  end
+
+  def steady_flat?(samples, modes, done, w)
+    return false if done < 2 * w
+
+    modes.all? do |m|
+      last = steady_medians(samples, m, done - w, done)
+      before = steady_medians(samples, m, done - 2 * w, done - w)
+      last.zip(before).all? { |a, b| a && b && a >= 0.98 * b }
+    end
   end
 
   # Compares a catalog with the node's reference: the stock server's first
@@ -284,11 +341,15 @@ module ServerBench
     end
     per_round = list.group_by { |s| s['round'] }.transform_values do |ss|
       { 'compile_ms_median' => median(ss.map { |s| s['total_ms'] }.compact)&.round(2),
-        'hiera_ms_median' => median(ss.map { |s| s['hiera_ms'] }.compact)&.round(2) }
+        'hiera_ms_median' => median(ss.map { |s| s['hiera_ms'] }.compact)&.round(2),
+        'cpu_ms_median' => median(ss.map { |s| s['cpu_ms'] }.compact)&.round(2),
+        'hiera_cpu_ms_median' => median(ss.map { |s| s['hiera_cpu_ms'] }.compact)&.round(2) }
     end
     { 'compiles' => list.size,
       'http_ms_median' => median(https).round(2),
       'compile_ms_median' => median(totals)&.round(2), 'hiera_ms_median' => median(hieras)&.round(2),
+      'cpu_ms_median' => median(cpu)&.round(2),
+      'hiera_cpu_ms_median' => median(list.map { |s| s['hiera_cpu_ms'] }.compact)&.round(2),
       'http_ms_mean' => (https.sum / n).round(2),
       'compile_ms_mean' => totals.empty? ? nil : (totals.sum / totals.size).round(2),
       'hiera_ms_mean' => hieras.empty? ? nil : (hieras.sum / hieras.size).round(2),
@@ -316,8 +377,21 @@ module ServerBench
       'catalogs_identical' => @diffs.empty?, 'catalog_differences' => @diffs.size,
       'hand_off_on' => clients['handoff'] && clients['handoff'].log_lines.grep(/libhiera hand-off: on \(/).first&.strip,
       'timer' => modes.to_h { |m| [m, clients[m].log_lines.grep(/compile bench: timer installed/).first&.strip] },
-      'first_compile' => first, 'modes' => stats, 'compiles' => samples,
-    }.merge(opts[:meta])
+      'first_compile' => first, 'modes' => stats,
+    }
+    steady_rounds = samples.map { |s| s['round'] }.grep(/\As\d+\z/).uniq
+    unless steady_rounds.empty?
+      last = steady_rounds.last(opts[:steady_window])
+      result['steady'] = @steady.merge(
+        'rounds_measured' => last,
+        'modes' => modes.to_h { |m| [m, mode_stats(samples.select { |s| s['mode'] == m && last.include?(s['round']) })] },
+        'per_round' => modes.to_h do |m|
+          [m, mode_stats(samples.select { |s| s['mode'] == m && steady_rounds.include?(s['round']) })['per_round']]
+        end
+      )
+    end
+    result['compiles'] = samples
+    result.merge!(opts[:meta])
     if stats['puppet'] && stats['handoff']
       p = stats['puppet']
       h = stats['handoff']
@@ -329,7 +403,20 @@ module ServerBench
         'first_compile_http' => ratio.(first.dig('puppet', 'http_ms'), first.dig('handoff', 'http_ms')),
         'first_compile' => ratio.(first.dig('puppet', 'total_ms'), first.dig('handoff', 'total_ms')),
         'first_compile_hiera' => ratio.(first.dig('puppet', 'hiera_ms'), first.dig('handoff', 'hiera_ms')),
+        'compile_cpu' => ratio.(p['cpu_ms_median'], h['cpu_ms_median']),
+        'hiera_cpu' => ratio.(p['hiera_cpu_ms_median'], h['hiera_cpu_ms_median']),
       }
+      if (st = result['steady'])
+        p = st['modes']['puppet']
+        h = st['modes']['handoff']
+        result['ratios'].merge!(
+          'steady_http' => ratio.(p['http_ms_median'], h['http_ms_median']),
+          'steady_compile' => ratio.(p['compile_ms_median'], h['compile_ms_median']),
+          'steady_hiera' => ratio.(p['hiera_ms_median'], h['hiera_ms_median']),
+          'steady_compile_cpu' => ratio.(p['cpu_ms_median'], h['cpu_ms_median']),
+          'steady_hiera_cpu' => ratio.(p['hiera_cpu_ms_median'], h['hiera_cpu_ms_median'])
+        )
+      end
     end
     print_report(result)
     result
@@ -360,9 +447,16 @@ module ServerBench
       puts "#{mode}: GC ms per compile (mean, the JVM's collectors) #{s['gc_ms_mean'] || '-'}, " \
            "MB allocated by the compiling thread per compile (mean) #{s['alloc_mb_mean'] || '-'}"
     end
-    puts 'per round (median ms: compile, Hiera):'
+    if (q = r['ratios']) && q['hiera_cpu']
+      puts "CPU ms (compiling thread, median): " +
+           r['modes'].map { |mode, s| "#{mode} compile #{f1(s['cpu_ms_median'])}, Hiera #{f1(s['hiera_cpu_ms_median'])}" }.join('; ') +
+           "; stock/hand-off: compile #{q['compile_cpu']}x, Hiera #{q['hiera_cpu']}x"
+    end
+    puts 'per round (median ms: compile, Hiera; CPU ms: compile, Hiera):'
     r['modes'].each do |mode, s|
-      puts "  #{mode}: " + s['per_round'].map { |k, v| "#{k}: #{f1(v['compile_ms_median'])} #{f1(v['hiera_ms_median'])}" }.join(', ')
+      puts "  #{mode}: " + s['per_round'].map { |k, v|
+        "#{k}: #{f1(v['compile_ms_median'])} #{f1(v['hiera_ms_median'])}; #{f1(v['cpu_ms_median'])} #{f1(v['hiera_cpu_ms_median'])}"
+      }.join(', ')
     end
     puts 'per node (median ms: HTTP, compile, Hiera):'
     r['nodes'].each do |n|
@@ -375,6 +469,27 @@ module ServerBench
     r['modes'].each do |mode, s|
       puts "#{mode}: outermost entries per compile #{s['outermost_entries_per_compile']}"
       puts "#{mode}: hand-off counters per compile #{s['handoff_counters_per_compile']}" unless s['handoff_counters_per_compile'].empty?
+    end
+    if (st = r['steady'])
+      puts "== steady state: #{st['rounds_run']} more timed rounds (#{st['flat'] ? 'the by-round medians stopped falling' : 'NOT flat yet: the medians still fell'}); " \
+           "medians over the last #{st['rounds_measured'].size} (#{st['rounds_measured'].join(', ')})"
+      puts format('%-8s %9s %11s %10s %8s %10s %10s %12s %13s', 'server', 'HTTP ms', 'ms/compile', 'ms Hiera', 'Hiera %',
+                  'CPU share', 'GC ms', 'CPU ms/comp', 'CPU ms Hiera')
+      st['modes'].each do |mode, s|
+        puts format('%-8s %9s %11s %10s %7s%% %10s %10s %12s %13s', mode, f1(s['http_ms_median']), f1(s['compile_ms_median']),
+                    f1(s['hiera_ms_median']), s['hiera_share'] ? f1(100 * s['hiera_share']) : '-', s['cpu_share'] || '-',
+                    s['gc_ms_mean'] || '-', f1(s['cpu_ms_median']), f1(s['hiera_cpu_ms_median']))
+      end
+      if (q = r['ratios']) && q['steady_hiera']
+        puts "steady stock/hand-off: HTTP #{q['steady_http']}x, compile #{q['steady_compile']}x, Hiera #{q['steady_hiera']}x; " \
+             "CPU: compile #{q['steady_compile_cpu'] || '-'}x, Hiera #{q['steady_hiera_cpu'] || '-'}x"
+      end
+      puts 'steady state by round (median ms: compile, Hiera; CPU ms: compile, Hiera):'
+      st['per_round'].each do |mode, pr|
+        puts "  #{mode}: " + pr.map { |k, v|
+          "#{k}: #{f1(v['compile_ms_median'])} #{f1(v['hiera_ms_median'])}; #{f1(v['cpu_ms_median'])} #{f1(v['hiera_cpu_ms_median'])}"
+        }.join(', ')
+      end
     end
     if (f = r['first_compile']['handoff']) && f['handoff']
       puts "handoff: first compile's counters #{f['handoff'].slice('answered', 'declined', 'errors')}"

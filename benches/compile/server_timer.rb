@@ -29,14 +29,17 @@ module CompileBenchServer
         end
       end
       HieraTimer.install!
+      # server-run --hiera-cpu: the compiling thread's CPU time in Hiera too
+      HieraTimer.cpu = true if ENV['COMPILE_BENCH_HIERA_CPU'] == 'yes'
       check_order!(handoff)
       @records_path = File.join(Puppet[:logdir].to_s, RECORDS)
       @seq = 0
       @lock = Mutex.new
       HieraTimer.on_compile { |record| write(record) }
-      Puppet.notice("compile bench: timer installed (#{handoff ? 'after the libhiera hand-off' : 'stock Puppet'}); " \
+      Puppet.notice("compile bench: timer installed (#{handoff ? 'after the libhiera hand-off' : 'stock Puppet'}" \
+                  "#{HieraTimer.cpu ? ', CPU time in Hiera too' : ''}); " \
                     "entry points #{HieraTimer.installed.join(', ')}; skipped #{HieraTimer.skipped.join(', ')}; " \
-                    "records to #{@records_path}; #{ancestry}")
+                    "records to #{@records_path}; #{jruby_options}#{ancestry}")
     end
 
     def write(record)
@@ -45,6 +48,7 @@ module CompileBenchServer
         @seq += 1
         line = JSON.generate('seq' => @seq, 'node' => record[:node], 'total_ms' => record[:total_ns] / 1e6,
                              'hiera_ms' => record[:hiera_ns] / 1e6, 'cpu_ms' => record[:cpu_ns] && record[:cpu_ns] / 1e6,
+                             'hiera_cpu_ms' => record[:hiera_cpu_ns] && record[:hiera_cpu_ns] / 1e6,
                              'gc_ms' => record[:gc_ns] && record[:gc_ns] / 1e6,
                              'alloc_mb' => record[:alloc_bytes] && record[:alloc_bytes] / 1e6,
                              'lookups' => record[:entries][HieraTimer::LOOKUP_LABEL],
@@ -53,6 +57,17 @@ module CompileBenchServer
       end
     rescue StandardError => e
       Puppet.err("compile bench: could not write a record: #{e.message}")
+    end
+
+    # JRuby's invokedynamic and JIT modes as this JRuby runs them (what
+    # server-run --jvm "-Djruby.compile.invokedynamic=true" changes).
+    def jruby_options
+      return '' unless defined?(JRUBY_VERSION)
+
+      o = org.jruby.util.cli.Options
+      "JRuby #{JRUBY_VERSION}, compile.invokedynamic=#{o::COMPILE_INVOKEDYNAMIC.load}, compile.mode=#{o::COMPILE_MODE.load}; "
+    rescue StandardError, NameError => e
+      "JRuby options unknown (#{e.class}); "
     end
 
     # The hooked methods' owners: the first module in each ancestor list

@@ -609,7 +609,7 @@ module Libhiera
         if !block_given? && name.instance_of?(String) && Libhiera::Puppet.enabled? &&
            lookup_invocation.explainer.nil? && lookup_invocation.override_values.empty? &&
            (defaults = lookup_invocation.default_values) && defaults.empty?
-          value = lookup_invocation.lookup_adapter.libhiera_answer(name, lookup_invocation, merge, false)
+          value = lookup_invocation.lookup_adapter.libhiera_function_answer(name, lookup_invocation, merge)
           unless value.equal?(Handoff::DECLINED)
             return assert_type('Found value', value_type, value) unless value.equal?(Libhiera::NOT_FOUND)
             return assert_type('Default value', value_type, default_value) if has_default
@@ -687,6 +687,51 @@ module Libhiera
         end
         Libhiera::Puppet.stats[:handed_off] += 1
         libhiera_record(key)
+        state.answered << key
+        value
+      end
+
+      # {#libhiera_answer} for {LookupFunction}, which has checked that the
+      # invocation has no explainer and no override or default values (the
+      # decline not counted): once the compile is settled
+      # (@libhiera_ready, see {#libhiera_session}), its checks and the
+      # lookup in one method, without the calls that read again what the
+      # caller read (JRuby: each Ruby call costs more than its work here).
+      # Anything else (not settled, a decline, a request text that
+      # {CompileState#key_request} does not make) goes to
+      # {#libhiera_answer}, which answers it as before.
+      # @api private
+      def libhiera_function_answer(key, invocation, merge)
+        state = @libhiera_ready
+        scope = invocation.scope
+        # libhiera_session's declines (global-only, hiera_*(), the
+        # lookup_options key) and its settled test, in its order
+        if state.nil? || (defined?(@global_only) && @global_only) || invocation.libhiera_puppets? ||
+           key == LOOKUP_OPTIONS || key.start_with?(LOOKUP_OPTIONS_DOT) ||
+           !(state.stamp == state.top_table.size) || !scope.is_a?(::Puppet::Parser::Scope)
+          return libhiera_answer(key, invocation, merge, false)
+        end
+
+        begin
+          fields = scope_fields(state, scope, state.top_scope, invocation)
+        rescue Libhiera::Wire::Unrepresentable, Libhiera::InvalidArgumentError
+          # libhiera_session's decline(:scope), not counted
+          return DECLINED
+        end
+        stack = state.host_stack
+        stack.push(invocation)
+        begin
+          request = merge.nil? ? state.key_request(key, fields) : state.merge_request(key, Handoff.merge_option(merge), fields)
+          value = state.root.lookup_request(request) if request
+        rescue StandardError => e
+          raise Handoff.failure(e)
+        ensure
+          stack.pop
+        end
+        return libhiera_answer(key, invocation, merge, false) if request.nil?
+
+        Libhiera::Puppet.stats[:handed_off] += 1
+        @key_recorder&.record(key)
         state.answered << key
         value
       end
