@@ -453,7 +453,7 @@ fn write_compact(v: &Value, out: &mut Vec<u8>) {
                 if i > 0 {
                     out.push(b',');
                 }
-                write_compact(item, out);
+                write_item(item, out);
             }
             out.push(b']');
         }),
@@ -469,11 +469,22 @@ fn write_compact(v: &Value, out: &mut Vec<u8>) {
                     out.push(b',');
                 }
                 json_bytes_then(k.as_bytes(), Some(b':'), out);
-                write_compact(val, out);
+                write_item(val, out);
             }
             out.push(b'}');
         }),
         _ => write_general(v, out),
+    }
+}
+
+/// [`write_compact`] of an element of a container: a String or an Integer
+/// written in place, without a call.
+#[inline(always)]
+fn write_item(v: &Value, out: &mut Vec<u8>) {
+    match v {
+        Value::String(s) => json_bytes(s.as_bytes(), out),
+        Value::Int(i) => push_int_bytes(*i, out),
+        _ => write_compact(v, out),
     }
 }
 
