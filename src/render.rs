@@ -71,11 +71,41 @@ fn push_int(i: i64, out: &mut String) {
     out.push_str(std::str::from_utf8(&buf).unwrap_or_default());
 }
 
-/// [`push_int`] into bytes.
+/// [`push_int`] into bytes. Below 10,000,000 (most Integers of data),
+/// the digits are gathered in one word, most significant first in memory,
+/// with the sign, and written as one 8-byte store cut to their length (no
+/// copy of a run of unknown length, which is a call of `memcpy`).
+#[inline(always)]
 fn push_int_bytes(i: i64, out: &mut Vec<u8>) {
+    let mut n = i.unsigned_abs();
+    if n >= 10_000_000 {
+        return push_long_int_bytes(i, out);
+    }
+    let mut text = 0u64;
+    let mut len = 0;
+    loop {
+        text = (text << 8) | u64::from(b'0' + (n % 10) as u8);
+        len += 1;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    if i < 0 {
+        text = (text << 8) | u64::from(b'-');
+        len += 1;
+    }
+    let at = out.len();
+    out.extend_from_slice(&text.to_le_bytes());
+    out.truncate(at + len);
+}
+
+/// [`push_int_bytes`] of an Integer of 8 digits or more.
+#[inline(never)]
+fn push_long_int_bytes(i: i64, out: &mut Vec<u8>) {
+    let mut n = i.unsigned_abs();
     let mut buf = [0u8; 20];
     let mut at = buf.len();
-    let mut n = i.unsigned_abs();
     loop {
         at -= 1;
         buf[at] = b'0' + (n % 10) as u8;
@@ -161,7 +191,119 @@ impl Escape {
 }
 
 /// [`json_string`] of a String's bytes (valid UTF-8), into bytes.
+#[inline(always)]
 fn json_bytes(bytes: &[u8], out: &mut Vec<u8>) {
+    json_bytes_then(bytes, None, out);
+}
+
+/// [`json_bytes`], then `after` (a Hash key's `:`) when given. Inlined in
+/// the writer: a short String costs a few instructions, no call.
+#[inline(always)]
+fn json_bytes_then(bytes: &[u8], after: Option<u8>, out: &mut Vec<u8>) {
+    let n = bytes.len();
+    if (1..=8).contains(&n) {
+        // A short String (most keys and words): its bytes as one word,
+        // checked at once; the quotes, the bytes and `after` written as one
+        // 16-byte store cut to their length.
+        let w = short_word(bytes);
+        if plain_word_prefix(w, n) {
+            let mut text = [0u8; 16];
+            text[0] = b'"';
+            text[1..9].copy_from_slice(&w.to_le_bytes());
+            text[n + 1] = b'"';
+            let mut len = n + 2;
+            if let Some(a) = after {
+                text[len] = a;
+                len += 1;
+            }
+            let at = out.len();
+            out.extend_from_slice(&text);
+            out.truncate(at + len);
+            return;
+        }
+    }
+    json_bytes_long(bytes, after, out);
+}
+
+/// [`json_bytes_then`] of a String that is empty, longer than 8 bytes or
+/// has a byte to escape.
+#[inline(never)]
+fn json_bytes_long(bytes: &[u8], after: Option<u8>, out: &mut Vec<u8>) {
+    let n = bytes.len();
+    if n > 8 && plain_long(bytes) {
+        out.reserve(n + 3);
+        out.push(b'"');
+        out.extend_from_slice(bytes);
+        out.push(b'"');
+    } else {
+        json_bytes_escaped(bytes, out);
+    }
+    out.extend(after);
+}
+
+/// The bytes of a String of at most 8 bytes as a little-endian word, zero
+/// above its length: two overlapping loads (whose common bytes agree)
+/// instead of a loop.
+fn short_word(b: &[u8]) -> u64 {
+    let n = b.len();
+    let word = |lo: u64, hi: u64, shift: usize| lo | (hi << (8 * shift));
+    match n {
+        0 => 0,
+        1 => u64::from(b[0]),
+        2 | 3 => word(
+            u64::from(u16::from_le_bytes([b[0], b[1]])),
+            u64::from(u16::from_le_bytes([b[n - 2], b[n - 1]])),
+            n - 2,
+        ),
+        _ => word(
+            u64::from(u32::from_le_bytes([b[0], b[1], b[2], b[3]])),
+            u64::from(u32::from_le_bytes([b[n - 4], b[n - 3], b[n - 2], b[n - 1]])),
+            n - 4,
+        ),
+    }
+}
+
+/// Whether none of the first `n` (1 to 8) bytes of `w` needs an escape:
+/// [`plain_word`]'s test, the bytes above `n` left out (a borrow only goes
+/// up, from a byte that needs an escape, so they cannot change the answer
+/// for the bytes below).
+fn plain_word_prefix(w: u64, n: usize) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let quote = w ^ (ONES * b'"' as u64);
+    let backslash = w ^ (ONES * b'\\' as u64);
+    let control = w.wrapping_sub(ONES * 0x20) & !w;
+    let quote = quote.wrapping_sub(ONES) & !quote;
+    let backslash = backslash.wrapping_sub(ONES) & !backslash;
+    let mask = if n >= 8 {
+        u64::MAX
+    } else {
+        (1u64 << (8 * n)) - 1
+    };
+    (control | quote | backslash) & HIGH & mask == 0
+}
+
+/// Whether no byte of `bytes` (more than 8 of them) needs an escape: eight
+/// at a time, the last eight (overlapping the word before) for the rest.
+fn plain_long(bytes: &[u8]) -> bool {
+    let word = |i: usize| {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(&bytes[i..i + 8]);
+        u64::from_le_bytes(w)
+    };
+    let n = bytes.len();
+    let mut i = 0;
+    while i + 8 <= n {
+        if !plain_word(word(i)) {
+            return false;
+        }
+        i += 8;
+    }
+    i == n || plain_word(word(n - 8))
+}
+
+/// [`json_bytes`] of a String with a byte to escape.
+fn json_bytes_escaped(bytes: &[u8], out: &mut Vec<u8>) {
     out.reserve(bytes.len() + 2);
     out.push(b'"');
     // Runs of bytes that need no escape are copied whole: every byte of a
@@ -202,7 +344,7 @@ pub(crate) fn plain_word(w: u64) -> bool {
 
 /// The offset of the first byte at or after `from` that needs an escape,
 /// or the length: eight bytes at a time, then byte by byte.
-fn next_escape(bytes: &[u8], mut from: usize) -> usize {
+pub(crate) fn next_escape(bytes: &[u8], mut from: usize) -> usize {
     while let Some(word) = bytes.get(from..from + 8) {
         let mut w = [0u8; 8];
         w.copy_from_slice(word);
@@ -311,7 +453,7 @@ fn write_compact(v: &Value, out: &mut Vec<u8>) {
                 if i > 0 {
                     out.push(b',');
                 }
-                write_compact(item, out);
+                write_item(item, out);
             }
             out.push(b']');
         }),
@@ -326,13 +468,23 @@ fn write_compact(v: &Value, out: &mut Vec<u8>) {
                 if i > 0 {
                     out.push(b',');
                 }
-                json_bytes(k.as_bytes(), out);
-                out.push(b':');
-                write_compact(val, out);
+                json_bytes_then(k.as_bytes(), Some(b':'), out);
+                write_item(val, out);
             }
             out.push(b'}');
         }),
         _ => write_general(v, out),
+    }
+}
+
+/// [`write_compact`] of an element of a container: a String or an Integer
+/// written in place, without a call.
+#[inline(always)]
+fn write_item(v: &Value, out: &mut Vec<u8>) {
+    match v {
+        Value::String(s) => json_bytes(s.as_bytes(), out),
+        Value::Int(i) => push_int_bytes(*i, out),
+        _ => write_compact(v, out),
     }
 }
 
@@ -634,6 +786,71 @@ mod tests {
                     "{b:#x} at {at}"
                 );
             }
+        }
+    }
+
+    #[test]
+    fn the_byte_writer_escapes_as_the_string_writer_at_every_offset_and_length() {
+        // json_bytes' short (one word), long (words, the last overlapping)
+        // and escaping paths: every byte that needs an escape and a few
+        // that do not, at every offset of strings of 0 to 40 bytes.
+        let specials: Vec<char> = (0u8..0x20)
+            .map(char::from)
+            .chain(['"', '\\', '!', '#', '[', ']', '\u{7f}', 'é', '€', '😀'])
+            .collect();
+        let bytes_json = |t: &str| {
+            let mut out = b"x".to_vec();
+            json_bytes(t.as_bytes(), &mut out);
+            let text = String::from_utf8(out[1..].to_vec()).unwrap();
+            // As a Hash key: the same, then ':'.
+            let mut key = b"x".to_vec();
+            json_bytes_then(t.as_bytes(), Some(b':'), &mut key);
+            assert_eq!(key, format!("x{text}:").into_bytes(), "{t:?}");
+            text
+        };
+        for len in 0..40 {
+            let base: String = "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGH"[..len].to_string();
+            assert_eq!(bytes_json(&base), json_string_bytewise(&base));
+            for at in 0..=len {
+                for &c in &specials {
+                    let mut t = base.clone();
+                    t.insert(at, c);
+                    assert_eq!(bytes_json(&t), json_string_bytewise(&t), "{t:?}");
+                    t.push(c);
+                    assert_eq!(bytes_json(&t), json_string_bytewise(&t), "{t:?}");
+                }
+            }
+        }
+        // Each byte value at each position of each length of a short word
+        // (zero above the length, as short_word leaves it).
+        for n in 1..=8 {
+            for b in 0..=255u8 {
+                for at in 0..n {
+                    let mut bytes = b"abcdefgh"[..n].to_vec();
+                    bytes[at] = b;
+                    let w = short_word(&bytes);
+                    let mut padded = [0u8; 8];
+                    padded[..n].copy_from_slice(&bytes);
+                    assert_eq!(w, u64::from_le_bytes(padded), "{bytes:?}");
+                    assert_eq!(
+                        plain_word_prefix(w, n),
+                        !bytes.iter().any(|&c| needs_escape(c)),
+                        "{b:#x} at {at} of {n}"
+                    );
+                }
+            }
+        }
+        // Integers at every number of digits, both signs.
+        let mut ints = vec![0i64, i64::MAX, i64::MIN, i64::MIN + 1];
+        let mut p = 1i64;
+        for _ in 0..19 {
+            ints.extend([p - 1, p, p + 1, -(p - 1), -p, -(p + 1)]);
+            p = p.saturating_mul(10);
+        }
+        for i in ints {
+            let mut out = b"x".to_vec();
+            push_int_bytes(i, &mut out);
+            assert_eq!(out, format!("x{i}").into_bytes());
         }
     }
 

@@ -9,13 +9,39 @@
 //! nothing written), then the answer, whose text (when there is one) is
 //! handed to the caller, who frees it with `hiera_string_free`.
 
-use super::string::into_c_bytes;
+use super::string::c_copy;
 use super::{guard, hiera_status, write_out};
 use crate::error::{Error, Result};
 use crate::render::{json_capacity, push_json_bytes};
 use crate::request::error_json;
 use crate::value::Value;
+use std::cell::Cell;
 use std::ffi::c_char;
+
+/// The largest text buffer a thread keeps for its next answer; a bigger
+/// one (a huge merged Hash) is freed after its answer is copied out.
+const KEPT_BUFFER: usize = 64 * 1024;
+
+thread_local! {
+    /// The buffer each thread writes its answers' JSON in ([`Answer::value`],
+    /// given back by [`answer_export`] once the text is copied into the
+    /// caller's C string): no allocation per answer but the C string's.
+    static TEXT: Cell<Vec<u8>> = const { Cell::new(Vec::new()) };
+}
+
+/// This thread's answer buffer, empty (a new one when it is in use).
+fn text_buffer() -> Vec<u8> {
+    let mut b = TEXT.with(Cell::take);
+    b.clear();
+    b
+}
+
+/// Gives an answer's text buffer back to this thread (unless it is big).
+fn keep_buffer(b: Vec<u8>) {
+    if b.capacity() <= KEPT_BUFFER {
+        TEXT.with(|t| t.set(b));
+    }
+}
 
 /// A status and the text of `*result_json` (`None` writes NULL): UTF-8
 /// bytes, kept as bytes since the C string needs nothing else.
@@ -41,7 +67,8 @@ impl Answer {
 
     /// `HIERA_OK` with a value's compact wire JSON.
     pub(crate) fn value(v: &Value) -> Answer {
-        let mut json = Vec::with_capacity(json_capacity(v));
+        let mut json = text_buffer();
+        json.reserve(json_capacity(v));
         push_json_bytes(v, &mut json);
         Answer::ok_bytes(json)
     }
@@ -111,7 +138,11 @@ pub(crate) unsafe fn answer_export(
             return hiera_status::HIERA_NULL_ARGUMENT;
         }
         let Answer { status, json } = answer();
-        let text = json.map_or(std::ptr::null_mut(), into_c_bytes);
+        let text = json.map_or(std::ptr::null_mut(), |j| {
+            let text = c_copy(&j);
+            keep_buffer(j);
+            text
+        });
         // SAFETY: `result_json` is non-NULL and, per the caller, writable.
         unsafe { write_out(result_json, text) };
         status

@@ -1,8 +1,10 @@
-//! Strings handed to the caller: allocated here with `CString::into_raw`,
-//! freed only by `hiera_string_free` (never mix allocators).
+//! Strings handed to the caller: allocated here with the C library's
+//! `malloc` (one allocation of exactly the text and its NUL), freed only by
+//! `hiera_string_free` (which calls `free`; callers never call `free`
+//! themselves, so the allocator stays libhiera's choice).
 
 use super::guard;
-use std::ffi::{c_char, CString};
+use std::ffi::c_char;
 
 /// Hands a string to the caller as a NUL-terminated C string.
 ///
@@ -15,14 +17,37 @@ pub(crate) fn into_c_string(s: String) -> *mut c_char {
 
 /// [`into_c_string`] of a text's bytes (UTF-8).
 pub(crate) fn into_c_bytes(s: Vec<u8>) -> *mut c_char {
-    let c = match CString::new(s) {
-        Ok(c) => c,
-        Err(e) => {
-            let text = String::from_utf8_lossy(&e.into_vec()).replace('\0', "\\u0000");
-            CString::new(text).unwrap_or_default()
-        }
-    };
-    c.into_raw()
+    c_copy(&s)
+}
+
+/// A copy of `bytes` (UTF-8) as a NUL-terminated C string the caller frees
+/// with `hiera_string_free`: one `malloc` of the length and the NUL, no
+/// `realloc` to shrink it and no `strlen` to free it (what `CString`'s
+/// `into_raw` and `from_raw` cost). A NUL inside is written `\u0000`.
+pub(crate) fn c_copy(bytes: &[u8]) -> *mut c_char {
+    if memchr::memchr(0, bytes).is_some() {
+        let text = String::from_utf8_lossy(bytes).replace('\0', "\\u0000");
+        return c_copy(text.as_bytes());
+    }
+    let n = bytes.len();
+    // SAFETY: `malloc` may be called with any size; its result is checked
+    // for NULL before use.
+    let p = unsafe { libc::malloc(n + 1) }.cast::<u8>();
+    if p.is_null() {
+        // What a Rust allocation failure does (no unwinding across the ABI).
+        std::alloc::handle_alloc_error(
+            std::alloc::Layout::array::<u8>(n + 1)
+                .unwrap_or_else(|_| std::alloc::Layout::new::<u8>()),
+        );
+    }
+    // SAFETY: `p` is a fresh allocation of `n + 1` bytes, which cannot
+    // overlap `bytes`; the `n` bytes and the NUL after them are written
+    // within it.
+    unsafe {
+        std::ptr::copy_nonoverlapping(bytes.as_ptr(), p, n);
+        p.add(n).write(0);
+    }
+    p.cast::<c_char>()
 }
 
 /// Frees a string that libhiera returned (`result_json`, `results_json`,
@@ -44,9 +69,9 @@ pub unsafe extern "C" fn hiera_string_free(s: *mut c_char) {
             return;
         }
         // SAFETY: the caller guarantees that `s` was returned by libhiera,
-        // i.e. made by `CString::into_raw` in `into_c_string`, and that it is
-        // freed only once; `from_raw` takes that allocation back.
-        drop(unsafe { CString::from_raw(s) });
+        // i.e. allocated by `malloc` in `c_copy`, and that it is freed only
+        // once.
+        unsafe { libc::free(s.cast()) };
     })
 }
 

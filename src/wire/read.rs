@@ -186,16 +186,12 @@ impl<'a> Reader<'a> {
     pub fn string(&mut self) -> R<std::borrow::Cow<'a, str>> {
         self.expect(b'"', "a string")?;
         let start = self.pos;
-        // The common case: no escapes, borrowed. The end is found with
-        // memchr; the bytes before it are then checked for control
-        // characters in one pass.
-        let stop = match memchr::memchr2(b'"', b'\\', &self.b[start..]) {
-            Some(i) => start + i,
-            None => self.b.len(),
-        };
-        if let Some(i) = self.b[start..stop].iter().position(|&c| c < 0x20) {
-            self.pos = start + i;
-            let c = self.b[self.pos];
+        // The common case: no escapes, borrowed. The first byte that is a
+        // quote, a backslash or a control character is found eight bytes at
+        // a time (the strings of requests are short: no call of memchr).
+        let stop = crate::render::next_escape(self.b, start);
+        if let Some(&c) = self.b.get(stop).filter(|&&c| c < 0x20) {
+            self.pos = stop;
             return self.err(format!(
                 "control character 0x{c:02x} in a string (escape it)"
             ));
