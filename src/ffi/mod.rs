@@ -23,8 +23,8 @@
 //!   (`HIERA_NULL_ARGUMENT`, nothing written);
 //! - out-parameters are written last, only in the cases its documentation
 //!   names, and never on `HIERA_NULL_ARGUMENT` or `HIERA_PANIC`;
-//! - strings handed out are `CString::into_raw` and come back only through
-//!   `hiera_string_free`.
+//! - strings handed out are made by `string::c_copy` (one `malloc` of the
+//!   text and its NUL) and come back only through `hiera_string_free`.
 //! - callbacks into the host run on the calling thread during the call and
 //!   answer through setters that copy what they are given.
 
