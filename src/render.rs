@@ -268,19 +268,12 @@ fn short_word(b: &[u8]) -> u64 {
 /// up, from a byte that needs an escape, so they cannot change the answer
 /// for the bytes below).
 fn plain_word_prefix(w: u64, n: usize) -> bool {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let quote = w ^ (ONES * b'"' as u64);
-    let backslash = w ^ (ONES * b'\\' as u64);
-    let control = w.wrapping_sub(ONES * 0x20) & !w;
-    let quote = quote.wrapping_sub(ONES) & !quote;
-    let backslash = backslash.wrapping_sub(ONES) & !backslash;
     let mask = if n >= 8 {
         u64::MAX
     } else {
         (1u64 << (8 * n)) - 1
     };
-    (control | quote | backslash) & HIGH & mask == 0
+    escape_bits(w) & mask == 0
 }
 
 /// Whether no byte of `bytes` (more than 8 of them) needs an escape: eight
@@ -332,6 +325,13 @@ fn needs_escape(b: u8) -> bool {
 /// of plain bytes never looks otherwise, and one with such a byte always
 /// sets that byte's high bit.
 pub(crate) fn plain_word(w: u64) -> bool {
+    escape_bits(w) == 0
+}
+
+/// The high bit of each byte of `w` that needs an escape (`"`, `\`, below
+/// 0x20), and possibly of bytes above one that does (a borrow only goes up).
+#[inline]
+fn escape_bits(w: u64) -> u64 {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
     let quote = w ^ (ONES * b'"' as u64);
@@ -339,7 +339,7 @@ pub(crate) fn plain_word(w: u64) -> bool {
     let control = w.wrapping_sub(ONES * 0x20) & !w;
     let quote = quote.wrapping_sub(ONES) & !quote;
     let backslash = backslash.wrapping_sub(ONES) & !backslash;
-    (control | quote | backslash) & HIGH == 0
+    (control | quote | backslash) & HIGH
 }
 
 /// The offset of the first byte at or after `from` that needs an escape,
@@ -738,34 +738,44 @@ mod tests {
         out
     }
 
-    #[test]
-    fn strings_are_escaped_at_every_offset() {
-        // Every byte that needs an escape (and a few that do not, next to
-        // them in value), at every offset of strings of 0 to 40 bytes, so
-        // at every position of the eight-byte words and in the tail.
+    /// Strings of 0 to 40 plain bytes, and each with every byte that needs
+    /// an escape (and a few that do not, next to them in value) inserted at
+    /// every offset, alone and with a second one at the end.
+    fn escape_cases() -> Vec<String> {
         let specials: Vec<char> = (0u8..0x20)
             .map(char::from)
             .chain(['"', '\\', '!', '#', '[', ']', '\u{7f}', 'é', '€', '😀'])
             .collect();
+        let mut cases = Vec::new();
         for len in 0..40 {
             let base: String = "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGH"[..len].to_string();
-            let mut out = String::new();
-            json_string(&base, &mut out);
-            assert_eq!(out, json_string_bytewise(&base));
             for at in 0..=len {
                 for &c in &specials {
                     let mut t = base.clone();
                     t.insert(at, c);
-                    let mut out = String::from("x");
-                    json_string(&t, &mut out);
-                    assert_eq!(out[1..], json_string_bytewise(&t), "{t:?}");
-                    // Two of them, one far after the other.
+                    cases.push(t.clone());
                     t.push(c);
-                    let mut out = String::new();
-                    json_string(&t, &mut out);
-                    assert_eq!(out, json_string_bytewise(&t), "{t:?}");
+                    cases.push(t);
                 }
             }
+            cases.push(base);
+        }
+        cases
+    }
+
+    #[test]
+    fn strings_are_escaped_at_every_offset() {
+        // Every byte that needs an escape (and a few that do not, next to
+        // them in value), at every offset of strings of 0 to 40 bytes, so
+        // at every position of the eight-byte words and in the tail, written
+        // at the start of the output and after what it holds.
+        for t in escape_cases() {
+            let mut out = String::new();
+            json_string(&t, &mut out);
+            assert_eq!(out, json_string_bytewise(&t), "{t:?}");
+            let mut out = String::from("x");
+            json_string(&t, &mut out);
+            assert_eq!(out[1..], json_string_bytewise(&t), "{t:?}");
         }
         for w in [0u64, u64::MAX, 0x2020_2020_2020_2020, 0x8080_8080_8080_8080] {
             let bytes = w.to_le_bytes();
@@ -794,10 +804,6 @@ mod tests {
         // json_bytes' short (one word), long (words, the last overlapping)
         // and escaping paths: every byte that needs an escape and a few
         // that do not, at every offset of strings of 0 to 40 bytes.
-        let specials: Vec<char> = (0u8..0x20)
-            .map(char::from)
-            .chain(['"', '\\', '!', '#', '[', ']', '\u{7f}', 'é', '€', '😀'])
-            .collect();
         let bytes_json = |t: &str| {
             let mut out = b"x".to_vec();
             json_bytes(t.as_bytes(), &mut out);
@@ -808,18 +814,8 @@ mod tests {
             assert_eq!(key, format!("x{text}:").into_bytes(), "{t:?}");
             text
         };
-        for len in 0..40 {
-            let base: String = "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGH"[..len].to_string();
-            assert_eq!(bytes_json(&base), json_string_bytewise(&base));
-            for at in 0..=len {
-                for &c in &specials {
-                    let mut t = base.clone();
-                    t.insert(at, c);
-                    assert_eq!(bytes_json(&t), json_string_bytewise(&t), "{t:?}");
-                    t.push(c);
-                    assert_eq!(bytes_json(&t), json_string_bytewise(&t), "{t:?}");
-                }
-            }
+        for t in escape_cases() {
+            assert_eq!(bytes_json(&t), json_string_bytewise(&t), "{t:?}");
         }
         // Each byte value at each position of each length of a short word
         // (zero above the length, as short_word leaves it).
