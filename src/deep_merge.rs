@@ -677,15 +677,17 @@ impl<'a> Merger<'a> {
                 /// value is merged into itself. (A merge into `source.dup` has
                 /// the same outcome, since the copy shares the values.)
                 Itself,
-                /// A destination array with `extend_existing_arrays`.
-                Extend(Shared<List>),
+                /// A destination array with `extend_existing_arrays`, its
+                /// elements as a `Vec` while the loop pushes to it (a
+                /// `List` has no spare room: a push is a reallocation).
+                Extend(Vec<Value>),
                 /// Any other destination.
                 Unmergeable(Value),
             }
             let mut state = match dest {
                 Dest::Other(Value::Hash(d)) => return self.merge_into(src, d),
                 Dest::Other(Value::Array(a)) if self.opts.extend_existing_arrays => {
-                    State::Extend(a)
+                    State::Extend(Shared::unwrap_or_clone(a).into_vec())
                 }
                 Dest::Other(other) => State::Unmergeable(other),
                 Dest::Same | Dest::Copy => State::Itself,
@@ -707,7 +709,7 @@ impl<'a> Merger<'a> {
                     }
                     State::Extend(mut a) => {
                         // The whole source hash is pushed, once per key.
-                        Shared::make_mut(&mut a).push(Value::Hash(src.clone()));
+                        a.push(Value::Hash(src.clone()));
                         State::Extend(a)
                     }
                     State::Unmergeable(d) => {
@@ -723,7 +725,7 @@ impl<'a> Merger<'a> {
             }
             Ok(match state {
                 State::Itself => Value::Hash(src),
-                State::Extend(a) => Value::Array(a),
+                State::Extend(a) => Value::array(a),
                 State::Unmergeable(d) => d,
             })
         })
