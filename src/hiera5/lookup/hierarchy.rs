@@ -91,15 +91,60 @@ pub(super) struct ResolvedHierarchy {
 pub(super) type KeyIndex = FastMap<Str, Vec<Hit>>;
 
 /// A location whose data has a key.
-#[derive(Clone, Copy, Debug)]
+#[derive(Debug)]
 pub(super) struct Hit {
     /// The position of the entry in the resolved hierarchy.
     pub(super) entry: u32,
     /// The position of the location in the entry.
     pub(super) location: u32,
-    /// The value is rich data and has no `%{...}`: it is the answer as it
-    /// is, with nothing to check or interpolate.
-    pub(super) plain: bool,
+    /// Whether the value is rich data without `%{...}` (the answer as it
+    /// is, with nothing to check or interpolate): found out the first time
+    /// a search stops here ([`Hit::find_plain`]), not when the index is built,
+    /// which would walk every value of every file (a large common.yaml's
+    /// thousands of keys) for the few keys a node looks up.
+    plain: std::sync::atomic::AtomicU8,
+}
+
+/// [`Hit::plain`] not found out yet.
+const PLAIN_UNKNOWN: u8 = 0;
+const PLAIN_YES: u8 = 1;
+const PLAIN_NO: u8 = 2;
+
+impl Hit {
+    fn new(entry: u32, location: u32) -> Hit {
+        Hit {
+            entry,
+            location,
+            plain: std::sync::atomic::AtomicU8::new(PLAIN_UNKNOWN),
+        }
+    }
+
+    /// Whether the hit's value is plain ([`Hit`]'s `plain`), if that is
+    /// known yet.
+    #[inline(always)]
+    pub(super) fn known_plain(&self) -> Option<bool> {
+        match self.plain.load(std::sync::atomic::Ordering::Relaxed) {
+            PLAIN_YES => Some(true),
+            PLAIN_NO => Some(false),
+            _ => None,
+        }
+    }
+
+    /// Finds out whether `value`, the hit's value, is plain, and keeps the
+    /// answer (`None`: its data is not at hand, and the value counts as not
+    /// plain, unkept: the general checks then run, with the same outcome).
+    #[cold]
+    #[inline(never)]
+    pub(super) fn find_plain(&self, value: Option<&Value>) -> bool {
+        let Some(v) = value else { return false };
+        let plain = crate::hiera5::ptype::is_rich_data(v) && !interpolate::needs_interpolation(v);
+        // Every thread finds the same answer: a race is harmless.
+        self.plain.store(
+            if plain { PLAIN_YES } else { PLAIN_NO },
+            std::sync::atomic::Ordering::Relaxed,
+        );
+        plain
+    }
 }
 
 /// A key index and the data it was built from.
@@ -638,15 +683,12 @@ impl Invocation<'_> {
         for (i, datas) in layout.iter().enumerate() {
             for (j, data) in datas.iter().enumerate() {
                 let Some(data) = data else { continue };
-                for (k, v) in data.iter() {
+                for k in data.keys() {
                     if let Value::String(name) = k {
-                        let plain = crate::hiera5::ptype::is_rich_data(v)
-                            && !interpolate::needs_interpolation(v);
-                        index.entry(name.clone()).or_default().push(Hit {
-                            entry: i as u32,
-                            location: j as u32,
-                            plain,
-                        });
+                        index
+                            .entry(name.clone())
+                            .or_default()
+                            .push(Hit::new(i as u32, j as u32));
                     }
                 }
             }

@@ -72,10 +72,11 @@ pub(super) struct PlanLayer {
 impl PlanLayer {
     /// Where a search for `root` stops in this step.
     #[inline(always)]
-    pub(super) fn stops(&self, root: &str) -> Stops<'_> {
+    pub(super) fn stops<'p>(&'p self, root: &'p str) -> Stops<'p> {
         Stops {
             entries: &self.hierarchy.entries,
             hits: self.index.as_deref().map(|index| index_hits(index, root)),
+            root,
         }
     }
 }
@@ -89,6 +90,8 @@ impl PlanLayer {
 pub(super) struct Stops<'p> {
     entries: &'p [ResolvedEntry],
     hits: Option<&'p [Hit]>,
+    /// The root key searched (whose value a hit's `plain` is about).
+    root: &'p str,
 }
 
 /// A stop: one location of one entry.
@@ -104,11 +107,24 @@ pub(super) struct Stop {
 }
 
 impl Stop {
-    fn of(hit: &Hit) -> Stop {
+    /// The stop at `hit`, in the locations `entries` (whose data slots the
+    /// index was built from), for the root key `root`.
+    #[inline(always)]
+    fn of(hit: &Hit, entries: &[ResolvedEntry], root: &str) -> Stop {
+        let (entry, location) = (hit.entry as usize, hit.location as usize);
+        let plain = match hit.known_plain() {
+            Some(plain) => plain,
+            None => hit.find_plain(
+                entries
+                    .get(entry)
+                    .and_then(|e| e.data.get(location)?.get()?.as_ref())
+                    .and_then(|data| data.get(&crate::value::Key(root))),
+            ),
+        };
         Stop {
-            entry: hit.entry as usize,
-            location: hit.location as usize,
-            plain: hit.plain,
+            entry,
+            location,
+            plain,
         }
     }
 }
@@ -149,14 +165,17 @@ impl Stops<'_> {
             Some(hits) => hits
                 .iter()
                 .find(|hit| hit.entry as usize == i && hit.location as usize == j)
-                .map(Stop::of),
+                .map(|hit| Stop::of(hit, self.entries, self.root)),
         }
     }
 
     /// The first stop, in search order.
+    #[inline]
     pub(super) fn first(&self) -> Option<Stop> {
         match self.hits {
-            Some(hits) => hits.first().map(Stop::of),
+            Some(hits) => hits
+                .first()
+                .map(|hit| Stop::of(hit, self.entries, self.root)),
             None => {
                 let i = self.entries.iter().position(|e| !e.locations.is_empty())?;
                 Some(Stop {
@@ -411,9 +430,13 @@ impl Invocation<'_> {
         };
         match index_hits(index, "lookup_options") {
             [] => Ok(None),
-            [hit] if hit.plain => {
+            [hit] => {
+                let stop = Stop::of(hit, &hierarchy.entries, "lookup_options");
+                if !stop.plain {
+                    return Err(Decline::NotYet);
+                }
                 let value = hierarchy
-                    .stop_data(Stop::of(hit))
+                    .stop_data(stop)
                     .and_then(|data| data.get(&crate::value::Key("lookup_options")))
                     .ok_or(Decline::NotYet)?;
                 match value {
