@@ -780,12 +780,11 @@ impl Parsed {
 /// not exist).
 pub(crate) type Dep = (PathBuf, Option<Stamp>);
 
+/// A file's cached parse and the stamp the file had when it was read: 64
+/// bytes (issue 18: one per path, in the path table's node).
 struct CacheEntry {
     stamp: Stamp,
     held: Held,
-    /// The rare parts, boxed together (a cache holds one entry per file,
-    /// most of them small, without either): see [`EntryExtra`].
-    extra: Option<Box<EntryExtra>>,
 }
 
 /// What few cache entries have.
@@ -802,28 +801,37 @@ struct EntryExtra {
 
 /// A [`Parsed`] as a cache entry keeps it, with the [`Reading`] it was read
 /// as: in the byte after the variant's tag, where a `Reading` beside the
-/// entry took 8 bytes of every path's node (issue 18).
+/// entry took 8 bytes of every path's node (issue 18). A parse that
+/// included files or was read racy ([`EntryExtra`], rare) is boxed with
+/// them (`Extra`), where an `Option<Box<EntryExtra>>` beside every entry
+/// took 8 bytes of every node.
 enum Held {
     Data(Reading, Shared<Map>),
     Config(Reading, Option<Arc<HieraConfig>>),
     Metadata(Reading, Box<(bool, Option<Value>)>),
     Failed(Reading, Box<Error>),
+    Extra(Reading, Box<(Parsed, EntryExtra)>),
 }
 
 impl Held {
-    fn new(reading: Reading, parsed: Parsed) -> Held {
-        match parsed {
-            Parsed::Data(d) => Held::Data(reading, d),
-            Parsed::Config(c) => Held::Config(reading, c),
-            Parsed::Metadata(m) => Held::Metadata(reading, m),
-            Parsed::Failed(e) => Held::Failed(reading, e),
+    fn new(reading: Reading, parsed: Parsed, extra: Option<EntryExtra>) -> Held {
+        match (parsed, extra) {
+            (parsed, Some(extra)) => Held::Extra(reading, Box::new((parsed, extra))),
+            (Parsed::Data(d), None) => Held::Data(reading, d),
+            (Parsed::Config(c), None) => Held::Config(reading, c),
+            (Parsed::Metadata(m), None) => Held::Metadata(reading, m),
+            (Parsed::Failed(e), None) => Held::Failed(reading, e),
         }
     }
 
     /// What it was read as.
     fn reading(&self) -> Reading {
         match self {
-            Held::Data(r, _) | Held::Config(r, _) | Held::Metadata(r, _) | Held::Failed(r, _) => *r,
+            Held::Data(r, _)
+            | Held::Config(r, _)
+            | Held::Metadata(r, _)
+            | Held::Failed(r, _)
+            | Held::Extra(r, _) => *r,
         }
     }
 
@@ -834,6 +842,27 @@ impl Held {
             Held::Config(_, c) => Parsed::Config(c.clone()),
             Held::Metadata(_, m) => Parsed::Metadata(m.clone()),
             Held::Failed(_, e) => Parsed::Failed(e.clone()),
+            Held::Extra(_, x) => x.0.clone(),
+        }
+    }
+
+    /// The data hash, if it is a data file's successful parse.
+    fn data(&self) -> Option<&Shared<Map>> {
+        match self {
+            Held::Data(_, d) => Some(d),
+            Held::Extra(_, x) => match &x.0 {
+                Parsed::Data(d) => Some(d),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// The rare parts, if the entry has them.
+    fn extra(&self) -> Option<&EntryExtra> {
+        match self {
+            Held::Extra(_, x) => Some(&x.1),
+            _ => None,
         }
     }
 }
@@ -846,23 +875,21 @@ impl CacheEntry {
         deps: Box<[Dep]>,
         racy: Option<(u64, Instant)>,
     ) -> CacheEntry {
-        let extra =
-            (!deps.is_empty() || racy.is_some()).then(|| Box::new(EntryExtra { deps, racy }));
+        let extra = (!deps.is_empty() || racy.is_some()).then_some(EntryExtra { deps, racy });
         CacheEntry {
             stamp,
-            held: Held::new(reading, parsed),
-            extra,
+            held: Held::new(reading, parsed, extra),
         }
     }
 
     /// The files the parse included.
     fn deps(&self) -> &[Dep] {
-        self.extra.as_ref().map_or(&[], |x| &x.deps)
+        self.held.extra().map_or(&[], |x| &x.deps)
     }
 
     /// The racy state (see [`EntryExtra::racy`]).
     fn racy(&self) -> Option<(u64, Instant)> {
-        self.extra.as_ref().and_then(|x| x.racy)
+        self.held.extra().and_then(|x| x.racy)
     }
 }
 
@@ -1219,13 +1246,7 @@ impl FileCache {
         };
         let map = self.entries.lock().unwrap_or_else(|p| p.into_inner());
         Ok(match map.get(path_key(path)).and_then(|s| s.get(other)) {
-            Some(
-                e @ CacheEntry {
-                    stamp,
-                    held: Held::Data(_, d),
-                    ..
-                },
-            ) if *stamp == probe.stamp && e.deps().is_empty() => Some(d.clone()),
+            Some(e) if e.stamp == probe.stamp && e.deps().is_empty() => e.held.data().cloned(),
             _ => None,
         })
     }
@@ -1533,8 +1554,8 @@ mod tests {
     fn cache_entries_are_small() {
         assert_eq!(std::mem::size_of::<Parsed>(), 16);
         assert_eq!(std::mem::size_of::<Held>(), 16);
-        let slots = std::mem::size_of::<Slots>();
-        assert!(slots <= 72, "Slots {slots} bytes");
+        assert_eq!(std::mem::size_of::<CacheEntry>(), 64);
+        assert_eq!(std::mem::size_of::<Slots>(), 64);
         assert_eq!(std::mem::size_of::<Stamp>(), 48);
     }
 
