@@ -780,15 +780,50 @@ impl Parsed {
 /// not exist).
 pub(crate) type Dep = (PathBuf, Option<Stamp>);
 
-/// A file's cached parse and the stamp the file had when it was read: 64
-/// bytes (issue 18: one per path, in the path table's node).
+/// A file's cached parse and the stamp the file had when it was read: 56
+/// bytes (issue 18: one per path, in the path table's node). The stamp's
+/// device is kept in the [`Held`]'s spare bytes (see [`Held::dev`]).
 struct CacheEntry {
-    stamp: Stamp,
+    stamp: EntryStamp,
     held: Held,
 }
 
+/// A [`Stamp`] but its device, as a cache entry keeps it (40 bytes).
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct EntryStamp {
+    ino: u64,
+    size: u64,
+    mtime_secs: i64,
+    ctime_secs: i64,
+    mtime_nanos: u32,
+    ctime_nanos: u32,
+}
+
+impl EntryStamp {
+    fn of(s: &Stamp) -> EntryStamp {
+        EntryStamp {
+            ino: s.ino,
+            size: s.size,
+            mtime_secs: s.mtime_secs,
+            ctime_secs: s.ctime_secs,
+            mtime_nanos: s.mtime_nanos,
+            ctime_nanos: s.ctime_nanos,
+        }
+    }
+}
+
+/// A stamp's device as a [`Held`] keeps it: itself when below
+/// [`FAR_DEV`], else `FAR_DEV` and the device in the entry's
+/// [`EntryExtra`].
+type ShortDev = u32;
+
+/// The [`ShortDev`] of a device that does not fit one.
+const FAR_DEV: ShortDev = u32::MAX;
+
 /// What few cache entries have.
 struct EntryExtra {
+    /// The stamp's device, whole (read when the [`ShortDev`] is [`FAR_DEV`]).
+    dev: u64,
     /// The files the parse included: it holds while each keeps its stamp.
     deps: Box<[Dep]>,
     /// When the file had changed within [`RACY_WINDOW`] before it was read
@@ -804,53 +839,66 @@ struct EntryExtra {
 /// entry took 8 bytes of every path's node (issue 18). A parse that
 /// included files or was read racy ([`EntryExtra`], rare) is boxed with
 /// them (`Extra`), where an `Option<Box<EntryExtra>>` beside every entry
-/// took 8 bytes of every node.
+/// took 8 bytes of every node. The stamp's device ([`ShortDev`]) is in
+/// the 4 bytes after the `Reading` (the variants' padding otherwise): 16
+/// bytes in all.
 enum Held {
-    Data(Reading, Shared<Map>),
-    Config(Reading, Option<Arc<HieraConfig>>),
-    Metadata(Reading, Box<(bool, Option<Value>)>),
-    Failed(Reading, Box<Error>),
-    Extra(Reading, Box<(Parsed, EntryExtra)>),
+    Data(Reading, ShortDev, Shared<Map>),
+    Config(Reading, ShortDev, Option<Arc<HieraConfig>>),
+    Metadata(Reading, ShortDev, Box<(bool, Option<Value>)>),
+    Failed(Reading, ShortDev, Box<Error>),
+    Extra(Reading, ShortDev, Box<(Parsed, EntryExtra)>),
 }
 
 impl Held {
-    fn new(reading: Reading, parsed: Parsed, extra: Option<EntryExtra>) -> Held {
+    fn new(reading: Reading, dev: ShortDev, parsed: Parsed, extra: Option<EntryExtra>) -> Held {
         match (parsed, extra) {
-            (parsed, Some(extra)) => Held::Extra(reading, Box::new((parsed, extra))),
-            (Parsed::Data(d), None) => Held::Data(reading, d),
-            (Parsed::Config(c), None) => Held::Config(reading, c),
-            (Parsed::Metadata(m), None) => Held::Metadata(reading, m),
-            (Parsed::Failed(e), None) => Held::Failed(reading, e),
+            (parsed, Some(extra)) => Held::Extra(reading, dev, Box::new((parsed, extra))),
+            (Parsed::Data(d), None) => Held::Data(reading, dev, d),
+            (Parsed::Config(c), None) => Held::Config(reading, dev, c),
+            (Parsed::Metadata(m), None) => Held::Metadata(reading, dev, m),
+            (Parsed::Failed(e), None) => Held::Failed(reading, dev, e),
         }
     }
 
     /// What it was read as.
     fn reading(&self) -> Reading {
         match self {
-            Held::Data(r, _)
-            | Held::Config(r, _)
-            | Held::Metadata(r, _)
-            | Held::Failed(r, _)
-            | Held::Extra(r, _) => *r,
+            Held::Data(r, ..)
+            | Held::Config(r, ..)
+            | Held::Metadata(r, ..)
+            | Held::Failed(r, ..)
+            | Held::Extra(r, ..) => *r,
+        }
+    }
+
+    /// The device of the entry's stamp, short.
+    fn dev(&self) -> ShortDev {
+        match self {
+            Held::Data(_, d, _)
+            | Held::Config(_, d, _)
+            | Held::Metadata(_, d, _)
+            | Held::Failed(_, d, _)
+            | Held::Extra(_, d, _) => *d,
         }
     }
 
     /// The parse.
     fn parsed(&self) -> Parsed {
         match self {
-            Held::Data(_, d) => Parsed::Data(d.clone()),
-            Held::Config(_, c) => Parsed::Config(c.clone()),
-            Held::Metadata(_, m) => Parsed::Metadata(m.clone()),
-            Held::Failed(_, e) => Parsed::Failed(e.clone()),
-            Held::Extra(_, x) => x.0.clone(),
+            Held::Data(_, _, d) => Parsed::Data(d.clone()),
+            Held::Config(_, _, c) => Parsed::Config(c.clone()),
+            Held::Metadata(_, _, m) => Parsed::Metadata(m.clone()),
+            Held::Failed(_, _, e) => Parsed::Failed(e.clone()),
+            Held::Extra(_, _, x) => x.0.clone(),
         }
     }
 
     /// The data hash, if it is a data file's successful parse.
     fn data(&self) -> Option<&Shared<Map>> {
         match self {
-            Held::Data(_, d) => Some(d),
-            Held::Extra(_, x) => match &x.0 {
+            Held::Data(_, _, d) => Some(d),
+            Held::Extra(_, _, x) => match &x.0 {
                 Parsed::Data(d) => Some(d),
                 _ => None,
             },
@@ -861,7 +909,7 @@ impl Held {
     /// The rare parts, if the entry has them.
     fn extra(&self) -> Option<&EntryExtra> {
         match self {
-            Held::Extra(_, x) => Some(&x.1),
+            Held::Extra(_, _, x) => Some(&x.1),
             _ => None,
         }
     }
@@ -875,11 +923,30 @@ impl CacheEntry {
         deps: Box<[Dep]>,
         racy: Option<(u64, Instant)>,
     ) -> CacheEntry {
-        let extra = (!deps.is_empty() || racy.is_some()).then_some(EntryExtra { deps, racy });
+        let dev = ShortDev::try_from(stamp.dev)
+            .ok()
+            .filter(|&d| d != FAR_DEV)
+            .unwrap_or(FAR_DEV);
+        let extra = (!deps.is_empty() || racy.is_some() || dev == FAR_DEV).then_some(EntryExtra {
+            dev: stamp.dev,
+            deps,
+            racy,
+        });
         CacheEntry {
-            stamp,
-            held: Held::new(reading, parsed, extra),
+            stamp: EntryStamp::of(&stamp),
+            held: Held::new(reading, dev, parsed, extra),
         }
+    }
+
+    /// Whether the file had `stamp` when it was read (every field compared:
+    /// the device, short or in the extra, and the rest).
+    #[inline]
+    fn stamp_is(&self, stamp: &Stamp) -> bool {
+        self.stamp == EntryStamp::of(stamp)
+            && match self.held.dev() {
+                FAR_DEV => self.held.extra().is_some_and(|x| x.dev == stamp.dev),
+                dev => u64::from(dev) == stamp.dev,
+            }
     }
 
     /// The files the parse included.
@@ -1129,7 +1196,7 @@ impl FileCache {
             let map = self.entries.lock().unwrap_or_else(|p| p.into_inner());
             if let Some(e) = map.get(path_key(path)).and_then(|slots| slots.get(tag)) {
                 // An entry that included files holds while they are unchanged.
-                if e.stamp == probe.stamp && self.deps_hold(e.deps()) {
+                if e.stamp_is(&probe.stamp) && self.deps_hold(e.deps()) {
                     match e.racy() {
                         Some((hash, at)) if at.elapsed() >= self.check_interval => {
                             recheck = Some((hash, e.held.parsed(), Box::from(e.deps())))
@@ -1246,7 +1313,7 @@ impl FileCache {
         };
         let map = self.entries.lock().unwrap_or_else(|p| p.into_inner());
         Ok(match map.get(path_key(path)).and_then(|s| s.get(other)) {
-            Some(e) if e.stamp == probe.stamp && e.deps().is_empty() => e.held.data().cloned(),
+            Some(e) if e.stamp_is(&probe.stamp) && e.deps().is_empty() => e.held.data().cloned(),
             _ => None,
         })
     }
@@ -1554,9 +1621,47 @@ mod tests {
     fn cache_entries_are_small() {
         assert_eq!(std::mem::size_of::<Parsed>(), 16);
         assert_eq!(std::mem::size_of::<Held>(), 16);
-        assert_eq!(std::mem::size_of::<CacheEntry>(), 64);
-        assert_eq!(std::mem::size_of::<Slots>(), 64);
+        assert_eq!(std::mem::size_of::<CacheEntry>(), 56);
+        assert_eq!(std::mem::size_of::<Slots>(), 56);
         assert_eq!(std::mem::size_of::<Stamp>(), 48);
+    }
+
+    /// An entry keeps its stamp's device in 4 bytes when it fits, else in
+    /// its extra: either way the stamp is compared whole.
+    #[test]
+    fn entries_compare_every_device_exactly() {
+        let devs = [
+            0,
+            1,
+            5,
+            u64::from(u32::MAX) - 1,
+            u64::from(u32::MAX),
+            u64::from(u32::MAX) + 1,
+            (1 << 32) | 5,
+            u64::MAX - 1,
+            u64::MAX,
+        ];
+        let t = Some(SystemTime::UNIX_EPOCH + Duration::new(1_700_000_000, 123));
+        let stamp = |dev| Stamp::new(dev, 42, 7, t, t);
+        for &a in &devs {
+            let entry = CacheEntry::new(
+                stamp(a),
+                Reading::YamlData,
+                Parsed::Data(Shared::new(Map::new())),
+                Box::new([]),
+                None,
+            );
+            assert!(entry.deps().is_empty() && entry.racy().is_none());
+            assert!(entry.held.data().is_some());
+            for &b in &devs {
+                assert_eq!(entry.stamp_is(&stamp(b)), a == b, "devices {a} and {b}");
+            }
+            // The other fields count as well.
+            assert!(!entry.stamp_is(&Stamp::new(a, 43, 7, t, t)));
+            assert!(!entry.stamp_is(&Stamp::new(a, 42, 8, t, t)));
+            assert!(!entry.stamp_is(&Stamp::new(a, 42, 7, None, t)));
+            assert!(!entry.stamp_is(&Stamp::new(a, 42, 7, t, None)));
+        }
     }
 
     #[test]
