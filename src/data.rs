@@ -780,50 +780,71 @@ impl Parsed {
 /// not exist).
 pub(crate) type Dep = (PathBuf, Option<Stamp>);
 
-/// A file's cached parse and the stamp the file had when it was read: 56
-/// bytes (issue 18: one per path, in the path table's node). The stamp's
-/// device is kept in the [`Held`]'s spare bytes (see [`Held::dev`]).
+/// A file's cached parse and the stamp the file had when it was read: 48
+/// bytes (issue 18: one per path, in the path table's node). The stamp is
+/// kept short ([`EntryStamp`]), its device in the [`Held`]'s spare bytes
+/// (see [`Held::dev`]); a stamp that does not fit is kept whole in the
+/// entry's [`EntryExtra`].
 struct CacheEntry {
     stamp: EntryStamp,
     held: Held,
 }
 
-/// A [`Stamp`] but its device, as a cache entry keeps it (40 bytes).
+/// A [`Stamp`] but its device, as a cache entry keeps it: 32 bytes, each
+/// field of the stamp given back exactly ([`EntryStamp::of`] is one to
+/// one on the stamps it takes).
 #[derive(Clone, Copy, PartialEq, Eq)]
 struct EntryStamp {
     ino: u64,
-    size: u64,
     mtime_secs: i64,
-    ctime_secs: i64,
-    mtime_nanos: u32,
-    ctime_nanos: u32,
+    /// Both times' nanoseconds, 30 bits each ([`NO_TIME`] as [`NO_NANOS`]).
+    nanos: u64,
+    /// The change time's seconds less the modification time's.
+    ctime_delta: i32,
+    size: u32,
+}
+
+/// A [`NO_TIME`] in 30 bits (a time's nanoseconds are below 10^9).
+const NO_NANOS: u64 = (1 << 30) - 1;
+
+/// A stamp's nanoseconds in 30 bits, if they fit.
+fn short_nanos(n: u32) -> Option<u64> {
+    match n {
+        NO_TIME => Some(NO_NANOS),
+        n if u64::from(n) < NO_NANOS => Some(u64::from(n)),
+        _ => None,
+    }
 }
 
 impl EntryStamp {
-    fn of(s: &Stamp) -> EntryStamp {
-        EntryStamp {
+    /// `s` without its device, if it fits: a size below 4 GiB, a change
+    /// time within 68 years of the modification time.
+    #[inline]
+    fn of(s: &Stamp) -> Option<EntryStamp> {
+        Some(EntryStamp {
             ino: s.ino,
-            size: s.size,
             mtime_secs: s.mtime_secs,
-            ctime_secs: s.ctime_secs,
-            mtime_nanos: s.mtime_nanos,
-            ctime_nanos: s.ctime_nanos,
-        }
+            nanos: short_nanos(s.mtime_nanos)? | (short_nanos(s.ctime_nanos)? << 30),
+            ctime_delta: i32::try_from(s.ctime_secs.checked_sub(s.mtime_secs)?).ok()?,
+            size: u32::try_from(s.size).ok()?,
+        })
     }
 }
 
 /// A stamp's device as a [`Held`] keeps it: itself when below
-/// [`FAR_DEV`], else `FAR_DEV` and the device in the entry's
+/// [`FAR_DEV`], else `FAR_DEV` and the whole stamp in the entry's
 /// [`EntryExtra`].
 type ShortDev = u32;
 
-/// The [`ShortDev`] of a device that does not fit one.
+/// The [`ShortDev`] of an entry whose stamp is kept whole in its extra (a
+/// device that does not fit a `ShortDev`, or a stamp no [`EntryStamp`]
+/// holds).
 const FAR_DEV: ShortDev = u32::MAX;
 
 /// What few cache entries have.
 struct EntryExtra {
-    /// The stamp's device, whole (read when the [`ShortDev`] is [`FAR_DEV`]).
-    dev: u64,
+    /// The stamp, whole (read when the [`ShortDev`] is [`FAR_DEV`]).
+    stamp: Stamp,
     /// The files the parse included: it holds while each keeps its stamp.
     deps: Box<[Dep]>,
     /// When the file had changed within [`RACY_WINDOW`] before it was read
@@ -923,30 +944,42 @@ impl CacheEntry {
         deps: Box<[Dep]>,
         racy: Option<(u64, Instant)>,
     ) -> CacheEntry {
-        let dev = ShortDev::try_from(stamp.dev)
+        let short = ShortDev::try_from(stamp.dev)
             .ok()
             .filter(|&d| d != FAR_DEV)
-            .unwrap_or(FAR_DEV);
+            .zip(EntryStamp::of(&stamp));
+        let (dev, kept) = match short {
+            Some((dev, kept)) => (dev, kept),
+            None => (
+                FAR_DEV,
+                EntryStamp {
+                    ino: 0,
+                    mtime_secs: 0,
+                    nanos: 0,
+                    ctime_delta: 0,
+                    size: 0,
+                },
+            ),
+        };
         let extra = (!deps.is_empty() || racy.is_some() || dev == FAR_DEV).then_some(EntryExtra {
-            dev: stamp.dev,
+            stamp,
             deps,
             racy,
         });
         CacheEntry {
-            stamp: EntryStamp::of(&stamp),
+            stamp: kept,
             held: Held::new(reading, dev, parsed, extra),
         }
     }
 
     /// Whether the file had `stamp` when it was read (every field compared:
-    /// the device, short or in the extra, and the rest).
+    /// the device and the short stamp, or the whole stamp in the extra).
     #[inline]
     fn stamp_is(&self, stamp: &Stamp) -> bool {
-        self.stamp == EntryStamp::of(stamp)
-            && match self.held.dev() {
-                FAR_DEV => self.held.extra().is_some_and(|x| x.dev == stamp.dev),
-                dev => u64::from(dev) == stamp.dev,
-            }
+        match self.held.dev() {
+            FAR_DEV => self.held.extra().is_some_and(|x| x.stamp == *stamp),
+            dev => u64::from(dev) == stamp.dev && EntryStamp::of(stamp) == Some(self.stamp),
+        }
     }
 
     /// The files the parse included.
@@ -1621,15 +1654,18 @@ mod tests {
     fn cache_entries_are_small() {
         assert_eq!(std::mem::size_of::<Parsed>(), 16);
         assert_eq!(std::mem::size_of::<Held>(), 16);
-        assert_eq!(std::mem::size_of::<CacheEntry>(), 56);
-        assert_eq!(std::mem::size_of::<Slots>(), 56);
+        assert_eq!(std::mem::size_of::<EntryStamp>(), 32);
+        assert_eq!(std::mem::size_of::<CacheEntry>(), 48);
+        assert_eq!(std::mem::size_of::<Slots>(), 48);
         assert_eq!(std::mem::size_of::<Stamp>(), 48);
     }
 
-    /// An entry keeps its stamp's device in 4 bytes when it fits, else in
-    /// its extra: either way the stamp is compared whole.
+    /// An entry keeps its stamp short when it fits (the device in 4 bytes,
+    /// the size in 4, the change time as 4 bytes from the modification
+    /// time, both nanoseconds in 8), else whole in its extra: either way
+    /// two stamps are the same to it exactly when they are equal.
     #[test]
-    fn entries_compare_every_device_exactly() {
+    fn entries_compare_every_stamp_exactly() {
         let devs = [
             0,
             1,
@@ -1641,11 +1677,46 @@ mod tests {
             u64::MAX - 1,
             u64::MAX,
         ];
-        let t = Some(SystemTime::UNIX_EPOCH + Duration::new(1_700_000_000, 123));
-        let stamp = |dev| Stamp::new(dev, 42, 7, t, t);
-        for &a in &devs {
+        let sizes = [
+            0,
+            7,
+            u64::from(u32::MAX) - 1,
+            u64::from(u32::MAX),
+            1 << 32,
+            (1 << 32) | 7,
+            u64::MAX,
+        ];
+        let t = SystemTime::UNIX_EPOCH + Duration::new(1_700_000_000, 123);
+        let times = [
+            None,
+            Some(SystemTime::UNIX_EPOCH),
+            Some(SystemTime::UNIX_EPOCH + Duration::new(1, 999_999_999)),
+            Some(SystemTime::UNIX_EPOCH - Duration::new(0, 500_000_000)),
+            Some(t),
+            Some(t + Duration::new(0, 1)),
+            Some(t + Duration::from_secs((1 << 31) - 1)),
+            Some(t + Duration::from_secs(1 << 31)),
+            Some(t - Duration::from_secs(1 << 31)),
+            Some(t - Duration::from_secs((1 << 31) + 1)),
+        ];
+        let mut stamps = Vec::new();
+        for &dev in &devs {
+            stamps.push(Stamp::new(dev, 42, 7, Some(t), Some(t)));
+        }
+        for &size in &sizes {
+            stamps.push(Stamp::new(5, 42, size, Some(t), Some(t)));
+            stamps.push(Stamp::new(u64::MAX, 42, size, Some(t), Some(t)));
+        }
+        for &m in &times {
+            for &c in &times {
+                stamps.push(Stamp::new(5, 42, 7, m, c));
+            }
+        }
+        stamps.push(Stamp::new(5, 43, 7, Some(t), Some(t)));
+        stamps.push(Stamp::new(5, u64::MAX, 7, Some(t), Some(t)));
+        for a in &stamps {
             let entry = CacheEntry::new(
-                stamp(a),
+                *a,
                 Reading::YamlData,
                 Parsed::Data(Shared::new(Map::new())),
                 Box::new([]),
@@ -1653,15 +1724,13 @@ mod tests {
             );
             assert!(entry.deps().is_empty() && entry.racy().is_none());
             assert!(entry.held.data().is_some());
-            for &b in &devs {
-                assert_eq!(entry.stamp_is(&stamp(b)), a == b, "devices {a} and {b}");
+            for b in &stamps {
+                assert_eq!(entry.stamp_is(b), a == b, "stamps {a:?} and {b:?}");
             }
-            // The other fields count as well.
-            assert!(!entry.stamp_is(&Stamp::new(a, 43, 7, t, t)));
-            assert!(!entry.stamp_is(&Stamp::new(a, 42, 8, t, t)));
-            assert!(!entry.stamp_is(&Stamp::new(a, 42, 7, None, t)));
-            assert!(!entry.stamp_is(&Stamp::new(a, 42, 7, t, None)));
         }
+        // Most stamps are kept short.
+        assert!(EntryStamp::of(&Stamp::new(5, 42, 7, Some(t), None)).is_some());
+        assert!(EntryStamp::of(&Stamp::new(5, 42, 1 << 32, Some(t), Some(t))).is_none());
     }
 
     #[test]
