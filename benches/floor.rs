@@ -339,16 +339,21 @@ fn floor_lookup(node: &Node, req: &Req) -> Option<Value> {
             }),
             Some(s) => merged(s, &layers, at),
         };
-        // The root's value found (or merged), its sub keys dug.
-        let found = found.and_then(|v| match subs {
-            None => Some(v),
-            Some(_) => dig(&v, subs),
-        });
-        if found.is_some() {
-            return found;
+        if let Some(v) = dug(found, subs) {
+            return Some(v);
         }
     }
     req.default.clone()
+}
+
+/// The root's value found (or merged), its sub keys dug: the value itself
+/// when there are none (no second clone).
+#[inline(always)]
+fn dug(found: Option<Value>, subs: Option<&str>) -> Option<Value> {
+    found.and_then(|v| match subs {
+        None => Some(v),
+        Some(_) => dig(&v, subs),
+    })
 }
 
 /// The value of a root key's sub keys in `v`.
@@ -384,12 +389,8 @@ fn floor_lookup_index(node: &Node, req: &Req) -> Option<Value> {
                     .map(|(_, _, _, v)| v.clone())
             }),
         };
-        let found = found.and_then(|v| match subs {
-            None => Some(v),
-            Some(_) => dig(&v, subs),
-        });
-        if found.is_some() {
-            return found;
+        if let Some(v) = dug(found, subs) {
+            return Some(v);
         }
     }
     req.default.clone()
