@@ -780,16 +780,71 @@ impl Parsed {
 /// not exist).
 pub(crate) type Dep = (PathBuf, Option<Stamp>);
 
+/// A file's cached parse and the stamp the file had when it was read: 48
+/// bytes (issue 18: one per path, in the path table's node). The stamp is
+/// kept short ([`EntryStamp`]), its device in the [`Held`]'s spare bytes
+/// (see [`Held::dev`]); a stamp that does not fit is kept whole in the
+/// entry's [`EntryExtra`].
 struct CacheEntry {
-    stamp: Stamp,
+    stamp: EntryStamp,
     held: Held,
-    /// The rare parts, boxed together (a cache holds one entry per file,
-    /// most of them small, without either): see [`EntryExtra`].
-    extra: Option<Box<EntryExtra>>,
 }
+
+/// A [`Stamp`] but its device, as a cache entry keeps it: 32 bytes, each
+/// field of the stamp given back exactly ([`EntryStamp::of`] is one to
+/// one on the stamps it takes).
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct EntryStamp {
+    ino: u64,
+    mtime_secs: i64,
+    /// Both times' nanoseconds, 30 bits each ([`NO_TIME`] as [`NO_NANOS`]).
+    nanos: u64,
+    /// The change time's seconds less the modification time's.
+    ctime_delta: i32,
+    size: u32,
+}
+
+/// A [`NO_TIME`] in 30 bits (a time's nanoseconds are below 10^9).
+const NO_NANOS: u64 = (1 << 30) - 1;
+
+/// A stamp's nanoseconds in 30 bits, if they fit.
+fn short_nanos(n: u32) -> Option<u64> {
+    match n {
+        NO_TIME => Some(NO_NANOS),
+        n if u64::from(n) < NO_NANOS => Some(u64::from(n)),
+        _ => None,
+    }
+}
+
+impl EntryStamp {
+    /// `s` without its device, if it fits: a size below 4 GiB, a change
+    /// time within 68 years of the modification time.
+    #[inline]
+    fn of(s: &Stamp) -> Option<EntryStamp> {
+        Some(EntryStamp {
+            ino: s.ino,
+            mtime_secs: s.mtime_secs,
+            nanos: short_nanos(s.mtime_nanos)? | (short_nanos(s.ctime_nanos)? << 30),
+            ctime_delta: i32::try_from(s.ctime_secs.checked_sub(s.mtime_secs)?).ok()?,
+            size: u32::try_from(s.size).ok()?,
+        })
+    }
+}
+
+/// A stamp's device as a [`Held`] keeps it: itself when below
+/// [`FAR_DEV`], else `FAR_DEV` and the whole stamp in the entry's
+/// [`EntryExtra`].
+type ShortDev = u32;
+
+/// The [`ShortDev`] of an entry whose stamp is kept whole in its extra (a
+/// device that does not fit a `ShortDev`, or a stamp no [`EntryStamp`]
+/// holds).
+const FAR_DEV: ShortDev = u32::MAX;
 
 /// What few cache entries have.
 struct EntryExtra {
+    /// The stamp, whole (read when the [`ShortDev`] is [`FAR_DEV`]).
+    stamp: Stamp,
     /// The files the parse included: it holds while each keeps its stamp.
     deps: Box<[Dep]>,
     /// When the file had changed within [`RACY_WINDOW`] before it was read
@@ -802,38 +857,81 @@ struct EntryExtra {
 
 /// A [`Parsed`] as a cache entry keeps it, with the [`Reading`] it was read
 /// as: in the byte after the variant's tag, where a `Reading` beside the
-/// entry took 8 bytes of every path's node (issue 18).
+/// entry took 8 bytes of every path's node (issue 18). A parse that
+/// included files or was read racy ([`EntryExtra`], rare) is boxed with
+/// them (`Extra`), where an `Option<Box<EntryExtra>>` beside every entry
+/// took 8 bytes of every node. The stamp's device ([`ShortDev`]) is in
+/// the 4 bytes after the `Reading` (the variants' padding otherwise): 16
+/// bytes in all.
 enum Held {
-    Data(Reading, Shared<Map>),
-    Config(Reading, Option<Arc<HieraConfig>>),
-    Metadata(Reading, Box<(bool, Option<Value>)>),
-    Failed(Reading, Box<Error>),
+    Data(Reading, ShortDev, Shared<Map>),
+    Config(Reading, ShortDev, Option<Arc<HieraConfig>>),
+    Metadata(Reading, ShortDev, Box<(bool, Option<Value>)>),
+    Failed(Reading, ShortDev, Box<Error>),
+    Extra(Reading, ShortDev, Box<(Parsed, EntryExtra)>),
 }
 
 impl Held {
-    fn new(reading: Reading, parsed: Parsed) -> Held {
-        match parsed {
-            Parsed::Data(d) => Held::Data(reading, d),
-            Parsed::Config(c) => Held::Config(reading, c),
-            Parsed::Metadata(m) => Held::Metadata(reading, m),
-            Parsed::Failed(e) => Held::Failed(reading, e),
+    fn new(reading: Reading, dev: ShortDev, parsed: Parsed, extra: Option<EntryExtra>) -> Held {
+        match (parsed, extra) {
+            (parsed, Some(extra)) => Held::Extra(reading, dev, Box::new((parsed, extra))),
+            (Parsed::Data(d), None) => Held::Data(reading, dev, d),
+            (Parsed::Config(c), None) => Held::Config(reading, dev, c),
+            (Parsed::Metadata(m), None) => Held::Metadata(reading, dev, m),
+            (Parsed::Failed(e), None) => Held::Failed(reading, dev, e),
         }
     }
 
     /// What it was read as.
     fn reading(&self) -> Reading {
         match self {
-            Held::Data(r, _) | Held::Config(r, _) | Held::Metadata(r, _) | Held::Failed(r, _) => *r,
+            Held::Data(r, ..)
+            | Held::Config(r, ..)
+            | Held::Metadata(r, ..)
+            | Held::Failed(r, ..)
+            | Held::Extra(r, ..) => *r,
+        }
+    }
+
+    /// The device of the entry's stamp, short.
+    fn dev(&self) -> ShortDev {
+        match self {
+            Held::Data(_, d, _)
+            | Held::Config(_, d, _)
+            | Held::Metadata(_, d, _)
+            | Held::Failed(_, d, _)
+            | Held::Extra(_, d, _) => *d,
         }
     }
 
     /// The parse.
     fn parsed(&self) -> Parsed {
         match self {
-            Held::Data(_, d) => Parsed::Data(d.clone()),
-            Held::Config(_, c) => Parsed::Config(c.clone()),
-            Held::Metadata(_, m) => Parsed::Metadata(m.clone()),
-            Held::Failed(_, e) => Parsed::Failed(e.clone()),
+            Held::Data(_, _, d) => Parsed::Data(d.clone()),
+            Held::Config(_, _, c) => Parsed::Config(c.clone()),
+            Held::Metadata(_, _, m) => Parsed::Metadata(m.clone()),
+            Held::Failed(_, _, e) => Parsed::Failed(e.clone()),
+            Held::Extra(_, _, x) => x.0.clone(),
+        }
+    }
+
+    /// The data hash, if it is a data file's successful parse.
+    fn data(&self) -> Option<&Shared<Map>> {
+        match self {
+            Held::Data(_, _, d) => Some(d),
+            Held::Extra(_, _, x) => match &x.0 {
+                Parsed::Data(d) => Some(d),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// The rare parts, if the entry has them.
+    fn extra(&self) -> Option<&EntryExtra> {
+        match self {
+            Held::Extra(_, _, x) => Some(&x.1),
+            _ => None,
         }
     }
 }
@@ -846,23 +944,52 @@ impl CacheEntry {
         deps: Box<[Dep]>,
         racy: Option<(u64, Instant)>,
     ) -> CacheEntry {
-        let extra =
-            (!deps.is_empty() || racy.is_some()).then(|| Box::new(EntryExtra { deps, racy }));
-        CacheEntry {
+        let short = ShortDev::try_from(stamp.dev)
+            .ok()
+            .filter(|&d| d != FAR_DEV)
+            .zip(EntryStamp::of(&stamp));
+        let (dev, kept) = match short {
+            Some((dev, kept)) => (dev, kept),
+            None => (
+                FAR_DEV,
+                EntryStamp {
+                    ino: 0,
+                    mtime_secs: 0,
+                    nanos: 0,
+                    ctime_delta: 0,
+                    size: 0,
+                },
+            ),
+        };
+        let extra = (!deps.is_empty() || racy.is_some() || dev == FAR_DEV).then_some(EntryExtra {
             stamp,
-            held: Held::new(reading, parsed),
-            extra,
+            deps,
+            racy,
+        });
+        CacheEntry {
+            stamp: kept,
+            held: Held::new(reading, dev, parsed, extra),
+        }
+    }
+
+    /// Whether the file had `stamp` when it was read (every field compared:
+    /// the device and the short stamp, or the whole stamp in the extra).
+    #[inline]
+    fn stamp_is(&self, stamp: &Stamp) -> bool {
+        match self.held.dev() {
+            FAR_DEV => self.held.extra().is_some_and(|x| x.stamp == *stamp),
+            dev => u64::from(dev) == stamp.dev && EntryStamp::of(stamp) == Some(self.stamp),
         }
     }
 
     /// The files the parse included.
     fn deps(&self) -> &[Dep] {
-        self.extra.as_ref().map_or(&[], |x| &x.deps)
+        self.held.extra().map_or(&[], |x| &x.deps)
     }
 
     /// The racy state (see [`EntryExtra::racy`]).
     fn racy(&self) -> Option<(u64, Instant)> {
-        self.extra.as_ref().and_then(|x| x.racy)
+        self.held.extra().and_then(|x| x.racy)
     }
 }
 
@@ -1102,7 +1229,7 @@ impl FileCache {
             let map = self.entries.lock().unwrap_or_else(|p| p.into_inner());
             if let Some(e) = map.get(path_key(path)).and_then(|slots| slots.get(tag)) {
                 // An entry that included files holds while they are unchanged.
-                if e.stamp == probe.stamp && self.deps_hold(e.deps()) {
+                if e.stamp_is(&probe.stamp) && self.deps_hold(e.deps()) {
                     match e.racy() {
                         Some((hash, at)) if at.elapsed() >= self.check_interval => {
                             recheck = Some((hash, e.held.parsed(), Box::from(e.deps())))
@@ -1219,13 +1346,7 @@ impl FileCache {
         };
         let map = self.entries.lock().unwrap_or_else(|p| p.into_inner());
         Ok(match map.get(path_key(path)).and_then(|s| s.get(other)) {
-            Some(
-                e @ CacheEntry {
-                    stamp,
-                    held: Held::Data(_, d),
-                    ..
-                },
-            ) if *stamp == probe.stamp && e.deps().is_empty() => Some(d.clone()),
+            Some(e) if e.stamp_is(&probe.stamp) && e.deps().is_empty() => e.held.data().cloned(),
             _ => None,
         })
     }
@@ -1533,9 +1654,83 @@ mod tests {
     fn cache_entries_are_small() {
         assert_eq!(std::mem::size_of::<Parsed>(), 16);
         assert_eq!(std::mem::size_of::<Held>(), 16);
-        let slots = std::mem::size_of::<Slots>();
-        assert!(slots <= 72, "Slots {slots} bytes");
+        assert_eq!(std::mem::size_of::<EntryStamp>(), 32);
+        assert_eq!(std::mem::size_of::<CacheEntry>(), 48);
+        assert_eq!(std::mem::size_of::<Slots>(), 48);
         assert_eq!(std::mem::size_of::<Stamp>(), 48);
+    }
+
+    /// An entry keeps its stamp short when it fits (the device in 4 bytes,
+    /// the size in 4, the change time as 4 bytes from the modification
+    /// time, both nanoseconds in 8), else whole in its extra: either way
+    /// two stamps are the same to it exactly when they are equal.
+    #[test]
+    fn entries_compare_every_stamp_exactly() {
+        let devs = [
+            0,
+            1,
+            5,
+            u64::from(u32::MAX) - 1,
+            u64::from(u32::MAX),
+            u64::from(u32::MAX) + 1,
+            (1 << 32) | 5,
+            u64::MAX - 1,
+            u64::MAX,
+        ];
+        let sizes = [
+            0,
+            7,
+            u64::from(u32::MAX) - 1,
+            u64::from(u32::MAX),
+            1 << 32,
+            (1 << 32) | 7,
+            u64::MAX,
+        ];
+        let t = SystemTime::UNIX_EPOCH + Duration::new(1_700_000_000, 123);
+        let times = [
+            None,
+            Some(SystemTime::UNIX_EPOCH),
+            Some(SystemTime::UNIX_EPOCH + Duration::new(1, 999_999_999)),
+            Some(SystemTime::UNIX_EPOCH - Duration::new(0, 500_000_000)),
+            Some(t),
+            Some(t + Duration::new(0, 1)),
+            Some(t + Duration::from_secs((1 << 31) - 1)),
+            Some(t + Duration::from_secs(1 << 31)),
+            Some(t - Duration::from_secs(1 << 31)),
+            Some(t - Duration::from_secs((1 << 31) + 1)),
+        ];
+        let mut stamps = Vec::new();
+        for &dev in &devs {
+            stamps.push(Stamp::new(dev, 42, 7, Some(t), Some(t)));
+        }
+        for &size in &sizes {
+            stamps.push(Stamp::new(5, 42, size, Some(t), Some(t)));
+            stamps.push(Stamp::new(u64::MAX, 42, size, Some(t), Some(t)));
+        }
+        for &m in &times {
+            for &c in &times {
+                stamps.push(Stamp::new(5, 42, 7, m, c));
+            }
+        }
+        stamps.push(Stamp::new(5, 43, 7, Some(t), Some(t)));
+        stamps.push(Stamp::new(5, u64::MAX, 7, Some(t), Some(t)));
+        for a in &stamps {
+            let entry = CacheEntry::new(
+                *a,
+                Reading::YamlData,
+                Parsed::Data(Shared::new(Map::new())),
+                Box::new([]),
+                None,
+            );
+            assert!(entry.deps().is_empty() && entry.racy().is_none());
+            assert!(entry.held.data().is_some());
+            for b in &stamps {
+                assert_eq!(entry.stamp_is(b), a == b, "stamps {a:?} and {b:?}");
+            }
+        }
+        // Most stamps are kept short.
+        assert!(EntryStamp::of(&Stamp::new(5, 42, 7, Some(t), None)).is_some());
+        assert!(EntryStamp::of(&Stamp::new(5, 42, 1 << 32, Some(t), Some(t))).is_none());
     }
 
     #[test]

@@ -517,7 +517,13 @@ module CompileBench
 
   # --profile OUT: the timed rounds' hand-off passes under stackprof (wall
   # mode, raw), if the stackprof gem is available.
+  # Under JRuby, --profile FILE.jfr records the timed rounds only (after
+  # the warm rounds: the steady state) with the JVM's Flight Recorder, at
+  # JFR's profile settings or those of $COMPILE_BENCH_JFC (a .jfc file, e.g.
+  # execution samples every 1 ms); read it with jfr_report.rb.
   def profile_start(opts)
+    return jfr_start(opts) if RUBY_ENGINE == 'jruby' && opts[:profile].end_with?('.jfr')
+
     require 'stackprof'
     StackProf.start(mode: :wall, interval: 200, raw: true)
   rescue LoadError
@@ -525,7 +531,24 @@ module CompileBench
     opts[:profile] = nil
   end
 
+  def jfr_start(_opts)
+    jfc = ENV['COMPILE_BENCH_JFC']
+    config = if jfc
+               Java::JdkJfr::Configuration.create(java.nio.file.Paths.get(jfc))
+             else
+               Java::JdkJfr::Configuration.getConfiguration('profile')
+             end
+    @jfr = Java::JdkJfr::Recording.new(config)
+    @jfr.start
+  end
+
   def profile_stop(opts)
+    if @jfr
+      @jfr.stop
+      @jfr.dump(java.nio.file.Paths.get(File.expand_path(opts[:profile])))
+      @jfr.close
+      return
+    end
     StackProf.stop
     StackProf.results(opts[:profile])
   end

@@ -24,8 +24,11 @@
 # line its call or own work was on when sampled).
 #
 # More samples than JFR's profile settings take (10 ms): a copy of
-# $JAVA_HOME/lib/jfr/profile.jfc with jdk.ExecutionSample's period 1 ms,
-# given as settings=FILE.
+# $JAVA_HOME/lib/jfr/profile.jfc with jdk.ExecutionSample's period 1 ms
+# and jdk.NativeMethodSample's 1 ms too (its default is 20 ms: changing only
+# the first under-counts native code, libhiera and the FFI calls, 20x),
+# given as settings=FILE (or COMPILE_BENCH_JFC with driver.rb --profile
+# FILE.jfr, which records the timed rounds only).
 
 require 'open3'
 

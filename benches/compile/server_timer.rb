@@ -52,7 +52,8 @@ module CompileBenchServer
                              'gc_ms' => record[:gc_ns] && record[:gc_ns] / 1e6,
                              'alloc_mb' => record[:alloc_bytes] && record[:alloc_bytes] / 1e6,
                              'lookups' => record[:entries][HieraTimer::LOOKUP_LABEL],
-                             'entries' => record[:entries], 'outer' => record[:outer])
+                             'entries' => record[:entries], 'outer' => record[:outer],
+                             'thread' => (Thread.current.name || Thread.current.object_id.to_s))
         File.open(@records_path, 'a') { |f| f.puts(line) }
       end
     rescue StandardError => e

@@ -77,7 +77,12 @@ module Libhiera
       end
       first = text.getbyte(0)
       if first == 34 # "
-        return text.byteslice(1, text.bytesize - 2) if text.getbyte(-1) == 34 && text.count('"\\\\') == 2
+        # (index, not count: String#count builds a character table per
+        # call in JRuby; index and length count characters)
+        last = text.bytesize - 1
+        if last.positive? && text.getbyte(last) == 34 && !text.include?('\\') && text.index('"', 1) == text.length - 1
+          return text.byteslice(1, last - 1)
+        end
       elsif first == 45 || (first && first >= 48 && first <= 57) # - 0-9
         return text.to_i if INTEGER.match?(text)
       end

@@ -227,6 +227,49 @@ impl SearchPlan {
             .map(|l| &l.hierarchy.reads)
             .chain(std::iter::once(&self.options_reads))
     }
+    /// Every variable the plan read, sorted, each once (what a lookup
+    /// answered from the plan read): [`union_of_reads`] of each step's, so
+    /// mostly one step's reads as they are (the namespace's options read what
+    /// its hierarchies read), without a copy.
+    pub(super) fn all_reads(&self) -> Reads {
+        let mut steps = self.reads();
+        let first = steps.next().expect("a plan has its options' reads");
+        steps.fold(union_of_reads(first, None), |all, r| {
+            union_of_reads(&all, Some(r))
+        })
+    }
+}
+
+/// The variables of `a` and `b` sorted, each once: what sorting and
+/// deduplicating their concatenation gives. When each is sorted without
+/// duplicates (as kept reads are) and one holds every variable of the other,
+/// that one is the answer as it is, without a copy: a module's hierarchy
+/// mostly reads variables the global and environment layers read too, and a
+/// new session takes each module namespace's reads this way (issue 18).
+pub(super) fn union_of_reads(a: &Reads, b: Option<&Reads>) -> Reads {
+    fn strictly_sorted(r: &[Box<str>]) -> bool {
+        r.windows(2).all(|w| w[0] < w[1])
+    }
+    /// Whether every variable of `small` is in `big` (both strictly sorted).
+    fn holds(big: &[Box<str>], small: &[Box<str>]) -> bool {
+        let mut big = big.iter();
+        small.iter().all(|s| big.any(|b| b == s))
+    }
+    match b {
+        None if strictly_sorted(a) => Arc::clone(a),
+        Some(b) if strictly_sorted(a) && strictly_sorted(b) && holds(a, b) => Arc::clone(a),
+        Some(b) if strictly_sorted(a) && strictly_sorted(b) && holds(b, a) => Arc::clone(b),
+        _ => {
+            let mut reads: Vec<Box<str>> = a
+                .iter()
+                .chain(b.into_iter().flat_map(|b| b.iter()))
+                .cloned()
+                .collect();
+            reads.sort_unstable();
+            reads.dedup();
+            reads.into()
+        }
+    }
 }
 
 /// The hits of a key index for a root key, in hierarchy order. Inlined:
@@ -374,19 +417,18 @@ impl Invocation<'_> {
                 session.keep_as::<ModuleConfigs>(m, config, no_reads())
             }
         };
-        let mut reads: Vec<Box<str>> = base_reads.to_vec();
+        let mut hierarchy_reads = None;
         let found = match &config {
             None => None,
             Some(config) => {
                 let hierarchy = self.adopted_hierarchy(config, m)?;
-                reads.extend(hierarchy.reads.iter().cloned());
+                hierarchy_reads = Some(Arc::clone(&hierarchy.reads));
                 self.adopted_options(&hierarchy)?
             }
         };
         let compiled = module_options(hiera, base, found, m).map_err(|_| Decline::NotYet)?;
-        reads.sort_unstable();
-        reads.dedup();
-        session.keep_as::<ModuleOptions>(m, compiled, reads.into());
+        let reads = union_of_reads(&base_reads, hierarchy_reads.as_ref());
+        session.keep_as::<ModuleOptions>(m, compiled, reads);
         Ok(())
     }
 
@@ -449,5 +491,64 @@ impl Invocation<'_> {
             }
             _ => Err(Decline::NotYet),
         }
+    }
+}
+
+#[cfg(test)]
+mod union_tests {
+    use super::*;
+
+    fn reads(names: &[&str]) -> Reads {
+        names.iter().map(|n| Box::<str>::from(*n)).collect()
+    }
+
+    /// What `union_of_reads` replaced: the concatenation sorted, each once.
+    fn sorted_union(a: &Reads, b: Option<&Reads>) -> Vec<Box<str>> {
+        let mut all: Vec<Box<str>> = a
+            .iter()
+            .chain(b.into_iter().flat_map(|b| b.iter()))
+            .cloned()
+            .collect();
+        all.sort_unstable();
+        all.dedup();
+        all
+    }
+
+    #[test]
+    fn the_union_of_reads_is_the_sorted_concatenation_and_shares_a_list_that_holds_the_other() {
+        let lists: Vec<Reads> = [
+            &[][..],
+            &["facts.os.family"],
+            &["facts.os.family", "facts.role"],
+            &[
+                "::datacenter",
+                "facts.os.family",
+                "facts.role",
+                "trusted.certname",
+            ],
+            &["::datacenter", "facts.zone"],
+            &["facts.role", "facts.os.family"],
+            &["facts.role", "facts.role"],
+            &["a", "b", "b", "c"],
+        ]
+        .iter()
+        .map(|l| reads(l))
+        .collect();
+        for a in &lists {
+            let got = union_of_reads(a, None);
+            assert_eq!(&*got, &sorted_union(a, None)[..], "{a:?}");
+            for b in &lists {
+                let got = union_of_reads(a, Some(b));
+                assert_eq!(&*got, &sorted_union(a, Some(b))[..], "{a:?} {b:?}");
+            }
+        }
+        // A sorted list that holds the other is the answer itself.
+        let (big, small) = (&lists[3], &lists[2]);
+        assert!(Arc::ptr_eq(&union_of_reads(big, Some(small)), big));
+        assert!(Arc::ptr_eq(&union_of_reads(small, Some(big)), big));
+        assert!(Arc::ptr_eq(&union_of_reads(big, None), big));
+        // Unsorted or with duplicates: a new list.
+        assert!(!Arc::ptr_eq(&union_of_reads(&lists[5], None), &lists[5]));
+        assert!(!Arc::ptr_eq(&union_of_reads(&lists[6], None), &lists[6]));
     }
 }

@@ -188,11 +188,9 @@ impl Session {
             return Err(Decline::DefaultHierarchy);
         }
         // What the general path would have read: the plan's variables.
-        let mut reads: Vec<Box<str>> = plan.reads().flat_map(|r| r.iter().cloned()).collect();
-        reads.sort_unstable();
-        reads.dedup();
+        let reads = plan.all_reads();
         if !req.hides(&reads) {
-            self.keep_as::<Finished>((name, req.merge.as_ref()), found.clone(), reads.into());
+            self.keep_as::<Finished>((name, req.merge.as_ref()), found.clone(), reads);
         }
         Ok(found)
     }
