@@ -80,8 +80,6 @@ module Libhiera
         invocation.include(InvocationFlags) unless invocation < InvocationFlags
         ephemeral = ::Puppet::Parser::Scope::Ephemeral
         ephemeral.include(EphemeralTable) unless ephemeral < EphemeralTable
-        compiler_class = ::Puppet::Parser::Compiler
-        compiler_class.include(CompilerAdapter) unless compiler_class < CompilerAdapter
         # A line per compile with its counts (compile_log.rb).
         require_relative 'compile_log'
         compiler = ::Puppet::Parser::Compiler.singleton_class
@@ -611,7 +609,7 @@ module Libhiera
         if !block_given? && name.instance_of?(String) && Libhiera::Puppet.enabled? &&
            lookup_invocation.explainer.nil? && lookup_invocation.override_values.empty? &&
            (defaults = lookup_invocation.default_values) && defaults.empty?
-          value = lookup_invocation.libhiera_adapter.libhiera_function_answer(name, lookup_invocation, merge)
+          value = lookup_invocation.lookup_adapter.libhiera_function_answer(name, lookup_invocation, merge)
           unless value.equal?(Handoff::DECLINED)
             return assert_type('Found value', value_type, value) unless value.equal?(Libhiera::NOT_FOUND)
             return assert_type('Default value', value_type, default_value) if has_default
@@ -625,40 +623,9 @@ module Libhiera
       end
     end
 
-    # Included in Puppet::Parser::Compiler by {Puppet.accelerate!}.
-    # @api private
-    module CompilerAdapter
-      # The compiler's LookupAdapter (`LookupAdapter.adapt(compiler)`, which
-      # Puppet associates with the compiler once and keeps), kept in a plain
-      # instance variable: Adaptable's `adapt` reads it by a computed name
-      # (`instance_variable_get`), several calls that JRuby pays for each
-      # lookup() and class batch.
-      def libhiera_adapter
-        @libhiera_adapter ||= ::Puppet::Pops::Lookup::LookupAdapter.adapt(self)
-      end
-    end
-
     # Included in Puppet::Pops::Lookup::Invocation by {Puppet.accelerate!}.
     # @api private
     module InvocationFlags
-      # Invocation#lookup_adapter, for a plain Invocation of a compile's
-      # scope whose adapter class is Puppet's LookupAdapter: the compiler's
-      # (CompilerAdapter#libhiera_adapter) instead of `adapt` per
-      # invocation (lookup() makes one invocation per call). Anything else
-      # (a subclass, which may answer otherwise, another adapter class, a
-      # scope that is not a compile's) through Puppet's method.
-      def libhiera_adapter
-        adapter = @adapter
-        return adapter if adapter
-
-        if instance_of?(::Puppet::Pops::Lookup::Invocation) && @adapter_class.equal?(::Puppet::Pops::Lookup::LookupAdapter) &&
-           (scope = @scope).is_a?(::Puppet::Parser::Scope) && (compiler = scope.compiler).is_a?(::Puppet::Parser::Compiler)
-          return @adapter = compiler.libhiera_adapter
-        end
-
-        lookup_adapter
-      end
-
       # Whether the invocation itself is global-only or a hiera_*() call's
       # (Invocation#global_only? without its adapter's part, and
       # #hiera_xxx_call?), read as those read them, without their calls.
@@ -852,9 +819,7 @@ module Libhiera
       def self.plain_adapter(scope)
         return nil unless ::Puppet::Pops::Lookup::Invocation.current.nil?
 
-        compiler = scope.compiler
-        adapter = compiler.is_a?(::Puppet::Parser::Compiler) ? compiler.libhiera_adapter : ::Puppet::Pops::Lookup::LookupAdapter.adapt(compiler)
-        adapter.libhiera_plain
+        ::Puppet::Pops::Lookup::LookupAdapter.adapt(scope.compiler).libhiera_plain
       end
 
       # {.plain_adapter}'s test of its adapter (self): self when its
