@@ -9,6 +9,7 @@
 #   ruby benches/compile/driver.rb --repo DIR [--rounds N] [--warm-rounds N]
 #        [--nodes N] [--json OUT] [--libhiera-ruby DIR] [--libhiera-so FILE]
 #        [--modes puppet,handoff] [--profile OUT] [--probe | --split] [--hiera-cpu]
+#        [--threads N]
 #
 # The repo: DIR/hiera.yaml (the global layer), DIR/environments/production
 # (manifests/site.pp, hiera.yaml, data/, modules), DIR/nodes/<certname>.json
@@ -42,6 +43,10 @@
 # Puppet::Parser::Compiler#compile (Compiler.compile, as the catalog
 # indirector calls it, includes the catalog's to_resource); time in Hiera is
 # the wall time at the outermost entry into HieraTimer::ENTRY_POINTS.
+# --threads N: each compile on one of N long-lived threads in turn (compile
+# k on thread k mod N), as Puppet Server runs compiles on its Jetty pool's
+# threads; 0 (the default): every compile on the driver's own thread. What
+# the hand-off keeps per thread starts cold on each of them.
 # --hiera-cpu: the compiling thread's CPU time at those entries too (two
 # reads of the thread's CPU clock per outermost entry, in both modes),
 # printed per mode after the table: what to compare on a busy machine,
@@ -90,6 +95,7 @@ module CompileBench
       when '--probe' then opts[:probe] = true
       when '--split' then opts[:probe] = :split
       when '--hiera-cpu' then opts[:hiera_cpu] = true
+      when '--threads' then opts[:threads] = Integer(argv.shift)
       when '-h', '--help'
         puts File.read(__FILE__).lines.drop(2).take_while { |l| l.start_with?('#') }.map { |l| l.sub(/^# ?/, '') }
         exit 0
@@ -188,6 +194,50 @@ module CompileBench
   # (Compiler.compile: the catalog converted to_resource inside). Returns
   # [catalog, HieraTimer record, hand-off counter deltas].
   def compile(env, cert, facts)
+    if @pool
+      # Puppet's context is per thread: the caller's environments, as
+      # Puppet Server's request threads have theirs
+      envs = Puppet.lookup(:environments)
+      return @pool.run { Puppet.override({ environments: envs }, 'compile bench thread') { compile_here(env, cert, facts) } }
+    end
+
+    compile_here(env, cert, facts)
+  end
+
+  # N long-lived threads taking compiles in turn (--threads).
+  class ThreadPool
+    def initialize(size)
+      @next = 0
+      @inboxes = Array.new(size) do |i|
+        inbox = Queue.new
+        Thread.new do
+          Thread.current.name = "compile-bench-#{i}"
+          while (job = inbox.pop)
+            job.call
+          end
+        end
+        inbox
+      end
+    end
+
+    # Runs the block on the next thread; its value, or what it raised.
+    def run(&block)
+      inbox = @inboxes[@next]
+      @next = (@next + 1) % @inboxes.size
+      done = Queue.new
+      inbox << lambda do
+        done << [:ok, block.call]
+      rescue Exception => e # rubocop:disable Lint/RescueException
+        done << [:raise, e]
+      end
+      kind, value = done.pop
+      raise value if kind == :raise
+
+      value
+    end
+  end
+
+  def compile_here(env, cert, facts)
     before = Libhiera::Puppet.stats.dup
     probe = @probe_deltas && HandoffProbe.snapshot
     catalog = nil
@@ -266,6 +316,7 @@ module CompileBench
     Libhiera::Puppet.decelerate!
     HieraTimer.install!
     HieraTimer.cpu = true if opts[:hiera_cpu]
+    @pool = ThreadPool.new(opts[:threads]) if opts[:threads].to_i.positive?
     if opts[:probe]
       require_relative 'handoff_probe'
       if opts[:probe] == :split
