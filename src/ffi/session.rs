@@ -82,10 +82,12 @@ pub(crate) fn lookup_json(session: &Session, text: &str) -> Answer {
                 hiera_status::HIERA_NOT_FOUND
             },
             json: Some(response_json(&Ok(found), Some(&text)).into_bytes()),
+            nul_free: false,
         },
         Err(e) => Answer {
             status: hiera_status::HIERA_ERROR,
             json: Some(error_json_explained(&e, Some(&text)).into_bytes()),
+            nul_free: false,
         },
     }
 }
