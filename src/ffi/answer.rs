@@ -9,7 +9,7 @@
 //! nothing written), then the answer, whose text (when there is one) is
 //! handed to the caller, who frees it with `hiera_string_free`.
 
-use super::string::c_copy;
+use super::string::{c_copy, c_copy_nul_free};
 use super::{guard, hiera_status, write_out};
 use crate::error::{Error, Result};
 use crate::render::{json_capacity, push_json_bytes};
@@ -49,6 +49,9 @@ fn keep_buffer(b: Vec<u8>) {
 pub(crate) struct Answer {
     pub status: hiera_status,
     pub json: Option<Vec<u8>>,
+    /// The text is [`push_json_bytes`]'s, which never writes a NUL byte:
+    /// copied out without looking for one.
+    pub nul_free: bool,
 }
 
 impl Answer {
@@ -62,6 +65,7 @@ impl Answer {
         Answer {
             status: hiera_status::HIERA_OK,
             json: Some(json),
+            nul_free: false,
         }
     }
 
@@ -70,7 +74,10 @@ impl Answer {
         let mut json = text_buffer();
         json.reserve(json_capacity(v));
         push_json_bytes(v, &mut json);
-        Answer::ok_bytes(json)
+        Answer {
+            nul_free: true,
+            ..Answer::ok_bytes(json)
+        }
     }
 
     /// A lookup's outcome: the value (`HIERA_OK`), NULL (`HIERA_NOT_FOUND`)
@@ -82,6 +89,7 @@ impl Answer {
             Ok(None) => Answer {
                 status: hiera_status::HIERA_NOT_FOUND,
                 json: None,
+                nul_free: false,
             },
             Err(e) => Answer::failed(&e),
         }
@@ -92,6 +100,7 @@ impl Answer {
         Answer {
             status: hiera_status::HIERA_ERROR,
             json: Some(error_json(e).into_bytes()),
+            nul_free: false,
         }
     }
 
@@ -101,6 +110,7 @@ impl Answer {
         Answer {
             status: hiera_status::HIERA_INVALID_ARGUMENT,
             json: Some(error_json(e).into_bytes()),
+            nul_free: false,
         }
     }
 
@@ -111,6 +121,7 @@ impl Answer {
         Answer {
             status: hiera_status::of_input_error(e),
             json: Some(error_json(e).into_bytes()),
+            nul_free: false,
         }
     }
 
@@ -137,9 +148,17 @@ pub(crate) unsafe fn answer_export(
         if missing || result_json.is_null() {
             return hiera_status::HIERA_NULL_ARGUMENT;
         }
-        let Answer { status, json } = answer();
+        let Answer {
+            status,
+            json,
+            nul_free,
+        } = answer();
         let text = json.map_or(std::ptr::null_mut(), |j| {
-            let text = c_copy(&j);
+            let text = if nul_free {
+                c_copy_nul_free(&j)
+            } else {
+                c_copy(&j)
+            };
             keep_buffer(j);
             text
         });
@@ -176,6 +195,15 @@ mod tests {
         assert_eq!(
             run(false, || Answer::of_lookup(Ok(Some(Value::from(1))))),
             (hiera_status::HIERA_OK, Some("1".into()))
+        );
+        // A value's text is copied out unsearched: its writer escapes NUL.
+        assert_eq!(
+            run(false, || Answer::of_lookup(Ok(Some(Value::from("a\0b"))))),
+            (hiera_status::HIERA_OK, Some("\"a\\u0000b\"".into()))
+        );
+        assert_eq!(
+            run(false, || Answer::ok("\"a\0b\"".into())),
+            (hiera_status::HIERA_OK, Some("\"a\\u0000b\"".into()))
         );
         assert_eq!(
             run(false, || Answer::of_lookup(Ok(None))),

@@ -120,8 +120,12 @@ pub(crate) fn guard<T>(on_panic: T, f: impl FnOnce() -> T) -> T {
 pub(crate) unsafe fn input_str<'a>(p: *const c_char, name: &str) -> Result<&'a str, Error> {
     // SAFETY: the caller guarantees that `p` is non-NULL and points to a
     // NUL-terminated string that outlives `'a` and is not written meanwhile.
-    let c = unsafe { CStr::from_ptr(p) };
-    c.to_str().map_err(|e| {
+    utf8_input(unsafe { CStr::from_ptr(p) }.to_bytes(), name)
+}
+
+/// An input's bytes as text: [`input_str`]'s check and error.
+pub(crate) fn utf8_input<'a>(bytes: &'a [u8], name: &str) -> Result<&'a str, Error> {
+    std::str::from_utf8(bytes).map_err(|e| {
         Error::new(
             ErrorKind::InvalidArgument,
             format!(

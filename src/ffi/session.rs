@@ -7,9 +7,11 @@ use super::hiera::hiera;
 use super::{drop_made, guard, hiera_status, input_json, input_str, write_made};
 use crate::error::{Error, ErrorKind};
 use crate::hiera5::lookup::{LookupRequest, Session, SessionOptions};
-use crate::request::{error_json_explained, push_response_json, respond, response_json};
+use crate::request::{error_json_explained, push_response_json, respond, response_json, Request};
 use crate::value::{Map, Value};
-use std::ffi::c_char;
+use std::cell::RefCell;
+use std::ffi::{c_char, CStr};
+use std::rc::Rc;
 use std::sync::Arc;
 
 /// A scope (the node's variables: facts, trusted, top-scope variables) bound
@@ -63,7 +65,7 @@ pub(crate) fn lookup_json(session: &Session, text: &str) -> Answer {
     if let Some(key) = crate::wire::key_only(text) {
         return lookup_key_json(session, key);
     }
-    let req = match crate::wire::parse_request(text, "request_json") {
+    let req = match parsed_request(text) {
         Ok(r) => r,
         Err(e) => return Answer::invalid(&e),
     };
@@ -80,12 +82,61 @@ pub(crate) fn lookup_json(session: &Session, text: &str) -> Answer {
                 hiera_status::HIERA_NOT_FOUND
             },
             json: Some(response_json(&Ok(found), Some(&text)).into_bytes()),
+            nul_free: false,
         },
         Err(e) => Answer {
             status: hiera_status::HIERA_ERROR,
             json: Some(error_json_explained(&e, Some(&text)).into_bytes()),
+            nul_free: false,
         },
     }
+}
+
+/// The most requests a thread keeps parsed ([`parsed_request`]).
+const KEPT_REQUESTS: usize = 4096;
+/// The most bytes of request text a thread keeps parsed; a longer text is
+/// parsed each time.
+const KEPT_REQUEST_BYTES: usize = 1 << 20;
+/// The longest request text kept parsed.
+const KEPT_REQUEST_LEN: usize = 4096;
+
+/// The requests this thread has parsed, by their exact text: a host sends
+/// the same few request texts (a key with its merge, its default, ...) for
+/// every compile, so a repeated text is one probe, not a parse (its `Vec`,
+/// `String`s and values) and a drop. A request is the same whatever the
+/// session; only valid ones are kept. Bounded ([`KEPT_REQUESTS`],
+/// [`KEPT_REQUEST_BYTES`]): when full, forgotten all at once.
+#[derive(Default)]
+struct ParsedRequests {
+    by_text: std::collections::HashMap<Box<str>, Rc<Request>, foldhash::fast::FixedState>,
+    bytes: usize,
+}
+
+thread_local! {
+    static PARSED: RefCell<ParsedRequests> = RefCell::new(ParsedRequests::default());
+}
+
+/// A request text's [`Request`], parsed once per thread (see
+/// [`ParsedRequests`]); errors are those of `parse_request`.
+fn parsed_request(text: &str) -> Result<Rc<Request>, Error> {
+    // The borrow ends before the lookup: a host called during it may look
+    // up again on this thread.
+    if let Some(r) = PARSED.with(|p| p.borrow().by_text.get(text).cloned()) {
+        return Ok(r);
+    }
+    let req = Rc::new(crate::wire::parse_request(text, "request_json")?);
+    if text.len() <= KEPT_REQUEST_LEN {
+        PARSED.with(|p| {
+            let mut p = p.borrow_mut();
+            if p.by_text.len() >= KEPT_REQUESTS || p.bytes + text.len() > KEPT_REQUEST_BYTES {
+                p.by_text = Default::default();
+                p.bytes = 0;
+            }
+            p.bytes += text.len();
+            p.by_text.insert(text.into(), Rc::clone(&req));
+        });
+    }
+    Ok(req)
 }
 
 /// `hiera_lookup_key` without the pointers.
@@ -523,7 +574,16 @@ pub unsafe extern "C" fn hiera_lookup(
         let session = unsafe { &*s };
         // SAFETY: checked non-NULL; the caller guarantees a NUL-terminated
         // string valid for the duration of the call.
-        match unsafe { input_str(request_json, "request_json") } {
+        let bytes = unsafe { CStr::from_ptr(request_json) }.to_bytes();
+        // `{"key":"NAME"}` with a NAME of plain ASCII: looked up without a
+        // UTF-8 check of the whole text.
+        if let Some(key) = crate::wire::key_only_ascii(bytes) {
+            // SAFETY: `key_only_ascii` returns only bytes below 0x80,
+            // which are UTF-8.
+            let key = unsafe { std::str::from_utf8_unchecked(key) };
+            return lookup_key_json(&session.inner, key);
+        }
+        match super::utf8_input(bytes, "request_json") {
             Ok(text) => lookup_json(&session.inner, text),
             Err(e) => Answer::invalid(&e),
         }
@@ -827,6 +887,60 @@ mod tests {
             err.unwrap(),
             r#"{"kind":"invalid_argument","message":"request_json is not valid UTF-8 (invalid byte at offset 8)"}"#
         );
+    }
+
+    #[test]
+    fn repeated_requests_answer_as_the_first_time() {
+        // Requests are kept parsed per thread by their text: asked again
+        // (also past the kept number, which forgets them all), each answers
+        // as it did the first time, errors included.
+        let f = Fixture::new();
+        let texts: Vec<Vec<u8>> = [
+            r#"{"key":"no::such::key","default":[1]}"#,
+            r#"{"key":"profile::web::settings","merge":"deep"}"#,
+            r#"{"key":["no::such::key","ntp::service_name"]}"#,
+            r#"{"key":"motd","merge":"bogus"}"#,
+            r#"{"key":"motd","color":"red"}"#,
+            r#"{"key":"ké","default":"é"}"#,
+            r#"{"key":"ntp::service_name","explain":true}"#,
+            r#"{"key": "ntp::service_name"}"#,
+        ]
+        .iter()
+        .map(|t| t.as_bytes().to_vec())
+        .collect();
+        let first: Vec<_> = texts.iter().map(|t| f.lookup(t)).collect();
+        assert_eq!(first[0], (HIERA_OK, Some("[1]".into())));
+        assert_eq!(first[2], (HIERA_OK, Some("\"ntpsec\"".into())));
+        assert_eq!(first[3].0, HIERA_ERROR);
+        assert_eq!(first[4].0, HIERA_INVALID_ARGUMENT);
+        assert_eq!(first[5], (HIERA_OK, Some("\"é\"".into())));
+        for _ in 0..2 {
+            for (t, want) in texts.iter().zip(&first) {
+                assert_eq!(&f.lookup(t), want, "{}", String::from_utf8_lossy(t));
+            }
+        }
+        for i in 0..KEPT_REQUESTS + 10 {
+            let text = format!(r#"{{"key":"no::such::key","default":{i}}}"#);
+            assert_eq!(f.lookup(text.as_bytes()), (HIERA_OK, Some(i.to_string())));
+            if i % 1000 == 0 {
+                for (t, want) in texts.iter().zip(&first) {
+                    assert_eq!(&f.lookup(t), want);
+                }
+            }
+        }
+        assert!(PARSED.with(|p| p.borrow().by_text.len()) <= KEPT_REQUESTS);
+        // A text longer than the kept ones is answered all the same.
+        let long = format!(
+            r#"{{"key":"no::such::key","default":"{}"}}"#,
+            "x".repeat(KEPT_REQUEST_LEN)
+        );
+        for _ in 0..2 {
+            let (st, out) = f.lookup(long.as_bytes());
+            assert_eq!(
+                (st, out.map(|o| o.len())),
+                (HIERA_OK, Some(KEPT_REQUEST_LEN + 2))
+            );
+        }
     }
 
     #[test]

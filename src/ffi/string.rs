@@ -29,6 +29,13 @@ pub(crate) fn c_copy(bytes: &[u8]) -> *mut c_char {
         let text = String::from_utf8_lossy(bytes).replace('\0', "\\u0000");
         return c_copy(text.as_bytes());
     }
+    c_copy_nul_free(bytes)
+}
+
+/// [`c_copy`] of a text known to hold no NUL byte (the JSON writer's,
+/// [`crate::render::push_json_bytes`]): not searched for one.
+pub(crate) fn c_copy_nul_free(bytes: &[u8]) -> *mut c_char {
+    debug_assert!(memchr::memchr(0, bytes).is_none());
     let n = bytes.len();
     // SAFETY: `malloc` may be called with any size; its result is checked
     // for NULL before use.

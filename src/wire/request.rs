@@ -47,6 +47,42 @@ pub fn key_only(text: &str) -> Option<&str> {
     plain(key.as_bytes()).then_some(key)
 }
 
+/// [`key_only`] of a request's bytes not yet checked for UTF-8: the key's
+/// bytes when the request is `{"key":"NAME"}` with a NAME of plain ASCII
+/// (no escape, no control character, no byte above 0x7f), so that they are
+/// UTF-8 without a check of the whole text. Anything else is `None` (a key
+/// with other characters goes the way of [`key_only`]).
+pub fn key_only_ascii(text: &[u8]) -> Option<&[u8]> {
+    let key = text.strip_prefix(b"{\"key\":\"")?.strip_suffix(b"\"}")?;
+    plain_ascii(key).then_some(key)
+}
+
+/// [`plain`], and every byte ASCII: a word (eight bytes) at a time, the
+/// last word overlapping the one before it, a key under eight bytes padded
+/// with spaces.
+fn plain_ascii(b: &[u8]) -> bool {
+    fn ok(w: &[u8]) -> bool {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(w);
+        let w = u64::from_le_bytes(word);
+        w & 0x8080_8080_8080_8080 == 0 && crate::render::plain_word(w)
+    }
+    let n = b.len();
+    if n < 8 {
+        let mut word = [b' '; 8];
+        word[..n].copy_from_slice(b);
+        return ok(&word);
+    }
+    let mut i = 0;
+    while i + 8 < n {
+        if !ok(&b[i..i + 8]) {
+            return false;
+        }
+        i += 8;
+    }
+    ok(&b[n - 8..])
+}
+
 /// Whether no byte of `b` is `"`, `\` or a control character: eight bytes
 /// at a time, then the rest.
 fn plain(b: &[u8]) -> bool {
@@ -363,6 +399,45 @@ mod tests {
                     assert_eq!(key_only(&format!("{{\"key\":\"{k}\"}}")), None, "{k:?}");
                 }
             }
+        }
+    }
+
+    #[test]
+    fn ascii_key_only_requests_are_key_only_requests_of_ascii_keys() {
+        // Every byte value at every offset of keys of 0 to 30 bytes: the
+        // bytes' answer is the text's `key_only` when the key is ASCII, and
+        // `None` otherwise (a key with other bytes is the text's to answer).
+        let base = "profile::a_long_module::param_x";
+        for len in 0..=base.len() {
+            let key = &base.as_bytes()[..len];
+            let text = [b"{\"key\":\"".as_slice(), key, b"\"}"].concat();
+            assert_eq!(key_only_ascii(&text), Some(key));
+            for at in 0..len {
+                for byte in 0..=255u8 {
+                    let mut k = key.to_vec();
+                    k[at] = byte;
+                    let text = [b"{\"key\":\"".as_slice(), &k, b"\"}"].concat();
+                    let want = std::str::from_utf8(&text)
+                        .ok()
+                        .and_then(key_only)
+                        .filter(|k| k.is_ascii())
+                        .map(str::as_bytes);
+                    assert_eq!(key_only_ascii(&text), want, "{k:?}");
+                    assert_eq!(
+                        want.is_some(),
+                        (0x20..0x80).contains(&byte) && byte != b'"' && byte != b'\\'
+                    );
+                }
+            }
+        }
+        for text in [
+            r#"{"key":"ké"}"#,
+            r#"{"key":"a"} "#,
+            r#"{ "key":"a"}"#,
+            r#"{"key":"a","merge":"deep"}"#,
+            r#"{"key":"a"}}"#,
+        ] {
+            assert_eq!(key_only_ascii(text.as_bytes()), None, "{text}");
         }
     }
 
