@@ -132,8 +132,7 @@ pub(crate) fn tokenize(s: &str) -> Result<Value, Fail> {
         if other_start {
             return Ok(Value::string(s));
         }
-        let any_line =
-            |words: &[&str]| lines.iter().any(|l| words.contains(&fold_case(l).as_str()));
+        let any_line = |words: &[&str]| lines.iter().any(|l| words.iter().any(|w| folds_to(l, w)));
         if s == "~" || any_line(&["null"]) {
             return Ok(Value::Nil);
         }
@@ -235,6 +234,17 @@ pub(crate) fn fold_case(s: &str) -> String {
         }
     }
     out
+}
+
+/// Whether `s` case-folds ([`fold_case`]) to `word`, a lowercase ASCII
+/// word: ASCII text compared in place, anything else folded first (a
+/// first compile asks this of every short plain scalar, several times).
+fn folds_to(s: &str, word: &str) -> bool {
+    if s.is_ascii() {
+        s.eq_ignore_ascii_case(word)
+    } else {
+        fold_case(s) == word
+    }
 }
 
 /// `/^[^\d.:-]?[[:alpha:]_\s!@#$%\^&*(){}<>|\/\\~;=]+/`: Psych's test for
@@ -725,6 +735,51 @@ pub(crate) fn big_integer(negative: bool, digits: &str, radix: u32) -> Option<Va
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `folds_to` answers as folding then comparing does, for ASCII text in
+    /// every case mix and for the characters that fold into ASCII letters.
+    #[test]
+    fn folds_to_is_fold_case_then_equal() {
+        let words = ["null", "yes", "true", "on", "no", "false", "off"];
+        let mut rnd = crate::map::tests::below(0xf01d);
+        let pieces = [
+            "n", "N", "u", "U", "l", "L", "y", "Y", "e", "E", "s", "S", "t", "T", "r", "R", "o",
+            "O", "f", "F", "a", "A", "\u{17f}", "\u{212a}", "\u{fb00}", "\u{fb01}", "\u{fb02}",
+            "\u{fb05}", "~", "1", " ", "\u{e9}",
+        ];
+        let mut texts: Vec<String> = words.iter().map(|w| w.to_string()).collect();
+        texts.extend(
+            [
+                "YES",
+                "yEs",
+                "ye\u{17f}",
+                "\u{fb00}",
+                "o\u{fb00}",
+                "nuLL",
+                "",
+                "Ye",
+            ]
+            .map(String::from),
+        );
+        for _ in 0..20_000 {
+            let n = 1 + rnd(5) as usize;
+            texts.push(
+                (0..n)
+                    .map(|_| pieces[rnd(pieces.len() as u64) as usize])
+                    .collect(),
+            );
+        }
+        for t in &texts {
+            for w in words {
+                assert_eq!(folds_to(t, w), fold_case(t) == w, "{t:?} {w}");
+            }
+        }
+        assert!(
+            folds_to("ye\u{17f}", "yes")
+                && folds_to("o\u{fb00}", "off")
+                && folds_to("TRUE", "true")
+        );
+    }
 
     /// The 64-bit fast path of `ruby_integer` gives what the arbitrary
     /// precision path gives, up to the longest digit runs it takes.
