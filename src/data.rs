@@ -817,6 +817,16 @@ fn short_nanos(n: u32) -> Option<u64> {
 }
 
 impl EntryStamp {
+    /// The short stamp of an entry whose stamp is kept whole in its
+    /// [`EntryExtra`] (its [`ShortDev`] is [`FAR_DEV`]): never read.
+    const IN_EXTRA: EntryStamp = EntryStamp {
+        ino: 0,
+        mtime_secs: 0,
+        nanos: 0,
+        ctime_delta: 0,
+        size: 0,
+    };
+
     /// `s` without its device, if it fits: a size below 4 GiB, a change
     /// time within 68 years of the modification time.
     #[inline]
@@ -950,16 +960,7 @@ impl CacheEntry {
             .zip(EntryStamp::of(&stamp));
         let (dev, kept) = match short {
             Some((dev, kept)) => (dev, kept),
-            None => (
-                FAR_DEV,
-                EntryStamp {
-                    ino: 0,
-                    mtime_secs: 0,
-                    nanos: 0,
-                    ctime_delta: 0,
-                    size: 0,
-                },
-            ),
+            None => (FAR_DEV, EntryStamp::IN_EXTRA),
         };
         let extra = (!deps.is_empty() || racy.is_some() || dev == FAR_DEV).then_some(EntryExtra {
             stamp,
