@@ -84,7 +84,9 @@ fn onigmo_message(detail: &str) -> Option<&'static str> {
 /// (compiling one took more than half a million instructions, a seventh of
 /// a first compile). The syntax is checked at once, so a bad pattern fails
 /// where it always did; a pattern that only fails to compile (one over the
-/// regex crate's size limits) fails the lookups that reach it.
+/// regex crate's size limits) fails the lookups that reach it. A pattern of
+/// literal text around at most one `.*` ([`Literal`], most real ones) is
+/// neither parsed nor compiled for such subjects: it is a comparison.
 #[derive(Debug)]
 pub struct Pattern {
     /// The Ruby source, for error messages.
@@ -96,6 +98,99 @@ pub struct Pattern {
     prefix: Option<Box<str>>,
     /// Empty: no suffix is required.
     suffixes: Box<[Box<str>]>,
+    /// The pattern's answer for a subject without a newline, when the
+    /// pattern is one of the literal shapes [`Literal`] reads: then no
+    /// regexp is parsed or compiled for such subjects.
+    literal: Option<Literal>,
+}
+
+/// A pattern made of literal text around at most one `.*`, the shape most
+/// lookup_options patterns have (`^ntp::.*::(packages|servers)$`,
+/// `^profile::`, `^.*::labels$`, `^apache::port$`): `^`, a literal run
+/// (the prefix), optionally `.*`, then a literal run optionally followed by
+/// a group of literal alternatives (the tails), then `$` or the end of the
+/// pattern. For a subject without a newline Ruby's `^` and `$` are its
+/// start and end and `.` is any character, so a match is a comparison of
+/// the subject's start and end with the literals. Anything else (a
+/// quantifier, a class, an escape, an option) is not this shape.
+#[derive(Debug)]
+struct Literal {
+    prefix: Box<str>,
+    /// Whether a `.*` follows the prefix.
+    any_between: bool,
+    /// The texts one of which follows (the `.*` or the prefix): one empty
+    /// text when nothing does.
+    tails: Box<[Box<str>]>,
+    /// Whether the pattern ends with `$` (else it matches a subject's start).
+    anchored_end: bool,
+}
+
+/// Patterns longer than this are left to the regexp, whose compile-size
+/// limit they might reach (a shortcut must fail where the regexp fails).
+const LITERAL_MAX: usize = 1024;
+
+impl Literal {
+    /// `src`'s literal shape, if it has one.
+    fn of(src: &str) -> Option<Literal> {
+        if src.len() > LITERAL_MAX {
+            return None;
+        }
+        let rest = src.strip_prefix('^')?;
+        let run = |s: &str| s.find(|c| !is_literal(c)).unwrap_or(s.len());
+        let (prefix, rest) = rest.split_at(run(rest));
+        let (any_between, rest) = match rest.strip_prefix(".*") {
+            Some(r) => (true, r),
+            None => (false, rest),
+        };
+        let (lead, rest) = rest.split_at(run(rest));
+        let (body, anchored_end) = match rest.strip_suffix('$') {
+            Some(b) => (b, true),
+            None => (rest, false),
+        };
+        let tails: Vec<Box<str>> = if body.is_empty() {
+            vec![lead.into()]
+        } else {
+            let inner = body.strip_prefix('(')?.strip_suffix(')')?;
+            let inner = inner.strip_prefix("?:").unwrap_or(inner);
+            let alternatives: Vec<&str> = inner.split('|').collect();
+            if !alternatives
+                .iter()
+                .all(|a| !a.is_empty() && a.chars().all(is_literal))
+            {
+                return None;
+            }
+            alternatives
+                .into_iter()
+                .map(|a| format!("{lead}{a}").into_boxed_str())
+                .collect()
+        };
+        // `^p.*t` without `$` would be a search for `t` after `p`: not a
+        // comparison; `^p.*` alone is `^p`.
+        if any_between && !anchored_end && tails.iter().any(|t| !t.is_empty()) {
+            return None;
+        }
+        Some(Literal {
+            prefix: prefix.into(),
+            any_between,
+            tails: tails.into_boxed_slice(),
+            anchored_end,
+        })
+    }
+
+    /// Whether the pattern matches `subject`, which has no newline.
+    fn is_match(&self, subject: &str) -> bool {
+        let Some(after) = subject.strip_prefix(&*self.prefix) else {
+            return false;
+        };
+        self.tails
+            .iter()
+            .any(|t| match (self.any_between, self.anchored_end) {
+                (false, true) => after == &**t,
+                (false, false) => after.starts_with(&**t),
+                (true, true) => after.ends_with(&**t),
+                (true, false) => true,
+            })
+    }
 }
 
 impl Pattern {
@@ -103,12 +198,18 @@ impl Pattern {
     /// those of compiling, which come when the pattern first runs).
     pub fn new(src: &str) -> Result<Pattern> {
         let translated = translate(src);
+        let literal = Literal::of(src);
         // What `Regex::new` checks before it compiles (its parser, with its
-        // default settings); the multi-line form only adds the `m` flag.
-        regex_syntax::Parser::new()
-            .parse(&translated)
-            .map_err(|e| syntax_detail_error(&e.to_string(), src))?;
+        // default settings); the multi-line form only adds the `m` flag. A
+        // literal shape is literal text, `^`, `.*`, a group and `$`: always
+        // valid, so the check is skipped for it.
+        if literal.is_none() {
+            regex_syntax::Parser::new()
+                .parse(&translated)
+                .map_err(|e| syntax_detail_error(&e.to_string(), src))?;
+        }
         Ok(Pattern {
+            literal,
             source: src.into(),
             translated: translated.into_boxed_str(),
             single_line: OnceLock::new(),
@@ -144,6 +245,9 @@ impl Pattern {
                 .as_ref()
                 .map(|re| re.is_match(subject))
                 .map_err(Clone::clone);
+        }
+        if let Some(literal) = &self.literal {
+            return Ok(literal.is_match(subject));
         }
         if self
             .prefix
@@ -474,6 +578,97 @@ mod tests {
             .unwrap_err()
             .message
             .contains("size limit"));
+    }
+
+    /// A pattern of a literal shape answers what its regexp answers, for
+    /// generated patterns of that shape and near it (which must not take
+    /// the shortcut wrongly) and subjects made of the patterns' pieces.
+    #[test]
+    fn literal_shapes_match_as_their_regexps() {
+        let mut rnd = crate::map::tests::below(0x11e7);
+        let words = ["ntp", "a", "::", "servers", "x-y", "_", "é", "1", "ab", "b"];
+        let syntax = [
+            "",
+            "",
+            "",
+            ".*",
+            ".*",
+            "(a|b)",
+            "(?:servers|x-y)",
+            "(ab)",
+            "$",
+            "$",
+            "b?",
+            "[ab]",
+            "\\d",
+            ".",
+            "(?i)",
+            "(|a)",
+            "+",
+            ")",
+            "(a|.)",
+            ".*.*",
+        ];
+        let pick = |xs: &[&'static str], rnd: &mut dyn FnMut(u64) -> u64| {
+            xs[rnd(xs.len() as u64) as usize]
+        };
+        let (mut shaped, mut checked) = (0, 0);
+        for _ in 0..4_000 {
+            let mut src = String::from(if rnd(10) == 0 { "" } else { "^" });
+            for _ in 0..1 + rnd(5) {
+                let from: &[&str] = if rnd(3) == 0 { &syntax } else { &words };
+                src.push_str(pick(from, &mut rnd));
+            }
+            let Ok(re) = compile(&src) else {
+                continue;
+            };
+            let pattern = Pattern::new(&src).expect("compile() took it");
+            shaped += usize::from(pattern.literal.is_some());
+            for _ in 0..20 {
+                let mut subject = String::new();
+                for _ in 0..rnd(6) {
+                    subject.push_str(pick(&words, &mut rnd));
+                }
+                assert_eq!(
+                    pattern.is_match(&subject).unwrap(),
+                    re.is_match(&subject),
+                    "{src:?} on {subject:?}"
+                );
+                checked += 1;
+            }
+        }
+        assert!(
+            shaped > 500 && checked > 20_000,
+            "{shaped} shaped, {checked}"
+        );
+        let shape = |src: &str| Literal::of(src).is_some();
+        for src in [
+            "^ntp::.*::(packages|servers)$",
+            "^profile::",
+            "^.*::labels$",
+            "^apache::port$",
+            "^a(?:b|c)",
+            "^",
+            "^$",
+            "^.*",
+        ] {
+            assert!(shape(src), "{src}");
+        }
+        for src in [
+            "ntp::",
+            "^a.*b",
+            "^a(b|c)d$",
+            "^a(b|)$",
+            "^a(?i:b)$",
+            "^a.*.*b$",
+            "^ab?$",
+            "^a\\.b$",
+            "^[a]$",
+            "^a|b$",
+        ] {
+            assert!(!shape(src), "{src}");
+        }
+        assert!(!shape(&format!("^{}$", "a".repeat(LITERAL_MAX))));
     }
 
     #[test]
