@@ -364,14 +364,23 @@ pub fn load_yaml_text(text: &str, path: &Path) -> Result<Option<Value>> {
 /// `safe_load` turns nil into false, and `yaml_data` only refuses `data !=
 /// false`).
 fn yaml_data_root(text: &str, path: &Path, strict: Strict) -> Result<Value> {
-    yaml_data_document(text, path, strict).map(|(root, _)| root)
+    yaml_data_document(text, path, strict, None).map(|(root, _, _)| root)
 }
 
 /// [`yaml_data_root`], and whether the document was not a Hash (Puppet
-/// then warns).
-fn yaml_data_document(text: &str, path: &Path, strict: Strict) -> Result<(Value, bool)> {
-    let root = match load_yaml_text(text, path)? {
-        Some(v @ Value::Hash(_)) => return Ok((v, false)),
+/// then warns), and whether the root is compacted already: read by YAML's
+/// fast path through `intern` (see [`crate::yaml::Intern`]).
+fn yaml_data_document(
+    text: &str,
+    path: &Path,
+    strict: Strict,
+    intern: Option<&mut dyn crate::yaml::Intern>,
+) -> Result<(Value, bool, bool)> {
+    let (root, compact) =
+        crate::yaml::load_interned(text, &crate::yaml::YamlOptions::default(), intern)
+            .map_err(|e| e.to_error(path))?;
+    let root = match root {
+        Some(v @ Value::Hash(_)) => return Ok((v, false, compact)),
         None | Some(Value::Nil | Value::Bool(false)) => Ok(Value::empty_hash()),
         Some(_) if strict == Strict::Error => Err(Error {
             kind: ErrorKind::Parse,
@@ -384,7 +393,7 @@ fn yaml_data_document(text: &str, path: &Path, strict: Strict) -> Result<(Value,
         }),
         Some(_) => Ok(Value::empty_hash()),
     };
-    root.map(|r| (r, true))
+    root.map(|r| (r, true, false))
 }
 
 /// Parses a `yaml_data` file's text into its data hash (as under
@@ -449,6 +458,19 @@ struct Interner {
 
 /// The interner is not purged below this many values.
 const MIN_PURGE: usize = 4096;
+
+/// The fast path's YAML is built through the interner (issue 18): its
+/// Strings and flat Arrays are the kept ones as they are read, and the
+/// compaction has nothing left to do.
+impl crate::yaml::Intern for Interner {
+    fn string(&mut self, s: &str) -> Str {
+        self.strings.intern_str(s)
+    }
+
+    fn array(&mut self, a: &mut Shared<List>) {
+        self.intern_array(a);
+    }
+}
 
 impl Interner {
     /// Replaces `s` with the interned string equal to it (interning it if
@@ -1300,31 +1322,53 @@ impl FileCache {
         }
         let mut includes = crate::hocon::cache_includes::CacheIncludes::new(self);
         self.get(path, tag, |bytes| {
+            // A YAML file is read with the interner held, if no other
+            // thread holds it (else read as it is, and compacted after):
+            // what YAML's fast path reads is built in its kept form.
+            let mut held = None;
+            let mut not_a_hash = false;
             let root = match format {
                 DataFormat::Yaml => match yaml_utf8(bytes) {
                     Ok(text) => {
-                        yaml_data_document(text, path, self.strict).map(|(root, not_a_hash)| {
-                            if not_a_hash {
-                                // Puppet's yaml_data warns each time it reads one.
-                                self.warn(crate::host::Warning::plain(format!(
-                                    "{}: file does not contain a valid yaml hash",
-                                    path.display()
-                                )));
-                            }
-                            root
-                        })
+                        held = match self.strings.try_lock() {
+                            Ok(guard) => Some(guard),
+                            Err(std::sync::TryLockError::Poisoned(p)) => Some(p.into_inner()),
+                            Err(std::sync::TryLockError::WouldBlock) => None,
+                        };
+                        let intern = held
+                            .as_deref_mut()
+                            .map(|i| i as &mut dyn crate::yaml::Intern);
+                        yaml_data_document(text, path, self.strict, intern).map(
+                            |(root, other, compact)| {
+                                not_a_hash = other;
+                                (root, compact)
+                            },
+                        )
                     }
                     Err(problem) => Err(Error::parse(path, problem, Some(1))),
                 },
-                DataFormat::Json => json_data_root(bytes, path),
-                DataFormat::Hocon => includes.parse(bytes, path),
+                DataFormat::Json => json_data_root(bytes, path).map(|root| (root, false)),
+                DataFormat::Hocon => includes.parse(bytes, path).map(|root| (root, false)),
             };
-            let parsed = root.map(|mut root| {
-                let mut strings = self.strings.lock().unwrap_or_else(|p| p.into_inner());
-                Compactor::new(Some(&mut strings)).value(&mut root, format == DataFormat::Yaml);
+            let parsed = root.map(|(mut root, compact)| {
+                let mut strings = held
+                    .take()
+                    .unwrap_or_else(|| self.strings.lock().unwrap_or_else(|p| p.into_inner()));
+                if !compact {
+                    Compactor::new(Some(&mut strings)).value(&mut root, format == DataFormat::Yaml);
+                }
                 strings.purge();
                 into_map(root)
             });
+            drop(held);
+            if not_a_hash {
+                // Puppet's yaml_data warns each time it reads one (warned
+                // with the interner no longer held).
+                self.warn(crate::host::Warning::plain(format!(
+                    "{}: file does not contain a valid yaml hash",
+                    path.display()
+                )));
+            }
             (parsed, includes.take_deps())
         })
     }
@@ -1848,6 +1892,109 @@ mod tests {
         let mut v = raw;
         Compactor::new(Some(&mut interner)).value(&mut v, true);
         (format!("{expected:?}"), format!("{v:?}"))
+    }
+
+    /// Every heap String and flat Array of `v`, with the address it has,
+    /// in order (the compacted form's sharing, printed).
+    fn sharing(v: &Value, out: &mut Vec<(String, usize)>) {
+        match v {
+            Value::String(s) if s.is_heap() => {
+                out.push((s.to_string(), s.as_str().as_ptr() as usize))
+            }
+            Value::Array(a) => {
+                out.push(("[]".into(), Shared::as_ptr(a) as usize));
+                a.iter().for_each(|x| sharing(x, out));
+            }
+            Value::Hash(h) => h.iter().for_each(|(k, x)| {
+                sharing(k, out);
+                sharing(x, out);
+            }),
+            _ => {}
+        }
+    }
+
+    /// YAML's fast path building values through the interner (issue 18)
+    /// gives what reading then compacting gives: the same document (key
+    /// order included), the same strings and Arrays shared, the same sets,
+    /// and maps with no spare room; or it leaves the compaction to run (the
+    /// full loader's documents, Symbol keys).
+    #[test]
+    fn interned_as_read_is_read_then_compacted() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
+        let mut texts: Vec<String> = vec![
+            "a: a long string\nb: [x]\nc:\n- a long string\n- 1\n- another long one\nd:\n- a long string\n- 1\n- another long one\n".into(),
+            "a: 1\n:b: 2\nc:\n  :d: x\n".into(),
+            "a: 1\na: 2\nb: 3\n<<: {c: 4}\n".into(),
+            "k1: v\nk2: v\nk3: v\nk4: v\nk5: v\nk6: v\nk7: v\nk8: v\nk9: v\nk1: w\nk10: z\n".into(),
+        ];
+        let mut stack = vec![root];
+        while let Some(dir) = stack.pop() {
+            for entry in std::fs::read_dir(&dir).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    stack.push(path);
+                } else if path.extension().is_some_and(|e| e == "yaml") {
+                    if let Ok(text) = std::fs::read_to_string(&path) {
+                        texts.push(text);
+                    }
+                }
+            }
+        }
+        let (mut fast, mut compacted) = (0, 0);
+        // One interner each way over all the documents, as a cache's.
+        let (mut a, mut b) = (Interner::default(), Interner::default());
+        let opts = crate::yaml::YamlOptions::default();
+        let mut kept = Vec::new();
+        for text in &texts {
+            let Ok((Some(mut got), compact)) =
+                crate::yaml::load_interned(text, &opts, Some(&mut a))
+            else {
+                continue;
+            };
+            let mut expected = crate::yaml::load(text, &opts).unwrap().unwrap();
+            Compactor::new(Some(&mut b)).value(&mut expected, true);
+            if compact {
+                fast += 1;
+            } else {
+                compacted += 1;
+                Compactor::new(Some(&mut a)).value(&mut got, true);
+            }
+            assert_eq!(format!("{got:?}"), format!("{expected:?}"), "{text:?}");
+            let (mut sa, mut sb) = (Vec::new(), Vec::new());
+            sharing(&got, &mut sa);
+            sharing(&expected, &mut sb);
+            assert_eq!(sa.len(), sb.len());
+            for (x, y) in sa.iter().zip(&sb) {
+                assert_eq!(x.0, y.0);
+            }
+            // Equal strings and Arrays are one object on each side alike.
+            for i in 0..sa.len() {
+                for j in i + 1..sa.len().min(i + 64) {
+                    assert_eq!(sa[i].1 == sa[j].1, sb[i].1 == sb[j].1, "{text:?}");
+                }
+            }
+            fn spare(v: &Value) -> bool {
+                match v {
+                    Value::Hash(h) => h.len() < h.capacity() || h.values().any(spare),
+                    Value::Array(l) => l.iter().any(spare),
+                    _ => false,
+                }
+            }
+            assert!(!spare(&got), "{text:?}");
+            kept.push((got, expected));
+        }
+        // (A document the fast path leaves to the full loader part way may
+        // leave strings only the set holds: dropped by the next purge.)
+        a.arrays.retain(|x| Shared::strong_count(x) > 1);
+        a.strings.retain_shared();
+        b.arrays.retain(|x| Shared::strong_count(x) > 1);
+        b.strings.retain_shared();
+        assert_eq!(a.strings.len(), b.strings.len());
+        assert_eq!(a.arrays.len(), b.arrays.len());
+        assert!(
+            fast > 500 && compacted > 100,
+            "{fast} fast, {compacted} compacted"
+        );
     }
 
     #[test]

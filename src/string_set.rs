@@ -38,6 +38,22 @@ impl StringSet {
         Str::from_arcstr(kept.get())
     }
 
+    /// The string of the set equal to `s`, as [`Self::intern`], without
+    /// building a string first: one is made only when the set has none
+    /// (a parse reads many strings the set holds already).
+    pub(crate) fn intern_str(&mut self, s: &str) -> Str {
+        if s.len() <= crate::string::INLINE {
+            return Str::new(s);
+        }
+        let hash = self.hasher.hash_one(s);
+        let hasher = &self.hasher;
+        let kept = self
+            .table
+            .entry(hash, |k| k.as_str() == s, |k| hasher.hash_one(k.as_str()))
+            .or_insert_with(|| ArcStr::from(s));
+        Str::from_arcstr(kept.get())
+    }
+
     /// The number of strings kept.
     pub(crate) fn len(&self) -> usize {
         self.table.len()

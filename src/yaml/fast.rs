@@ -15,11 +15,22 @@
 
 use std::borrow::Cow;
 
-use saphyr_parser::ScalarStyle;
-
 use super::loader::{insert_pair, NodeKind};
-use super::scalar::resolve_scalar;
-use crate::value::{Map, Value};
+use super::scalar::tokenize_or_text;
+use crate::value::{List, Map, Shared, Str, Value};
+
+/// Where the values a document is read into are kept once (the file
+/// cache's interner, [`crate::data`]): the fast path builds each String and
+/// flat Array in that form as it reads it, instead of building it and
+/// leaving the cache's compaction to swap it for the kept one.
+pub(crate) trait Intern {
+    /// The kept String equal to `s` (kept now if there is none; a string
+    /// short enough to be stored in place is returned as it is).
+    fn string(&mut self, s: &str) -> Str;
+    /// Replaces `a` (its elements kept already) with the kept Array equal
+    /// to it, when the interner keeps such an Array.
+    fn array(&mut self, a: &mut Shared<List>);
+}
 
 /// How deep the fast path nests collections before leaving the document to
 /// the full loader (which has its own, larger limit).
@@ -31,16 +42,45 @@ const MAX_KEY: usize = 1_000;
 
 /// The document's root (a Hash or an Array), or `None` when the full loader
 /// must read `text`.
+#[cfg(test)]
 pub(crate) fn load_simple(text: &str) -> Option<Value> {
-    let b = text.as_bytes();
-    if !b.iter().all(|&c| c == b'\n' || (0x20..=0x7e).contains(&c)) {
+    if !plain_ascii(text.as_bytes()) {
         return None;
     }
+    load_checked(text, None).map(|(root, _)| root)
+}
+
+/// Whether every byte of `b` is a printable ASCII character or `\n` (the
+/// fast path's text, with no control character either), checked 64 bytes
+/// at a time without a branch per byte.
+pub(crate) fn plain_ascii(b: &[u8]) -> bool {
+    fn bad(c: u8) -> bool {
+        (c < 0x20 && c != b'\n') | (c > 0x7e)
+    }
+    let mut chunks = b.chunks_exact(64);
+    for chunk in &mut chunks {
+        if chunk.iter().fold(false, |acc, &c| acc | bad(c)) {
+            return false;
+        }
+    }
+    !chunks.remainder().iter().any(|&c| bad(c))
+}
+
+/// [`load_simple`] of a text [`plain_ascii`] accepted, building its values
+/// through `intern` when given: the root, and whether it is in its final,
+/// compacted form already (`intern` given, and no Symbol key met: those are
+/// made Strings by the compaction, which must run then).
+pub(crate) fn load_checked(text: &str, intern: Option<&mut dyn Intern>) -> Option<(Value, bool)> {
+    let b = text.as_bytes();
+    let compact = intern.is_some();
     let mut f = Fast {
         text,
         b,
         p: 0,
         bad: false,
+        pairs: Vec::new(),
+        intern,
+        symbol_key: false,
     };
     // Comments, then an optional `---` alone on its line.
     if f.skip_lines(false)? == 0 && b[f.p..].starts_with(b"---") && f.blank_or_eol(f.p + 3) {
@@ -60,10 +100,10 @@ pub(crate) fn load_simple(text: &str) -> Option<Value> {
     if f.next_line().is_some() || f.bad {
         return None;
     }
-    Some(root)
+    Some((root, compact && !f.symbol_key))
 }
 
-struct Fast<'a> {
+struct Fast<'a, 'i> {
     text: &'a str,
     b: &'a [u8],
     /// The start of the line to read next.
@@ -71,6 +111,15 @@ struct Fast<'a> {
     /// A document marker was met where content could be: the full loader
     /// decides.
     bad: bool,
+    /// The pairs of the mappings being read, innermost last (issue 18: a
+    /// mapping's `Map` is made once its pairs are all read, with room for
+    /// them exactly, where growing it pair by pair reallocated it and
+    /// rehashed its index as it grew, and the compaction shrank it again).
+    pairs: Vec<(Value, Value, NodeKind)>,
+    /// Where Strings and flat Arrays are kept once, if anywhere.
+    intern: Option<&'i mut dyn Intern>,
+    /// A mapping key was a Symbol (the compaction must make it a String).
+    symbol_key: bool,
 }
 
 /// A scalar read on one line.
@@ -84,7 +133,7 @@ struct Scan<'a> {
     key: bool,
 }
 
-impl<'a> Fast<'a> {
+impl<'a> Fast<'a, '_> {
     fn at(&self, i: usize) -> u8 {
         self.b.get(i).copied().unwrap_or(b'\n')
     }
@@ -296,13 +345,19 @@ impl<'a> Fast<'a> {
         })
     }
 
-    fn resolve(s: &Scan<'_>) -> Option<Value> {
-        let style = if s.plain {
-            ScalarStyle::Plain
-        } else {
-            ScalarStyle::SingleQuoted
-        };
-        resolve_scalar(&s.text, style, None).ok()
+    /// A scalar's value, as [`super::scalar::resolve_scalar`] resolves an
+    /// untagged scalar (plain ones by Psych's rules, quoted ones Strings);
+    /// a String built through the interner, if any.
+    fn resolve(&mut self, s: &Scan<'_>) -> Option<Value> {
+        if s.plain {
+            if let Some(v) = tokenize_or_text(&s.text).ok()? {
+                return Some(v);
+            }
+        }
+        Some(Value::String(match self.intern.as_deref_mut() {
+            Some(intern) => intern.string(&s.text),
+            None => Str::new(&s.text),
+        }))
     }
 
     /// A block mapping whose keys are at column `ind`, the first at `i`.
@@ -310,13 +365,14 @@ impl<'a> Fast<'a> {
         if depth > MAX_FAST_DEPTH {
             return None;
         }
-        let mut map = Map::default();
+        let start = self.pairs.len();
         loop {
             let k = self.scan(i)?;
             if !k.key {
                 return None;
             }
-            let key = Self::resolve(&k)?;
+            let key = self.resolve(&k)?;
+            self.symbol_key |= matches!(key, Value::Symbol(_));
             let j = self.spaces(k.end);
             let (value, kind) = if self.eol_or_comment(j, k.end) {
                 self.p = self.line_after(j);
@@ -330,9 +386,9 @@ impl<'a> Fast<'a> {
                     return None;
                 }
                 self.p = self.line_after(v.end);
-                (Self::resolve(&v)?, NodeKind::Scalar)
+                (self.resolve(&v)?, NodeKind::Scalar)
             };
-            insert_pair(&mut map, key, false, value, kind);
+            self.pairs.push((key, value, kind));
             match self.next_line() {
                 None => break,
                 Some(n) if n == ind => {
@@ -344,6 +400,15 @@ impl<'a> Fast<'a> {
                 Some(n) if n < ind => break,
                 Some(_) => return None,
             }
+        }
+        // In order, as they were read: `insert_pair` gives repeated keys
+        // and `<<` Psych's meaning (and leaves spare room only then).
+        let mut map = Map::with_capacity(self.pairs.len() - start);
+        for (key, value, kind) in self.pairs.drain(start..) {
+            insert_pair(&mut map, key, false, value, kind);
+        }
+        if map.len() < map.capacity() {
+            map.shrink_to_fit();
         }
         Some(Value::hash(map))
     }
@@ -392,7 +457,8 @@ impl<'a> Fast<'a> {
                     items.push(self.mapping(j - line, j, depth + 1)?);
                 } else {
                     self.p = self.line_after(s.end);
-                    items.push(Self::resolve(&s)?);
+                    let v = self.resolve(&s)?;
+                    items.push(v);
                 }
             }
             match self.next_line() {
@@ -402,7 +468,11 @@ impl<'a> Fast<'a> {
                 Some(_) => return None,
             }
         }
-        Some(Value::array(items))
+        let mut list = Shared::new(List::from(items));
+        if let Some(intern) = self.intern.as_deref_mut() {
+            intern.array(&mut list);
+        }
+        Some(Value::Array(list))
     }
 }
 

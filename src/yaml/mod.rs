@@ -63,6 +63,7 @@
 mod bignum;
 mod emit;
 mod fast;
+pub(crate) use fast::Intern;
 mod loader;
 mod patch;
 mod scalar;
@@ -185,7 +186,21 @@ impl YamlError {
 /// Returns `Ok(None)` when there is no document or its root is null (an empty
 /// file, only comments, `---`, `~`, `null`).
 pub fn load(text: &str, opts: &YamlOptions) -> Result<Option<Value>, YamlError> {
-    if control_character(text).is_some() {
+    load_interned(text, opts, None).map(|(root, _)| root)
+}
+
+/// [`load`], building the values of a document the fast path reads
+/// through `intern` (the file cache's interner): the root, and whether it
+/// is in its final, compacted form already (see [`fast::load_checked`]).
+pub(crate) fn load_interned(
+    text: &str,
+    opts: &YamlOptions,
+    intern: Option<&mut dyn fast::Intern>,
+) -> Result<(Option<Value>, bool), YamlError> {
+    // Printable ASCII and line feeds (the usual data file) have no control
+    // character: one pass over the bytes answers both questions.
+    let ascii = fast::plain_ascii(text.as_bytes());
+    if !ascii && control_character(text).is_some() {
         // libyaml's reader checks the input before the scanner sees it; the
         // error has no context mark, so Psych says line 1 column 1.
         return Err(YamlError::new(
@@ -193,10 +208,12 @@ pub fn load(text: &str, opts: &YamlOptions) -> Result<Option<Value>, YamlError> 
             Some(1),
         ));
     }
-    if let Some(root) = fast::load_simple(text) {
-        return Ok(Some(root));
+    if ascii {
+        if let Some((root, compact)) = fast::load_checked(text, intern) {
+            return Ok((Some(root), compact));
+        }
     }
-    load_full(text, opts)
+    load_full(text, opts).map(|root| (root, false))
 }
 
 /// [`load`] without its fast path: saphyr's events through the loader.

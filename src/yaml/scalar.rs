@@ -109,13 +109,49 @@ pub(crate) fn ruby_inspect(s: &str) -> String {
 
 /// Psych's `ScalarScanner#tokenize`: the Ruby object a plain scalar denotes.
 pub(crate) fn tokenize(s: &str) -> Result<Value, Fail> {
+    Ok(tokenize_or_text(s)?.unwrap_or_else(|| Value::string(s)))
+}
+
+/// [`tokenize`], with `Ok(None)` for "the String `s` itself" (the caller
+/// builds it, or finds it already built: the file cache's interner).
+pub(crate) fn tokenize_or_text(s: &str) -> Result<Option<Value>, Fail> {
+    if string_by_first_byte(s) {
+        return Ok(None);
+    }
+    tokenize_general(s)
+}
+
+/// Whether [`tokenize_general`] certainly leaves `s` a String, by its first
+/// byte alone: an ASCII letter other than the first letters of Psych's null
+/// and boolean words (`null`, `yes`/`true`/`on`, `no`/`false`/`off`), or one
+/// of the other ASCII characters of Psych's string class but `~`. Such a
+/// scalar "looks like a string" (`/^[^\d.:-]?[[:alpha:]_\s!@#$%\^&*(){}<>|\/\\~;=]+/`
+/// matches at its first character), and its first line starts with a
+/// character no null or boolean word starts with: a String whatever its
+/// length (a first compile resolves most of its scalars here, without the
+/// general checks' passes over the text).
+pub(crate) fn string_by_first_byte(s: &str) -> bool {
+    match s.as_bytes().first() {
+        Some(&c) if c.is_ascii_alphabetic() => !matches!(
+            c,
+            b'y' | b't' | b'o' | b'n' | b'f' | b'Y' | b'T' | b'O' | b'N' | b'F'
+        ),
+        Some(&c) => b"_!@#$%^&*(){}<>|/\\;= \t\n\x0b\x0c\r".contains(&c),
+        None => false,
+    }
+}
+
+/// [`tokenize_or_text`] without its first-byte shortcut: Psych's checks in
+/// their order.
+pub(crate) fn tokenize_general(s: &str) -> Result<Option<Value>, Fail> {
     if s.is_empty() {
-        return Ok(Value::Nil);
+        return Ok(Some(Value::Nil));
     }
     // Ruby's regexps here use `^`/`$`, which match at every line.
     if looks_like_string(s) || s.contains('\n') {
-        if s.chars().count() > 5 {
-            return Ok(Value::string(s));
+        // More than five characters (counting at most six).
+        if s.chars().nth(5).is_some() {
+            return Ok(None);
         }
         let lines: Vec<&str> = s.split('\n').collect();
         let last = lines.len() - 1;
@@ -130,19 +166,19 @@ pub(crate) fn tokenize(s: &str) -> Result<Value, Fail> {
                 None => i != last,
             });
         if other_start {
-            return Ok(Value::string(s));
+            return Ok(None);
         }
         let any_line = |words: &[&str]| lines.iter().any(|l| words.iter().any(|w| folds_to(l, w)));
         if s == "~" || any_line(&["null"]) {
-            return Ok(Value::Nil);
+            return Ok(Some(Value::Nil));
         }
         if any_line(&["yes", "true", "on"]) {
-            return Ok(Value::Bool(true));
+            return Ok(Some(Value::Bool(true)));
         }
         if any_line(&["no", "false", "off"]) {
-            return Ok(Value::Bool(false));
+            return Ok(Some(Value::Bool(false)));
         }
-        return Ok(Value::string(s));
+        return Ok(None);
     }
     if is_time(s) {
         return Err(Fail::Disallowed("Time".into()));
@@ -155,26 +191,26 @@ pub(crate) fn tokenize(s: &str) -> Result<Value, Fail> {
     if s.len() <= 5 && s.contains('.') {
         let folded = fold_case(s);
         if folded == ".inf" || folded == "+.inf" {
-            return Ok(Value::Float(f64::INFINITY));
+            return Ok(Some(Value::Float(f64::INFINITY)));
         }
         if folded == "-.inf" {
-            return Ok(Value::Float(f64::NEG_INFINITY));
+            return Ok(Some(Value::Float(f64::NEG_INFINITY)));
         }
         if folded == ".nan" {
-            return Ok(Value::Float(f64::NAN));
+            return Ok(Some(Value::Float(f64::NAN)));
         }
     }
     if let Some(rest) = s.strip_prefix(':') {
         if !rest.is_empty() {
-            return Ok(Value::Symbol(symbol_name(rest).into()));
+            return Ok(Some(Value::Symbol(symbol_name(rest).into())));
         }
     }
     if let Some(v) = sexagesimal(s) {
-        return Ok(v);
+        return Ok(Some(v));
     }
     if is_float(s) {
         if matches!(s, "." | "+." | "-.") {
-            return Ok(Value::string(s));
+            return Ok(None);
         }
         // gsub(/[,_]|\.([Ee]|$)/, '\1')
         let chars: Vec<char> = s.chars().collect();
@@ -187,7 +223,7 @@ pub(crate) fn tokenize(s: &str) -> Result<Value, Fail> {
             }
         }
         return match crate::ruby::float::parse(&cleaned) {
-            Some(f) => Ok(Value::Float(f)),
+            Some(f) => Ok(Some(Value::Float(f))),
             None => Err(Fail::Message(format!(
                 "invalid value for Float(): {}",
                 ruby_inspect(&cleaned)
@@ -204,14 +240,14 @@ pub(crate) fn tokenize(s: &str) -> Result<Value, Fail> {
                 unsigned.len()
             )));
         }
-        return ruby_integer(&cleaned).ok_or_else(|| {
+        return ruby_integer(&cleaned).map(Some).ok_or_else(|| {
             Fail::Message(format!(
                 "invalid value for Integer(): {}",
                 ruby_inspect(&cleaned)
             ))
         });
     }
-    Ok(Value::string(s))
+    Ok(None)
 }
 
 /// Ruby's case folding as far as it matters for Psych's `/i` regexps over
@@ -735,6 +771,136 @@ pub(crate) fn big_integer(negative: bool, digits: &str, radix: u32) -> Option<Va
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The first-byte shortcut says "a String" only where Psych's general
+    /// checks say so too: scalars of every first character (ASCII, the
+    /// characters folding into the null and boolean words, digits, signs)
+    /// followed by pieces of those words, numbers, times and symbols; both
+    /// sides of the shortcut are met many times, and where it refuses the
+    /// general checks answer (Strings and other values alike).
+    #[test]
+    fn first_byte_strings_are_tokenize_strings() {
+        let mut rnd = crate::map::tests::below(0x5ca1a5);
+        let mut firsts: Vec<String> = (0u8..0x80).map(|c| (c as char).to_string()).collect();
+        firsts.extend(
+            [
+                "\u{17f}", "\u{212a}", "\u{fb00}", "\u{e9}", "\u{3b1}", "\u{85}", "\u{a0}",
+            ]
+            .map(String::from),
+        );
+        let pieces = [
+            "ull",
+            "ULL",
+            "es",
+            "ES",
+            "rue",
+            "n",
+            "N",
+            "o",
+            "alse",
+            "ff",
+            "FF",
+            "0",
+            "1",
+            "9",
+            "12",
+            ".",
+            ":",
+            "-",
+            "+",
+            "_",
+            ",",
+            "e",
+            "E",
+            "inf",
+            "nan",
+            "x",
+            "b",
+            "\n",
+            " ",
+            "\t",
+            "~",
+            "2001-01-01",
+            " 12:00:00",
+            "T",
+            "Z",
+            "#",
+            "a",
+            "\u{17f}",
+            "\u{212a}",
+            "\u{e9}",
+            "'",
+            "\"",
+        ];
+        let (mut took, mut refused, mut refused_strings) = (0, 0, 0);
+        for _ in 0..200_000 {
+            // Half the time a start of a value other than a String, and
+            // fewer pieces after it.
+            let valued = rnd(2) == 0;
+            let mut s = if valued {
+                let starts = [
+                    "y",
+                    "Y",
+                    "t",
+                    "T",
+                    "o",
+                    "O",
+                    "n",
+                    "N",
+                    "f",
+                    "F",
+                    "~",
+                    "0",
+                    "1",
+                    "-",
+                    "+",
+                    ".",
+                    ":",
+                    "2001-01-01",
+                    "0x",
+                    "0b",
+                    "1_0",
+                    "1,0",
+                    "-.",
+                    "+.",
+                ];
+                starts[rnd(starts.len() as u64) as usize].to_string()
+            } else {
+                firsts[rnd(firsts.len() as u64) as usize].clone()
+            };
+            for _ in 0..rnd(if valued { 3 } else { 8 }) {
+                s.push_str(pieces[rnd(pieces.len() as u64) as usize]);
+            }
+            let general = tokenize_general(&s);
+            let fast = tokenize_or_text(&s);
+            assert_eq!(
+                format!("{:?}", fast.ok()),
+                format!("{:?}", general.as_ref().ok()),
+                "{s:?}"
+            );
+            if string_by_first_byte(&s) {
+                assert!(matches!(general, Ok(None)), "{s:?}: {:?}", general.ok());
+                took += 1;
+            } else {
+                refused += 1;
+                refused_strings += matches!(general, Ok(None)) as usize;
+            }
+        }
+        assert!(took > 20_000 && refused > 50_000, "{took} {refused}");
+        assert!(
+            refused_strings > 10_000 && refused - refused_strings > 10_000,
+            "{refused_strings} of {refused}"
+        );
+        // And every first byte with nothing after it, or a word after it.
+        for c in 0u8..0x80 {
+            for tail in ["", "ull", "es", "rue", "n", "alse", "ff", "1", ".5", ":00"] {
+                let s = format!("{}{tail}", c as char);
+                if string_by_first_byte(&s) {
+                    assert!(matches!(tokenize_general(&s), Ok(None)), "{s:?}");
+                }
+            }
+        }
+    }
 
     /// `folds_to` answers as folding then comparing does, for ASCII text in
     /// every case mix and for the characters that fold into ASCII letters.
