@@ -331,7 +331,7 @@ pub(crate) fn plain_word(w: u64) -> bool {
 /// The high bit of each byte of `w` that needs an escape (`"`, `\`, below
 /// 0x20), and possibly of bytes above one that does (a borrow only goes up).
 #[inline]
-fn escape_bits(w: u64) -> u64 {
+pub(crate) fn escape_bits(w: u64) -> u64 {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
     let quote = w ^ (ONES * b'"' as u64);

@@ -50,11 +50,21 @@ pub(crate) struct Answer {
     pub status: hiera_status,
     pub json: Option<Vec<u8>>,
     /// The text is [`push_json_bytes`]'s, which never writes a NUL byte:
-    /// copied out without looking for one.
-    pub nul_free: bool,
+    /// copied out without looking for one. Only [`Answer::value`] says so.
+    nul_free: bool,
 }
 
 impl Answer {
+    /// A status and a text that may hold a NUL byte (checked when copied
+    /// out): every answer but [`Answer::value`]'s.
+    pub(crate) fn new(status: hiera_status, json: Option<Vec<u8>>) -> Answer {
+        Answer {
+            status,
+            json,
+            nul_free: false,
+        }
+    }
+
     /// `HIERA_OK` with a text.
     pub(crate) fn ok(json: String) -> Answer {
         Answer::ok_bytes(json.into_bytes())
@@ -62,11 +72,7 @@ impl Answer {
 
     /// `HIERA_OK` with a text's bytes (UTF-8).
     pub(crate) fn ok_bytes(json: Vec<u8>) -> Answer {
-        Answer {
-            status: hiera_status::HIERA_OK,
-            json: Some(json),
-            nul_free: false,
-        }
+        Answer::new(hiera_status::HIERA_OK, Some(json))
     }
 
     /// `HIERA_OK` with a value's compact wire JSON.
@@ -86,43 +92,33 @@ impl Answer {
     pub(crate) fn of_lookup(outcome: Result<Option<Value>>) -> Answer {
         match outcome {
             Ok(Some(v)) => Answer::value(&v),
-            Ok(None) => Answer {
-                status: hiera_status::HIERA_NOT_FOUND,
-                json: None,
-                nul_free: false,
-            },
+            Ok(None) => Answer::new(hiera_status::HIERA_NOT_FOUND, None),
             Err(e) => Answer::failed(&e),
         }
     }
 
     /// An error found while answering: `HIERA_ERROR` and its object.
     pub(crate) fn failed(e: &Error) -> Answer {
-        Answer {
-            status: hiera_status::HIERA_ERROR,
-            json: Some(error_json(e).into_bytes()),
-            nul_free: false,
-        }
+        Answer::new(hiera_status::HIERA_ERROR, Some(error_json(e).into_bytes()))
     }
 
     /// An input of the call is not valid: `HIERA_INVALID_ARGUMENT` and the
     /// error object.
     pub(crate) fn invalid(e: &Error) -> Answer {
-        Answer {
-            status: hiera_status::HIERA_INVALID_ARGUMENT,
-            json: Some(error_json(e).into_bytes()),
-            nul_free: false,
-        }
+        Answer::new(
+            hiera_status::HIERA_INVALID_ARGUMENT,
+            Some(error_json(e).into_bytes()),
+        )
     }
 
     /// An error that is `HIERA_INVALID_ARGUMENT` when its kind is
     /// `invalid_argument`, else `HIERA_ERROR` (a helper whose input and
     /// work fail alike).
     pub(crate) fn refused(e: &Error) -> Answer {
-        Answer {
-            status: hiera_status::of_input_error(e),
-            json: Some(error_json(e).into_bytes()),
-            nul_free: false,
-        }
+        Answer::new(
+            hiera_status::of_input_error(e),
+            Some(error_json(e).into_bytes()),
+        )
     }
 
     /// A text result, or the error `refused` makes of it.

@@ -57,14 +57,9 @@ fn test_hook<'k>(_keys: impl IntoIterator<Item = &'k str>) {
     }
 }
 
-/// `hiera_lookup` without the pointers.
+/// `hiera_lookup` without the pointers, for a text [`crate::wire::key_only`]
+/// has refused (`hiera_lookup` answers those it takes itself).
 pub(crate) fn lookup_json(session: &Session, text: &str) -> Answer {
-    // The most common request, `{"key":"NAME"}`: the key looked up where
-    // it lies in the text (no request made unless the general path needs
-    // one).
-    if let Some(key) = crate::wire::key_only(text) {
-        return lookup_key_json(session, key);
-    }
     let req = match parsed_request(text) {
         Ok(r) => r,
         Err(e) => return Answer::invalid(&e),
@@ -75,37 +70,94 @@ pub(crate) fn lookup_json(session: &Session, text: &str) -> Answer {
     }
     let (outcome, text) = session.explain(&req.lookup);
     match outcome {
-        Ok(found) => Answer {
-            status: if found.is_some() {
+        Ok(found) => Answer::new(
+            if found.is_some() {
                 hiera_status::HIERA_OK
             } else {
                 hiera_status::HIERA_NOT_FOUND
             },
-            json: Some(response_json(&Ok(found), Some(&text)).into_bytes()),
-            nul_free: false,
-        },
-        Err(e) => Answer {
-            status: hiera_status::HIERA_ERROR,
-            json: Some(error_json_explained(&e, Some(&text)).into_bytes()),
-            nul_free: false,
-        },
+            Some(response_json(&Ok(found), Some(&text)).into_bytes()),
+        ),
+        Err(e) => Answer::new(
+            hiera_status::HIERA_ERROR,
+            Some(error_json_explained(&e, Some(&text)).into_bytes()),
+        ),
     }
 }
 
 /// The most requests a thread keeps parsed ([`parsed_request`]).
 const KEPT_REQUESTS: usize = 4096;
-/// The most bytes of request text a thread keeps parsed; a longer text is
-/// parsed each time.
+/// The most bytes a thread's kept requests may weigh ([`weight`]: their
+/// texts and a measure of their parsed values); when a new one would pass
+/// it, all are forgotten.
 const KEPT_REQUEST_BYTES: usize = 1 << 20;
 /// The longest request text kept parsed.
 const KEPT_REQUEST_LEN: usize = 4096;
+/// The most one kept request may weigh ([`weight`]): a text whose parse is
+/// heavier (a default of many small nodes may take a few times its text)
+/// is parsed each time.
+const KEPT_REQUEST_WEIGHT: usize = 16 * 1024;
+
+/// What keeping `req`, parsed from `text`, costs, in bytes, at least: the
+/// text, the keys, and for each node of its values (`merge`, `default`,
+/// `default_values_hash`, `override`, ...) a `Value`'s size and its
+/// String's bytes. The walk stops once past `limit` (a huge default is not
+/// walked to its end: `None`).
+fn weight(text: &str, req: &Request, limit: usize) -> Option<usize> {
+    fn walk(v: &Value, left: &mut isize) -> bool {
+        *left -= std::mem::size_of::<Value>() as isize;
+        match v {
+            Value::String(s) => *left -= s.len() as isize,
+            Value::Array(a) => {
+                for v in a.iter() {
+                    if !walk(v, left) {
+                        return false;
+                    }
+                }
+            }
+            Value::Hash(h) => {
+                if !walk_map(h, left) {
+                    return false;
+                }
+            }
+            Value::Sensitive(v) => return walk(v, left),
+            Value::BigInt(s) | Value::Symbol(s) => *left -= s.len() as isize,
+            Value::Bytes(b) => *left -= b.len() as isize,
+            Value::Rich(r) => *left -= (r.0.len() + r.1.len()) as isize,
+            Value::Nil | Value::Bool(_) | Value::Int(_) | Value::Float(_) => {}
+        }
+        *left >= 0
+    }
+    fn walk_map(m: &Map, left: &mut isize) -> bool {
+        for (k, v) in m.iter() {
+            if !walk(k, left) || !walk(v, left) {
+                return false;
+            }
+        }
+        *left >= 0
+    }
+    let l = &req.lookup;
+    let mut left = limit as isize - text.len() as isize;
+    let names = l.keys.iter().chain(&l.local_variables);
+    left -= names.map(|k| k.len() + 24).sum::<usize>() as isize;
+    let values = l.merge.iter().chain(l.default.iter());
+    let ok = left >= 0
+        && values.into_iter().all(|v| walk(v, &mut left))
+        && walk_map(&l.default_values_hash, &mut left)
+        && walk_map(&l.override_values, &mut left)
+        && l.hiera3_variables
+            .as_ref()
+            .is_none_or(|m| walk_map(m, &mut left));
+    ok.then(|| limit - left as usize)
+}
 
 /// The requests this thread has parsed, by their exact text: a host sends
 /// the same few request texts (a key with its merge, its default, ...) for
 /// every compile, so a repeated text is one probe, not a parse (its `Vec`,
 /// `String`s and values) and a drop. A request is the same whatever the
 /// session; only valid ones are kept. Bounded ([`KEPT_REQUESTS`],
-/// [`KEPT_REQUEST_BYTES`]): when full, forgotten all at once.
+/// [`KEPT_REQUEST_BYTES`] by [`weight`], [`KEPT_REQUEST_WEIGHT`]): when
+/// full, forgotten all at once.
 #[derive(Default)]
 struct ParsedRequests {
     by_text: std::collections::HashMap<Box<str>, Rc<Request>, foldhash::fast::FixedState>,
@@ -124,15 +176,18 @@ fn parsed_request(text: &str) -> Result<Rc<Request>, Error> {
     if let Some(r) = PARSED.with(|p| p.borrow().by_text.get(text).cloned()) {
         return Ok(r);
     }
-    let req = Rc::new(crate::wire::parse_request(text, "request_json")?);
-    if text.len() <= KEPT_REQUEST_LEN {
+    let req = Rc::new(crate::wire::read_one(text, "request_json")?);
+    let weight = (text.len() <= KEPT_REQUEST_LEN)
+        .then(|| weight(text, &req, KEPT_REQUEST_WEIGHT))
+        .flatten();
+    if let Some(weight) = weight {
         PARSED.with(|p| {
             let mut p = p.borrow_mut();
-            if p.by_text.len() >= KEPT_REQUESTS || p.bytes + text.len() > KEPT_REQUEST_BYTES {
+            if p.by_text.len() >= KEPT_REQUESTS || p.bytes + weight > KEPT_REQUEST_BYTES {
                 p.by_text = Default::default();
                 p.bytes = 0;
             }
-            p.bytes += text.len();
+            p.bytes += weight;
             p.by_text.insert(text.into(), Rc::clone(&req));
         });
     }
@@ -575,13 +630,21 @@ pub unsafe extern "C" fn hiera_lookup(
         // SAFETY: checked non-NULL; the caller guarantees a NUL-terminated
         // string valid for the duration of the call.
         let bytes = unsafe { CStr::from_ptr(request_json) }.to_bytes();
-        // `{"key":"NAME"}` with a NAME of plain ASCII: looked up without a
-        // UTF-8 check of the whole text.
-        if let Some(key) = crate::wire::key_only_ascii(bytes) {
-            // SAFETY: `key_only_ascii` returns only bytes below 0x80,
-            // which are UTF-8.
-            let key = unsafe { std::str::from_utf8_unchecked(key) };
-            return lookup_key_json(&session.inner, key);
+        // The most common request, `{"key":"NAME"}`: the key looked up
+        // where it lies in the text, without a UTF-8 check of the whole
+        // text (none at all when NAME is ASCII) and no request made.
+        if let Some((key, ascii)) = crate::wire::key_only(bytes) {
+            let key = if ascii {
+                // SAFETY: `key_only` said every byte of `key` is below
+                // 0x80, which is UTF-8.
+                Some(unsafe { std::str::from_utf8_unchecked(key) })
+            } else {
+                std::str::from_utf8(key).ok()
+            };
+            // A key that is not UTF-8 is refused below, with the offset.
+            if let Some(key) = key {
+                return lookup_key_json(&session.inner, key);
+            }
         }
         match super::utf8_input(bytes, "request_json") {
             Ok(text) => lookup_json(&session.inner, text),
@@ -941,6 +1004,28 @@ mod tests {
                 (HIERA_OK, Some(KEPT_REQUEST_LEN + 2))
             );
         }
+        // A short text whose parse is heavy (a default of many empty
+        // Arrays) is answered all the same, and not kept; a light one is
+        // kept, weighed at least its text.
+        let nodes = (KEPT_REQUEST_LEN - 40) / 3;
+        let heavy = format!(
+            r#"{{"key":"no::such::key","default":[{}[]]}}"#,
+            "[],".repeat(nodes - 1)
+        );
+        assert!(heavy.len() <= KEPT_REQUEST_LEN);
+        let parsed = crate::wire::read_one(&heavy, "request_json").unwrap();
+        assert_eq!(weight(&heavy, &parsed, KEPT_REQUEST_WEIGHT), None);
+        let want = format!("[{}[]]", "[],".repeat(nodes - 1));
+        for _ in 0..2 {
+            assert_eq!(f.lookup(heavy.as_bytes()), (HIERA_OK, Some(want.clone())));
+            assert!(!PARSED.with(|p| p.borrow().by_text.contains_key(heavy.as_str())));
+        }
+        let light = r#"{"key":"no::such::key","default":{"a":["b",1]}}"#;
+        let parsed = crate::wire::read_one(light, "request_json").unwrap();
+        let w = weight(light, &parsed, KEPT_REQUEST_WEIGHT).unwrap();
+        assert!(w >= light.len() + 4 * std::mem::size_of::<Value>(), "{w}");
+        f.lookup(light.as_bytes());
+        assert!(PARSED.with(|p| p.borrow().by_text.contains_key(light)));
     }
 
     #[test]

@@ -33,4 +33,4 @@ pub mod read;
 pub mod request;
 
 pub use read::{wire_value, Reader, SyntaxError};
-pub use request::{key_only, key_only_ascii, parse_keys, parse_request, parse_requests};
+pub use request::{key_only, key_only_str, parse_keys, parse_request, parse_requests, read_one};

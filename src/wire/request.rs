@@ -28,7 +28,7 @@ fn in_member(e: SyntaxError, member: &str) -> SyntaxError {
 /// Reads one request from `text` (`input` names the argument in errors,
 /// e.g. `request_json`): a JSON object and nothing after it.
 pub fn parse_request(text: &str, input: &str) -> Result<Request, Error> {
-    if let Some(key) = key_only(text) {
+    if let Some(key) = key_only_str(text) {
         return Ok(Request {
             lookup: LookupRequest::key(key),
             explain: false,
@@ -40,67 +40,62 @@ pub fn parse_request(text: &str, input: &str) -> Result<Request, Error> {
 /// The key of the most common request, `{"key":"NAME"}` written exactly
 /// so (no whitespace, no other member), whose NAME has no escape and no
 /// control character: what the reader would make of it, without reading
-/// it. Anything else is `None` and goes to the reader. Its callers may look
-/// the key up borrowed, as [`parse_request`]'s one-key request.
-pub fn key_only(text: &str) -> Option<&str> {
-    let key = text.strip_prefix("{\"key\":\"")?.strip_suffix("\"}")?;
-    plain(key.as_bytes()).then_some(key)
-}
-
-/// [`key_only`] of a request's bytes not yet checked for UTF-8: the key's
-/// bytes when the request is `{"key":"NAME"}` with a NAME of plain ASCII
-/// (no escape, no control character, no byte above 0x7f), so that they are
-/// UTF-8 without a check of the whole text. Anything else is `None` (a key
-/// with other characters goes the way of [`key_only`]).
-pub fn key_only_ascii(text: &[u8]) -> Option<&[u8]> {
+/// it, read from the request's bytes (not yet checked for UTF-8). Returns
+/// the key's bytes and whether they are all ASCII (then they are UTF-8
+/// without a check; other bytes are the caller's to check). Anything else
+/// is `None` and goes to the reader. Its callers may look the key up
+/// borrowed, as [`parse_request`]'s one-key request.
+#[inline(always)]
+pub fn key_only(text: &[u8]) -> Option<(&[u8], bool)> {
     let key = text.strip_prefix(b"{\"key\":\"")?.strip_suffix(b"\"}")?;
-    plain_ascii(key).then_some(key)
+    let (plain, ascii) = scan(key);
+    plain.then_some((key, ascii))
 }
 
-/// [`plain`], and every byte ASCII: a word (eight bytes) at a time, the
-/// last word overlapping the one before it, a key under eight bytes padded
-/// with spaces.
-fn plain_ascii(b: &[u8]) -> bool {
-    fn ok(w: &[u8]) -> bool {
+/// [`key_only`] of a text already UTF-8: the key as a `str`.
+pub fn key_only_str(text: &str) -> Option<&str> {
+    // The frame is ASCII, so the key's bounds are character bounds.
+    key_only(text.as_bytes()).map(|(key, _)| &text[8..8 + key.len()])
+}
+
+/// Whether no byte of `b` is `"`, `\` or a control character, and whether
+/// every byte is ASCII: a word (eight bytes) at a time, the last word
+/// overlapping the one before it, a key under eight bytes padded with
+/// spaces.
+#[inline(always)]
+fn scan(b: &[u8]) -> (bool, bool) {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    #[inline(always)]
+    fn word(w: &[u8]) -> u64 {
         let mut word = [0u8; 8];
         word.copy_from_slice(w);
-        let w = u64::from_le_bytes(word);
-        w & 0x8080_8080_8080_8080 == 0 && crate::render::plain_word(w)
+        u64::from_le_bytes(word)
     }
     let n = b.len();
-    if n < 8 {
-        let mut word = [b' '; 8];
-        word[..n].copy_from_slice(b);
-        return ok(&word);
-    }
-    let mut i = 0;
-    while i + 8 < n {
-        if !ok(&b[i..i + 8]) {
-            return false;
+    let (escapes, high) = if n < 8 {
+        let mut padded = [b' '; 8];
+        padded[..n].copy_from_slice(b);
+        let w = word(&padded);
+        (crate::render::escape_bits(w), w)
+    } else {
+        // Branch-free: the bits of every word gathered, tested once.
+        let (mut escapes, mut high) = (0, 0);
+        let mut i = 0;
+        while i + 8 < n {
+            let w = word(&b[i..i + 8]);
+            escapes |= crate::render::escape_bits(w);
+            high |= w;
+            i += 8;
         }
-        i += 8;
-    }
-    ok(&b[n - 8..])
+        let w = word(&b[n - 8..]);
+        (escapes | crate::render::escape_bits(w), high | w)
+    };
+    (escapes == 0, high & HIGH == 0)
 }
 
-/// Whether no byte of `b` is `"`, `\` or a control character: eight bytes
-/// at a time, then the rest.
-fn plain(b: &[u8]) -> bool {
-    let mut words = b.chunks_exact(8);
-    let words_plain = words.by_ref().all(|w| {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(w);
-        crate::render::plain_word(u64::from_le_bytes(word))
-    });
-    words_plain
-        && words
-            .remainder()
-            .iter()
-            .all(|&b| b >= 0x20 && b != b'"' && b != b'\\')
-}
-
-/// [`parse_request`] by the reader.
-fn read_one(text: &str, input: &str) -> Result<Request, Error> {
+/// [`parse_request`] by the reader, without [`key_only`]'s check first:
+/// for a text whose caller has already seen [`key_only`] refuse it.
+pub fn read_one(text: &str, input: &str) -> Result<Request, Error> {
     let mut r = Reader::new(text);
     match read_request(&mut r, input) {
         Ok(req) => {
@@ -365,7 +360,7 @@ mod tests {
             r#"{"key":""}"#,
             r#"{"key":"'quoted'.x"}"#,
         ] {
-            assert!(key_only(text).is_some(), "{text}");
+            assert!(key_only_str(text).is_some(), "{text}");
             let fast = parse_request(text, "request_json").unwrap();
             let read = read_one(text, "request_json").unwrap();
             assert_eq!(format!("{fast:?}"), format!("{read:?}"), "{text}");
@@ -381,7 +376,7 @@ mod tests {
             r#"{"key":"a"}}"#,
             r#"{"key":"a"},{"key":"b"}"#,
         ] {
-            assert!(key_only(text).is_none(), "{text}");
+            assert!(key_only_str(text).is_none(), "{text}");
         }
         assert!(msg(r#"{"key":"a"},{"key":"b"}"#).contains("after the value"));
         // An escape or a control character at every offset of longer keys
@@ -389,55 +384,56 @@ mod tests {
         for len in 1..30 {
             let key: String = "profile::a_long_module::param_x"[..len].to_string();
             assert_eq!(
-                key_only(&format!("{{\"key\":\"{key}\"}}")),
+                key_only_str(&format!("{{\"key\":\"{key}\"}}")),
                 Some(key.as_str())
             );
             for at in 0..len {
                 for c in ['"', '\\', '\n', '\u{1}'] {
                     let mut k = key.clone();
                     k.replace_range(at..at + 1, &c.to_string());
-                    assert_eq!(key_only(&format!("{{\"key\":\"{k}\"}}")), None, "{k:?}");
+                    assert_eq!(key_only_str(&format!("{{\"key\":\"{k}\"}}")), None, "{k:?}");
                 }
             }
         }
     }
 
     #[test]
-    fn ascii_key_only_requests_are_key_only_requests_of_ascii_keys() {
-        // Every byte value at every offset of keys of 0 to 30 bytes: the
-        // bytes' answer is the text's `key_only` when the key is ASCII, and
-        // `None` otherwise (a key with other bytes is the text's to answer).
+    fn key_only_says_which_keys_are_ascii() {
+        // Every byte value at every offset of keys of 0 to 30 bytes: a key
+        // with no quote, backslash or control byte is the key, ASCII when
+        // no byte is above 0x7f; a UTF-8 text's key is the reader's.
         let base = "profile::a_long_module::param_x";
         for len in 0..=base.len() {
             let key = &base.as_bytes()[..len];
             let text = [b"{\"key\":\"".as_slice(), key, b"\"}"].concat();
-            assert_eq!(key_only_ascii(&text), Some(key));
+            assert_eq!(key_only(&text), Some((key, true)));
             for at in 0..len {
                 for byte in 0..=255u8 {
                     let mut k = key.to_vec();
                     k[at] = byte;
                     let text = [b"{\"key\":\"".as_slice(), &k, b"\"}"].concat();
-                    let want = std::str::from_utf8(&text)
-                        .ok()
-                        .and_then(key_only)
-                        .filter(|k| k.is_ascii())
-                        .map(str::as_bytes);
-                    assert_eq!(key_only_ascii(&text), want, "{k:?}");
-                    assert_eq!(
-                        want.is_some(),
-                        (0x20..0x80).contains(&byte) && byte != b'"' && byte != b'\\'
-                    );
+                    let plain = byte >= 0x20 && byte != b'"' && byte != b'\\';
+                    let want = plain.then_some((k.as_slice(), byte < 0x80));
+                    assert_eq!(key_only(&text), want, "{k:?}");
+                    if let (Ok(text), true) = (std::str::from_utf8(&text), plain) {
+                        let fast = parse_request(text, "request_json").unwrap();
+                        let read = read_one(text, "request_json").unwrap();
+                        assert_eq!(format!("{fast:?}"), format!("{read:?}"), "{text}");
+                    }
                 }
             }
         }
+        assert_eq!(
+            key_only(r#"{"key":"ké"}"#.as_bytes()),
+            Some(("ké".as_bytes(), false))
+        );
         for text in [
-            r#"{"key":"ké"}"#,
             r#"{"key":"a"} "#,
             r#"{ "key":"a"}"#,
             r#"{"key":"a","merge":"deep"}"#,
             r#"{"key":"a"}}"#,
         ] {
-            assert_eq!(key_only_ascii(text.as_bytes()), None, "{text}");
+            assert_eq!(key_only(text.as_bytes()), None, "{text}");
         }
     }
 
