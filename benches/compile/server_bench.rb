@@ -10,7 +10,8 @@
 #   ruby benches/compile/server_bench.rb --repo DIR --name NAME   (server-run passes 3 and 3)
 #        --server MODE=URL,LOGDIR [--server MODE=URL,LOGDIR]
 #        [--rounds N (5)] [--warm-rounds N (1)] [--nodes N] [--json OUT]
-#        [--steady-rounds N (0)] [--steady-window W (3)] [--meta KEY=VALUE ...]
+#        [--steady-rounds N (0)] [--steady-window W (3)] [--steady-min M (2W)]
+#        [--steady-tolerance T (0.03)] [--meta KEY=VALUE ...]
 #
 # MODE is puppet (stock) or handoff; LOGDIR the server's Puppet logdir (its
 # puppetserver.log and the timer's compile-bench-records.jsonl).
@@ -26,10 +27,13 @@
 # 4. --steady-rounds N (0: none): the steady state of a server that has run
 #    for long (the JVM's C2 keeps compiling JRuby's bytecode for many
 #    compiles): more rounds, timed and alternating as the early ones, until
-#    the by-round medians stop falling (once 2W steady rounds and 12 passes
-#    over the nodes in all have run: both servers' median of ms in Hiera and
-#    of ms per compile over the last W rounds no more than 2% below those of
-#    the W rounds before) or N rounds. The
+#    both servers' by-round medians are flat (once --steady-min M (2W) steady
+#    rounds and 12 passes over the nodes in all have run: both servers'
+#    median of ms in Hiera and of ms per compile over the last W rounds
+#    within --steady-tolerance T (3%) of those of the W rounds before, in
+#    either direction: a server whose times still rise is not steady either;
+#    before jruby9 only a fall counted, so a stock server slowing through the
+#    run stopped it) or N rounds. The
 #    steady-state figures are the medians over the last W rounds, reported
 #    beside (never instead of) the first compile and the early rounds.
 # Per compile: the HTTP wall time (the client's), the compile and the time in
@@ -53,7 +57,8 @@ module ServerBench
   module_function
 
   def parse_args(argv)
-    opts = { rounds: 5, warm_rounds: 1, steady_rounds: 0, steady_window: 3, nodes: nil, servers: {}, meta: {} }
+    opts = { rounds: 5, warm_rounds: 1, steady_rounds: 0, steady_window: 3, steady_min: nil, steady_tolerance: 0.03,
+             nodes: nil, servers: {}, meta: {} }
     until argv.empty?
       arg = argv.shift
       case arg
@@ -69,6 +74,8 @@ module ServerBench
       when '--nodes' then opts[:nodes] = Integer(argv.shift)
       when '--steady-rounds' then opts[:steady_rounds] = Integer(argv.shift)
       when '--steady-window' then opts[:steady_window] = Integer(argv.shift)
+      when '--steady-min' then opts[:steady_min] = Integer(argv.shift)
+      when '--steady-tolerance' then opts[:steady_tolerance] = Float(argv.shift)
       when '--json' then opts[:json] = argv.shift
       when '--meta'
         k, v = argv.shift.split('=', 2)
@@ -78,6 +85,7 @@ module ServerBench
     end
     abort 'usage: server_bench.rb --repo DIR --server MODE=URL,LOGDIR ...' unless opts[:repo] && !opts[:servers].empty?
     opts[:name] ||= File.basename(opts[:repo])
+    opts[:steady_min] ||= 2 * opts[:steady_window]
     opts
   end
 
@@ -189,7 +197,8 @@ module ServerBench
     run = lambda do |mode, cert, round|
       catalog, ms = clients[mode].compile(bodies[cert])
       check(mode, cert, catalog, round)
-      samples << { 'mode' => mode, 'node' => cert, 'round' => round, 'http_ms' => ms, 'resources' => catalog['resources'].size }
+      samples << { 'mode' => mode, 'node' => cert, 'round' => round, 'http_ms' => ms, 'resources' => catalog['resources'].size,
+                   'at' => Time.now.utc.strftime('%H:%M:%S.%L') }
     end
 
     t_start = now
@@ -206,14 +215,15 @@ module ServerBench
       order.each { |m| nodes.each { |cert, _| run.call(m, cert, round) } }
     end
     # 4. the steady state: rounds "s0", "s1", ... until flat (or N rounds)
-    @steady = { 'rounds_run' => 0, 'window' => opts[:steady_window], 'flat' => false }
+    @steady = { 'rounds_run' => 0, 'window' => opts[:steady_window], 'flat' => false, 'min' => opts[:steady_min],
+                'tolerance' => opts[:steady_tolerance] }
     opts[:steady_rounds].times do |round|
       order = (opts[:rounds] + round).even? ? modes : modes.reverse
       order.each { |m| nodes.each { |cert, _| run.call(m, cert, "s#{round}") } }
       @steady['rounds_run'] = round + 1
-      next if round + 1 + opts[:warm_rounds] + opts[:rounds] < 12
+      next if round + 1 + opts[:warm_rounds] + opts[:rounds] < 12 || round + 1 < opts[:steady_min]
 
-      break if (@steady['flat'] = steady_flat?(samples, modes, round + 1, opts[:steady_window]))
+      break if (@steady['flat'] = steady_flat?(samples, modes, round + 1, opts[:steady_window], opts[:steady_tolerance]))
     end
     elapsed = (now - t_start) / 1e9
 
@@ -292,13 +302,13 @@ module ServerBench
     end
   end
 
-  def steady_flat?(samples, modes, done, w)
+  def steady_flat?(samples, modes, done, w, tol)
     return false if done < 2 * w
 
     modes.all? do |m|
       last = steady_medians(samples, m, done - w, done)
       before = steady_medians(samples, m, done - 2 * w, done - w)
-      last.zip(before).all? { |a, b| a && b && a >= 0.98 * b }
+      last.zip(before).all? { |a, b| a && b && (a - b).abs <= tol * b }
     end
   end
 
@@ -471,7 +481,7 @@ module ServerBench
       puts "#{mode}: hand-off counters per compile #{s['handoff_counters_per_compile']}" unless s['handoff_counters_per_compile'].empty?
     end
     if (st = r['steady'])
-      puts "== steady state: #{st['rounds_run']} more timed rounds (#{st['flat'] ? 'the by-round medians stopped falling' : 'NOT flat yet: the medians still fell'}); " \
+      puts "== steady state: #{st['rounds_run']} more timed rounds (#{st['flat'] ? "both servers' by-round medians flat within #{(100 * st['tolerance']).round(1)}%" : 'NOT flat: the rounds ran out'}); " \
            "medians over the last #{st['rounds_measured'].size} (#{st['rounds_measured'].join(', ')})"
       puts format('%-8s %9s %11s %10s %8s %10s %10s %12s %13s', 'server', 'HTTP ms', 'ms/compile', 'ms Hiera', 'Hiera %',
                   'CPU share', 'GC ms', 'CPU ms/comp', 'CPU ms Hiera')
@@ -489,6 +499,16 @@ module ServerBench
         puts "  #{mode}: " + pr.map { |k, v|
           "#{k}: #{f1(v['compile_ms_median'])} #{f1(v['hiera_ms_median'])}; #{f1(v['cpu_ms_median'])} #{f1(v['hiera_cpu_ms_median'])}"
         }.join(', ')
+      end
+      pp_, hh = st['per_round'].values_at('puppet', 'handoff')
+      if pp_ && hh
+        puts 'steady state by round, stock/hand-off (compile x, Hiera x; CPU: compile x, Hiera x):'
+        pp_.each do |k, a|
+          next unless (b = hh[k])
+
+          x = ->(f) { a[f] && b[f] && b[f].positive? ? format('%.2f', a[f] / b[f]) : '-' }
+          puts "  #{k}: #{x.('compile_ms_median')} #{x.('hiera_ms_median')}; #{x.('cpu_ms_median')} #{x.('hiera_cpu_ms_median')}"
+        end
       end
     end
     if (f = r['first_compile']['handoff']) && f['handoff']
