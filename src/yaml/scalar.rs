@@ -136,7 +136,34 @@ pub(crate) fn string_by_first_byte(s: &str) -> bool {
             c,
             b'y' | b't' | b'o' | b'n' | b'f' | b'Y' | b'T' | b'O' | b'N' | b'F'
         ),
-        Some(&c) => b"_!@#$%^&*(){}<>|/\\;= \t\n\x0b\x0c\r".contains(&c),
+        Some(&c) => matches!(
+            c,
+            b'_' | b'!'
+                | b'@'
+                | b'#'
+                | b'$'
+                | b'%'
+                | b'^'
+                | b'&'
+                | b'*'
+                | b'('
+                | b')'
+                | b'{'
+                | b'}'
+                | b'<'
+                | b'>'
+                | b'|'
+                | b'/'
+                | b'\\'
+                | b';'
+                | b'='
+                | b' '
+                | b'\t'
+                | b'\n'
+                | b'\x0b'
+                | b'\x0c'
+                | b'\r'
+        ),
         None => false,
     }
 }
