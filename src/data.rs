@@ -374,11 +374,14 @@ fn yaml_data_document(
     text: &str,
     path: &Path,
     strict: Strict,
-    intern: Option<&mut dyn crate::yaml::Intern>,
+    interner: Option<&Mutex<Interner>>,
 ) -> Result<(Value, bool, bool)> {
-    let (root, compact) =
-        crate::yaml::load_interned(text, &crate::yaml::YamlOptions::default(), intern)
-            .map_err(|e| e.to_error(path))?;
+    let opts = crate::yaml::YamlOptions::default();
+    let (root, compact) = match interner {
+        Some(i) => crate::yaml::load_interned_shared(text, &opts, i),
+        None => crate::yaml::load_interned(text, &opts, None),
+    }
+    .map_err(|e| e.to_error(path))?;
     let root = match root {
         Some(v @ Value::Hash(_)) => return Ok((v, false, compact)),
         None | Some(Value::Nil | Value::Bool(false)) => Ok(Value::empty_hash()),
@@ -1322,45 +1325,33 @@ impl FileCache {
         }
         let mut includes = crate::hocon::cache_includes::CacheIncludes::new(self);
         self.get(path, tag, |bytes| {
-            // A YAML file is read with the interner held, if no other
-            // thread holds it (else read as it is, and compacted after):
-            // what YAML's fast path reads is built in its kept form.
-            let mut held = None;
+            // YAML's fast path reads with the interner held, if no other
+            // thread holds it (else it reads as it is, compacted after):
+            // what it reads is built in its kept form.
             let mut not_a_hash = false;
             let root = match format {
                 DataFormat::Yaml => match yaml_utf8(bytes) {
-                    Ok(text) => {
-                        held = match self.strings.try_lock() {
-                            Ok(guard) => Some(guard),
-                            Err(std::sync::TryLockError::Poisoned(p)) => Some(p.into_inner()),
-                            Err(std::sync::TryLockError::WouldBlock) => None,
-                        };
-                        let intern = held
-                            .as_deref_mut()
-                            .map(|i| i as &mut dyn crate::yaml::Intern);
-                        yaml_data_document(text, path, self.strict, intern).map(
-                            |(root, other, compact)| {
-                                not_a_hash = other;
-                                (root, compact)
-                            },
-                        )
-                    }
+                    Ok(text) => yaml_data_document(text, path, self.strict, Some(&self.strings))
+                        .map(|(root, other, compact)| {
+                            not_a_hash = other;
+                            (root, compact)
+                        }),
                     Err(problem) => Err(Error::parse(path, problem, Some(1))),
                 },
                 DataFormat::Json => json_data_root(bytes, path).map(|root| (root, false)),
                 DataFormat::Hocon => includes.parse(bytes, path).map(|root| (root, false)),
             };
+            // The purge runs after a failed parse too: a fast path that
+            // gave up part way may have kept strings nothing refers to.
+            let mut strings = self.strings.lock().unwrap_or_else(|p| p.into_inner());
             let parsed = root.map(|(mut root, compact)| {
-                let mut strings = held
-                    .take()
-                    .unwrap_or_else(|| self.strings.lock().unwrap_or_else(|p| p.into_inner()));
                 if !compact {
                     Compactor::new(Some(&mut strings)).value(&mut root, format == DataFormat::Yaml);
                 }
-                strings.purge();
                 into_map(root)
             });
-            drop(held);
+            strings.purge();
+            drop(strings);
             if not_a_hash {
                 // Puppet's yaml_data warns each time it reads one (warned
                 // with the interner no longer held).
@@ -1926,6 +1917,9 @@ mod tests {
             "a: 1\n:b: 2\nc:\n  :d: x\n".into(),
             "a: 1\na: 2\nb: 3\n<<: {c: 4}\n".into(),
             "k1: v\nk2: v\nk3: v\nk4: v\nk5: v\nk6: v\nk7: v\nk8: v\nk9: v\nk1: w\nk10: z\n".into(),
+            // Nine pairs, eight keys: sized for an index, kept without one.
+            "a: 1\na: 2\nb: 3\nc: 4\nd: 5\ne: 6\nf: 7\ng: 8\nh: 9\n".into(),
+            "x:\n  a: 1\n  a: 2\n  b: 3\n  c: 4\n  d: 5\n  e: 6\n  f: 7\n  g: 8\n  h: 9\n".into(),
         ];
         let mut stack = vec![root];
         while let Some(dir) = stack.pop() {
@@ -1973,9 +1967,14 @@ mod tests {
                     assert_eq!(sa[i].1 == sa[j].1, sb[i].1 == sb[j].1, "{text:?}");
                 }
             }
+            // No spare room, and a hash index only on a map that needs one.
             fn spare(v: &Value) -> bool {
                 match v {
-                    Value::Hash(h) => h.len() < h.capacity() || h.values().any(spare),
+                    Value::Hash(h) => {
+                        h.len() < h.capacity()
+                            || h.is_indexed() != (h.len() > crate::map::INDEXED)
+                            || h.values().any(spare)
+                    }
                     Value::Array(l) => l.iter().any(spare),
                     _ => false,
                 }
@@ -2255,6 +2254,30 @@ mod tests {
         // The live values (3,117) plus at most twice what was live at the
         // last purge.
         assert!(most < 3 * 3200 + MIN_PURGE, "{most} values interned");
+        drop(cache);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A file YAML's fast path reads part way and the full loader then
+    /// refuses leaves no strings in the interner past the next purge.
+    #[test]
+    fn interned_strings_of_failed_parses_are_dropped() {
+        let dir = scratch_dir("purge-failed");
+        let f = dir.join("x.yaml");
+        let cache = FileCache::default();
+        let mut most = 0;
+        for round in 0..40 {
+            let mut text: String = (0..1000 + round)
+                .map(|i| format!("a_long_key_{round}_{i}: a_long_value_{round}_{i}\n"))
+                .collect();
+            text.push_str("bad: [unclosed\n");
+            std::fs::write(&f, text).unwrap();
+            assert!(cache.data(&f, DataFormat::Yaml).is_err());
+            let interner = cache.strings.lock().unwrap();
+            most = most.max(interner.strings.len() + interner.arrays.len());
+        }
+        assert!(most > 1000, "the fast path interned what it read: {most}");
+        assert!(most < 2 * 2100 + MIN_PURGE, "{most} values interned");
         drop(cache);
         std::fs::remove_dir_all(&dir).unwrap();
     }

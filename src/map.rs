@@ -235,6 +235,13 @@ impl Map {
         )
     }
 
+    /// Whether the map has a hash index (more than [`INDEXED`] entries, or
+    /// sized for them and not shrunk).
+    #[cfg(test)]
+    pub(crate) fn is_indexed(&self) -> bool {
+        matches!(self.0, Repr::Big(_))
+    }
+
     /// The number of entries.
     pub fn len(&self) -> usize {
         self.entries().len()
@@ -541,8 +548,13 @@ impl Map {
         }
     }
 
-    /// Frees unused capacity.
+    /// Frees unused capacity, and the index of a map of at most
+    /// [`INDEXED`] entries (one sized for more, whose repeated keys left
+    /// fewer, is searched as a small one is).
     pub fn shrink_to_fit(&mut self) {
+        if self.len() <= INDEXED {
+            self.unindex();
+        }
         match &mut self.0 {
             Repr::Small(entries) => entries.shrink_to_fit(),
             Repr::Big(big) => {

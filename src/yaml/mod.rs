@@ -197,8 +197,42 @@ pub(crate) fn load_interned(
     opts: &YamlOptions,
     intern: Option<&mut dyn fast::Intern>,
 ) -> Result<(Option<Value>, bool), YamlError> {
-    // Printable ASCII and line feeds (the usual data file) have no control
-    // character: one pass over the bytes answers both questions.
+    if plain_ascii_checked(text)? {
+        if let Some((root, compact)) = fast::load_checked(text, intern) {
+            return Ok((Some(root), compact));
+        }
+    }
+    load_full(text, opts).map(|root| (root, false))
+}
+
+/// [`load_interned`] with a shared interner, held only while the fast path
+/// reads (not through the full loader, which may take long on a large or
+/// hostile file, while other threads wait to keep their parses): taken if
+/// no other thread holds it, else the fast path reads without it (and the
+/// root is not in its kept form).
+pub(crate) fn load_interned_shared<I: fast::Intern>(
+    text: &str,
+    opts: &YamlOptions,
+    interner: &std::sync::Mutex<I>,
+) -> Result<(Option<Value>, bool), YamlError> {
+    if plain_ascii_checked(text)? {
+        let mut held = match interner.try_lock() {
+            Ok(guard) => Some(guard),
+            Err(std::sync::TryLockError::Poisoned(p)) => Some(p.into_inner()),
+            Err(std::sync::TryLockError::WouldBlock) => None,
+        };
+        let intern = held.as_deref_mut().map(|i| i as &mut dyn fast::Intern);
+        if let Some((root, compact)) = fast::load_checked(text, intern) {
+            return Ok((Some(root), compact));
+        }
+    }
+    load_full(text, opts).map(|root| (root, false))
+}
+
+/// Whether `text` is printable ASCII and line feeds (the usual data file,
+/// which has no control character: one pass over the bytes answers both
+/// questions), or the error of a control character in it.
+fn plain_ascii_checked(text: &str) -> Result<bool, YamlError> {
     let ascii = fast::plain_ascii(text.as_bytes());
     if !ascii && control_character(text).is_some() {
         // libyaml's reader checks the input before the scanner sees it; the
@@ -208,12 +242,7 @@ pub(crate) fn load_interned(
             Some(1),
         ));
     }
-    if ascii {
-        if let Some((root, compact)) = fast::load_checked(text, intern) {
-            return Ok((Some(root), compact));
-        }
-    }
-    load_full(text, opts).map(|root| (root, false))
+    Ok(ascii)
 }
 
 /// [`load`] without its fast path: saphyr's events through the loader.
