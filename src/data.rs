@@ -1911,7 +1911,6 @@ mod tests {
     /// full loader's documents, Symbol keys).
     #[test]
     fn interned_as_read_is_read_then_compacted() {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
         let mut texts: Vec<String> = vec![
             "a: a long string\nb: [x]\nc:\n- a long string\n- 1\n- another long one\nd:\n- a long string\n- 1\n- another long one\n".into(),
             "a: 1\n:b: 2\nc:\n  :d: x\n".into(),
@@ -1921,19 +1920,7 @@ mod tests {
             "a: 1\na: 2\nb: 3\nc: 4\nd: 5\ne: 6\nf: 7\ng: 8\nh: 9\n".into(),
             "x:\n  a: 1\n  a: 2\n  b: 3\n  c: 4\n  d: 5\n  e: 6\n  f: 7\n  g: 8\n  h: 9\n".into(),
         ];
-        let mut stack = vec![root];
-        while let Some(dir) = stack.pop() {
-            for entry in std::fs::read_dir(&dir).unwrap() {
-                let path = entry.unwrap().path();
-                if path.is_dir() {
-                    stack.push(path);
-                } else if path.extension().is_some_and(|e| e == "yaml") {
-                    if let Ok(text) = std::fs::read_to_string(&path) {
-                        texts.push(text);
-                    }
-                }
-            }
-        }
+        texts.extend(crate::yaml::test_yaml_texts());
         let (mut fast, mut compacted) = (0, 0);
         // One interner each way over all the documents, as a cache's.
         let (mut a, mut b) = (Interner::default(), Interner::default());

@@ -571,21 +571,9 @@ mod tests {
     #[test]
     fn test_files_and_the_psych_table_load_alike() {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
-        let mut stack = vec![root.clone()];
-        let (mut files, mut fast) = (0, 0);
-        while let Some(dir) = stack.pop() {
-            for entry in std::fs::read_dir(&dir).unwrap() {
-                let path = entry.unwrap().path();
-                if path.is_dir() {
-                    stack.push(path);
-                } else if path.extension().is_some_and(|e| e == "yaml") {
-                    if let Ok(text) = std::fs::read_to_string(&path) {
-                        files += 1;
-                        fast += same(&text) as usize;
-                    }
-                }
-            }
-        }
+        let texts = crate::yaml::test_yaml_texts();
+        let files = texts.len();
+        let fast: usize = texts.iter().map(|t| same(t) as usize).sum();
         assert!(files > 1000 && fast > files / 2, "{fast} of {files}");
         let table: serde_json::Value =
             serde_json::from_str(&std::fs::read_to_string(root.join("psych/cases.json")).unwrap())

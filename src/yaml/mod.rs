@@ -380,3 +380,24 @@ fn load_full(text: &str, opts: &YamlOptions) -> Result<Option<Value>, YamlError>
         None,
     ))
 }
+
+/// The text of every YAML file under the repository's `tests/` (a corpus
+/// for tests that compare two ways of reading YAML).
+#[cfg(test)]
+pub(crate) fn test_yaml_texts() -> Vec<String> {
+    let mut texts = Vec::new();
+    let mut stack = vec![std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests")];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "yaml") {
+                if let Ok(text) = std::fs::read_to_string(&path) {
+                    texts.push(text);
+                }
+            }
+        }
+    }
+    texts
+}
