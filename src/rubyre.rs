@@ -85,7 +85,7 @@ fn onigmo_message(detail: &str) -> Option<&'static str> {
 /// a first compile). The syntax is checked at once, so a bad pattern fails
 /// where it always did; a pattern that only fails to compile (one over the
 /// regex crate's size limits) fails the lookups that reach it. A pattern of
-/// literal text around at most one `.*` ([`Literal`], most real ones) is
+/// literal text around at most one `.*` (`Literal`, most real ones) is
 /// neither parsed nor compiled for such subjects: it is a comparison.
 #[derive(Debug)]
 pub struct Pattern {
