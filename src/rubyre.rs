@@ -150,16 +150,7 @@ impl Literal {
         let tails: Vec<Box<str>> = if body.is_empty() {
             vec![lead.into()]
         } else {
-            let inner = body.strip_prefix('(')?.strip_suffix(')')?;
-            let inner = inner.strip_prefix("?:").unwrap_or(inner);
-            let alternatives: Vec<&str> = inner.split('|').collect();
-            if !alternatives
-                .iter()
-                .all(|a| !a.is_empty() && a.chars().all(is_literal))
-            {
-                return None;
-            }
-            alternatives
+            literal_group(body)?
                 .into_iter()
                 .map(|a| format!("{lead}{a}").into_boxed_str())
                 .collect()
@@ -357,7 +348,13 @@ pub fn literal_suffixes(src: &str) -> Option<Vec<String>> {
 /// The alternatives of a group of literals that ends the pattern:
 /// `(a|b)$` or `(?:a|b)$`.
 fn trailing_literal_group(rest: &str) -> Option<Vec<&str>> {
-    let inner = rest.strip_suffix(")$")?.strip_prefix('(')?;
+    literal_group(rest.strip_suffix('$')?)
+}
+
+/// The alternatives of `group`, when it is exactly a group of non-empty
+/// literal texts: `(a|b)` or `(?:a|b)`.
+fn literal_group(group: &str) -> Option<Vec<&str>> {
+    let inner = group.strip_prefix('(')?.strip_suffix(')')?;
     let inner = inner.strip_prefix("?:").unwrap_or(inner);
     let alternatives: Vec<&str> = inner.split('|').collect();
     alternatives
