@@ -157,6 +157,9 @@ fn main() {
         let mut sizes: HashMap<usize, usize> = HashMap::new();
         let mut keys: HashMap<String, usize> = HashMap::new();
         let (mut hashes, mut entries, mut arrays, mut inline_keys, mut nonstr) = (0, 0, 0, 0, 0);
+        // Entries of maps of at most 8 (the Small form) and their distinct keys.
+        let mut small_entries = 0;
+        let mut small_keys: HashSet<String> = HashSet::new();
         let mut stack: Vec<hiera::Value> = Vec::new();
         for p in &files {
             if let Ok(Some(d)) = h.cache().data(p, DataFormat::Yaml) {
@@ -172,6 +175,10 @@ fn main() {
                     hashes += 1;
                     entries += m.len();
                     *sizes.entry(m.len().min(9)).or_default() += 1;
+                    if m.len() <= 8 {
+                        small_entries += m.len();
+                        small_keys.extend(m.keys().filter_map(|k| k.as_str()).map(String::from));
+                    }
                     for (k, v) in m.iter() {
                         match k.as_str() {
                             Some(s) => {
@@ -200,7 +207,7 @@ fn main() {
         let mut s: Vec<_> = sizes.into_iter().collect();
         s.sort();
         let inline_distinct = keys.keys().filter(|k| k.len() <= 15).count();
-        println!("census: {hashes} hashes, {entries} entries, {arrays} arrays, {} distinct keys ({inline_distinct} inline), {inline_keys} inline key uses, {nonstr} non-string keys; sizes {s:?}", keys.len());
+        println!("census: {hashes} hashes, {entries} entries, {arrays} arrays, {} distinct keys ({inline_distinct} inline), {inline_keys} inline key uses, {nonstr} non-string keys; in maps of at most 8: {small_entries} entries, {} distinct keys; sizes {s:?}", keys.len(), small_keys.len());
     }
     drop(h);
 }
