@@ -4,6 +4,7 @@
 //!
 //! ```text
 //! cache_bytes CORPUS_DIR [--top N]
+//! CENSUS=1 cache_bytes CORPUS_DIR     # and what the values are: Hashes by size, keys
 //! ```
 //!
 //! The counts are of requested bytes (what `compare_rust` reports), not of
@@ -147,6 +148,66 @@ fn main() {
             "{label:>10} {count:>8} {bytes:>10} {:>5.1}%",
             100.0 * *bytes as f64 / heap as f64
         );
+    }
+    // The census (CENSUS=1): the cached documents walked after the count
+    // (each shared container once): Hashes by size, entries, Arrays, keys.
+    if std::env::var_os("CENSUS").is_some() {
+        use std::collections::{HashMap, HashSet};
+        let mut seen: HashSet<usize> = HashSet::new();
+        let mut sizes: HashMap<usize, usize> = HashMap::new();
+        let mut keys: HashMap<String, usize> = HashMap::new();
+        let (mut hashes, mut entries, mut arrays, mut inline_keys, mut nonstr) = (0, 0, 0, 0, 0);
+        // Entries of maps of at most 8 (the Small form) and their distinct keys.
+        let mut small_entries = 0;
+        let mut small_keys: HashSet<String> = HashSet::new();
+        let mut stack: Vec<hiera::Value> = Vec::new();
+        for p in &files {
+            if let Ok(Some(d)) = h.cache().data(p, DataFormat::Yaml) {
+                stack.push(hiera::Value::Hash(d));
+            }
+        }
+        while let Some(v) = stack.pop() {
+            match v {
+                hiera::Value::Hash(m) => {
+                    if !seen.insert(hiera::value::Shared::as_ptr(&m) as usize) {
+                        continue;
+                    }
+                    hashes += 1;
+                    entries += m.len();
+                    *sizes.entry(m.len().min(9)).or_default() += 1;
+                    if m.len() <= 8 {
+                        small_entries += m.len();
+                        small_keys.extend(m.keys().filter_map(|k| k.as_str()).map(String::from));
+                    }
+                    for (k, v) in m.iter() {
+                        match k.as_str() {
+                            Some(s) => {
+                                if s.len() <= 15 {
+                                    inline_keys += 1;
+                                }
+                                *keys.entry(s.to_string()).or_default() += 1;
+                            }
+                            None => nonstr += 1,
+                        }
+                        stack.push(v.clone());
+                    }
+                }
+                hiera::Value::Array(a) => {
+                    if !seen.insert(hiera::value::Shared::as_ptr(&a) as usize) {
+                        continue;
+                    }
+                    arrays += 1;
+                    for v in a.iter() {
+                        stack.push(v.clone());
+                    }
+                }
+                _ => {}
+            }
+        }
+        let mut s: Vec<_> = sizes.into_iter().collect();
+        s.sort();
+        let inline_distinct = keys.keys().filter(|k| k.len() <= 15).count();
+        println!("census: {hashes} hashes, {entries} entries, {arrays} arrays, {} distinct keys ({inline_distinct} inline), {inline_keys} inline key uses, {nonstr} non-string keys; in maps of at most 8: {small_entries} entries, {} distinct keys; sizes {s:?}", keys.len(), small_keys.len());
     }
     drop(h);
 }

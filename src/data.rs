@@ -1954,12 +1954,15 @@ mod tests {
                     assert_eq!(sa[i].1 == sa[j].1, sb[i].1 == sb[j].1, "{text:?}");
                 }
             }
-            // No spare room, and a hash index only on a map that needs one.
+            // No spare room, a hash index only on a map that needs one, and
+            // a map of at most INDEXED entries in its Small form (a boxed
+            // slice: 8 bytes less in its `Shared<Map>`).
             fn spare(v: &Value) -> bool {
                 match v {
                     Value::Hash(h) => {
                         h.len() < h.capacity()
                             || h.is_indexed() != (h.len() > crate::map::INDEXED)
+                            || h.is_small() != (h.len() <= crate::map::INDEXED)
                             || h.values().any(spare)
                     }
                     Value::Array(l) => l.iter().any(spare),

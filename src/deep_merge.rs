@@ -878,9 +878,11 @@ const KEPT_SCRATCH: usize = 1 << 16;
 /// (a merge's levels usually are).
 fn with_maps<'m, R>(mut maps: impl Iterator<Item = &'m Map>, f: impl FnOnce(&[&Map]) -> R) -> R {
     const ON_STACK: usize = 8;
-    static EMPTY: Map = Map::EMPTY;
-    let mut gathered: [&Map; ON_STACK] = [&EMPTY; ON_STACK];
-    for k in 0..ON_STACK {
+    let Some(first) = maps.next() else {
+        return f(&[]);
+    };
+    let mut gathered: [&Map; ON_STACK] = [first; ON_STACK];
+    for k in 1..ON_STACK {
         match maps.next() {
             Some(map) => gathered[k] = map,
             None => return f(&gathered[..k]),

@@ -24,32 +24,38 @@ const NARROW: usize = 1 << 16;
 
 /// An ordered hash of [`Value`]s to [`Value`]s (Ruby's `Hash`).
 ///
-/// 24 bytes (issue 18: one per Hash of the file cache, behind its `Arc`):
-/// a small map is its entries' `Vec` alone; a map of more than [`INDEXED`]
-/// entries boxes its entries with their hash index (`Big`), the enum's
-/// tag kept in the `Vec`'s capacity (which never reaches `isize::MAX`).
+/// 16 bytes (issue 18: one per Hash of the file cache, behind its `Arc`,
+/// whose allocation is then 24 bytes where it was 32): a map of at most
+/// [`INDEXED`] entries without spare room, as the file cache keeps its
+/// Hashes, is its entries' boxed slice alone (`Small`); any other map (one
+/// being built or changed, or of more than [`INDEXED`] entries, which
+/// keeps a hash index) boxes a `Vec` of its entries with its index (`Big`).
+/// A change to a `Small` map that adds or removes entries makes it `Big`;
+/// [`Map::shrink_to_fit`] makes a map of at most [`INDEXED`] entries
+/// `Small` again.
 #[derive(Clone)]
 pub struct Map(Repr);
 
 #[derive(Clone)]
 enum Repr {
-    /// At most [`INDEXED`] entries (searched linearly).
-    Small(Vec<(Value, Value)>),
-    /// More than [`INDEXED`] entries, and their index.
+    /// At most [`INDEXED`] entries, no spare room (searched linearly).
+    Small(Box<[(Value, Value)]>),
+    /// Any number of entries, with room, and an index past [`INDEXED`].
     Big(Box<Big>),
 }
 
-/// The entries of a map of more than [`INDEXED`] entries and their hash
-/// index (positions in `entries`, hashed by key).
+/// The entries of a growable map and, when it has more than [`INDEXED`]
+/// entries (or was sized for them), their hash index (positions in
+/// `entries`, hashed by key).
 #[derive(Clone)]
 struct Big {
     entries: Vec<(Value, Value)>,
-    index: Index,
+    index: Option<Index>,
 }
 
 impl Default for Map {
     fn default() -> Map {
-        Map::EMPTY
+        Map(Repr::Small(Box::default()))
     }
 }
 
@@ -164,61 +170,91 @@ impl Index {
     }
 }
 
+impl Big {
+    /// Drops the hash index (the entries stay).
+    fn unindex(&mut self) {
+        self.index = None;
+    }
+
+    fn build_index(&mut self) {
+        self.index = Some(Index::of(&self.entries, self.entries.capacity()));
+    }
+
+    /// Makes a narrow index wide (before a position that does not fit a
+    /// narrow slot is pushed).
+    #[cold]
+    fn widen(&mut self) {
+        if let Some(index) = &self.index {
+            if !index.wide {
+                let mut index = Index::with_capacity(self.entries.capacity(), true);
+                for (i, (k, _)) in self.entries.iter().enumerate() {
+                    index.table.insert_unique(
+                        spread(hash_of(k)),
+                        position(i),
+                        rehash(true, &self.entries),
+                    );
+                }
+                self.index = Some(index);
+            }
+        }
+    }
+}
+
 impl Map {
-    /// The empty map, as a constant.
-    pub const EMPTY: Map = Map(Repr::Small(Vec::new()));
+    /// A map of `entries` and their `index`, if they have one.
+    fn of_parts(entries: Vec<(Value, Value)>, index: Option<Index>) -> Map {
+        Map(Repr::Big(Box::new(Big { entries, index })))
+    }
 
     /// The entries in order.
     #[inline]
-    fn entries(&self) -> &Vec<(Value, Value)> {
+    fn entries(&self) -> &[(Value, Value)] {
         match &self.0 {
             Repr::Small(entries) => entries,
             Repr::Big(big) => &big.entries,
         }
     }
 
-    /// The entries in order, to change.
+    /// The entries in order, their values to change (the keys must keep
+    /// their hashes and equality).
     #[inline]
-    fn entries_mut(&mut self) -> &mut Vec<(Value, Value)> {
+    fn entries_mut(&mut self) -> &mut [(Value, Value)] {
         match &mut self.0 {
             Repr::Small(entries) => entries,
             Repr::Big(big) => &mut big.entries,
         }
     }
 
+    /// The entries and the hash index, kept when there are more than
+    /// [`INDEXED`] entries.
+    #[inline]
+    fn parts(&self) -> (&[(Value, Value)], Option<&Index>) {
+        match &self.0 {
+            Repr::Small(entries) => (entries, None),
+            Repr::Big(big) => (&big.entries, big.index.as_ref()),
+        }
+    }
+
     /// The hash index, kept when there are more than [`INDEXED`] entries.
     #[inline]
     fn index(&self) -> Option<&Index> {
-        match &self.0 {
-            Repr::Small(_) => None,
-            Repr::Big(big) => Some(&big.index),
-        }
+        self.parts().1
     }
 
-    /// A map of `entries` and their `index`, if they have one.
-    fn of_parts(entries: Vec<(Value, Value)>, index: Option<Index>) -> Map {
-        match index {
-            None => Map(Repr::Small(entries)),
-            Some(index) => Map(Repr::Big(Box::new(Big { entries, index }))),
+    /// The growable form, to change the entries (a `Small` map's slice
+    /// becomes its `Vec`, without a copy).
+    #[inline]
+    fn big(&mut self) -> &mut Big {
+        if let Repr::Small(entries) = &mut self.0 {
+            let entries = std::mem::take(entries).into_vec();
+            self.0 = Repr::Big(Box::new(Big {
+                entries,
+                index: None,
+            }));
         }
-    }
-
-    /// Drops the hash index (the entries stay).
-    fn unindex(&mut self) {
-        if let Repr::Big(big) = &mut self.0 {
-            let entries = std::mem::take(&mut big.entries);
-            self.0 = Repr::Small(entries);
-        }
-    }
-
-    /// Entries and their `index` (replacing any).
-    fn set_index(&mut self, index: Index) {
         match &mut self.0 {
-            Repr::Big(big) => big.index = index,
-            Repr::Small(entries) => {
-                let entries = std::mem::take(entries);
-                self.0 = Repr::Big(Box::new(Big { entries, index }));
-            }
+            Repr::Big(big) => big,
+            Repr::Small(_) => unreachable!("made Big above"),
         }
     }
 
@@ -229,17 +265,51 @@ impl Map {
 
     /// An empty map with room for `n` entries.
     pub fn with_capacity(n: usize) -> Map {
+        if n == 0 {
+            return Map::new();
+        }
         Map::of_parts(
             Vec::with_capacity(n),
             (n > INDEXED).then(|| Index::with_capacity(n, false)),
         )
     }
 
+    /// The map of `pairs`, in order, as [`Map::insert`] of each would make
+    /// it (a repeated key keeps its first position and takes the last
+    /// value), without spare room: of at most [`INDEXED`] pairs, built in
+    /// its final form at once (a parse's Hashes).
+    pub(crate) fn of_pairs(pairs: impl ExactSizeIterator<Item = (Value, Value)>) -> Map {
+        let n = pairs.len();
+        if n > INDEXED {
+            let mut map = Map::with_capacity(n);
+            for (k, v) in pairs {
+                map.insert(k, v);
+            }
+            map.shrink_to_fit();
+            return map;
+        }
+        let mut entries: Vec<(Value, Value)> = Vec::with_capacity(n);
+        for (k, v) in pairs {
+            match entries.iter().position(|(e, _)| *e == k) {
+                Some(i) => entries[i].1 = v,
+                None => entries.push((k, v)),
+            }
+        }
+        Map(Repr::Small(entries.into_boxed_slice()))
+    }
+
     /// Whether the map has a hash index (more than [`INDEXED`] entries, or
     /// sized for them and not shrunk).
     #[cfg(test)]
     pub(crate) fn is_indexed(&self) -> bool {
-        matches!(self.0, Repr::Big(_))
+        self.index().is_some()
+    }
+
+    /// Whether the map is in its `Small` form (a boxed slice of at most
+    /// [`INDEXED`] entries).
+    #[cfg(test)]
+    pub(crate) fn is_small(&self) -> bool {
+        matches!(self.0, Repr::Small(_))
     }
 
     /// The number of entries.
@@ -249,7 +319,10 @@ impl Map {
 
     /// The number of entries the map has room for without allocating.
     pub fn capacity(&self) -> usize {
-        self.entries().capacity()
+        match &self.0 {
+            Repr::Small(entries) => entries.len(),
+            Repr::Big(big) => big.entries.capacity(),
+        }
     }
 
     /// `true` when the map has no entries.
@@ -259,14 +332,14 @@ impl Map {
 
     /// The position of `key`.
     pub fn get_index_of<Q: ?Sized + Hash + Equivalent<Value>>(&self, key: &Q) -> Option<usize> {
-        match &self.0 {
-            Repr::Small(entries) => entries.iter().position(|(k, _)| key.equivalent(k)),
-            Repr::Big(big) => {
-                let wide = big.index.wide;
-                big.index
+        match self.parts() {
+            (entries, None) => entries.iter().position(|(k, _)| key.equivalent(k)),
+            (entries, Some(index)) => {
+                let wide = index.wide;
+                index
                     .table
                     .find(table_hash(wide, hash_of(key)), |&s| {
-                        key.equivalent(&big.entries[at(wide, s)].0)
+                        key.equivalent(&entries[at(wide, s)].0)
                     })
                     .map(|&s| at(wide, s))
             }
@@ -337,22 +410,35 @@ impl Map {
     /// [`Map::insert`], with the position of the key.
     pub fn insert_full(&mut self, key: Value, value: Value) -> (usize, Option<Value>) {
         let end = self.len();
-        if end >= NARROW {
-            self.widen();
+        if let Repr::Small(entries) = &mut self.0 {
+            // A key present is replaced in place: the map stays Small.
+            if let Some(i) = entries.iter().position(|(k, _)| *k == key) {
+                return (i, Some(std::mem::replace(&mut entries[i].1, value)));
+            }
+            let big = self.big();
+            big.entries.push((key, value));
+            if big.entries.len() > INDEXED {
+                big.build_index();
+            }
+            return (end, None);
         }
-        match &mut self.0 {
-            Repr::Small(entries) => {
+        let big = self.big();
+        if end >= NARROW {
+            big.widen();
+        }
+        let Big { entries, index } = big;
+        match index {
+            None => {
                 if let Some(i) = entries.iter().position(|(k, _)| *k == key) {
                     return (i, Some(std::mem::replace(&mut entries[i].1, value)));
                 }
                 entries.push((key, value));
                 if entries.len() > INDEXED {
-                    self.build_index();
+                    big.build_index();
                 }
                 (end, None)
             }
-            Repr::Big(big) => {
-                let Big { entries, index } = &mut **big;
+            Some(index) => {
                 let wide = index.wide;
                 let hash = hash_of(&key);
                 let found = match index.table.entry(
@@ -386,18 +472,19 @@ impl Map {
             "insert_unique of a present key {key:?}"
         );
         let end = self.len();
+        let big = self.big();
         if end >= NARROW {
-            self.widen();
+            big.widen();
         }
-        match &mut self.0 {
-            Repr::Small(entries) => {
+        let Big { entries, index } = big;
+        match index {
+            None => {
                 entries.push((key, value));
                 if entries.len() > INDEXED {
-                    self.build_index();
+                    big.build_index();
                 }
             }
-            Repr::Big(big) => {
-                let Big { entries, index } = &mut **big;
+            Some(index) => {
                 let wide = index.wide;
                 let hash = hash_of(&key);
                 index.table.insert_unique(
@@ -418,14 +505,21 @@ impl Map {
         extra: usize,
         mut f: impl FnMut(&Value, &Value) -> Result<Value, E>,
     ) -> Result<Map, E> {
-        let mut entries = Vec::with_capacity(self.len() + extra);
-        for (k, v) in self.entries() {
+        let (from, index) = self.parts();
+        let mut entries = Vec::with_capacity(from.len() + extra);
+        for (k, v) in from {
             entries.push((k.clone(), f(k, v)?));
         }
-        let mut out = Map::of_parts(entries, self.index().cloned());
+        if extra == 0 && index.is_none() {
+            // Exactly sized: the boxed slice takes the Vec's allocation.
+            return Ok(Map(Repr::Small(entries.into_boxed_slice())));
+        }
+        let mut out = Map::of_parts(entries, index.cloned());
         if let Repr::Big(big) = &mut out.0 {
-            let wide = big.index.wide;
-            big.index.table.reserve(extra, rehash(wide, &big.entries));
+            if let Some(index) = &mut big.index {
+                let wide = index.wide;
+                index.table.reserve(extra, rehash(wide, &big.entries));
+            }
         }
         Ok(out)
     }
@@ -436,10 +530,10 @@ impl Map {
     /// no key is hashed again.
     pub fn shift_remove<Q: ?Sized + Hash + Equivalent<Value>>(&mut self, key: &Q) -> Option<Value> {
         let i = self.get_index_of(key)?;
-        let (_, value) = self.entries_mut().remove(i);
-        match &mut self.0 {
-            Repr::Big(big) if big.entries.len() > INDEXED => {
-                let index = &mut big.index;
+        let big = self.big();
+        let (_, value) = big.entries.remove(i);
+        match &mut big.index {
+            Some(index) if big.entries.len() > INDEXED => {
                 let wide = index.wide;
                 index.table.retain(|&mut s| at(wide, s) != i);
                 for s in index.table.iter_mut() {
@@ -449,7 +543,7 @@ impl Map {
                     }
                 }
             }
-            _ => self.unindex(),
+            _ => big.unindex(),
         }
         Some(value)
     }
@@ -459,27 +553,25 @@ impl Map {
     /// hashed again).
     pub fn retain<F: FnMut(&Value, &mut Value) -> bool>(&mut self, mut keep: F) {
         let before = self.len();
-        let big = match &mut self.0 {
-            Repr::Small(entries) => {
-                entries.retain_mut(|(k, v)| keep(k, v));
-                return;
-            }
-            Repr::Big(big) => &mut **big,
+        let big = self.big();
+        let Some(index) = &big.index else {
+            big.entries.retain_mut(|(k, v)| keep(k, v));
+            return;
         };
-        if big.index.wide {
+        if index.wide {
             big.entries.retain_mut(|(k, v)| keep(k, v));
             let after = big.entries.len();
             if after != before {
                 if after > INDEXED {
-                    self.build_index();
+                    big.build_index();
                 } else {
-                    self.unindex();
+                    big.unindex();
                 }
             }
             return;
         }
         let mut hashes = vec![0u32; before];
-        for &s in big.index.table.iter() {
+        for &s in index.table.iter() {
             hashes[at(false, s)] = s >> 16;
         }
         let mut i = 0;
@@ -504,20 +596,23 @@ impl Map {
                     rehash(false, &big.entries),
                 );
             }
-            big.index = index;
+            big.index = Some(index);
         } else {
-            self.unindex();
+            big.unindex();
         }
     }
 
     /// Removes the last entry.
     pub fn pop(&mut self) -> Option<(Value, Value)> {
-        let entry = self.entries_mut().pop()?;
-        let last = self.len();
+        if self.is_empty() {
+            return None;
+        }
+        let big = self.big();
+        let entry = big.entries.pop()?;
+        let last = big.entries.len();
         if last <= INDEXED {
-            self.unindex();
-        } else if let Repr::Big(big) = &mut self.0 {
-            let index = &mut big.index;
+            big.unindex();
+        } else if let Some(index) = &mut big.index {
             let wide = index.wide;
             if let Ok(found) = index
                 .table
@@ -533,35 +628,41 @@ impl Map {
 
     /// Room for `n` more entries.
     pub fn reserve(&mut self, n: usize) {
-        match &mut self.0 {
-            Repr::Small(entries) => {
-                entries.reserve(n);
-                if entries.len() + n > INDEXED {
-                    self.build_index();
+        if n == 0 {
+            return;
+        }
+        let big = self.big();
+        big.entries.reserve(n);
+        match &mut big.index {
+            None => {
+                if big.entries.len() + n > INDEXED {
+                    big.build_index();
                 }
             }
-            Repr::Big(big) => {
-                big.entries.reserve(n);
-                let wide = big.index.wide;
-                big.index.table.reserve(n, rehash(wide, &big.entries));
+            Some(index) => {
+                let wide = index.wide;
+                index.table.reserve(n, rehash(wide, &big.entries));
             }
         }
     }
 
     /// Frees unused capacity, and the index of a map of at most
     /// [`INDEXED`] entries (one sized for more, whose repeated keys left
-    /// fewer, is searched as a small one is).
+    /// fewer, is searched as a small one is): such a map becomes its
+    /// entries' boxed slice.
     pub fn shrink_to_fit(&mut self) {
-        if self.len() <= INDEXED {
-            self.unindex();
+        let Repr::Big(big) = &mut self.0 else {
+            return;
+        };
+        if big.entries.len() <= INDEXED {
+            let entries = std::mem::take(&mut big.entries);
+            self.0 = Repr::Small(entries.into_boxed_slice());
+            return;
         }
-        match &mut self.0 {
-            Repr::Small(entries) => entries.shrink_to_fit(),
-            Repr::Big(big) => {
-                big.entries.shrink_to_fit();
-                let wide = big.index.wide;
-                big.index.table.shrink_to_fit(rehash(wide, &big.entries));
-            }
+        big.entries.shrink_to_fit();
+        if let Some(index) = &mut big.index {
+            let wide = index.wide;
+            index.table.shrink_to_fit(rehash(wide, &big.entries));
         }
     }
 
@@ -631,7 +732,7 @@ impl Map {
         );
         // Written in place (a pushed pair was built on the stack and read
         // back whole before its Nil's other half was written: a stall).
-        out.entries_mut().extend(
+        out.big().entries.extend(
             lowest
                 .entries()
                 .iter()
@@ -668,22 +769,23 @@ impl Map {
     /// narrow index needs.
     fn find_or_push(&mut self, key: &Value, hash: Option<u32>) -> usize {
         let end = self.len();
+        let big = self.big();
         if end >= NARROW {
-            self.widen();
+            big.widen();
         }
-        match &mut self.0 {
-            Repr::Small(entries) => {
+        let Big { entries, index } = big;
+        match index {
+            None => {
                 if let Some(i) = entries.iter().position(|(k, _)| k == key) {
                     return i;
                 }
                 entries.push((key.clone_key(), Value::Nil));
                 if entries.len() > INDEXED {
-                    self.build_index();
+                    big.build_index();
                 }
                 end
             }
-            Repr::Big(big) => {
-                let Big { entries, index } = &mut **big;
+            Some(index) => {
                 let wide = index.wide;
                 let hash = match hash {
                     Some(hash) if !wide => hash,
@@ -701,31 +803,6 @@ impl Map {
                         end
                     }
                 }
-            }
-        }
-    }
-
-    fn build_index(&mut self) {
-        let entries = self.entries();
-        let index = Index::of(entries, entries.capacity());
-        self.set_index(index);
-    }
-
-    /// Makes a narrow index wide (before a position that does not fit a
-    /// narrow slot is pushed).
-    #[cold]
-    fn widen(&mut self) {
-        if let Repr::Big(big) = &mut self.0 {
-            if !big.index.wide {
-                let mut index = Index::with_capacity(big.entries.capacity(), true);
-                for (i, (k, _)) in big.entries.iter().enumerate() {
-                    index.table.insert_unique(
-                        spread(hash_of(k)),
-                        position(i),
-                        rehash(true, &big.entries),
-                    );
-                }
-                big.index = index;
             }
         }
     }
@@ -756,8 +833,8 @@ impl Eq for Map {}
 impl Drop for Map {
     fn drop(&mut self) {
         if !self.is_empty() {
-            let entries = std::mem::take(self.entries_mut());
-            crate::stack::grow(move || drop(entries));
+            let repr = std::mem::replace(&mut self.0, Repr::Small(Box::default()));
+            crate::stack::grow(move || drop(repr));
         }
     }
 }
@@ -792,7 +869,10 @@ impl IntoIterator for Map {
     type Item = (Value, Value);
     type IntoIter = std::vec::IntoIter<(Value, Value)>;
     fn into_iter(mut self) -> Self::IntoIter {
-        std::mem::take(self.entries_mut()).into_iter()
+        match std::mem::replace(&mut self.0, Repr::Small(Box::default())) {
+            Repr::Small(entries) => entries.into_vec().into_iter(),
+            Repr::Big(big) => big.entries.into_iter(),
+        }
     }
 }
 
@@ -864,10 +944,12 @@ pub(crate) mod tests {
         Value::from(format!("k{i}"))
     }
 
-    /// A map is 24 bytes (one per Hash of the file cache: issue 18).
+    /// A map is 16 bytes (one per Hash of the file cache: issue 18), so a
+    /// Hash's `Shared<Map>` allocation is 24.
     #[test]
-    fn a_map_is_three_words() {
-        assert_eq!(std::mem::size_of::<Map>(), 24);
+    fn a_map_is_two_words() {
+        assert_eq!(std::mem::size_of::<Map>(), 16);
+        assert_eq!(std::mem::size_of::<Repr>(), 16);
     }
 
     /// Every operation on maps on both sides of the index threshold, checked
@@ -921,6 +1003,128 @@ pub(crate) mod tests {
             seed ^= seed >> 7;
             seed ^= seed << 17;
             seed % n
+        }
+    }
+
+    /// The `Small` form (a boxed slice, as the file cache keeps a map of at
+    /// most [`INDEXED`] entries) against `IndexMap`: built by `of_pairs`
+    /// (repeated keys, both sides of the threshold) and by `shrink_to_fit`,
+    /// then every operation on it, in order, on a copy made on write
+    /// (`Shared::make_mut`) whose original must stay as it was.
+    #[test]
+    fn small_maps_agree_with_indexmap_through_every_operation() {
+        use crate::value::Shared;
+        let mut next = below(0x5851_f42d_4c95_7f2d);
+        for round in 0..2000u64 {
+            let n = next(13) as usize;
+            let keys = 1 + next(14);
+            let pairs: Vec<(Value, Value)> = (0..n)
+                .map(|j| {
+                    let k = match next(4) {
+                        0 => Value::Int(next(keys) as i64),
+                        1 => Value::from(format!("a key longer than fifteen {}", next(keys))),
+                        _ => key(next(keys) as usize),
+                    };
+                    (k, Value::Int(j as i64))
+                })
+                .collect();
+            let mut reference: indexmap::IndexMap<Value, Value> = indexmap::IndexMap::new();
+            reference.extend(pairs.clone());
+            let built = if round % 2 == 0 {
+                Map::of_pairs(pairs.into_iter())
+            } else {
+                let mut m: Map = pairs.into_iter().collect();
+                m.shrink_to_fit();
+                m
+            };
+            let at = format!("round {round}");
+            agrees(&built, &reference, &at);
+            assert_eq!(built.is_small(), reference.len() <= INDEXED, "{at}");
+            assert_eq!(built.capacity(), built.len(), "{at}: no spare room");
+            assert_eq!(built.is_indexed(), reference.len() > INDEXED, "{at}");
+            let order: Vec<&Value> = built.keys().collect();
+            assert_eq!(order, reference.keys().collect::<Vec<_>>(), "{at}");
+            let shared = Shared::new(built);
+            let mut copy = Shared::clone(&shared);
+            let before = reference.clone();
+            let mut reference = reference;
+            let k = match next(3) {
+                0 => Value::Int(next(keys) as i64),
+                _ => key(next(keys) as usize),
+            };
+            let m = Shared::make_mut(&mut copy);
+            let op = next(13);
+            match op {
+                0 => assert_eq!(m.shift_remove(&k), reference.shift_remove(&k), "{at}"),
+                1 => {
+                    m.retain(|k, _| !matches!(k, Value::Int(i) if i % 2 == 0));
+                    reference.retain(|k, _| !matches!(k, Value::Int(i) if i % 2 == 0));
+                }
+                2 => assert_eq!(m.pop(), reference.pop(), "{at}"),
+                3 => m.reserve(next(12) as usize),
+                4 => {
+                    if let (Some(v), Some(w)) = (m.get_mut(&k), reference.get_mut(&k)) {
+                        *v = Value::from("changed");
+                        *w = Value::from("changed");
+                    }
+                }
+                5 => {
+                    for ((_, v), (_, w)) in m.iter_mut().zip(reference.iter_mut()) {
+                        *v = Value::Nil;
+                        *w = Value::Nil;
+                    }
+                }
+                6 => {
+                    let more: Vec<(Value, Value)> = (0..next(10))
+                        .map(|j| (key(next(keys + 10) as usize), Value::Int(100 + j as i64)))
+                        .collect();
+                    m.extend(more.clone());
+                    reference.extend(more);
+                }
+                7 => {
+                    let absent = Value::from(format!("absent {round}"));
+                    m.insert_unique(absent.clone(), Value::Int(-1));
+                    reference.insert(absent, Value::Int(-1));
+                }
+                8 => {
+                    *m = m.try_map_values::<()>(0, |_, v| Ok(v.clone())).unwrap();
+                    assert_eq!(m.is_small(), m.len() <= INDEXED, "{at}");
+                }
+                9 => {
+                    let all: Vec<(Value, Value)> = std::mem::take(m).into_iter().collect();
+                    assert_eq!(
+                        all,
+                        reference.clone().into_iter().collect::<Vec<_>>(),
+                        "{at}"
+                    );
+                    m.extend(all);
+                }
+                _ => {
+                    let v = Value::Int(1000 + round as i64);
+                    assert_eq!(
+                        m.insert_full(k.clone(), v.clone()),
+                        reference.insert_full(k.clone(), v),
+                        "{at}"
+                    );
+                    // Replacing a value keeps the Small form.
+                    if before.contains_key(&k) {
+                        assert_eq!(m.is_small(), shared.is_small(), "{at}");
+                    }
+                }
+            }
+            let at = format!("{at} op {op}");
+            agrees(m, &reference, &at);
+            assert_eq!(
+                m.keys().collect::<Vec<_>>(),
+                reference.keys().collect::<Vec<_>>(),
+                "{at}"
+            );
+            assert!(m.len() <= INDEXED || m.is_indexed(), "{at}");
+            // The original is untouched.
+            agrees(&shared, &before, &at);
+            m.shrink_to_fit();
+            agrees(m, &reference, &at);
+            assert_eq!(m.is_small(), m.len() <= INDEXED, "{at}");
         }
     }
 

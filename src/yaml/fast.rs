@@ -401,15 +401,25 @@ impl<'a> Fast<'a, '_> {
                 Some(_) => return None,
             }
         }
-        // In order, as they were read: `insert_pair` gives repeated keys
-        // and `<<` Psych's meaning (and leaves spare room only then).
+        // In order, as they were read: `insert_pair` gives `<<` Psych's
+        // meaning; without one, repeated keys are all `insert` does, and
+        // `Map::of_pairs` builds the map in its final form at once.
+        if !self.pairs[start..]
+            .iter()
+            .any(|(key, ..)| key.as_str() == Some("<<"))
+        {
+            let map = Map::of_pairs(
+                self.pairs
+                    .drain(start..)
+                    .map(|(key, value, _)| (key, value)),
+            );
+            return Some(Value::hash(map));
+        }
         let mut map = Map::with_capacity(self.pairs.len() - start);
         for (key, value, kind) in self.pairs.drain(start..) {
             insert_pair(&mut map, key, false, value, kind);
         }
-        if map.len() < map.capacity() {
-            map.shrink_to_fit();
-        }
+        map.shrink_to_fit();
         Some(Value::hash(map))
     }
 
