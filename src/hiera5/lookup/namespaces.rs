@@ -136,6 +136,18 @@ impl NamespaceTable {
         let map = self.map.lock();
         (map.values().map(Vec::len).sum(), map.len())
     }
+
+    /// The newest entry of `module` (for tests).
+    #[cfg(test)]
+    pub(super) fn newest(&self, module: &str) -> Option<Arc<SharedNamespace>> {
+        self.map.lock().get(module)?.last().map(Arc::clone)
+    }
+
+    /// How many entries `module` has (for tests).
+    #[cfg(test)]
+    pub(super) fn variants(&self, module: &str) -> usize {
+        self.map.lock().get(module).map_or(0, Vec::len)
+    }
 }
 
 impl Invocation<'_> {
