@@ -1364,6 +1364,52 @@ impl FileCache {
         })
     }
 
+    /// Whether [`FileCache::data`] would give `expected` for `path` read as
+    /// `format` now (the same parse, by identity; `None`: no such file),
+    /// found with one `stat`, one lock and one probe of the table:
+    /// `Some(answer)` when the entries say it for certain, `None` when
+    /// they cannot (an entry to read again, a racy or included-files entry,
+    /// a failed parse, a read confined or an error), for the caller to ask
+    /// [`FileCache::data`]. What a new session checks of each location of
+    /// a resolution another session made (issue 18).
+    pub(crate) fn data_is(
+        &self,
+        path: &Path,
+        format: DataFormat,
+        expected: Option<&Shared<Map>>,
+    ) -> Option<bool> {
+        if self.confinement.is_some() {
+            return None;
+        }
+        let Some(probe) = self.probe(path).ok()? else {
+            // `data`: every reading finds no file.
+            return Some(expected.is_none());
+        };
+        let same = |d: &Shared<Map>| expected.is_some_and(|e| Shared::ptr_eq(e, d));
+        let map = self.entries.lock().unwrap_or_else(|p| p.into_inner());
+        let slots = map.get(path_key(path))?;
+        let tag = Reading::data(format);
+        // `parsed_as_other`, in `data`'s order: another reading's parse of
+        // this version comes first.
+        for other in [Reading::YamlData, Reading::JsonData, Reading::HoconData] {
+            if other == tag {
+                continue;
+            }
+            if let Some(e) = slots.get(other) {
+                if e.stamp_is(&probe.stamp) && e.deps().is_empty() {
+                    if let Some(d) = e.held.data() {
+                        return Some(same(d));
+                    }
+                }
+            }
+        }
+        let e = slots.get(tag)?;
+        if !e.stamp_is(&probe.stamp) || !e.deps().is_empty() || e.racy().is_some() {
+            return None;
+        }
+        e.held.data().map(same)
+    }
+
     /// The data hash another data function (`other`: another data
     /// reading) already parsed from the current version of `path`.
     /// Puppet caches file data per environment by path only

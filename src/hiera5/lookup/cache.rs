@@ -338,6 +338,34 @@ impl Session {
         K::shelf(&owner.store).keep(key, value, reads, |r| self.sees(owner, r))
     }
 
+    /// Keeps a module namespace's compiled lookup_options, as
+    /// [`Session::keep_as`] keeps [`ModuleOptions`], in a session that is not
+    /// an overlay; whether they are the entry kept (`false`: the session had
+    /// one, or what read a [`VOLATILE`] variable is not kept).
+    pub(super) fn keep_module_options(
+        &self,
+        module: &str,
+        options: Option<Arc<CompiledOptions>>,
+        reads: Reads,
+    ) -> bool {
+        if self.parent.is_some() || reads.iter().any(|r| &**r == VOLATILE) {
+            return false;
+        }
+        let had = std::cell::Cell::new(false);
+        self.store.module_options.keep_by(
+            module,
+            (),
+            options,
+            reads,
+            |_, _| {
+                had.set(true);
+                true
+            },
+            |_| true,
+        );
+        !had.get()
+    }
+
     /// The session that reads and keeps the configurations (they do not
     /// depend on variables): the parent of an overlay.
     pub(super) fn configs(&self) -> &Session {

@@ -177,6 +177,8 @@ pub struct Hiera {
     /// Resolved hierarchies shared by sessions whose scopes give the same
     /// values to what the resolution read.
     pub(super) resolutions: ResolutionCache,
+    /// Module namespaces as sessions adopted them, for the sessions after.
+    pub(super) namespaces: NamespaceTable,
     /// lookup_options patterns compiled once (a `Regex` clone is cheap).
     /// (Shared behind an `Arc` so that every session uses the same pool of
     /// matching caches instead of warming its own.)
@@ -335,6 +337,7 @@ impl Hiera {
             cache,
             indexes: IndexCache::default(),
             resolutions: ResolutionCache::default(),
+            namespaces: NamespaceTable::default(),
             regexes: Kept::default(),
             base_options: Kept::default(),
             compiled_options: Kept::default(),

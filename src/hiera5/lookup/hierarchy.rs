@@ -188,8 +188,12 @@ pub(super) struct SharedResolution {
     pub(super) hierarchy: Arc<ResolvedHierarchy>,
     /// Each scope expression its paths, datadirs and options evaluated, and
     /// its value (always the scope's own, found).
-    pub(super) exprs: Box<[(Box<str>, Value)]>,
+    pub(super) exprs: Exprs,
 }
+
+/// The scope expressions a resolution evaluated and their values (shared
+/// with the [`NamespaceTable`]'s entries made from it).
+pub(super) type Exprs = Arc<[(Box<str>, Value)]>;
 
 /// What a resolution being recorded evaluated: each scope expression and
 /// its value, and whether it may still be shared.
@@ -233,7 +237,7 @@ impl ResolutionCache {
         &self,
         key: ResolutionKey,
         session: &Session,
-    ) -> Option<Arc<ResolvedHierarchy>> {
+    ) -> Option<(Arc<ResolvedHierarchy>, Exprs)> {
         let map = self.map.lock();
         // The resolutions of a hierarchy evaluated the same expressions
         // (with other values): each is evaluated once here.
@@ -253,7 +257,7 @@ impl ResolutionCache {
                     continue 'variants;
                 }
             }
-            return Some(Arc::clone(&r.hierarchy));
+            return Some((Arc::clone(&r.hierarchy), Arc::clone(&r.exprs)));
         }
         None
     }
@@ -281,7 +285,7 @@ impl ResolutionCache {
 
 /// Whether two recordings hold the same expressions with [`Value::identical`]
 /// values.
-fn same_values(a: &[(Box<str>, Value)], b: &[(Box<str>, Value)]) -> bool {
+pub(super) fn same_values(a: &[(Box<str>, Value)], b: &[(Box<str>, Value)]) -> bool {
     a.len() == b.len()
         && a.iter()
             .zip(b)
@@ -335,34 +339,19 @@ impl Invocation<'_> {
         &self,
         config: &HieraConfig,
         default_hierarchy: bool,
-    ) -> Option<Arc<ResolvedHierarchy>> {
+    ) -> Option<(Arc<ResolvedHierarchy>, Exprs)> {
         let key = (
             config as *const HieraConfig as usize,
             default_hierarchy,
             self.session.options.plan,
         );
-        let hierarchy = self.hiera().resolutions.find(key, self.session)?;
+        let (hierarchy, exprs) = self.hiera().resolutions.find(key, self.session)?;
         let Some(Some(_)) = hierarchy.index.get() else {
             return None;
         };
         let entries = self.session.entries(config, default_hierarchy);
-        let cache = &self.hiera().cache;
-        for re in &hierarchy.entries {
-            let format = indexed_format(self.hiera(), &entries[re.index], re)?;
-            for (loc, slot) in re.locations.iter().zip(&re.data) {
-                let Location::Path(path, _) = loc else {
-                    return None;
-                };
-                let now = cache.data(path, format).ok()?;
-                let same = match (slot.get()?, &now) {
-                    (None, None) => true,
-                    (Some(a), Some(b)) => crate::value::Shared::ptr_eq(a, b),
-                    _ => false,
-                };
-                if !same {
-                    return None;
-                }
-            }
+        if !self.data_unchanged(&hierarchy, entries) {
+            return None;
         }
         if self.hiera().options.host.is_some() {
             for re in &hierarchy.entries {
@@ -373,7 +362,35 @@ impl Invocation<'_> {
                 }
             }
         }
-        Some(hierarchy)
+        Some((hierarchy, exprs))
+    }
+
+    /// Whether each location of `hierarchy` (resolved from `entries`) still
+    /// has the data its slot holds: the parse the file cache gives now (a
+    /// changed or removed file is a new parse), or still no file.
+    pub(super) fn data_unchanged(&self, hierarchy: &ResolvedHierarchy, entries: &[Entry]) -> bool {
+        let cache = &self.hiera().cache;
+        hierarchy.entries.iter().all(|re| {
+            let Some(format) = indexed_format(self.hiera(), &entries[re.index], re) else {
+                return false;
+            };
+            re.locations.iter().zip(&re.data).all(|(loc, slot)| {
+                let (Location::Path(path, _), Some(held)) = (loc, slot.get()) else {
+                    return false;
+                };
+                match cache.data_is(path, format, held.as_ref()) {
+                    Some(same) => same,
+                    None => match cache.data(path, format) {
+                        Ok(now) => match (held, &now) {
+                            (None, None) => true,
+                            (Some(a), Some(b)) => crate::value::Shared::ptr_eq(a, b),
+                            _ => false,
+                        },
+                        Err(_) => false,
+                    },
+                }
+            })
+        })
     }
 
     /// Whether [`Invocation::shared_resolution`] could ever take `resolved`
@@ -415,7 +432,7 @@ impl Invocation<'_> {
         }
         let shares = cacheable && self.shares_resolutions(config, default_hierarchy);
         if shares {
-            if let Some(r) = self.shared_resolution(config, default_hierarchy) {
+            if let Some((r, _)) = self.shared_resolution(config, default_hierarchy) {
                 self.read_all(&r.reads);
                 let reads = Arc::clone(&r.reads);
                 return Ok(self.session.keep_as::<Hierarchies>(cache_key, r, reads));
@@ -459,7 +476,7 @@ impl Invocation<'_> {
                     let key = (cache_key.0, default_hierarchy, self.session.options.plan);
                     let shared = SharedResolution {
                         hierarchy: Arc::clone(&kept),
-                        exprs: exprs.into(),
+                        exprs: Exprs::from(exprs),
                     };
                     self.hiera().resolutions.insert(key, shared);
                 }

@@ -15,6 +15,7 @@
 //! [`ResolvedHierarchy::stop_data`]; they differ only in what they do at a
 //! stop (the general path explains, merges, asks host backends, decrypts).
 
+use super::variables::ScopePath;
 use super::*;
 use crate::hiera5::config::HieraConfig;
 use crate::value::{Map, Shared, Value};
@@ -417,35 +418,70 @@ impl Invocation<'_> {
                 session.keep_as::<ModuleConfigs>(m, config, no_reads())
             }
         };
-        let mut hierarchy_reads = None;
+        if let Some(config) = &config {
+            if self.adopt_shared(config, m, &base, &base_reads) {
+                return Ok(());
+            }
+        }
+        let mut adopted = None;
         let found = match &config {
             None => None,
             Some(config) => {
-                let hierarchy = self.adopted_hierarchy(config, m)?;
-                hierarchy_reads = Some(Arc::clone(&hierarchy.reads));
-                self.adopted_options(&hierarchy)?
+                let (hierarchy, exprs) = self.adopted_hierarchy(config, m)?;
+                let found = self.adopted_options(&hierarchy)?;
+                adopted = Some((Arc::clone(config), hierarchy, exprs));
+                found
             }
         };
-        let compiled = module_options(hiera, base, found, m).map_err(|_| Decline::NotYet)?;
-        let reads = union_of_reads(&base_reads, hierarchy_reads.as_ref());
-        session.keep_as::<ModuleOptions>(m, compiled, reads);
+        let compiled =
+            module_options(hiera, base.clone(), found, m).map_err(|_| Decline::NotYet)?;
+        let hierarchy_reads = adopted.as_ref().map(|(_, h, _)| &h.reads);
+        let reads = union_of_reads(&base_reads, hierarchy_reads);
+        let kept = session.keep_as::<ModuleOptions>(m, compiled.clone(), reads);
+        let same_options = match (&kept, &compiled) {
+            (None, None) => true,
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            _ => false,
+        };
+        // A namespace adopted from another session's resolution: the
+        // sessions after take it whole ([`NamespaceTable`]).
+        if let Some((config, hierarchy, Some(exprs))) = adopted {
+            if hiera.options.host.is_none() && same_options {
+                // An expression no scope gives (never recorded): no entry.
+                let paths: Option<Box<[ScopePath]>> =
+                    exprs.iter().map(|(e, _)| ScopePath::of(e)).collect();
+                hiera.namespaces.insert(
+                    m,
+                    SharedNamespace {
+                        config,
+                        base,
+                        plan: session.options.plan,
+                        hierarchy,
+                        exprs,
+                        paths: paths.unwrap_or_default(),
+                        options: compiled,
+                    },
+                );
+            }
+        }
         Ok(())
     }
 
     /// The module's hierarchy as the general path's
     /// [`Invocation::resolved_hierarchy`] takes it: the session's, or a
-    /// resolution shared by another session, kept in the session.
+    /// resolution shared by another session (with what it evaluated), kept
+    /// in the session.
     fn adopted_hierarchy(
         &mut self,
         config: &Arc<HieraConfig>,
         module: &str,
-    ) -> Planned<Arc<ResolvedHierarchy>> {
+    ) -> Planned<(Arc<ResolvedHierarchy>, Option<Exprs>)> {
         if config.default_hierarchy.is_some() || config.path.is_none() {
             return Err(Decline::NotYet);
         }
         let key = (Arc::as_ptr(config) as usize, false);
         if let Some((hierarchy, _)) = self.session.find::<Hierarchies>(key) {
-            return Ok(hierarchy);
+            return Ok((hierarchy, None));
         }
         if !self.shares_resolutions(config, false) {
             return Err(Decline::NotYet);
@@ -454,9 +490,13 @@ impl Invocation<'_> {
         let outer = std::mem::replace(&mut self.site, (Layer::Module, Some(Arc::from(module))));
         let shared = self.shared_resolution(config, false);
         self.site = outer;
-        let hierarchy = shared.ok_or(Decline::NotYet)?;
+        let (hierarchy, exprs) = shared.ok_or(Decline::NotYet)?;
         let reads = Arc::clone(&hierarchy.reads);
-        Ok(self.session.keep_as::<Hierarchies>(key, hierarchy, reads))
+        let kept = self
+            .session
+            .keep_as::<Hierarchies>(key, Arc::clone(&hierarchy), reads);
+        let exprs = Arc::ptr_eq(&kept, &hierarchy).then_some(exprs);
+        Ok((kept, exprs))
     }
 
     /// The `lookup_options` the general path finds in a module's layer (a

@@ -217,18 +217,7 @@ impl Session {
         if let Some((plan, _)) = self.find::<Plans>(namespace) {
             return plan.ok_or(Decline::Unindexed);
         }
-        let base = match self.find::<BasePlans>(()) {
-            Some((base, _)) => base.ok_or(Decline::Unindexed)?,
-            None => {
-                let base = match BaseLayers::gather(self) {
-                    Ok(base) => Some(Arc::new(base)),
-                    Err(Decline::Unindexed) => None,
-                    Err(other) => return Err(other),
-                };
-                self.keep_as::<BasePlans>((), base, no_reads())
-                    .ok_or(Decline::Unindexed)?
-            }
-        };
+        let base = self.base_layers()?;
         let plan = match SearchPlan::gather(self, base, module) {
             Ok(plan) => Some(Arc::new(plan)),
             Err(Decline::Unindexed) => None,
@@ -236,6 +225,23 @@ impl Session {
         };
         self.keep_as::<Plans>(namespace, plan, no_reads())
             .ok_or(Decline::Unindexed)
+    }
+
+    /// The global and environment layers of the session's plans, gathered
+    /// once.
+    pub(super) fn base_layers(&self) -> Planned<Arc<BaseLayers>> {
+        match self.find::<BasePlans>(()) {
+            Some((base, _)) => base.ok_or(Decline::Unindexed),
+            None => {
+                let base = match BaseLayers::gather(self) {
+                    Ok(base) => Some(Arc::new(base)),
+                    Err(Decline::Unindexed) => None,
+                    Err(other) => return Err(other),
+                };
+                self.keep_as::<BasePlans>((), base, no_reads())
+                    .ok_or(Decline::Unindexed)
+            }
+        }
     }
 
     /// One name of [`Session::quick_lookup`] (and [`Session::lookup_key`]'s

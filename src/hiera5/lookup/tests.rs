@@ -1,3 +1,4 @@
+use super::variables::ScopePath;
 use super::*;
 use crate::error::{Error, ErrorKind};
 use crate::hiera5::config::HieraConfig;
@@ -1091,6 +1092,172 @@ fn a_borrowed_key_is_answered_and_warned_as_its_request_is() {
             warned || strict != Strict::Warning,
             "no warning under {strict:?}"
         );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Sessions of `nodes` (certname, OS family, role) on `hiera`, each
+/// answering as a session of a fresh `Hiera` on `dir` does; how many module
+/// namespaces they took from the `Hiera`'s [`NamespaceTable`].
+fn namespace_round(
+    hiera: &Arc<Hiera>,
+    dir: &std::path::Path,
+    what: &str,
+    nodes: &[(&str, &str, &str)],
+) -> u64 {
+    let before = hiera.namespaces.hits();
+    for &(cert, family, role) in nodes {
+        let scope = modules_scope(cert, family, role);
+        let session = Session::new(Arc::clone(hiera), scope.clone());
+        let fresh = Session::new(modules_hiera(dir), scope);
+        assert_eq!(
+            module_answers(&session),
+            module_answers(&fresh),
+            "{what}: {cert}"
+        );
+    }
+    hiera.namespaces.hits() - before
+}
+
+#[test]
+fn a_namespace_the_hiera_shares_is_taken_only_while_what_made_it_holds() {
+    let dir = modules_fixture("namespaces");
+    let hiera = modules_hiera(&dir);
+    let web = [
+        ("n1", "RedHat", "web"),
+        ("n2", "RedHat", "web"),
+        ("n3", "RedHat", "web"),
+    ];
+    let m1a = |family: &str| {
+        Session::new(Arc::clone(&hiera), modules_scope("n8", family, "web"))
+            .lookup_key("m1::a")
+            .unwrap()
+    };
+    // The first session resolves, the second adopts the first's
+    // resolution, the third takes the namespace whole.
+    assert!(namespace_round(&hiera, &dir, "warm", &web) > 0);
+    assert!(hiera.namespaces.newest("m1").is_some());
+    assert!(namespace_round(&hiera, &dir, "warm again", &web) >= 3);
+    // A variable the module's hierarchy reads has another value.
+    let debian = [("n4", "Debian", "web"), ("n5", "Debian", "web")];
+    namespace_round(&hiera, &dir, "another family", &debian);
+    assert_eq!(m1a("Debian"), Some(Value::string("common")));
+    assert_eq!(m1a("RedHat"), Some(Value::string("redhat")));
+    // A data file changed.
+    std::fs::write(
+        dir.join("production/modules/m1/data/os/RedHat.yaml"),
+        "m1::a: redhat, edited\nm1::h:\n  y: 3\n",
+    )
+    .unwrap();
+    assert_eq!(m1a("RedHat"), Some(Value::string("redhat, edited")));
+    namespace_round(&hiera, &dir, "data edited", &web);
+    assert!(namespace_round(&hiera, &dir, "data edited, again", &web) > 0);
+    // A data file appeared.
+    std::fs::write(
+        dir.join("production/modules/m1/data/os/Debian.yaml"),
+        "m1::a: debian\n",
+    )
+    .unwrap();
+    namespace_round(&hiera, &dir, "data appeared", &debian);
+    assert_eq!(m1a("Debian"), Some(Value::string("debian")));
+    // The global and environment lookup_options changed (m1::labels is
+    // no longer a hash merge).
+    std::fs::write(dir.join("global/common.yaml"), "g: global\n").unwrap();
+    assert_eq!(
+        Session::new(Arc::clone(&hiera), modules_scope("n8", "RedHat", "web"))
+            .lookup_key("m1::labels")
+            .unwrap(),
+        Some(Value::hash(Map::from_iter([("e".into(), Value::Int(1))])))
+    );
+    namespace_round(&hiera, &dir, "base options", &web);
+    // The module's hiera.yaml changed, disappeared, appeared.
+    let hiera_yaml = dir.join("production/modules/m1/hiera.yaml");
+    std::fs::write(
+        &hiera_yaml,
+        "version: 5\nhierarchy:\n  - name: r\n    path: \"roles/%{facts.role}.yaml\"\n  - name: c\n    path: common.yaml\n",
+    )
+    .unwrap();
+    assert_eq!(m1a("RedHat"), Some(Value::string("common")));
+    namespace_round(&hiera, &dir, "hiera.yaml edited", &web);
+    namespace_round(&hiera, &dir, "hiera.yaml edited, again", &web);
+    std::fs::remove_file(&hiera_yaml).unwrap();
+    assert_eq!(m1a("RedHat"), None);
+    namespace_round(&hiera, &dir, "hiera.yaml removed", &web);
+    std::fs::write(
+        &hiera_yaml,
+        "version: 5\nhierarchy:\n  - name: os\n    path: \"os/%{facts.os.family}.yaml\"\n  - name: c\n    path: common.yaml\n",
+    )
+    .unwrap();
+    assert_eq!(m1a("RedHat"), Some(Value::string("redhat, edited")));
+    namespace_round(&hiera, &dir, "hiera.yaml back", &web);
+    assert!(namespace_round(&hiera, &dir, "hiera.yaml back, again", &web) > 0);
+    // An overlay (its own role) takes nothing from the table, and answers
+    // as an overlay of a fresh Hiera's session.
+    let overlaid = |hiera: Arc<Hiera>| {
+        let parent = Arc::new(Session::new(hiera, modules_scope("n6", "RedHat", "web")));
+        parent.lookup_key("g").unwrap();
+        let facts = modules_scope("n6", "RedHat", "db")
+            .get(&crate::value::Key("facts"))
+            .cloned()
+            .unwrap();
+        let overlay = parent.overlay(
+            Map::from_iter([("facts".into(), facts)]),
+            Map::default(),
+            &[],
+        );
+        module_answers(&overlay)
+    };
+    let hits = hiera.namespaces.hits();
+    let answers = overlaid(Arc::clone(&hiera));
+    assert_eq!(hiera.namespaces.hits(), hits);
+    assert_eq!(answers, overlaid(modules_hiera(&dir)));
+    assert_eq!(answers[1], Ok(Some(Value::string("redhat, edited"))));
+    assert_eq!(answers[5], Ok(Some(Value::string("db-s"))));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_namespace_table_is_bounded() {
+    let dir = modules_fixture("namespaces-bound");
+    let hiera = modules_hiera(&dir);
+    // A fleet whose nodes each have their own value of what the module's
+    // hierarchy reads: at most VARIANTS entries for the module.
+    for family in 0..40 {
+        let family = format!("os{family}");
+        namespace_round(
+            &hiera,
+            &dir,
+            "fleet",
+            &[("n1", &family, "web"), ("n2", &family, "web")],
+        );
+        assert!(hiera.namespaces.variants("m1") <= NamespaceTable::VARIANTS);
+    }
+    assert_eq!(hiera.namespaces.variants("m1"), NamespaceTable::VARIANTS);
+    // The newest families are taken from it, the oldest were dropped.
+    let hits = hiera.namespaces.hits();
+    namespace_round(&hiera, &dir, "newest", &[("n3", "os39", "web")]);
+    assert!(hiera.namespaces.hits() > hits);
+    // At most LIMIT modules: past it the table starts over.
+    let e = hiera.namespaces.newest("m1").unwrap();
+    for m in 0..NamespaceTable::LIMIT + 10 {
+        hiera.namespaces.insert(
+            &format!("module{m}"),
+            SharedNamespace {
+                config: Arc::clone(&e.config),
+                base: e.base.clone(),
+                plan: e.plan,
+                hierarchy: Arc::clone(&e.hierarchy),
+                exprs: Arc::clone(&e.exprs),
+                paths: e
+                    .exprs
+                    .iter()
+                    .map(|(x, _)| ScopePath::of(x).unwrap())
+                    .collect(),
+                options: e.options.clone(),
+            },
+        );
+        let (entries, modules) = hiera.namespaces.len();
+        assert!(modules <= NamespaceTable::LIMIT && entries <= modules * NamespaceTable::VARIANTS);
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }

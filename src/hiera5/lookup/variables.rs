@@ -356,7 +356,46 @@ fn plain_step<'v>(value: &'v Value, part: &str) -> Option<&'v Value> {
     }
 }
 
+/// A plain scope expression read once ([`Session::peek_path`] gives what
+/// [`Session::peek_scope`] gives for its text, without reading the text
+/// again): the top scope's name, then each step's name and index.
+#[derive(Debug)]
+pub(super) struct ScopePath {
+    root: Box<str>,
+    steps: Box<[(Box<str>, Option<i64>)]>,
+}
+
+impl ScopePath {
+    /// `expr` read (`None`: [`Session::peek_scope`] gives `None` for it in
+    /// every scope: not a plain expression, or an empty step).
+    pub(super) fn of(expr: &str) -> Option<ScopePath> {
+        let (root, parts) = plain_expression(expr)?;
+        let root = Box::from(root.strip_prefix("::").unwrap_or(root));
+        let steps = parts
+            .map(|part| {
+                (!part.is_empty())
+                    .then(|| (Box::from(part), crate::hiera5::key::index_segment(part)))
+            })
+            .collect::<Option<_>>()?;
+        Some(ScopePath { root, steps })
+    }
+}
+
 impl Session {
+    /// [`Session::peek_scope`] of the expression `path` was read from.
+    pub(super) fn peek_path(&self, path: &ScopePath) -> Option<&Value> {
+        let mut value = self.scope.get(&Key(&path.root))?;
+        for (part, index) in path.steps.iter() {
+            value = match (value, *index) {
+                (Value::Hash(h), None) => h.get(&Key(part)),
+                (Value::Hash(h), Some(i)) => h.get(&Value::Int(i)),
+                (Value::Array(a), Some(i)) if i >= 0 => a.get(i as usize),
+                _ => None,
+            }?;
+        }
+        Some(value)
+    }
+
     /// The value of a plain scope expression (names and indexes separated
     /// by single dots, as [`Invocation::plain_scope_expression`] reads
     /// them) in this session's own scope alone, every step found; noting no
