@@ -364,14 +364,14 @@ impl Hiera {
 
     pub(super) fn global_config(&self) -> Result<Arc<HieraConfig>> {
         let path = &self.options.hiera_config;
-        if self.cache.exists(path) {
-            match self.cache.config(path, LayerKind::Global)? {
-                Some(c) => Ok(c),
-                None => unreachable!("a global config is never ignored"),
+        // One `stat` (a global config is never ignored: `None` is a
+        // missing file).
+        match self.cache.config_if_exists(path, LayerKind::Global)? {
+            Some(c) => Ok(c),
+            None => {
+                let root = path.parent().map(Path::to_path_buf).unwrap_or_default();
+                Ok(Arc::new(HieraConfig::implicit_default(&root)))
             }
-        } else {
-            let root = path.parent().map(Path::to_path_buf).unwrap_or_default();
-            Ok(Arc::new(HieraConfig::implicit_default(&root)))
         }
     }
 
