@@ -189,6 +189,9 @@ pub struct Hiera {
     pub(super) compiled_options: OptionsMemo<Option<Arc<CompiledOptions>>>,
     /// eyaml levels' keys, read once per configuration.
     pub(super) eyaml: crate::eyaml::Eyaml,
+    /// The room a new top session's store is made with (what the last
+    /// one kept).
+    pub(super) store_sizes: super::cache::StoreSizes,
 }
 
 /// A result computed from two lookup_options hashes, with the hashes.
@@ -339,6 +342,7 @@ impl Hiera {
             base_options: Kept::default(),
             compiled_options: Kept::default(),
             eyaml: crate::eyaml::Eyaml::new(cwd),
+            store_sizes: Default::default(),
         })
     }
 
