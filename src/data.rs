@@ -1086,6 +1086,9 @@ pub struct FileCache {
     strings: Mutex<Interner>,
     check_interval: Duration,
     generation: AtomicU64,
+    /// How many `stat`s of a path [`FileCache::probe`] made
+    /// ([`FileCache::stats`]).
+    stats: AtomicU64,
     /// Where reads are confined to, when they are ([`crate::Options::confine`]).
     confinement: Option<Confinement>,
     /// Puppet's `strict` in effect ([`crate::Options::strict`]): under
@@ -1105,6 +1108,17 @@ pub struct FileCache {
 struct Probe {
     stamp: Stamp,
     is_dir: bool,
+}
+
+/// What [`FileCache::get_parsed`] makes of a missing file.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Missing {
+    /// Refused when outside the confinement (a file the engine was told
+    /// to read), else `None`.
+    Confined,
+    /// `None` (a file whose absence is an answer: the environment's
+    /// hiera.yaml).
+    Unchecked,
 }
 
 /// A `stat` result and when it was taken.
@@ -1188,6 +1202,7 @@ impl FileCache {
                 }
             }
         }
+        self.stats.fetch_add(1, Ordering::Relaxed);
         let probe = match stamp_of(path) {
             Ok((stamp, md)) => Some(Probe {
                 stamp,
@@ -1227,8 +1242,19 @@ impl FileCache {
         reading: Reading,
         parse: impl FnOnce(&[u8]) -> (Result<T>, Vec<Dep>),
     ) -> Result<Option<T>> {
+        self.get_or_missing(path, reading, Missing::Confined, parse)
+    }
+
+    /// [`FileCache::get`], with a missing file `missing`'s way.
+    fn get_or_missing<T: Content>(
+        &self,
+        path: &Path,
+        reading: Reading,
+        missing: Missing,
+        parse: impl FnOnce(&[u8]) -> (Result<T>, Vec<Dep>),
+    ) -> Result<Option<T>> {
         Ok(
-            match self.get_parsed(path, reading, |bytes| {
+            match self.get_parsed(path, reading, missing, |bytes| {
                 let (r, deps) = parse(bytes);
                 (Parsed::of(r), deps)
             })? {
@@ -1242,11 +1268,14 @@ impl FileCache {
         &self,
         path: &Path,
         tag: Reading,
+        missing: Missing,
         parse: impl FnOnce(&[u8]) -> (Parsed, Vec<Dep>),
     ) -> std::result::Result<Option<Parsed>, Error> {
         let Some(probe) = self.probe(path).map_err(|e| io_error(&e, path))? else {
             // A missing file outside is refused, not missing.
-            self.confine(path)?;
+            if missing == Missing::Confined {
+                self.confine(path)?;
+            }
             return Ok(None);
         };
         // A racy entry whose stamp is unchanged: kept if the bytes are too.
@@ -1433,8 +1462,28 @@ impl FileCache {
         })
     }
 
+    /// [`FileCache::config`] of a file that may be missing: then `None`,
+    /// never refused by the confinement. What [`FileCache::exists`] then
+    /// [`FileCache::config`] answer, with one `stat` where they made two.
+    pub fn config_if_exists(
+        &self,
+        path: &Path,
+        layer: LayerKind,
+    ) -> Result<Option<Arc<HieraConfig>>> {
+        self.config_or_missing(path, layer, Missing::Unchecked)
+    }
+
     /// The parsed hiera.yaml at `path` for `layer`.
     pub fn config(&self, path: &Path, layer: LayerKind) -> Result<Option<Arc<HieraConfig>>> {
+        self.config_or_missing(path, layer, Missing::Confined)
+    }
+
+    fn config_or_missing(
+        &self,
+        path: &Path,
+        layer: LayerKind,
+        missing: Missing,
+    ) -> Result<Option<Arc<HieraConfig>>> {
         let tag = Reading::config(layer);
         if let (Some(c), LayerKind::Module) = (&self.confinement, layer) {
             // A module's directory is a root (its name is a plain word).
@@ -1490,7 +1539,7 @@ impl FileCache {
         }
         };
         Ok(self
-            .get(path, tag, |bytes| (parse(bytes), Vec::new()))?
+            .get_or_missing(path, tag, missing, |bytes| (parse(bytes), Vec::new()))?
             .flatten())
     }
 
@@ -1553,6 +1602,13 @@ impl FileCache {
             (parsed, Vec::new())
         })?;
         Ok(metadata.map_or((true, None), |m| *m))
+    }
+
+    /// How many `stat`s of a path this cache made (each file's check; a
+    /// probe answered within the check interval makes none): what a
+    /// lookup costs in system calls, beside its instructions.
+    pub fn stats(&self) -> u64 {
+        self.stats.load(Ordering::Relaxed)
     }
 
     /// Number of cached files.

@@ -243,11 +243,9 @@ pub(crate) fn environment_layer(
 ) -> Result<Option<Arc<HieraConfig>>> {
     let path = env_dir.join("hiera.yaml");
     let Some(setting) = setting else {
-        // Without a setting, only an existing file is read (as before).
-        if !cache.exists(&path) {
-            return Ok(None);
-        }
-        return cache.config(&path, LayerKind::Environment);
+        // Without a setting, only an existing file is read (as before),
+        // with one `stat`.
+        return cache.config_if_exists(&path, LayerKind::Environment);
     };
     let file = HieraFile::read(cache, path, LayerKind::Environment)?;
     let conf = env_dir.join("environment.conf");

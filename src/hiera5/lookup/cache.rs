@@ -10,6 +10,7 @@
 use super::*;
 use crate::hiera5::config::HieraConfig;
 use crate::value::Value;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 
 /// Which session's store holds a kind of entry.
@@ -29,6 +30,14 @@ pub(super) enum Sharing {
 /// One shelf of a [`Store`]: the entries of one kind by key, each with the
 /// variables it read. `Send + Sync`: threads share it.
 pub(super) trait Shelf: Default {
+    /// An empty shelf with room for `n` entries (see [`StoreSizes`]).
+    fn with_room(_n: usize) -> Self {
+        Self::default()
+    }
+    /// How many keys it holds (0 for a shelf that is not sized).
+    fn len(&self) -> usize {
+        0
+    }
     /// How an entry is asked for.
     type Key<'a>: Copy;
     /// What an entry holds (cheap to clone: `Arc`s and small values).
@@ -103,6 +112,14 @@ impl<K, T, V> Default for Keyed<K, T, V> {
 }
 
 impl<K: std::hash::Hash + Eq, T, V: Clone> Keyed<K, T, V> {
+    fn with_room(n: usize) -> Self {
+        Keyed(Kept::with_room(n))
+    }
+
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+
     fn find_by<Q>(
         &self,
         key: &Q,
@@ -162,6 +179,14 @@ impl<V: Clone> Shelf for ByName<V> {
     type Key<'a> = &'a str;
     type Value = V;
 
+    fn with_room(n: usize) -> Self {
+        Keyed::with_room(n)
+    }
+
+    fn len(&self) -> usize {
+        Keyed::len(self)
+    }
+
     fn find(&self, key: &str, sees: impl Fn(&[Box<str>]) -> bool) -> Option<(V, Reads)> {
         self.find_by(key, |_| true, sees)
     }
@@ -182,6 +207,14 @@ pub(super) type ByHierarchy<V> = Keyed<HierarchyKey, (), V>;
 impl<V: Clone> Shelf for ByHierarchy<V> {
     type Key<'a> = HierarchyKey;
     type Value = V;
+
+    fn with_room(n: usize) -> Self {
+        Keyed::with_room(n)
+    }
+
+    fn len(&self) -> usize {
+        Keyed::len(self)
+    }
 
     fn find(&self, key: HierarchyKey, sees: impl Fn(&[Box<str>]) -> bool) -> Option<(V, Reads)> {
         self.find_by(&key, |_| true, sees)
@@ -204,6 +237,14 @@ pub(super) type ByKeyAndMerge = Keyed<Box<str>, Option<Value>, Found>;
 impl Shelf for ByKeyAndMerge {
     type Key<'a> = (&'a str, Option<&'a Value>);
     type Value = Found;
+
+    fn with_room(n: usize) -> Self {
+        Keyed::with_room(n)
+    }
+
+    fn len(&self) -> usize {
+        Keyed::len(self)
+    }
 
     fn find(
         &self,
@@ -249,6 +290,32 @@ macro_rules! kinds {
         pub(super) struct Store {
             $( $(#[$doc])* $field: $shelf, )*
         }
+
+        /// How many keys each shelf of a [`Hiera`]'s last finished top
+        /// session held (at most [`StoreSizes::MOST`]): its next sessions'
+        /// stores are made with as much room, one table per shelf where
+        /// growing there made and freed one per doubling, each entry
+        /// hashed again each time (and freeing the old tables made glibc
+        /// consolidate its fast bins, a walk over freed memory). Issue 18:
+        /// a compile keeps about one finished lookup per key it looks up.
+        #[derive(Default)]
+        pub(super) struct StoreSizes {
+            $( $field: AtomicUsize, )*
+        }
+
+        impl Store {
+            /// A store with the room `sizes` says.
+            pub(super) fn sized(sizes: &StoreSizes) -> Store {
+                Store {
+                    $( $field: <$shelf>::with_room(sizes.$field.load(Ordering::Relaxed)), )*
+                }
+            }
+
+            /// Notes in `sizes` how many keys each shelf holds.
+            pub(super) fn note_sizes(&self, sizes: &StoreSizes) {
+                $( sizes.$field.store(self.$field.len().min(StoreSizes::MOST), Ordering::Relaxed); )*
+            }
+        }
         $(
             $(#[$doc])*
             pub(super) struct $kind;
@@ -285,6 +352,13 @@ kinds! {
     /// The quick path's search plans by module name ("" for keys outside
     /// modules); `None` inside: never ready (always the general path).
     Plans(plans): ByName<Option<Arc<SearchPlan>>>, Own;
+}
+
+impl StoreSizes {
+    /// The most room a shelf is made with (beyond it, a shelf grows as
+    /// it fills): a session that kept many entries does not make every
+    /// later one hold as much memory.
+    pub(super) const MOST: usize = 4096;
 }
 
 impl Session {
@@ -383,4 +457,78 @@ impl Session {
 /// The reads of what depends on no variable.
 pub(super) fn no_reads() -> Reads {
     Arc::from([])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::value::Map;
+
+    /// The room of a store's finished lookups.
+    fn finished_room(session: &Session) -> usize {
+        session.store.finished.0.lock().capacity()
+    }
+
+    /// Keeps `n` finished lookups in `session`'s store.
+    fn keep_finished(session: &Session, n: usize) {
+        for i in 0..n {
+            let key = format!("k{i}");
+            let kept = session.store.finished.keep(
+                (key.as_str(), None),
+                Some(Value::from("v")),
+                no_reads(),
+                |_| true,
+            );
+            assert_eq!(kept, Some(Value::from("v")));
+        }
+    }
+
+    #[test]
+    fn a_top_sessions_store_has_the_room_the_last_one_needed() {
+        let dir = std::env::temp_dir().join(format!("libhiera-store-room-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("data")).unwrap();
+        std::fs::write(dir.join("hiera.yaml"), "version: 5\n").unwrap();
+        std::fs::write(dir.join("data/common.yaml"), "k: v\n").unwrap();
+        let h = Arc::new(
+            Hiera::open(Options {
+                hiera_config: dir.join("hiera.yaml"),
+                environmentpath: dir.join("envs"),
+                ..Options::default()
+            })
+            .unwrap(),
+        );
+        // The first session grows as it keeps.
+        let first = Session::new(Arc::clone(&h), Map::default());
+        assert_eq!(finished_room(&first), 0);
+        keep_finished(&first, 300);
+        assert_eq!(first.lookup_key("k").unwrap(), Some(Value::from("v")));
+        // An overlay keeps little and leaves the sizes as they are.
+        let first = Arc::new(first);
+        let mut vars = Map::default();
+        vars.insert("x".into(), "y".into());
+        let overlay = first.overlay(vars, Map::default(), &[]);
+        assert_eq!(finished_room(&overlay), 0);
+        drop(overlay);
+        drop(first);
+        // The next one is made with room for as many, in one table.
+        let second = Session::new(Arc::clone(&h), Map::default());
+        assert!(finished_room(&second) >= 300, "{}", finished_room(&second));
+        keep_finished(&second, 10);
+        assert_eq!(second.lookup_key("k").unwrap(), Some(Value::from("v")));
+        drop(second);
+        // What the last session kept decides: 10 now.
+        let third = Session::new(Arc::clone(&h), Map::default());
+        let room = finished_room(&third);
+        assert!((10..300).contains(&room), "{room}");
+        // A session that kept very many does not make the next hold as much.
+        keep_finished(&third, StoreSizes::MOST + 1000);
+        drop(third);
+        let fourth = Session::new(Arc::clone(&h), Map::default());
+        let room = finished_room(&fourth);
+        assert!(
+            (StoreSizes::MOST..2 * StoreSizes::MOST).contains(&room),
+            "{room}"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

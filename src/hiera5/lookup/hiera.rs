@@ -191,6 +191,9 @@ pub struct Hiera {
     pub(super) compiled_options: OptionsMemo<Option<Arc<CompiledOptions>>>,
     /// eyaml levels' keys, read once per configuration.
     pub(super) eyaml: crate::eyaml::Eyaml,
+    /// The room a new top session's store is made with (what the last
+    /// one kept).
+    pub(super) store_sizes: super::cache::StoreSizes,
 }
 
 /// A result computed from two lookup_options hashes, with the hashes.
@@ -342,6 +345,7 @@ impl Hiera {
             base_options: Kept::default(),
             compiled_options: Kept::default(),
             eyaml: crate::eyaml::Eyaml::new(cwd),
+            store_sizes: Default::default(),
         })
     }
 
@@ -367,14 +371,14 @@ impl Hiera {
 
     pub(super) fn global_config(&self) -> Result<Arc<HieraConfig>> {
         let path = &self.options.hiera_config;
-        if self.cache.exists(path) {
-            match self.cache.config(path, LayerKind::Global)? {
-                Some(c) => Ok(c),
-                None => unreachable!("a global config is never ignored"),
+        // One `stat` (a global config is never ignored: `None` is a
+        // missing file).
+        match self.cache.config_if_exists(path, LayerKind::Global)? {
+            Some(c) => Ok(c),
+            None => {
+                let root = path.parent().map(Path::to_path_buf).unwrap_or_default();
+                Ok(Arc::new(HieraConfig::implicit_default(&root)))
             }
-        } else {
-            let root = path.parent().map(Path::to_path_buf).unwrap_or_default();
-            Ok(Arc::new(HieraConfig::implicit_default(&root)))
         }
     }
 

@@ -16,6 +16,19 @@ impl<K, V> Default for Kept<K, V> {
 }
 
 impl<K, V> Kept<K, V> {
+    /// An empty map with room for `n` entries.
+    pub(super) fn with_room(n: usize) -> Self {
+        Kept(Mutex::new(FastMap::with_capacity_and_hasher(
+            n,
+            Default::default(),
+        )))
+    }
+
+    /// How many entries it holds.
+    pub(super) fn len(&self) -> usize {
+        self.lock().len()
+    }
+
     /// The map, locked for this thread until the guard is dropped.
     pub(super) fn lock(&self) -> MutexGuard<'_, FastMap<K, V>> {
         self.0.lock().unwrap_or_else(|p| p.into_inner())

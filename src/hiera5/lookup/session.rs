@@ -43,6 +43,16 @@ pub struct Session {
     pub(super) known: KnownVariables,
 }
 
+impl Drop for Session {
+    // A top session leaves the room its store needed to the next one
+    // (`StoreSizes`).
+    fn drop(&mut self) {
+        if self.parent.is_none() {
+            self.store.note_sizes(&self.hiera.store_sizes);
+        }
+    }
+}
+
 /// How a session sees its configuration beyond its variables.
 #[derive(Clone, Debug, Default)]
 pub struct SessionOptions {
@@ -138,6 +148,12 @@ impl Session {
         parent: Option<Arc<Session>>,
         changed: Box<[Box<str>]>,
     ) -> Session {
+        // A top session's store has the room the last one's needed (an
+        // overlay keeps little: most of it goes to its parent).
+        let store = match parent {
+            None => Store::sized(&hiera.store_sizes),
+            Some(_) => Store::default(),
+        };
         Session {
             hiera,
             scope,
@@ -145,7 +161,7 @@ impl Session {
             parent,
             changed,
             deferred: FastMap::default(),
-            store: Store::default(),
+            store,
             known: KnownVariables::default(),
         }
     }
