@@ -1261,3 +1261,109 @@ fn the_namespace_table_is_bounded() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+fn kind_of_session(hiera: &Arc<Hiera>, plan: bool, cert: &str) -> Session {
+    Session::with_options(
+        Arc::clone(hiera),
+        modules_scope(cert, "RedHat", "web"),
+        SessionOptions {
+            plan,
+            ..SessionOptions::default()
+        },
+    )
+}
+
+/// A plan's sessions and a catalog's alternate on one `Hiera`: each answers
+/// as a fresh `Hiera` does (the namespace table keeps their entries apart;
+/// review21b: no test held that guard).
+#[test]
+fn plan_and_catalog_sessions_alternate_as_a_fresh_hiera_answers() {
+    let dir = modules_fixture("plan-alternate");
+    std::fs::write(
+        dir.join("production/modules/m1/hiera.yaml"),
+        "version: 5\nhierarchy:\n  - name: os\n    path: \"os/%{facts.os.family}.yaml\"\n  \
+         - name: c\n    path: common.yaml\nplan_hierarchy:\n  - name: p\n    path: plan.yaml\n  \
+         - name: c\n    path: common.yaml\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("production/modules/m1/data/plan.yaml"),
+        "m1::a: plan\n",
+    )
+    .unwrap();
+    let hiera = modules_hiera(&dir);
+    for round in 0..6 {
+        for plan in [false, true] {
+            for cert in ["n1", "n2", "n3"] {
+                let s = kind_of_session(&hiera, plan, cert);
+                let fresh = kind_of_session(&modules_hiera(&dir), plan, cert);
+                assert_eq!(
+                    module_answers(&s),
+                    module_answers(&fresh),
+                    "round {round} plan {plan} {cert}"
+                );
+            }
+        }
+    }
+    assert!(hiera.namespaces.hits() > 0);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A data file removed after its namespace was shared: the next session
+/// answers from the level below.
+#[test]
+fn a_removed_data_file_is_seen_by_the_next_session() {
+    let dir = modules_fixture("removed-shared");
+    let hiera = modules_hiera(&dir);
+    for _ in 0..3 {
+        let s = kind_of_session(&hiera, false, "n7");
+        s.lookup_key("g").unwrap();
+        assert_eq!(
+            s.lookup_key("m1::a").unwrap(),
+            Some(Value::string("redhat"))
+        );
+    }
+    assert!(hiera.namespaces.hits() > 0);
+    std::fs::remove_file(dir.join("production/modules/m1/data/os/RedHat.yaml")).unwrap();
+    for _ in 0..3 {
+        let s = kind_of_session(&hiera, false, "n7");
+        s.lookup_key("g").unwrap();
+        assert_eq!(
+            s.lookup_key("m1::a").unwrap(),
+            Some(Value::string("common"))
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Two threads take a shared namespace while its data file is rewritten
+/// (at the same size) between rounds: every session made after a write
+/// sees it.
+#[test]
+fn sessions_on_threads_see_each_write_at_once() {
+    let dir = modules_fixture("threads-writes");
+    let hiera = modules_hiera(&dir);
+    let file = dir.join("production/modules/m1/data/os/RedHat.yaml");
+    for k in 0..200 {
+        let want = format!("v{k:04}");
+        std::fs::write(&file, format!("m1::a: {want}\n")).unwrap();
+        std::thread::scope(|s| {
+            for t in 0..2 {
+                let (hiera, want) = (&hiera, &want);
+                s.spawn(move || {
+                    for i in 0..3 {
+                        let session = kind_of_session(hiera, false, &format!("x{t}{i}"));
+                        session.lookup_key("g").unwrap();
+                        assert_eq!(
+                            session.lookup_key("m1::a").unwrap(),
+                            Some(Value::string(want.as_str())),
+                            "write {k}, thread {t}, session {i}"
+                        );
+                    }
+                });
+            }
+        });
+    }
+    assert!(hiera.namespaces.hits() > 0);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
