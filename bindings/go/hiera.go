@@ -46,6 +46,7 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"time"
 	"unsafe"
 )
 
@@ -124,6 +125,15 @@ type Options struct {
 	// function registered with WithFunction under the same name runs
 	// instead; without one, such a level fails as an unknown function does.
 	HostFunctions []string
+	// FileCheckInterval is how long a stat of a configuration or data file
+	// is trusted before the file is checked for changes again (whole
+	// nanoseconds are sent as seconds; up to a year). Zero, the default, is
+	// Puppet's own behaviour: every new session checks every file it uses
+	// once. A service compiling many catalogs may trust them longer, as
+	// Puppet Server trusts a cached environment for its environment_timeout:
+	// a change is then seen at most that long after it is made. Open refuses
+	// a negative interval.
+	FileCheckInterval time.Duration
 }
 
 // Limits are libhiera's bounds on one lookup (hiera_open's "limits"). A
@@ -179,6 +189,9 @@ func (o Options) wire() *OrderedMap {
 	}
 	if len(o.HostFunctions) > 0 {
 		om.Set("host_functions", stringsToAny(o.HostFunctions))
+	}
+	if o.FileCheckInterval != 0 {
+		om.Set("file_check_interval", o.FileCheckInterval.Seconds())
 	}
 	return om
 }

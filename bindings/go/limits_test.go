@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // headerSection returns the lines of include/hiera.h's top comment from the
@@ -167,5 +168,53 @@ func TestConfine(t *testing.T) {
 		}
 		s.Close()
 		h.Close()
+	}
+}
+
+// FileCheckInterval: a configuration that trusts a file's stat for an hour
+// answers a new session from the file as it was; the default (0) sees the
+// change at the next session. A negative interval is refused.
+func TestFileCheckInterval(t *testing.T) {
+	dir := limitsRepo(t, "k: first\n")
+	answer := func(h *Hiera) any {
+		s, err := h.Session(map[string]any{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		v, found, err := s.Lookup("k")
+		if err != nil || !found {
+			t.Fatalf("k: %v %v", found, err)
+		}
+		return v
+	}
+	open := func(d time.Duration) *Hiera {
+		h, err := Open(Options{HieraConfig: filepath.Join(dir, "hiera.yaml"),
+			EnvironmentPath: filepath.Join(dir, "environments"), FileCheckInterval: d})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { h.Close() })
+		return h
+	}
+	trusting, checking := open(time.Hour), open(0)
+	if a, b := answer(trusting), answer(checking); a != "first" || b != "first" {
+		t.Fatalf("before the change: %v %v", a, b)
+	}
+	// Another size: the change shows in the stamp whatever the
+	// filesystem's time granularity.
+	if err := os.WriteFile(filepath.Join(dir, "data", "common.yaml"), []byte("k: second version\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if a := answer(trusting); a != "first" {
+		t.Fatalf("an hour's interval: want the file as it was, got %v", a)
+	}
+	if b := answer(checking); b != "second version" {
+		t.Fatalf("no interval: want the change, got %v", b)
+	}
+	_, err := Open(Options{HieraConfig: filepath.Join(dir, "hiera.yaml"), FileCheckInterval: -time.Second})
+	var herr *Error
+	if !errors.As(err, &herr) || herr.Kind != KindInvalidArgument || !strings.Contains(herr.Message, "file_check_interval") {
+		t.Fatalf("a negative interval: want invalid_argument naming it, got %v", err)
 	}
 }

@@ -25,9 +25,10 @@ pub struct hiera {
 /// Decodes `options_json`: an object with the optional string fields
 /// `hiera_config`, `environmentpath`, `environment` and `strict`, the
 /// optional arrays of strings `basemodulepath` and `modulepath`, the
-/// optional number `puppet` (7 or 8), the optional object `limits` and the
-/// optional boolean `confine`; a `null` field means its default. Unknown
-/// fields are an error.
+/// optional number `puppet` (7 or 8), the optional object `limits`, the
+/// optional boolean `confine` and the optional number of seconds
+/// `file_check_interval`; a `null` field means its default. Unknown fields
+/// are an error.
 pub(crate) fn options_from_json(text: &str) -> Result<Options, Error> {
     let invalid = |m: String| Error::new(ErrorKind::InvalidArgument, m);
     let Value::Hash(fields) = input_json(text, "options_json")? else {
@@ -53,6 +54,7 @@ pub(crate) fn options_from_json(text: &str) -> Result<Options, Error> {
                 | "working_directory"
                 | "environment_data_provider"
                 | "host_functions"
+                | "file_check_interval"
         ) {
             return Err(invalid(format!("options_json: unknown field '{name}'")));
         }
@@ -81,6 +83,12 @@ pub(crate) fn options_from_json(text: &str) -> Result<Options, Error> {
         }
         if name == "limits" {
             limits_from_json(v, &mut options.limits)?;
+            continue;
+        }
+        if name == "file_check_interval" {
+            if let Some(interval) = check_interval_from_json(v)? {
+                options.file_check_interval = interval;
+            }
             continue;
         }
         if name == "puppet" {
@@ -168,6 +176,28 @@ fn limits_from_json(v: &Value, limits: &mut crate::limits::Limits) -> Result<(),
     Ok(())
 }
 
+/// The longest `file_check_interval` taken: a year.
+const CHECK_INTERVAL_MAX_SECS: f64 = 365.0 * 24.0 * 3600.0;
+
+/// Decodes the `file_check_interval` field of `options_json`: a number of
+/// seconds (an integer or a float), at least 0 and at most a year; `null`
+/// keeps the default (0: every new session checks every file it uses).
+fn check_interval_from_json(v: &Value) -> Result<Option<std::time::Duration>, Error> {
+    let secs = match v {
+        Value::Nil => return Ok(None),
+        Value::Int(n) => *n as f64,
+        Value::Float(f) => *f,
+        _ => f64::NAN,
+    };
+    if !(0.0..=CHECK_INTERVAL_MAX_SECS).contains(&secs) {
+        return Err(Error::new(
+            ErrorKind::InvalidArgument,
+            "options_json: 'file_check_interval' must be a number of seconds from 0 to 31536000 (a year)",
+        ));
+    }
+    Ok(Some(std::time::Duration::from_secs_f64(secs)))
+}
+
 /// `hiera_open` without the pointers.
 pub(crate) fn open_json(text: &str) -> Result<Hiera, Error> {
     open_json_with(text, None)
@@ -195,7 +225,7 @@ pub(crate) fn open_json_with(
 ///              "merge_entries": 1000000, "nested_values": 10000000},
 ///   "confine": false, "codedir": "/etc/puppet/code", "host_variables": false,
 ///   "host_scope": false, "working_directory": null, "environment_data_provider": null,
-///   "host_functions": []}`
+///   "host_functions": [], "file_check_interval": 0}`
 /// (the values shown are the defaults, but for `strict`: without it, the
 /// default of the Puppet version, `warning` for 7 and `error` for 8).
 /// `puppet` picks the Puppet the engine answers as: 7 (Puppet 7.23, the
@@ -239,6 +269,16 @@ pub(crate) fn open_json_with(
 /// as a Puppet without a HOCON library, whose `hocon_data` fails with its own
 /// error. Without a host such a level fails as an unknown function does;
 /// any other name fails the open (`HIERA_INVALID_ARGUMENT`).
+/// `file_check_interval`: how many seconds (an integer or a float, 0 to a
+/// year) a `stat` of a configuration or data file is trusted before the
+/// file is checked for changes again. 0, the default, is Puppet's own
+/// behaviour: every new session checks every file it uses once (a
+/// compile sees every change made before it started), and on a
+/// hierarchy of many small files those `stat` calls are a third to a half
+/// of a warm lookup's time. A service compiling many catalogs may trust
+/// them longer, as Puppet Server trusts a cached environment for its
+/// `environment_timeout`: a change is then seen at most that long after
+/// it is made.
 /// Only the environment's `environment.conf` is read now (for its
 /// `modulepath`; an error there fails the call): configuration and data
 /// errors surface at lookup time, as in Puppet.
@@ -310,6 +350,80 @@ mod tests {
         // SAFETY: as above.
         unsafe { super::super::string::hiera_string_free(p) };
         s
+    }
+
+    #[test]
+    fn file_check_interval_is_seconds() {
+        let interval = |text: &str| options_from_json(text).map(|o| o.file_check_interval);
+        assert_eq!(interval("{}").unwrap(), std::time::Duration::ZERO);
+        assert_eq!(
+            interval(r#"{"file_check_interval":null}"#).unwrap(),
+            std::time::Duration::ZERO
+        );
+        assert_eq!(
+            interval(r#"{"file_check_interval":5}"#).unwrap(),
+            std::time::Duration::from_secs(5)
+        );
+        assert_eq!(
+            interval(r#"{"file_check_interval":0.25}"#).unwrap(),
+            std::time::Duration::from_millis(250)
+        );
+        assert_eq!(
+            interval(r#"{"file_check_interval":31536000}"#).unwrap(),
+            std::time::Duration::from_secs(31_536_000)
+        );
+        for bad in [
+            "-1", "-0.5", "31536001", "1e300", "\"5\"", "true", "[1]", "{}",
+        ] {
+            let e = interval(&format!(r#"{{"file_check_interval":{bad}}}"#)).unwrap_err();
+            assert_eq!(e.kind, ErrorKind::InvalidArgument, "{bad}");
+            assert!(
+                e.message
+                    .contains("'file_check_interval' must be a number of seconds"),
+                "{bad}: {}",
+                e.message
+            );
+        }
+    }
+
+    /// A configuration opened through the C ABI's JSON with a check
+    /// interval trusts a file's `stat` for that long: a new session still
+    /// answers from the file as it was; without one it sees the change.
+    #[test]
+    fn a_check_interval_from_json_is_the_caches() {
+        let dir =
+            std::env::temp_dir().join(format!("libhiera-ffi-interval-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("data")).unwrap();
+        std::fs::write(
+            dir.join("hiera.yaml"),
+            "version: 5\nhierarchy:\n  - name: common\n    path: common.yaml\n",
+        )
+        .unwrap();
+        let data = dir.join("data/common.yaml");
+        let answer = |h: &Arc<Hiera>| {
+            crate::Session::new(Arc::clone(h), crate::Map::default())
+                .lookup_key("k")
+                .unwrap()
+        };
+        let open = |interval: &str| {
+            let text = format!(
+                r#"{{"hiera_config":{:?},"environmentpath":{:?},"file_check_interval":{interval}}}"#,
+                dir.join("hiera.yaml").to_str().unwrap(),
+                dir.join("envs").to_str().unwrap(),
+            );
+            Arc::new(open_json(&text).unwrap())
+        };
+        std::fs::write(&data, "k: first\n").unwrap();
+        let (trusting, checking) = (open("3600"), open("0"));
+        assert_eq!(answer(&trusting), Some(Value::from("first")));
+        assert_eq!(answer(&checking), Some(Value::from("first")));
+        // Another size, so the change shows in the stamp whatever the
+        // filesystem's time granularity.
+        std::fs::write(&data, "k: second version\n").unwrap();
+        assert_eq!(answer(&trusting), Some(Value::from("first")));
+        assert_eq!(answer(&checking), Some(Value::from("second version")));
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

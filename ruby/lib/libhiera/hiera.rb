@@ -72,6 +72,14 @@ module Libhiera
     # own function answers otherwise (a Puppet without a HOCON library, whose
     # `hocon_data` fails with its own error).
     #
+    # `file_check_interval`: how many seconds (a Numeric, 0 to a year) a
+    # `stat` of a configuration or data file is trusted before the file is
+    # checked for changes again. nil or 0 (the default) is Puppet's own
+    # behaviour: every new session checks every file it uses once. A server
+    # compiling many catalogs may trust them longer, as Puppet Server trusts
+    # a cached environment for its `environment_timeout`: a change is then
+    # seen at most that long after it is made.
+    #
     # `host`: an object that runs the hierarchy functions libhiera does not
     # have and receives Puppet's warnings (see {Host}); its calls run on the
     # thread that looks up, during the lookup, and may look up again.
@@ -86,7 +94,7 @@ module Libhiera
     def initialize(hiera_config: 'hiera.yaml', environmentpath: 'environments', environment: 'production', strict: nil,
                    limits: nil, confine: false, basemodulepath: nil, modulepath: nil, host: nil, codedir: nil, puppet: nil,
                    host_variables: false, working_directory: nil, environment_data_provider: nil,
-                   host_functions: nil, host_scope: false)
+                   host_functions: nil, host_scope: false, file_check_interval: nil)
       options = { 'hiera_config' => hiera_config.to_s, 'environmentpath' => environmentpath.to_s,
                   'environment' => environment.to_s }
       options['strict'] = strict.to_s unless strict.nil?
@@ -101,6 +109,7 @@ module Libhiera
       options['working_directory'] = working_directory.to_s unless working_directory.nil?
       options['environment_data_provider'] = environment_data_provider.to_s unless environment_data_provider.nil?
       options['host_functions'] = Array(host_functions).map(&:to_s) unless host_functions.nil?
+      options['file_check_interval'] = file_check_interval unless file_check_interval.nil?
       json = Native.cstr(JSON.generate(options))
       @host = !host.nil?
       @handle = if host.nil?
