@@ -19,6 +19,9 @@
  * - results of round 0 in the wire format: {"value":V}, {"not_found":true}
  *   or {"error":E}.
  *
+ * - C_DRIVER_FILE_CHECK_INTERVAL=S in the environment: hiera_open's
+ *   file_check_interval (unset: the default, every session checks each file).
+ *
  * Bad input (a missing file, a request line that is not an object) ends
  * the driver with a message naming it and exit status 2. */
 #define _POSIX_C_SOURCE 200809L
@@ -192,7 +195,15 @@ static struct hiera *open_hiera(const char *dir) {
     puts_(&o, ",\"environmentpath\":");
     snprintf(path, sizeof path, "%s/environments", dir);
     put_json_string(&o, path);
-    puts_(&o, ",\"environment\":\"production\"}");
+    puts_(&o, ",\"environment\":\"production\"");
+    /* C_DRIVER_FILE_CHECK_INTERVAL: hiera_open's file_check_interval (seconds;
+       unset: the default, 0, every session checks every file it uses) */
+    const char *interval = getenv("C_DRIVER_FILE_CHECK_INTERVAL");
+    if (interval && *interval) {
+        puts_(&o, ",\"file_check_interval\":");
+        puts_(&o, interval);
+    }
+    puts_(&o, "}");
     struct hiera *h = NULL;
     char *err = NULL;
     if (hiera_open(o.s, &h, &err) != HIERA_OK) die("hiera_open", err ? err : "failed");
