@@ -1400,7 +1400,11 @@ impl FileCache {
     /// they cannot (an entry to read again, a racy or included-files entry,
     /// a failed parse, a read confined or an error), for the caller to ask
     /// [`FileCache::data`]. What a new session checks of each location of
-    /// a resolution another session made (issue 18).
+    /// a resolution another session made (issue 18). A file `data` must
+    /// judge is `stat`ed twice (here and there): only one changed within
+    /// the last two seconds or not parsed yet. Checking first, under a lock
+    /// of its own, cost every file a second probe of the table (+140
+    /// instructions a warm lookup on `deep`), so the rare case pays.
     pub(crate) fn data_is(
         &self,
         path: &Path,
@@ -1410,26 +1414,6 @@ impl FileCache {
         if self.confinement.is_some() {
             return None;
         }
-        let tag = Reading::data(format);
-        // What the answer after the `stat` below could be taken from: a
-        // file whose parse is missing, failed, has includes or is racy is
-        // `data`'s, which `stat`s it itself (one `stat` a file a session,
-        // not two).
-        {
-            let map = self.entries.lock().unwrap_or_else(|p| p.into_inner());
-            let answerable = map.get(path_key(path)).is_some_and(|slots| {
-                [Reading::YamlData, Reading::JsonData, Reading::HoconData]
-                    .into_iter()
-                    .any(|r| {
-                        slots.get(r).is_some_and(|e| {
-                            e.deps().is_empty() && e.held.data().is_some() && e.racy().is_none()
-                        })
-                    })
-            });
-            if !answerable {
-                return None;
-            }
-        }
         let Some(probe) = self.probe(path).ok()? else {
             // `data`: every reading finds no file.
             return Some(expected.is_none());
@@ -1437,6 +1421,7 @@ impl FileCache {
         let same = |d: &Shared<Map>| expected.is_some_and(|e| Shared::ptr_eq(e, d));
         let map = self.entries.lock().unwrap_or_else(|p| p.into_inner());
         let slots = map.get(path_key(path))?;
+        let tag = Reading::data(format);
         // `parsed_as_other`, in `data`'s order: another reading's parse of
         // this version comes first.
         for other in [Reading::YamlData, Reading::JsonData, Reading::HoconData] {

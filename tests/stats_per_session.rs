@@ -80,6 +80,10 @@ fn a_warm_session_stats_each_file_once() {
     for env_hiera in [true, false] {
         let dir = fresh_dir(&format!("stats-{env_hiera}"));
         let h = control_repo(&dir, env_hiera);
+        // The files as a warm service sees them: not changed within the
+        // last two seconds (a file changed since is "racy": read twice, and
+        // `stat`ed twice by a session that takes another's resolution).
+        std::thread::sleep(std::time::Duration::from_millis(2100));
         // The first session reads and parses; later ones only check.
         lookups(&session(&h, "n1"), env_hiera);
         let before = h.cache().stats();
