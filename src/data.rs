@@ -1879,6 +1879,28 @@ mod tests {
         assert!(EntryStamp::of(&Stamp::new(5, 42, 1 << 32, Some(t), Some(t))).is_none());
     }
 
+    /// Makes `f`'s YAML entry (racy, just read) hold `parse` as if parsed
+    /// from other bytes than the file's now (their hash differs) under the
+    /// file's stamp: what a rewrite within the filesystem's time
+    /// granularity leaves.
+    fn rewritten_within_granularity(cache: &FileCache, f: &Path, parse: Shared<Map>) {
+        let (hash, at) = entry_racy(cache, f).unwrap();
+        let entry = CacheEntry::new(
+            stamp_of(f).unwrap().0,
+            Reading::YamlData,
+            Parsed::Data(parse),
+            Box::default(),
+            Some((hash ^ 1, at)),
+        );
+        cache
+            .entries
+            .lock()
+            .unwrap()
+            .get_mut(path_key(f))
+            .unwrap()
+            .set(Reading::YamlData, entry);
+    }
+
     /// `data_is` never says "the same parse" of a racy entry (its file may
     /// have changed within the stamp's granularity): `data` reads it again.
     /// (review21b: a guard no test held.)
@@ -1889,27 +1911,10 @@ mod tests {
         std::fs::write(&f, "a: 2\n").unwrap();
         let cache = FileCache::default();
         cache.data(&f, DataFormat::Yaml).unwrap().unwrap();
-        let (hash, at) = entry_racy(&cache, &f).unwrap();
         let mut old = Map::default();
         old.insert(Value::from("a"), Value::Int(1));
         let old = Shared::new(old);
-        // An entry whose parse is of other bytes than the file's now (its
-        // bytes' hash differs), with the file's stamp: a rewrite within
-        // the granularity.
-        let entry = CacheEntry::new(
-            stamp_of(&f).unwrap().0,
-            Reading::YamlData,
-            Parsed::Data(Shared::clone(&old)),
-            Box::default(),
-            Some((hash ^ 1, at)),
-        );
-        cache
-            .entries
-            .lock()
-            .unwrap()
-            .get_mut(path_key(&f))
-            .unwrap()
-            .set(Reading::YamlData, entry);
+        rewritten_within_granularity(&cache, &f, Shared::clone(&old));
         assert_eq!(cache.data_is(&f, DataFormat::Yaml, Some(&old)), None);
         let now = cache.data(&f, DataFormat::Yaml).unwrap().unwrap();
         assert_eq!(now.get(&Value::from("a")), Some(&Value::Int(2)));
@@ -1934,21 +1939,7 @@ mod tests {
         // Bytes that differ from those the entry was parsed from (as a
         // rewrite within the filesystem's time granularity leaves them,
         // under the same stamp): parsed again.
-        let (hash, at) = entry_racy(&cache, &f).unwrap();
-        let entry = CacheEntry::new(
-            stamp_of(&f).unwrap().0,
-            Reading::YamlData,
-            Parsed::Data(Shared::new(Map::default())),
-            Box::default(),
-            Some((hash ^ 1, at)),
-        );
-        cache
-            .entries
-            .lock()
-            .unwrap()
-            .get_mut(path_key(&f))
-            .unwrap()
-            .set(Reading::YamlData, entry);
+        rewritten_within_granularity(&cache, &f, Shared::new(Map::default()));
         let d2 = cache.data(&f, DataFormat::Yaml).unwrap().unwrap();
         assert_eq!(d2.get(&Value::from("a")), Some(&Value::Int(1)));
         assert!(cache.generation() > g);
