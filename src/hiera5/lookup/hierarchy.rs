@@ -2,6 +2,7 @@
 //! uris) resolved for a scope, the per-layer key index, data slots, and
 //! `create_configured_data_providers`.
 
+use super::variables::ScopePath;
 use super::*;
 use crate::data::DataFormat;
 use crate::error::{Error, ErrorKind, Result};
@@ -193,7 +194,66 @@ pub(super) struct SharedResolution {
 
 /// The scope expressions a resolution evaluated and their values (shared
 /// with the [`NamespaceTable`]'s entries made from it).
-pub(super) type Exprs = Arc<[(Box<str>, Value)]>;
+pub(super) type Exprs = Arc<Recorded>;
+
+/// The scope expressions a resolution evaluated, each with its value
+/// (always the scope's own, found) and read once ([`ScopePath`]), for the
+/// sessions after to ask of their scopes.
+pub(super) struct Recorded {
+    exprs: Box<[(Box<str>, Value)]>,
+    paths: Box<[ScopePath]>,
+}
+
+impl Recorded {
+    /// `None`: an expression no scope gives (a resolution that read it is
+    /// never another session's).
+    pub(super) fn of(exprs: Vec<(Box<str>, Value)>) -> Option<Recorded> {
+        let paths = exprs
+            .iter()
+            .map(|(e, _)| ScopePath::of(e))
+            .collect::<Option<_>>()?;
+        Some(Recorded {
+            exprs: exprs.into_boxed_slice(),
+            paths,
+        })
+    }
+
+    /// Whether `session`'s scope gives every expression its recorded value
+    /// ([`Value::identical`]). `seen`: the values already asked of it (the
+    /// recordings of one hierarchy evaluated the same expressions, with
+    /// other values: each is asked once).
+    pub(super) fn given_by<'a>(
+        &'a self,
+        session: &'a Session,
+        seen: &mut Vec<(&'a str, Option<&'a Value>)>,
+    ) -> bool {
+        self.exprs
+            .iter()
+            .zip(self.paths.iter())
+            .all(|((expr, v), path)| {
+                let value = match seen.iter().find(|(e, _)| *e == &**expr) {
+                    Some(&(_, value)) => value,
+                    None => {
+                        let value = session.peek_path(path);
+                        seen.push((expr, value));
+                        value
+                    }
+                };
+                value.is_some_and(|w| w.identical(v))
+            })
+    }
+
+    /// Whether two recordings hold the same expressions with
+    /// [`Value::identical`] values.
+    pub(super) fn same_values(&self, other: &Recorded) -> bool {
+        self.exprs.len() == other.exprs.len()
+            && self
+                .exprs
+                .iter()
+                .zip(other.exprs.iter())
+                .all(|((e, v), (f, w))| e == f && v.identical(w))
+    }
+}
 
 /// What a resolution being recorded evaluated: each scope expression and
 /// its value, and whether it may still be shared.
@@ -239,27 +299,13 @@ impl ResolutionCache {
         session: &Session,
     ) -> Option<(Arc<ResolvedHierarchy>, Exprs)> {
         let map = self.map.lock();
-        // The resolutions of a hierarchy evaluated the same expressions
-        // (with other values): each is evaluated once here.
-        let mut values: Vec<(&str, Option<&Value>)> = Vec::new();
-        let variants = map.get(&key)?;
-        'variants: for r in variants.iter().rev() {
-            for (expr, v) in r.exprs.iter() {
-                let value = match values.iter().find(|(e, _)| *e == &**expr) {
-                    Some(&(_, value)) => value,
-                    None => {
-                        let value = session.peek_scope(expr);
-                        values.push((expr, value));
-                        value
-                    }
-                };
-                if !value.is_some_and(|w| w.identical(v)) {
-                    continue 'variants;
-                }
-            }
-            return Some((Arc::clone(&r.hierarchy), Arc::clone(&r.exprs)));
-        }
-        None
+        let mut seen = Vec::new();
+        let r = map
+            .get(&key)?
+            .iter()
+            .rev()
+            .find(|r| r.exprs.given_by(session, &mut seen))?;
+        Some((Arc::clone(&r.hierarchy), Arc::clone(&r.exprs)))
     }
 
     /// Keeps a resolution (in place of one with the same values).
@@ -269,7 +315,7 @@ impl ResolutionCache {
             map.clear();
         }
         let list = map.entry(key).or_default();
-        list.retain(|r| !same_values(&r.exprs, &shared.exprs));
+        list.retain(|r| !r.exprs.same_values(&shared.exprs));
         if list.len() >= Self::VARIANTS {
             list.remove(0);
         }
@@ -281,15 +327,6 @@ impl ResolutionCache {
     pub(super) fn len(&self) -> usize {
         self.map.lock().values().map(Vec::len).sum()
     }
-}
-
-/// Whether two recordings hold the same expressions with [`Value::identical`]
-/// values.
-pub(super) fn same_values(a: &[(Box<str>, Value)], b: &[(Box<str>, Value)]) -> bool {
-    a.len() == b.len()
-        && a.iter()
-            .zip(b)
-            .all(|((e, v), (f, w))| e == f && v.identical(w))
 }
 
 /// The data format a location of `re` is read in when the key index can
@@ -473,12 +510,14 @@ impl Invocation<'_> {
                     && self.explain.is_none()
                     && self.takeable(&kept, self.session.entries(config, default_hierarchy))
                 {
-                    let key = (cache_key.0, default_hierarchy, self.session.options.plan);
-                    let shared = SharedResolution {
-                        hierarchy: Arc::clone(&kept),
-                        exprs: Exprs::from(exprs),
-                    };
-                    self.hiera().resolutions.insert(key, shared);
+                    if let Some(recorded) = Recorded::of(exprs) {
+                        let key = (cache_key.0, default_hierarchy, self.session.options.plan);
+                        let shared = SharedResolution {
+                            hierarchy: Arc::clone(&kept),
+                            exprs: Arc::new(recorded),
+                        };
+                        self.hiera().resolutions.insert(key, shared);
+                    }
                 }
             }
             return Ok(kept);

@@ -3,7 +3,6 @@
 //! per node, and each new session used to rebuild each module namespace it
 //! touched, ~15 K instructions a namespace).
 
-use super::variables::ScopePath;
 use super::*;
 use crate::hiera5::config::HieraConfig;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -24,9 +23,6 @@ pub(super) struct SharedNamespace {
     pub(super) hierarchy: Arc<ResolvedHierarchy>,
     /// Each scope expression its resolution evaluated, and its value.
     pub(super) exprs: Exprs,
-    /// Each of those expressions read, in order (what a new session's
-    /// scope is asked for).
-    pub(super) paths: Box<[ScopePath]>,
     /// The namespace's compiled lookup_options.
     pub(super) options: Option<Arc<CompiledOptions>>,
 }
@@ -71,24 +67,12 @@ impl NamespaceTable {
     ) -> Option<Arc<SharedNamespace>> {
         let base = options_identity(base)?;
         let map = self.map.lock();
-        // The entries of a configuration evaluated the same expressions
-        // (with other values): each is asked of the scope once.
-        let mut values: Vec<(&str, Option<&Value>)> = Vec::new();
+        let mut seen = Vec::new();
         let found = map.get(module)?.iter().rev().find(|e| {
             Arc::ptr_eq(&e.config, config)
                 && options_identity(&e.base) == Some(base)
                 && e.plan == session.options.plan
-                && e.exprs.iter().zip(e.paths.iter()).all(|((expr, v), path)| {
-                    let value = match values.iter().find(|(e, _)| *e == &**expr) {
-                        Some(&(_, value)) => value,
-                        None => {
-                            let value = session.peek_path(path);
-                            values.push((expr, value));
-                            value
-                        }
-                    };
-                    value.is_some_and(|w| w.identical(v))
-                })
+                && e.exprs.given_by(session, &mut seen)
         });
         found.map(Arc::clone)
     }
@@ -96,7 +80,7 @@ impl NamespaceTable {
     /// Keeps an entry for `module` (in place of one of the same
     /// configuration, base, kind of session and values).
     pub(super) fn insert(&self, module: &str, entry: SharedNamespace) {
-        if options_identity(&entry.base).is_none() || entry.paths.len() != entry.exprs.len() {
+        if options_identity(&entry.base).is_none() {
             return;
         }
         let mut map = self.map.lock();
@@ -111,7 +95,7 @@ impl NamespaceTable {
             !(Arc::ptr_eq(&e.config, &entry.config)
                 && options_identity(&e.base) == options_identity(&entry.base)
                 && e.plan == entry.plan
-                && same_values(&e.exprs, &entry.exprs))
+                && e.exprs.same_values(&entry.exprs))
         });
         if list.len() >= Self::VARIANTS {
             list.remove(0);

@@ -15,7 +15,6 @@
 //! [`ResolvedHierarchy::stop_data`]; they differ only in what they do at a
 //! stop (the general path explains, merges, asks host backends, decrypts).
 
-use super::variables::ScopePath;
 use super::*;
 use crate::hiera5::config::HieraConfig;
 use crate::value::{Map, Shared, Value};
@@ -447,9 +446,6 @@ impl Invocation<'_> {
         // sessions after take it whole ([`NamespaceTable`]).
         if let Some((config, hierarchy, Some(exprs))) = adopted {
             if hiera.options.host.is_none() && same_options {
-                // An expression no scope gives (never recorded): no entry.
-                let paths: Option<Box<[ScopePath]>> =
-                    exprs.iter().map(|(e, _)| ScopePath::of(e)).collect();
                 hiera.namespaces.insert(
                     m,
                     SharedNamespace {
@@ -458,7 +454,6 @@ impl Invocation<'_> {
                         plan: session.options.plan,
                         hierarchy,
                         exprs,
-                        paths: paths.unwrap_or_default(),
                         options: compiled,
                     },
                 );

@@ -1,4 +1,3 @@
-use super::variables::ScopePath;
 use super::*;
 use crate::error::{Error, ErrorKind};
 use crate::hiera5::config::HieraConfig;
@@ -1248,11 +1247,6 @@ fn the_namespace_table_is_bounded() {
                 plan: e.plan,
                 hierarchy: Arc::clone(&e.hierarchy),
                 exprs: Arc::clone(&e.exprs),
-                paths: e
-                    .exprs
-                    .iter()
-                    .map(|(x, _)| ScopePath::of(x).unwrap())
-                    .collect(),
                 options: e.options.clone(),
             },
         );
