@@ -413,7 +413,7 @@ uint32_t hiera_abi_version(void);
  *              "merge_entries": 1000000, "nested_values": 10000000},
  *   "confine": false, "codedir": "/etc/puppet/code", "host_variables": false,
  *   "host_scope": false, "working_directory": null, "environment_data_provider": null,
- *   "host_functions": [], "file_check_interval": 0}`
+ *   "host_functions": [], "file_check_interval": 0, "watch_files": true}`
  * (the values shown are the defaults, but for `strict`: without it, the
  * default of the Puppet version, `warning` for 7 and `error` for 8).
  * `puppet` picks the Puppet the engine answers as: 7 (Puppet 7.23, the
@@ -467,6 +467,16 @@ uint32_t hiera_abi_version(void);
  * them longer, as Puppet Server trusts a cached environment for its
  * `environment_timeout`: a change is then seen at most that long after
  * it is made.
+ * `watch_files: true` (the default, on Linux) learns of changed files from
+ * the kernel instead: a new session still sees every change made before
+ * it started, with one `poll` where it made a `stat` of each file. An
+ * inotify watch on each directory the files' paths go through reports
+ * every change to the names read there; files on filesystems another
+ * machine or layer can change (NFS, SMB, FUSE, overlayfs, ...), files with
+ * more than one link and files bind-mounted into place are `stat`ed each
+ * session as before. One watcher serves the process (`HIERA_WATCH_FILES=0`
+ * in the environment turns it off for all); `false` turns it off for this
+ * configuration.
  * Only the environment's `environment.conf` is read now (for its
  * `modulepath`; an error there fails the call): configuration and data
  * errors surface at lookup time, as in Puppet.

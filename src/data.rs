@@ -1085,6 +1085,10 @@ pub struct FileCache {
     probes: Mutex<ProbeCache<TimedProbe>>,
     strings: Mutex<Interner>,
     check_interval: Duration,
+    /// The process's file watcher, when this cache uses it
+    /// ([`crate::Options::watch_files`]): a `stat` result taken under watch
+    /// holds until the watcher reports a change.
+    watcher: Option<&'static crate::watch::Watcher>,
     generation: AtomicU64,
     /// How many `stat`s of a path [`FileCache::probe`] made
     /// ([`FileCache::stats`]).
@@ -1121,8 +1125,9 @@ enum Missing {
     Unchecked,
 }
 
-/// A `stat` result and when it was taken.
-type TimedProbe = (Instant, Option<Probe>);
+/// A `stat` result, when it was taken, and the watcher's generation it
+/// holds in (0: not watched).
+type TimedProbe = (Instant, Option<Probe>, u64);
 
 /// A path as the cache's maps key it.
 fn path_key(path: &Path) -> &[u8] {
@@ -1147,6 +1152,9 @@ impl FileCache {
     /// (see [`crate::confine`]).
     pub fn for_options(options: &Options, modulepath: &[PathBuf]) -> FileCache {
         let mut cache = FileCache::with_check_interval(options.file_check_interval);
+        if options.watch_files {
+            cache.watcher = crate::watch::global();
+        }
         cache.strict = options.strict();
         cache.puppet = options.puppet;
         cache.warnings = options.host.clone();
@@ -1192,16 +1200,23 @@ impl FileCache {
         self.generation.load(Ordering::Acquire)
     }
 
-    /// `stat`s `path`, or answers from a probe younger than the interval.
+    /// `stat`s `path`, or answers from a probe younger than the interval or
+    /// one the watcher vouches for (watched, and nothing changed since).
     fn probe(&self, path: &Path) -> std::io::Result<Option<Probe>> {
-        if !self.check_interval.is_zero() {
+        let keep = !self.check_interval.is_zero() || self.watcher.is_some();
+        if keep {
             let mut probes = self.probes.lock().unwrap_or_else(|p| p.into_inner());
-            if let Some((at, p)) = probes.get(path_key(path)) {
-                if at.elapsed() < self.check_interval {
+            if let Some((at, p, watched)) = probes.get(path_key(path)) {
+                let vouched =
+                    *watched != 0 && self.watcher.is_some_and(|w| w.generation() == *watched);
+                if vouched || (!self.check_interval.is_zero() && at.elapsed() < self.check_interval)
+                {
                     return Ok(*p);
                 }
             }
         }
+        // Watched before the `stat`: a change after it is reported.
+        let watched = self.watcher.and_then(|w| w.watch(path)).unwrap_or(0);
         self.stats.fetch_add(1, Ordering::Relaxed);
         let probe = match stamp_of(path) {
             Ok((stamp, md)) => Some(Probe {
@@ -1216,11 +1231,20 @@ impl FileCache {
             }
             Err(e) => return Err(e),
         };
-        if !self.check_interval.is_zero() {
+        if keep {
             let mut probes = self.probes.lock().unwrap_or_else(|p| p.into_inner());
-            probes.insert(path_key(path), (Instant::now(), probe));
+            probes.insert(path_key(path), (Instant::now(), probe, watched));
         }
         Ok(probe)
+    }
+
+    /// What a new session does first: the changes made since the last
+    /// session are taken from the watcher, so that this session sees them
+    /// (one `poll` when there are none).
+    pub(crate) fn refresh(&self) {
+        if let Some(w) = self.watcher {
+            w.refresh();
+        }
     }
 
     /// Whether `path` exists (through the probe cache).

@@ -41,6 +41,7 @@ pub mod stack;
 pub mod string;
 mod string_set;
 pub mod value;
+mod watch;
 pub mod wire;
 pub mod yaml;
 

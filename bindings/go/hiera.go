@@ -134,6 +134,13 @@ type Options struct {
 	// a change is then seen at most that long after it is made. Open refuses
 	// a negative interval.
 	FileCheckInterval time.Duration
+	// DisableFileWatch turns off, for this configuration, the watcher that
+	// learns of changed files from the kernel (Linux inotify; on by default):
+	// every new session then stats each file it uses once. Either way a new
+	// session sees every change made before it started; see the README's
+	// "Files that change". HIERA_WATCH_FILES=0 in the environment turns the
+	// watcher off for the whole process.
+	DisableFileWatch bool
 }
 
 // Limits are libhiera's bounds on one lookup (hiera_open's "limits"). A
@@ -192,6 +199,9 @@ func (o Options) wire() *OrderedMap {
 	}
 	if o.FileCheckInterval != 0 {
 		om.Set("file_check_interval", o.FileCheckInterval.Seconds())
+	}
+	if o.DisableFileWatch {
+		om.Set("watch_files", false)
 	}
 	return om
 }

@@ -173,7 +173,8 @@ func TestConfine(t *testing.T) {
 
 // FileCheckInterval: a configuration that trusts a file's stat for an hour
 // answers a new session from the file as it was; the default (0) sees the
-// change at the next session. A negative interval is refused.
+// change at the next session, watched or not (DisableFileWatch). A negative
+// interval is refused.
 func TestFileCheckInterval(t *testing.T) {
 	dir := limitsRepo(t, "k: first\n")
 	answer := func(h *Hiera) any {
@@ -188,18 +189,19 @@ func TestFileCheckInterval(t *testing.T) {
 		}
 		return v
 	}
-	open := func(d time.Duration) *Hiera {
+	open := func(d time.Duration, unwatched bool) *Hiera {
 		h, err := Open(Options{HieraConfig: filepath.Join(dir, "hiera.yaml"),
-			EnvironmentPath: filepath.Join(dir, "environments"), FileCheckInterval: d})
+			EnvironmentPath: filepath.Join(dir, "environments"), FileCheckInterval: d,
+			DisableFileWatch: unwatched})
 		if err != nil {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { h.Close() })
 		return h
 	}
-	trusting, checking := open(time.Hour), open(0)
-	if a, b := answer(trusting), answer(checking); a != "first" || b != "first" {
-		t.Fatalf("before the change: %v %v", a, b)
+	trusting, checking, stating := open(time.Hour, false), open(0, false), open(0, true)
+	if a, b, c := answer(trusting), answer(checking), answer(stating); a != "first" || b != "first" || c != "first" {
+		t.Fatalf("before the change: %v %v %v", a, b, c)
 	}
 	// Another size: the change shows in the stamp whatever the
 	// filesystem's time granularity.
@@ -211,6 +213,9 @@ func TestFileCheckInterval(t *testing.T) {
 	}
 	if b := answer(checking); b != "second version" {
 		t.Fatalf("no interval: want the change, got %v", b)
+	}
+	if c := answer(stating); c != "second version" {
+		t.Fatalf("no interval, not watched: want the change, got %v", c)
 	}
 	_, err := Open(Options{HieraConfig: filepath.Join(dir, "hiera.yaml"), FileCheckInterval: -time.Second})
 	var herr *Error

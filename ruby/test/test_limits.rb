@@ -113,21 +113,28 @@ class TestLimits < Minitest::Test
   end
 
   # `file_check_interval`: an hour's trust answers a new session from the
-  # file as it was; the default sees the change at the next session.
+  # file as it was; the default sees the change at the next session,
+  # watched or not (`watch_files: false`).
   def test_file_check_interval
     Dir.mktmpdir do |dir|
       FileUtils.mkdir_p(File.join(dir, 'data'))
       File.write(File.join(dir, 'hiera.yaml'), "version: 5\nhierarchy:\n  - name: common\n    path: common.yaml\n")
       File.write(File.join(dir, 'data', 'common.yaml'), "k: first\n")
-      open = ->(interval) { Libhiera::Hiera.new(hiera_config: File.join(dir, 'hiera.yaml'), file_check_interval: interval) }
+      open = lambda { |interval, watch = true|
+        Libhiera::Hiera.new(hiera_config: File.join(dir, 'hiera.yaml'), file_check_interval: interval,
+                            watch_files: watch)
+      }
       trusting = open.call(3600)
       checking = open.call(nil)
-      assert_equal %w[first first], [trusting.session({}).lookup('k'), checking.session({}).lookup('k')]
+      stating = open.call(nil, false)
+      assert_equal %w[first first first],
+                   [trusting.session({}).lookup('k'), checking.session({}).lookup('k'), stating.session({}).lookup('k')]
       # Another size: the change shows in the stamp whatever the
       # filesystem's time granularity.
       File.write(File.join(dir, 'data', 'common.yaml'), "k: second version\n")
       assert_equal 'first', trusting.session({}).lookup('k')
       assert_equal 'second version', checking.session({}).lookup('k')
+      assert_equal 'second version', stating.session({}).lookup('k')
       e = assert_raises(Libhiera::InvalidArgumentError) { open.call(-1) }
       assert_includes e.message, 'file_check_interval'
     end

@@ -26,7 +26,8 @@ pub struct hiera {
 /// `hiera_config`, `environmentpath`, `environment` and `strict`, the
 /// optional arrays of strings `basemodulepath` and `modulepath`, the
 /// optional number `puppet` (7 or 8), the optional object `limits`, the
-/// optional boolean `confine` and the optional number of seconds
+/// optional booleans `confine`, `host_variables`, `host_scope` and
+/// `watch_files`, and the optional number of seconds
 /// `file_check_interval`; a `null` field means its default. Unknown fields
 /// are an error.
 pub(crate) fn options_from_json(text: &str) -> Result<Options, Error> {
@@ -55,6 +56,7 @@ pub(crate) fn options_from_json(text: &str) -> Result<Options, Error> {
                 | "environment_data_provider"
                 | "host_functions"
                 | "file_check_interval"
+                | "watch_files"
         ) {
             return Err(invalid(format!("options_json: unknown field '{name}'")));
         }
@@ -99,7 +101,10 @@ pub(crate) fn options_from_json(text: &str) -> Result<Options, Error> {
             }
             continue;
         }
-        if matches!(name, "confine" | "host_variables" | "host_scope") {
+        if matches!(
+            name,
+            "confine" | "host_variables" | "host_scope" | "watch_files"
+        ) {
             let flag = match v {
                 Value::Nil => continue,
                 Value::Bool(b) => *b,
@@ -112,6 +117,7 @@ pub(crate) fn options_from_json(text: &str) -> Result<Options, Error> {
             match name {
                 "confine" => options.confine = flag,
                 "host_variables" => options.host_variables = flag,
+                "watch_files" => options.watch_files = flag,
                 _ => options.host_scope = flag,
             }
             continue;
@@ -225,7 +231,7 @@ pub(crate) fn open_json_with(
 ///              "merge_entries": 1000000, "nested_values": 10000000},
 ///   "confine": false, "codedir": "/etc/puppet/code", "host_variables": false,
 ///   "host_scope": false, "working_directory": null, "environment_data_provider": null,
-///   "host_functions": [], "file_check_interval": 0}`
+///   "host_functions": [], "file_check_interval": 0, "watch_files": true}`
 /// (the values shown are the defaults, but for `strict`: without it, the
 /// default of the Puppet version, `warning` for 7 and `error` for 8).
 /// `puppet` picks the Puppet the engine answers as: 7 (Puppet 7.23, the
@@ -279,6 +285,16 @@ pub(crate) fn open_json_with(
 /// them longer, as Puppet Server trusts a cached environment for its
 /// `environment_timeout`: a change is then seen at most that long after
 /// it is made.
+/// `watch_files: true` (the default, on Linux) learns of changed files from
+/// the kernel instead: a new session still sees every change made before
+/// it started, with one `poll` where it made a `stat` of each file. An
+/// inotify watch on each directory the files' paths go through reports
+/// every change to the names read there; files on filesystems another
+/// machine or layer can change (NFS, SMB, FUSE, overlayfs, ...), files with
+/// more than one link and files bind-mounted into place are `stat`ed each
+/// session as before. One watcher serves the process (`HIERA_WATCH_FILES=0`
+/// in the environment turns it off for all); `false` turns it off for this
+/// configuration.
 /// Only the environment's `environment.conf` is read now (for its
 /// `modulepath`; an error there fails the call): configuration and data
 /// errors surface at lookup time, as in Puppet.
@@ -466,6 +482,23 @@ mod tests {
         assert_eq!(m.modulepath, Some(vec![PathBuf::from("/m")]));
         assert!(options_from_json(r#"{"confine":true}"#).unwrap().confine);
         assert!(!options_from_json(r#"{"confine":false}"#).unwrap().confine);
+        assert!(options_from_json("{}").unwrap().watch_files);
+        assert!(
+            !options_from_json(r#"{"watch_files":false}"#)
+                .unwrap()
+                .watch_files
+        );
+        assert!(
+            options_from_json(r#"{"watch_files":null}"#)
+                .unwrap()
+                .watch_files
+        );
+        assert_eq!(
+            options_from_json(r#"{"watch_files":"no"}"#)
+                .unwrap_err()
+                .message,
+            "options_json: 'watch_files' must be true or false"
+        );
         let bad = |t: &str| options_from_json(t).unwrap_err().message;
         assert_eq!(
             bad(r#"{"hiera-config":"x"}"#),

@@ -80,6 +80,13 @@ module Libhiera
     # a cached environment for its `environment_timeout`: a change is then
     # seen at most that long after it is made.
     #
+    # `watch_files: false` turns off, for this configuration, the watcher
+    # that learns of changed files from the kernel (Linux inotify; on by
+    # default): every new session then `stat`s each file it uses once.
+    # Either way a new session sees every change made before it started
+    # (the README's "Files that change"); `HIERA_WATCH_FILES=0` in the
+    # environment turns the watcher off for the whole process.
+    #
     # `host`: an object that runs the hierarchy functions libhiera does not
     # have and receives Puppet's warnings (see {Host}); its calls run on the
     # thread that looks up, during the lookup, and may look up again.
@@ -94,7 +101,7 @@ module Libhiera
     def initialize(hiera_config: 'hiera.yaml', environmentpath: 'environments', environment: 'production', strict: nil,
                    limits: nil, confine: false, basemodulepath: nil, modulepath: nil, host: nil, codedir: nil, puppet: nil,
                    host_variables: false, working_directory: nil, environment_data_provider: nil,
-                   host_functions: nil, host_scope: false, file_check_interval: nil)
+                   host_functions: nil, host_scope: false, file_check_interval: nil, watch_files: true)
       options = { 'hiera_config' => hiera_config.to_s, 'environmentpath' => environmentpath.to_s,
                   'environment' => environment.to_s }
       options['strict'] = strict.to_s unless strict.nil?
@@ -110,6 +117,7 @@ module Libhiera
       options['environment_data_provider'] = environment_data_provider.to_s unless environment_data_provider.nil?
       options['host_functions'] = Array(host_functions).map(&:to_s) unless host_functions.nil?
       options['file_check_interval'] = file_check_interval unless file_check_interval.nil?
+      options['watch_files'] = false unless watch_files
       json = Native.cstr(JSON.generate(options))
       @host = !host.nil?
       @handle = if host.nil?

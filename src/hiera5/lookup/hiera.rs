@@ -50,6 +50,19 @@ pub struct Options {
     /// does. A production service may set a second or more, as Puppet
     /// Server's `environment_timeout` does.
     pub file_check_interval: std::time::Duration,
+    /// Learn of changed files from the kernel instead of `stat`ing each
+    /// file once a session (on by default; Linux only). A session still
+    /// sees every change made before it started, as with a `stat` of each
+    /// file: an inotify watch on each directory the files' paths go
+    /// through reports every change to the names read there, and a new
+    /// session reads those reports first (one `poll`), then `stat`s again
+    /// only after a change. Files on filesystems another machine or layer
+    /// can change (NFS, SMB, FUSE, overlayfs, ...), files with more than
+    /// one link and files bind-mounted into place are `stat`ed each session
+    /// as before. One watcher serves the process; `HIERA_WATCH_FILES=0` in
+    /// the environment turns it off for every configuration. (A change
+    /// made through a shared memory mapping is seen by neither way.)
+    pub watch_files: bool,
     /// Bounds on the work and memory of one lookup (see [`crate::limits`]).
     pub limits: crate::limits::Limits,
     /// Puppet's `basemodulepath`: the directories of modules shared by all
@@ -135,6 +148,7 @@ impl Default for Options {
             strict: None,
             puppet: 7,
             file_check_interval: std::time::Duration::ZERO,
+            watch_files: true,
             limits: crate::limits::Limits::default(),
             basemodulepath: Vec::new(),
             modulepath: None,

@@ -151,7 +151,11 @@ impl Session {
         // A top session's store has the room the last one's needed (an
         // overlay keeps little: most of it goes to its parent).
         let store = match parent {
-            None => Store::sized(&hiera.store_sizes),
+            None => {
+                // A new snapshot: every change made before it is seen.
+                hiera.cache.refresh();
+                Store::sized(&hiera.store_sizes)
+            }
             Some(_) => Store::default(),
         };
         Session {

@@ -1,0 +1,726 @@
+//! The inotify [`Watcher`] (see [`crate::watch`] for what it promises).
+
+use super::MAX_WATCHES;
+use rustix::event::{PollFd, PollFlags, Timespec};
+use rustix::fs::inotify::{self, CreateFlags, ReadFlags, WatchFlags};
+use std::collections::{HashMap, HashSet};
+use std::ffi::{OsStr, OsString};
+use std::mem::MaybeUninit;
+use std::os::fd::OwnedFd;
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::MetadataExt;
+use std::path::{Component, Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::Mutex;
+
+/// What a directory's watch reports: any change to a name in it, and the
+/// directory itself moved or removed. (`IN_ONLYDIR | IN_DONT_FOLLOW`: the
+/// path watched is a directory reached without a link, or not watched.)
+const MASK: WatchFlags = WatchFlags::MODIFY
+    .union(WatchFlags::ATTRIB)
+    .union(WatchFlags::CLOSE_WRITE)
+    .union(WatchFlags::MOVED_FROM)
+    .union(WatchFlags::MOVED_TO)
+    .union(WatchFlags::CREATE)
+    .union(WatchFlags::DELETE)
+    .union(WatchFlags::DELETE_SELF)
+    .union(WatchFlags::MOVE_SELF)
+    .union(WatchFlags::ONLYDIR)
+    .union(WatchFlags::DONT_FOLLOW);
+
+/// The filesystems (`statfs`'s `f_type`) whose every change this kernel
+/// makes, and so reports: ext2/3/4, XFS, Btrfs, tmpfs, ramfs, F2FS, ZFS,
+/// JFS, ReiserFS, bcachefs. Not NFS, SMB, FUSE, 9p, Ceph, GFS2, OCFS2 (other
+/// machines change them) nor overlayfs (its layers can be changed beneath
+/// it).
+const LOCAL_FILESYSTEMS: [u32; 10] = [
+    0xEF53,
+    0x5846_5342,
+    0x9123_683E,
+    0x0102_1994,
+    0x8584_58F6,
+    0xF2F5_2010,
+    0x2FC1_2FC1,
+    0x3153_464A,
+    0x5265_4973,
+    0xCA45_1A4E,
+];
+
+/// The most symbolic links followed in one path (Linux's own bound).
+const MAX_LINKS: usize = 40;
+
+/// A directory with more names of interest than this is watched whole.
+const MAX_NAMES: usize = 4096;
+
+/// The most names of interest kept in all (beyond it, a directory that
+/// gains one is watched whole): what the watcher keeps stays bounded
+/// however many paths a long-lived process asks about.
+const MAX_ALL_NAMES: usize = 65_536;
+
+/// The most directories resolved in one generation, and the most
+/// directories kept that cannot be watched (beyond them a path is left
+/// unwatched, or its parent resolved again).
+const MAX_RESOLVED: usize = 16_384;
+
+/// The process's inotify watcher (see [`crate::watch`]). `Send + Sync`:
+/// sessions on any thread refresh it and watch paths through it.
+pub(crate) struct Watcher {
+    /// The current generation (from 1: 0 is no generation).
+    generation: AtomicU64,
+    /// The process the state was made in (a child after `fork` makes its own).
+    pid: AtomicU32,
+    /// Set when a child could not make its own state: nothing is watched.
+    dead: AtomicBool,
+    state: Mutex<State>,
+}
+
+struct State {
+    inotify: OwnedFd,
+    /// `/proc/self/mountinfo`, open: `poll` reports a change of the mounts.
+    mountinfo: std::fs::File,
+    /// Every mount point (a file bind-mounted into place is not watched).
+    mount_points: HashSet<PathBuf>,
+    /// The directories armed, by real path (a `wd` of -1: not watchable).
+    dirs: HashMap<PathBuf, Dir>,
+    /// By watch: which names in its directory matter.
+    interest: HashMap<i32, Interest>,
+    /// What each directory asked about resolved to, in generation
+    /// `resolved_in`.
+    resolved: HashMap<PathBuf, Outcome>,
+    resolved_in: u64,
+    /// How many names `interest` holds.
+    names: usize,
+}
+
+#[derive(Clone, Copy)]
+struct Dir {
+    wd: i32,
+    dev: u64,
+    /// The generation it was last watched in.
+    armed_in: u64,
+}
+
+enum Interest {
+    /// Every name (a directory whose listing was asked for, or one with
+    /// more than [`MAX_NAMES`] names of interest).
+    All,
+    Names(HashSet<OsString>),
+}
+
+/// What a path resolved to, watched.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Outcome {
+    /// A directory: its real path and device.
+    Dir(PathBuf, u64),
+    File,
+    /// No such path (up to its first missing component, watched).
+    Missing,
+    /// Something on the way cannot be watched.
+    Unwatched,
+}
+
+impl State {
+    fn new() -> Option<State> {
+        let inotify = inotify::init(CreateFlags::NONBLOCK | CreateFlags::CLOEXEC).ok()?;
+        let mountinfo = std::fs::File::open("/proc/self/mountinfo").ok()?;
+        Some(State {
+            inotify,
+            mountinfo,
+            mount_points: mount_points()?,
+            dirs: HashMap::new(),
+            interest: HashMap::new(),
+            resolved: HashMap::new(),
+            resolved_in: 0,
+            names: 0,
+        })
+    }
+
+    /// Reads the queued events; whether any of them matters.
+    fn drain(&mut self) -> bool {
+        let mut changed = false;
+        let mut buf = vec![MaybeUninit::<u8>::uninit(); 16 * 1024];
+        let mut reader = inotify::Reader::new(&self.inotify, &mut buf);
+        let mut ignored = Vec::new();
+        loop {
+            match reader.next() {
+                Ok(event) => {
+                    let name = event.file_name().map_or(&[][..], |n| n.to_bytes());
+                    changed |= self.matters(event.wd(), event.events(), name);
+                    if event.events().contains(ReadFlags::IGNORED) {
+                        ignored.push(event.wd());
+                    }
+                }
+                Err(rustix::io::Errno::AGAIN) => break,
+                Err(rustix::io::Errno::INTR) => continue,
+                // Events that cannot be read may have mattered.
+                Err(_) => {
+                    changed = true;
+                    break;
+                }
+            }
+        }
+        for wd in ignored {
+            self.forget(wd);
+        }
+        changed
+    }
+
+    /// Whether an event changes what a path watched resolves to.
+    fn matters(&self, wd: i32, events: ReadFlags, name: &[u8]) -> bool {
+        if events.contains(ReadFlags::QUEUE_OVERFLOW) || name.is_empty() {
+            // Lost events, or the directory itself moved, removed, unmounted.
+            return true;
+        }
+        match self.interest.get(&wd) {
+            Some(Interest::Names(names)) => names.contains(OsStr::from_bytes(name)),
+            // A whole directory, or a watch forgotten.
+            Some(Interest::All) | None => true,
+        }
+    }
+
+    /// A watch the kernel dropped (its directory removed or unmounted).
+    fn forget(&mut self, wd: i32) {
+        self.drop_interest(wd);
+        self.dirs.retain(|_, d| d.wd != wd);
+    }
+
+    /// Forgets what matters of watch `wd`.
+    fn drop_interest(&mut self, wd: i32) {
+        if let Some(Interest::Names(names)) = self.interest.remove(&wd) {
+            self.names -= names.len();
+        }
+    }
+
+    /// Watches `dir` (a real path: no link in it) in generation `gen`; its
+    /// device, or `None` when it cannot be watched.
+    fn arm(&mut self, dir: &Path, gen: u64) -> Option<u64> {
+        if let Some(d) = self.dirs.get(dir) {
+            if d.armed_in == gen {
+                return (d.wd >= 0).then_some(d.dev);
+            }
+        }
+        let Ok(fs) = rustix::fs::statfs(dir) else {
+            return None;
+        };
+        if !LOCAL_FILESYSTEMS.contains(&((fs.f_type as u64 & 0xFFFF_FFFF) as u32)) {
+            if self.dirs.len() < MAX_WATCHES + MAX_RESOLVED {
+                let dir_entry = Dir {
+                    wd: -1,
+                    dev: 0,
+                    armed_in: gen,
+                };
+                self.dirs.insert(dir.to_path_buf(), dir_entry);
+            }
+            return None;
+        }
+        if self.interest.len() >= MAX_WATCHES && !self.dirs.contains_key(dir) {
+            return None;
+        }
+        let Ok(wd) = inotify::add_watch(&self.inotify, dir, MASK) else {
+            return None;
+        };
+        // Read after the watch: a change from here on is reported.
+        let dev = std::fs::symlink_metadata(dir).ok()?.dev();
+        if let Some(old) = self.dirs.get(dir).map(|d| d.wd) {
+            // The path is another directory now: the old one's watch is of
+            // no use, unless another path reaches it.
+            let shared = self.dirs.iter().any(|(p, d)| d.wd == old && p != dir);
+            if old >= 0 && old != wd && !shared {
+                // A stale `wd` only fails.
+                let _ = inotify::remove_watch(&self.inotify, old);
+                self.drop_interest(old);
+            }
+        }
+        self.interest
+            .entry(wd)
+            .or_insert_with(|| Interest::Names(HashSet::new()));
+        self.dirs.insert(
+            dir.to_path_buf(),
+            Dir {
+                wd,
+                dev,
+                armed_in: gen,
+            },
+        );
+        Some(dev)
+    }
+
+    /// Marks `name` in the armed directory `dir` as one that matters.
+    fn note(&mut self, dir: &Path, name: &OsStr) {
+        let Some(wd) = self.dirs.get(dir).map(|d| d.wd) else {
+            return;
+        };
+        if let Some(Interest::Names(names)) = self.interest.get_mut(&wd) {
+            if !names.contains(name) {
+                if names.len() >= MAX_NAMES || self.names >= MAX_ALL_NAMES {
+                    self.names -= names.len();
+                    self.interest.insert(wd, Interest::All);
+                } else {
+                    names.insert(name.to_os_string());
+                    self.names += 1;
+                }
+            }
+        }
+    }
+
+    /// Marks every name in the armed directory `dir` as mattering.
+    fn note_all(&mut self, dir: &Path) {
+        if let Some(wd) = self.dirs.get(dir).map(|d| d.wd) {
+            if let Some(Interest::Names(names)) = self.interest.insert(wd, Interest::All) {
+                self.names -= names.len();
+            }
+        }
+    }
+
+    /// Resolves `names` (a stack: the last is resolved first) from the
+    /// armed real directory `dir` on `dev`, watching each directory before
+    /// reading the entry in it. `whole`: a directory reached at the end is
+    /// watched whole (its listing matters, not only its being there).
+    fn walk(
+        &mut self,
+        mut dir: PathBuf,
+        mut dev: u64,
+        mut names: Vec<OsString>,
+        gen: u64,
+        whole: bool,
+    ) -> Outcome {
+        let mut links = 0;
+        while let Some(name) = names.pop() {
+            if name == ".." {
+                dir.pop();
+                match self.arm(&dir, gen) {
+                    Some(d) => dev = d,
+                    None => return Outcome::Unwatched,
+                }
+                continue;
+            }
+            self.note(&dir, &name);
+            let child = dir.join(&name);
+            let md = match std::fs::symlink_metadata(&child) {
+                Ok(md) => md,
+                Err(e)
+                    if e.kind() == std::io::ErrorKind::NotFound
+                        || e.kind() == std::io::ErrorKind::NotADirectory =>
+                {
+                    return Outcome::Missing
+                }
+                Err(_) => return Outcome::Unwatched,
+            };
+            let kind = md.file_type();
+            if kind.is_symlink() {
+                links += 1;
+                let Ok(target) = std::fs::read_link(&child) else {
+                    return Outcome::Unwatched;
+                };
+                if links > MAX_LINKS {
+                    return Outcome::Unwatched;
+                }
+                if target.is_absolute() {
+                    dir = PathBuf::from("/");
+                    match self.arm(&dir, gen) {
+                        Some(d) => dev = d,
+                        None => return Outcome::Unwatched,
+                    }
+                }
+                names.extend(components(&target).into_iter().rev());
+                continue;
+            }
+            if kind.is_dir() {
+                match self.arm(&child, gen) {
+                    Some(d) => dev = d,
+                    None => return Outcome::Unwatched,
+                }
+                dir = child;
+                continue;
+            }
+            if !names.is_empty() {
+                // A file on the way: no such path (until it is replaced).
+                return Outcome::Missing;
+            }
+            if md.nlink() > 1 || md.dev() != dev || self.mount_points.contains(&child) {
+                return Outcome::Unwatched;
+            }
+            return Outcome::File;
+        }
+        if whole {
+            self.note_all(&dir);
+        }
+        Outcome::Dir(dir, dev)
+    }
+}
+
+/// The components of `path` to resolve, in order (`.` dropped; `..` kept
+/// as a name).
+fn components(path: &Path) -> Vec<OsString> {
+    path.components()
+        .filter_map(|c| match c {
+            Component::Normal(n) => Some(n.to_os_string()),
+            Component::ParentDir => Some(OsString::from("..")),
+            Component::CurDir | Component::RootDir | Component::Prefix(_) => None,
+        })
+        .collect()
+}
+
+/// Every mount point of the process, from `/proc/self/mountinfo` (the
+/// fifth field, octal escapes undone).
+fn mount_points() -> Option<HashSet<PathBuf>> {
+    let text = std::fs::read("/proc/self/mountinfo").ok()?;
+    let mut points = HashSet::new();
+    for line in text.split(|&b| b == b'\n') {
+        let Some(field) = line.split(|&b| b == b' ').nth(4) else {
+            continue;
+        };
+        let mut point = Vec::with_capacity(field.len());
+        let mut i = 0;
+        while i < field.len() {
+            let octal = field.get(i + 1..i + 4).and_then(|d| {
+                d.iter().try_fold(0u32, |n, &b| {
+                    (b'0'..=b'7')
+                        .contains(&b)
+                        .then(|| n * 8 + u32::from(b - b'0'))
+                })
+            });
+            match (field[i], octal) {
+                (b'\\', Some(n)) if n <= 0xFF => {
+                    point.push(n as u8);
+                    i += 4;
+                }
+                (b, _) => {
+                    point.push(b);
+                    i += 1;
+                }
+            }
+        }
+        points.insert(PathBuf::from(OsStr::from_bytes(&point)));
+    }
+    Some(points)
+}
+
+impl Watcher {
+    pub(super) fn new() -> Option<Watcher> {
+        Some(Watcher {
+            generation: AtomicU64::new(1),
+            pid: AtomicU32::new(std::process::id()),
+            dead: AtomicBool::new(false),
+            state: Mutex::new(State::new()?),
+        })
+    }
+
+    /// The current generation: a result watched in it still holds.
+    pub(crate) fn generation(&self) -> u64 {
+        self.generation.load(Ordering::Acquire)
+    }
+
+    /// Reads what changed since the last refresh (one `poll` when nothing
+    /// did): after it, a result of the current generation holds for every
+    /// change made before the call. What each new session does first.
+    pub(crate) fn refresh(&self) {
+        if self.forked() {
+            return;
+        }
+        let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        let state = &mut *state;
+        let (inotify_ready, mounts_changed, failed) = {
+            let mut fds = [
+                PollFd::new(&state.inotify, PollFlags::IN),
+                PollFd::new(&state.mountinfo, PollFlags::PRI),
+            ];
+            let now = Timespec {
+                tv_sec: 0,
+                tv_nsec: 0,
+            };
+            match rustix::event::poll(&mut fds, Some(&now)) {
+                Ok(0) => return,
+                Ok(_) => (
+                    fds[0].revents().contains(PollFlags::IN),
+                    !fds[1].revents().is_empty(),
+                    fds[0]
+                        .revents()
+                        .intersects(PollFlags::ERR | PollFlags::NVAL),
+                ),
+                // A failed poll could not tell: a new generation.
+                Err(_) => (false, false, true),
+            }
+        };
+        let mut changed = failed;
+        if mounts_changed {
+            changed = true;
+            match mount_points() {
+                Some(points) => state.mount_points = points,
+                None => self.dead.store(true, Ordering::Release),
+            }
+        }
+        if inotify_ready {
+            changed |= state.drain();
+        }
+        if changed {
+            self.generation.fetch_add(1, Ordering::AcqRel);
+        }
+    }
+
+    /// Whether this process is a child of the one that made the state: it
+    /// then makes its own (the parent's queue is not its to read), in a new
+    /// generation; `true` when it could not (then nothing is watched).
+    fn forked(&self) -> bool {
+        let pid = std::process::id();
+        if self.pid.load(Ordering::Acquire) == pid {
+            return self.dead.load(Ordering::Acquire);
+        }
+        // A thread of the parent may have held the lock when it forked.
+        let state = match self.state.try_lock() {
+            Ok(state) => Some(state),
+            Err(std::sync::TryLockError::Poisoned(p)) => Some(p.into_inner()),
+            Err(std::sync::TryLockError::WouldBlock) => None,
+        };
+        match (state, State::new()) {
+            (Some(mut state), Some(fresh)) => *state = fresh,
+            _ => self.dead.store(true, Ordering::Release),
+        }
+        self.pid.store(pid, Ordering::Release);
+        self.generation.fetch_add(1, Ordering::AcqRel);
+        self.dead.load(Ordering::Acquire)
+    }
+
+    /// Watches what `path` resolves to, before it is `stat`ed: the
+    /// generation in which its `stat` result then holds until a change, or
+    /// `None` when it cannot be watched (see [`crate::watch`]).
+    pub(crate) fn watch(&self, path: &Path) -> Option<u64> {
+        if self.forked() || !path.is_absolute() {
+            return None;
+        }
+        let gen = self.generation();
+        let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        if state.resolved_in != gen {
+            state.resolved.clear();
+            state.resolved_in = gen;
+        }
+        let name = path.file_name()?.to_os_string();
+        let parent = path.parent()?;
+        let resolved = match state.resolved.get(parent) {
+            Some(o) => o.clone(),
+            None => {
+                let root = PathBuf::from("/");
+                let o = match state.arm(&root, gen) {
+                    Some(dev) => {
+                        let names = components(parent).into_iter().rev().collect();
+                        state.walk(root, dev, names, gen, false)
+                    }
+                    None => Outcome::Unwatched,
+                };
+                if state.resolved.len() >= MAX_RESOLVED {
+                    state.resolved.clear();
+                }
+                state.resolved.insert(parent.to_path_buf(), o.clone());
+                o
+            }
+        };
+        let end = match resolved {
+            Outcome::Dir(dir, dev) => state.walk(dir, dev, vec![name], gen, true),
+            other => other,
+        };
+        (end != Outcome::Unwatched).then_some(gen)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A fresh directory under the temporary directory.
+    fn fresh(name: &str) -> PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("libhiera-watch-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    fn write(path: &Path, text: &str) {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+
+    /// Whether `change` starts a new generation for a watcher watching
+    /// `path` (the temporary directory must be on a local filesystem: the
+    /// test checks that first).
+    fn reported(path: &Path, change: impl FnOnce()) -> bool {
+        let w = Watcher::new().expect("inotify");
+        assert!(w.watch(path).is_some(), "{} not watched", path.display());
+        w.refresh();
+        let gen = w.generation();
+        w.refresh();
+        assert_eq!(w.generation(), gen, "a generation with no change");
+        change();
+        w.refresh();
+        w.generation() != gen
+    }
+
+    #[test]
+    fn a_file_rewritten_created_removed_or_renamed_is_reported() {
+        let dir = fresh("file");
+        let f = dir.join("data/common.yaml");
+        write(&f, "a: 1\n");
+        assert!(reported(&f, || write(&f, "a: 2\n")));
+        assert!(reported(&f, || {
+            std::fs::OpenOptions::new()
+                .write(true)
+                .open(&f)
+                .unwrap()
+                .set_len(0)
+                .unwrap()
+        }));
+        assert!(reported(&f, || std::fs::remove_file(&f).unwrap()));
+        // Missing, in a directory that does not exist either.
+        let node = dir.join("data/nodes/n1.yaml");
+        assert!(reported(&node, || write(&node, "a: 3\n")));
+        let other = dir.join("data/other.yaml");
+        write(&other, "a: 4\n");
+        assert!(reported(&f, || std::fs::rename(&other, &f).unwrap()));
+        // chmod: the file may no longer be readable.
+        assert!(reported(&f, || {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&f, std::fs::Permissions::from_mode(0o600)).unwrap()
+        }));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_change_to_another_name_is_not_reported() {
+        let dir = fresh("other");
+        let f = dir.join("data/common.yaml");
+        write(&f, "a: 1\n");
+        assert!(!reported(&f, || write(&dir.join("data/notes.txt"), "x")));
+        assert!(!reported(&f, || write(&dir.join("log"), "x")));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_directory_on_the_way_swapped_or_moved_is_reported() {
+        let dir = fresh("swap");
+        let env = dir.join("envs/production");
+        let f = env.join("data/common.yaml");
+        write(&f, "a: 1\n");
+        write(&dir.join("envs/next/data/common.yaml"), "a: 2\n");
+        assert!(reported(&f, || {
+            std::fs::rename(&env, dir.join("envs/old")).unwrap();
+            std::fs::rename(dir.join("envs/next"), &env).unwrap();
+        }));
+        // A directory higher up renamed.
+        assert!(reported(&f, || std::fs::rename(
+            dir.join("envs"),
+            dir.join("e2")
+        )
+        .unwrap()));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A Kubernetes ConfigMap volume: each file a link through `..data`, a
+    /// link swapped (renamed over) to a new directory on each update.
+    #[test]
+    fn a_link_on_the_way_swapped_is_reported() {
+        let dir = fresh("links");
+        write(&dir.join("..v1/common.yaml"), "a: 1\n");
+        write(&dir.join("..v2/common.yaml"), "a: 2\n");
+        std::os::unix::fs::symlink("..v1", dir.join("..data")).unwrap();
+        std::os::unix::fs::symlink("..data/common.yaml", dir.join("common.yaml")).unwrap();
+        let f = dir.join("common.yaml");
+        assert!(reported(&f, || {
+            std::os::unix::fs::symlink("..v2", dir.join("..data_tmp")).unwrap();
+            std::fs::rename(dir.join("..data_tmp"), dir.join("..data")).unwrap();
+        }));
+        // The target written through the link's directory.
+        assert!(reported(&f, || write(
+            &dir.join("..v2/common.yaml"),
+            "a: 3\n"
+        )));
+        // An absolute link on the way (a deploy's `current`).
+        let env = dir.join("env");
+        std::os::unix::fs::symlink(dir.join("..v1"), &env).unwrap();
+        let g = env.join("common.yaml");
+        assert!(reported(&g, || write(
+            &dir.join("..v1/common.yaml"),
+            "a: 4\n"
+        )));
+        assert!(reported(&g, || {
+            std::fs::remove_file(&env).unwrap();
+            std::os::unix::fs::symlink(dir.join("..v2"), &env).unwrap();
+        }));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_directory_asked_about_is_watched_whole() {
+        let dir = fresh("whole");
+        let m = dir.join("modules/m");
+        std::fs::create_dir_all(&m).unwrap();
+        assert!(reported(&m, || write(&m.join("anything"), "x")));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn what_a_watch_could_miss_is_not_watched() {
+        let dir = fresh("unwatched");
+        let w = Watcher::new().expect("inotify");
+        let f = dir.join("common.yaml");
+        write(&f, "a: 1\n");
+        assert!(w.watch(&f).is_some());
+        // A second link: writes through it are reported to its directory only.
+        std::fs::hard_link(&f, dir.join("link.yaml")).unwrap();
+        w.refresh();
+        assert_eq!(w.watch(&f), None);
+        assert_eq!(w.watch(Path::new("relative/common.yaml")), None);
+        // A loop of links.
+        std::os::unix::fs::symlink("loop2", dir.join("loop1")).unwrap();
+        std::os::unix::fs::symlink("loop1", dir.join("loop2")).unwrap();
+        assert_eq!(w.watch(&dir.join("loop1/x.yaml")), None);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A directory asked about under more than [`MAX_NAMES`] names is
+    /// watched whole: what the watcher keeps is bounded.
+    #[test]
+    fn names_beyond_the_bound_watch_the_directory_whole() {
+        let dir = fresh("bound");
+        std::fs::create_dir_all(dir.join("nodes")).unwrap();
+        let w = Watcher::new().expect("inotify");
+        for i in 0..MAX_NAMES {
+            assert!(w.watch(&dir.join(format!("nodes/n{i}.yaml"))).is_some());
+        }
+        {
+            let state = w.state.lock().unwrap();
+            assert!(state.names >= MAX_NAMES, "{} names kept", state.names);
+        }
+        w.refresh();
+        let gen = w.generation();
+        write(&dir.join("nodes/other.txt"), "x");
+        w.refresh();
+        assert_eq!(w.generation(), gen, "another name, within the bound");
+        for i in MAX_NAMES..=MAX_NAMES + 1 {
+            assert!(w.watch(&dir.join(format!("nodes/n{i}.yaml"))).is_some());
+        }
+        {
+            let state = w.state.lock().unwrap();
+            assert!(state.names <= MAX_NAMES + 8, "{} names kept", state.names);
+        }
+        w.refresh();
+        let gen = w.generation();
+        write(&dir.join("nodes/other2.txt"), "x");
+        w.refresh();
+        assert_ne!(w.generation(), gen, "watched whole");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// `/proc`'s filesystem is not a local one it knows: not watched.
+    #[test]
+    fn a_filesystem_not_known_to_be_local_is_not_watched() {
+        let w = Watcher::new().expect("inotify");
+        assert_eq!(w.watch(Path::new("/proc/self/status")), None);
+    }
+
+    #[test]
+    fn mount_points_are_read_with_their_escapes() {
+        let points = mount_points().unwrap();
+        assert!(points.contains(Path::new("/")));
+        assert!(points.contains(Path::new("/proc")));
+    }
+}
