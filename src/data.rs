@@ -1215,22 +1215,26 @@ impl FileCache {
                 }
             }
         }
-        // Watched before the `stat`: a change after it is reported.
-        let watched = self.watcher.and_then(|w| w.watch(path)).unwrap_or(0);
+        // Watched, then read: a change after the read is reported.
+        let (watched, read) = match self.watcher.and_then(|w| w.watch(path)) {
+            Some((gen, md)) => (gen, Some(Ok(md))),
+            None => (0, None),
+        };
         self.stats.fetch_add(1, Ordering::Relaxed);
-        let probe = match stamp_of(path) {
-            Ok((stamp, md)) => Some(Probe {
-                stamp,
-                is_dir: md.is_dir(),
-            }),
+        let read = read.unwrap_or_else(|| match std::fs::metadata(path) {
+            Ok(md) => Ok(Some(md)),
             Err(e)
                 if e.kind() == std::io::ErrorKind::NotFound
                     || e.kind() == std::io::ErrorKind::NotADirectory =>
             {
-                None
+                Ok(None)
             }
-            Err(e) => return Err(e),
-        };
+            Err(e) => Err(e),
+        });
+        let probe = read?.map(|md| Probe {
+            stamp: Stamp::of(&md),
+            is_dir: md.is_dir(),
+        });
         if keep {
             let mut probes = self.probes.lock().unwrap_or_else(|p| p.into_inner());
             probes.insert(path_key(path), (Instant::now(), probe, watched));

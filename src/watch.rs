@@ -102,7 +102,7 @@ impl Watcher {
     pub(crate) fn refresh(&self) {
         match *self {}
     }
-    pub(crate) fn watch(&self, _: &std::path::Path) -> Option<u64> {
+    pub(crate) fn watch(&self, _: &std::path::Path) -> Option<(u64, Option<std::fs::Metadata>)> {
         match *self {}
     }
 }

@@ -275,7 +275,9 @@ impl State {
     /// Resolves `names` (a stack: the last is resolved first) from the
     /// armed real directory `dir` on `dev`, watching each directory before
     /// reading the entry in it. `whole`: a directory reached at the end is
-    /// watched whole (its listing matters, not only its being there).
+    /// watched whole (its listing matters, not only its being there). With
+    /// what it resolved to, the `lstat` of it (read under watch: what a
+    /// `stat` of the path gives) when it exists.
     fn walk(
         &mut self,
         mut dir: PathBuf,
@@ -283,14 +285,17 @@ impl State {
         mut names: Vec<OsString>,
         gen: u64,
         whole: bool,
-    ) -> Outcome {
+    ) -> (Outcome, Option<std::fs::Metadata>) {
         let mut links = 0;
+        // The `lstat` of `dir`, when it was the last entry read.
+        let mut dir_md = None;
         while let Some(name) = names.pop() {
             if name == ".." {
                 dir.pop();
+                dir_md = None;
                 match self.arm(&dir, gen) {
                     Some(d) => dev = d,
-                    None => return Outcome::Unwatched,
+                    None => return (Outcome::Unwatched, None),
                 }
                 continue;
             }
@@ -302,24 +307,25 @@ impl State {
                     if e.kind() == std::io::ErrorKind::NotFound
                         || e.kind() == std::io::ErrorKind::NotADirectory =>
                 {
-                    return Outcome::Missing
+                    return (Outcome::Missing, None)
                 }
-                Err(_) => return Outcome::Unwatched,
+                Err(_) => return (Outcome::Unwatched, None),
             };
             let kind = md.file_type();
             if kind.is_symlink() {
                 links += 1;
                 let Ok(target) = std::fs::read_link(&child) else {
-                    return Outcome::Unwatched;
+                    return (Outcome::Unwatched, None);
                 };
                 if links > MAX_LINKS {
-                    return Outcome::Unwatched;
+                    return (Outcome::Unwatched, None);
                 }
                 if target.is_absolute() {
                     dir = PathBuf::from("/");
+                    dir_md = None;
                     match self.arm(&dir, gen) {
                         Some(d) => dev = d,
-                        None => return Outcome::Unwatched,
+                        None => return (Outcome::Unwatched, None),
                     }
                 }
                 names.extend(components(&target).into_iter().rev());
@@ -328,24 +334,73 @@ impl State {
             if kind.is_dir() {
                 match self.arm(&child, gen) {
                     Some(d) => dev = d,
-                    None => return Outcome::Unwatched,
+                    None => return (Outcome::Unwatched, None),
                 }
                 dir = child;
+                dir_md = Some(md);
                 continue;
             }
             if !names.is_empty() {
                 // A file on the way: no such path (until it is replaced).
-                return Outcome::Missing;
+                return (Outcome::Missing, None);
             }
             if md.nlink() > 1 || md.dev() != dev || self.mount_points.contains(&child) {
-                return Outcome::Unwatched;
+                return (Outcome::Unwatched, None);
             }
-            return Outcome::File;
+            return (Outcome::File, Some(md));
         }
         if whole {
             self.note_all(&dir);
         }
-        Outcome::Dir(dir, dev)
+        let md = match dir_md {
+            Some(md) => Some(md),
+            None => match std::fs::symlink_metadata(&dir) {
+                Ok(md) => Some(md),
+                Err(_) => return (Outcome::Unwatched, None),
+            },
+        };
+        (Outcome::Dir(dir, dev), md)
+    }
+
+    /// What the lexical directory `dir` (absolute) resolves to, watched,
+    /// from the closest of its ancestors resolved in this generation.
+    fn resolve(&mut self, dir: &Path, gen: u64) -> Outcome {
+        if let Some(o) = self.resolved.get(dir) {
+            return o.clone();
+        }
+        if self.resolved.len() >= MAX_RESOLVED {
+            self.resolved.clear();
+        }
+        let names = components(dir);
+        let mut prefixes = Vec::with_capacity(names.len() + 1);
+        let mut prefix = PathBuf::from("/");
+        prefixes.push(prefix.clone());
+        for name in &names {
+            prefix.push(name);
+            prefixes.push(prefix.clone());
+        }
+        let mut at = names.len();
+        while at > 0 && !self.resolved.contains_key(&prefixes[at]) {
+            at -= 1;
+        }
+        let mut outcome = match self.resolved.get(&prefixes[at]) {
+            Some(o) => o.clone(),
+            None => match self.arm(Path::new("/"), gen) {
+                Some(dev) => Outcome::Dir(PathBuf::from("/"), dev),
+                None => Outcome::Unwatched,
+            },
+        };
+        self.resolved.insert(prefixes[at].clone(), outcome.clone());
+        for (name, prefix) in names[at..].iter().zip(&prefixes[at + 1..]) {
+            outcome = match outcome {
+                Outcome::Dir(d, dev) => self.walk(d, dev, vec![name.clone()], gen, false).0,
+                // A file on the way: no such directory.
+                Outcome::File => Outcome::Missing,
+                other => other,
+            };
+            self.resolved.insert(prefix.clone(), outcome.clone());
+        }
+        outcome
     }
 }
 
@@ -481,10 +536,11 @@ impl Watcher {
         self.dead.load(Ordering::Acquire)
     }
 
-    /// Watches what `path` resolves to, before it is `stat`ed: the
-    /// generation in which its `stat` result then holds until a change, or
-    /// `None` when it cannot be watched (see [`crate::watch`]).
-    pub(crate) fn watch(&self, path: &Path) -> Option<u64> {
+    /// Watches what `path` resolves to and reads it, as a `stat` would:
+    /// the generation in which what it read holds until a change, and its
+    /// metadata (`None`: no such path); `None` when it cannot be watched
+    /// (see [`crate::watch`]: the caller then `stat`s it itself).
+    pub(crate) fn watch(&self, path: &Path) -> Option<(u64, Option<std::fs::Metadata>)> {
         if self.forked() || !path.is_absolute() {
             return None;
         }
@@ -495,30 +551,12 @@ impl Watcher {
             state.resolved_in = gen;
         }
         let name = path.file_name()?.to_os_string();
-        let parent = path.parent()?;
-        let resolved = match state.resolved.get(parent) {
-            Some(o) => o.clone(),
-            None => {
-                let root = PathBuf::from("/");
-                let o = match state.arm(&root, gen) {
-                    Some(dev) => {
-                        let names = components(parent).into_iter().rev().collect();
-                        state.walk(root, dev, names, gen, false)
-                    }
-                    None => Outcome::Unwatched,
-                };
-                if state.resolved.len() >= MAX_RESOLVED {
-                    state.resolved.clear();
-                }
-                state.resolved.insert(parent.to_path_buf(), o.clone());
-                o
-            }
-        };
-        let end = match resolved {
+        let (end, md) = match state.resolve(path.parent()?, gen) {
             Outcome::Dir(dir, dev) => state.walk(dir, dev, vec![name], gen, true),
-            other => other,
+            Outcome::Unwatched => return None,
+            Outcome::Missing | Outcome::File => (Outcome::Missing, None),
         };
-        (end != Outcome::Unwatched).then_some(gen)
+        (end != Outcome::Unwatched).then_some((gen, md))
     }
 }
 
@@ -667,12 +705,51 @@ mod tests {
         // A second link: writes through it are reported to its directory only.
         std::fs::hard_link(&f, dir.join("link.yaml")).unwrap();
         w.refresh();
-        assert_eq!(w.watch(&f), None);
-        assert_eq!(w.watch(Path::new("relative/common.yaml")), None);
+        assert!(w.watch(&f).is_none());
+        assert!(w.watch(Path::new("relative/common.yaml")).is_none());
         // A loop of links.
         std::os::unix::fs::symlink("loop2", dir.join("loop1")).unwrap();
         std::os::unix::fs::symlink("loop1", dir.join("loop2")).unwrap();
-        assert_eq!(w.watch(&dir.join("loop1/x.yaml")), None);
+        assert!(w.watch(&dir.join("loop1/x.yaml")).is_none());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// What a watch reads of a path is what a `stat` of it gives: through
+    /// links, of a directory, and nothing for a missing path (or one under
+    /// a file).
+    #[test]
+    fn a_watch_reads_what_a_stat_gives() {
+        let dir = fresh("stat");
+        let f = dir.join("v1/common.yaml");
+        write(&f, "a: 1\n");
+        std::os::unix::fs::symlink("v1", dir.join("current")).unwrap();
+        std::os::unix::fs::symlink(&f, dir.join("abs.yaml")).unwrap();
+        let w = Watcher::new().expect("inotify");
+        let same = |p: &Path| {
+            let (_, md) = w.watch(p).expect("watched");
+            let md = md.expect("exists");
+            let st = std::fs::metadata(p).unwrap();
+            assert_eq!(
+                (md.dev(), md.ino(), md.len(), md.mtime_nsec(), md.is_dir()),
+                (st.dev(), st.ino(), st.len(), st.mtime_nsec(), st.is_dir()),
+                "{}",
+                p.display()
+            );
+        };
+        same(&f);
+        same(&dir.join("current/common.yaml"));
+        same(&dir.join("abs.yaml"));
+        same(&dir.join("current"));
+        same(&dir.join("v1/../current/common.yaml"));
+        for missing in [
+            "v2/common.yaml",
+            "v1/nothing.yaml",
+            "v1/common.yaml/x",
+            "current/x/y",
+        ] {
+            let (_, md) = w.watch(&dir.join(missing)).expect("watched");
+            assert!(md.is_none(), "{missing}");
+        }
         let _ = std::fs::remove_dir_all(&dir);
     }
 
@@ -714,7 +791,7 @@ mod tests {
     #[test]
     fn a_filesystem_not_known_to_be_local_is_not_watched() {
         let w = Watcher::new().expect("inotify");
-        assert_eq!(w.watch(Path::new("/proc/self/status")), None);
+        assert!(w.watch(Path::new("/proc/self/status")).is_none());
     }
 
     #[test]
