@@ -140,6 +140,41 @@ class TestLimits < Minitest::Test
     end
   end
 
+  # The file watcher is the process's: a forked child makes its own (the
+  # queue it inherits is the parent's to read), and each process's next
+  # session sees a change made after the fork. MRI only (JRuby cannot fork).
+  def test_file_watch_across_fork
+    skip 'no fork here' unless Process.respond_to?(:fork) && RUBY_ENGINE == 'ruby'
+    Dir.mktmpdir do |dir|
+      FileUtils.mkdir_p(File.join(dir, 'data'))
+      File.write(File.join(dir, 'hiera.yaml'), "version: 5\nhierarchy:\n  - name: common\n    path: common.yaml\n")
+      common = File.join(dir, 'data', 'common.yaml')
+      File.write(common, "k: first\n")
+      # Past the two seconds in which a changed file is read again anyway.
+      sleep 2.1
+      hiera = Libhiera::Hiera.new(hiera_config: File.join(dir, 'hiera.yaml'))
+      assert_equal 'first', hiera.session({}).lookup('k')
+      reader, writer = IO.pipe
+      pid = fork do
+        reader.close
+        answers = [hiera.session({}).lookup('k')]
+        File.write(common, "k: from the child\n")
+        answers << hiera.session({}).lookup('k')
+        writer.write(answers.join('|'))
+        writer.close
+        exit!(0)
+      end
+      writer.close
+      child = reader.read
+      Process.wait(pid)
+      assert_equal 'first|from the child', child
+      # The child read its own queue: the parent's still holds the change.
+      assert_equal 'from the child', hiera.session({}).lookup('k')
+      File.write(common, "k: from the parent again\n")
+      assert_equal 'from the parent again', hiera.session({}).lookup('k')
+    end
+  end
+
   def test_confine
     Dir.mktmpdir do |root|
       dir = File.join(root, 'repo')
