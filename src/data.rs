@@ -813,6 +813,10 @@ pub(crate) type Dep = (PathBuf, Option<Stamp>);
 struct CacheEntry {
     stamp: EntryStamp,
     held: Held,
+    /// The watcher's generation in which the file was last found to have
+    /// this stamp, watched (0: not watched): the entry holds, without a
+    /// `stat`, while it is the current one ([`crate::watch`]).
+    watched: u64,
 }
 
 /// A [`Stamp`] but its device, as a cache entry keeps it: 32 bytes, each
@@ -995,6 +999,7 @@ impl CacheEntry {
         CacheEntry {
             stamp: kept,
             held: Held::new(reading, dev, parsed, extra),
+            watched: 0,
         }
     }
 
@@ -1033,6 +1038,13 @@ impl Slots {
         match self {
             Slots::One(e) => (e.held.reading() == reading).then_some(e),
             Slots::Many(slots) => slots[reading.slot()].as_ref(),
+        }
+    }
+
+    fn get_mut(&mut self, reading: Reading) -> Option<&mut CacheEntry> {
+        match self {
+            Slots::One(e) => (e.held.reading() == reading).then_some(e),
+            Slots::Many(slots) => slots[reading.slot()].as_mut(),
         }
     }
 
@@ -1203,15 +1215,28 @@ impl FileCache {
     /// `stat`s `path`, or answers from a probe younger than the interval or
     /// one the watcher vouches for (watched, and nothing changed since).
     fn probe(&self, path: &Path) -> std::io::Result<Option<Probe>> {
-        let keep = !self.check_interval.is_zero() || self.watcher.is_some();
-        if keep {
+        self.probe_watched(path, true).map(|(p, _)| p)
+    }
+
+    /// [`FileCache::probe`], with the watcher's generation the result holds
+    /// in (0: not watched). `keep_files: false`: the result for an existing
+    /// file is not kept for the watcher (its cache entry keeps it, see
+    /// [`CacheEntry::watched`]), only one for a missing path or a directory
+    /// (a probe trusted for the check interval is kept whatever it is).
+    fn probe_watched(
+        &self,
+        path: &Path,
+        keep_files: bool,
+    ) -> std::io::Result<(Option<Probe>, u64)> {
+        let timed = !self.check_interval.is_zero();
+        if timed || self.watcher.is_some() {
             let mut probes = self.probes.lock().unwrap_or_else(|p| p.into_inner());
             if let Some((at, p, watched)) = probes.get(path_key(path)) {
-                let vouched =
-                    *watched != 0 && self.watcher.is_some_and(|w| w.generation() == *watched);
-                if vouched || (!self.check_interval.is_zero() && at.elapsed() < self.check_interval)
-                {
-                    return Ok(*p);
+                if *watched != 0 && self.watcher.is_some_and(|w| w.generation() == *watched) {
+                    return Ok((*p, *watched));
+                }
+                if timed && at.elapsed() < self.check_interval {
+                    return Ok((*p, 0));
                 }
             }
         }
@@ -1235,11 +1260,38 @@ impl FileCache {
             stamp: Stamp::of(&md),
             is_dir: md.is_dir(),
         });
-        if keep {
+        let file = probe.is_some_and(|p| !p.is_dir);
+        if timed || (watched != 0 && (keep_files || !file)) {
             let mut probes = self.probes.lock().unwrap_or_else(|p| p.into_inner());
             probes.insert(path_key(path), (Instant::now(), probe, watched));
         }
-        Ok(probe)
+        Ok((probe, watched))
+    }
+
+    /// The entry of `path` read as `reading`, when the watcher vouches
+    /// that the file still has its stamp (watched in the current
+    /// generation) and it is the path's only reading, its parse included
+    /// no file and was not read racy: what a `stat` and a comparison would
+    /// find, without them.
+    fn vouched<'m>(
+        &self,
+        map: &'m PathTable<Slots>,
+        path: &Path,
+        reading: Reading,
+    ) -> Option<&'m CacheEntry> {
+        let gen = self.watcher?.generation();
+        match map.get(path_key(path))? {
+            Slots::One(e)
+                if e.watched == gen
+                    && e.held.reading() == reading
+                    && e.held
+                        .extra()
+                        .is_none_or(|x| x.deps.is_empty() && x.racy.is_none()) =>
+            {
+                Some(e)
+            }
+            _ => None,
+        }
     }
 
     /// What a new session does first: the changes made since the last
@@ -1299,7 +1351,16 @@ impl FileCache {
         missing: Missing,
         parse: impl FnOnce(&[u8]) -> (Parsed, Vec<Dep>),
     ) -> std::result::Result<Option<Parsed>, Error> {
-        let Some(probe) = self.probe(path).map_err(|e| io_error(&e, path))? else {
+        if self.watcher.is_some() {
+            let map = self.entries.lock().unwrap_or_else(|p| p.into_inner());
+            if let Some(e) = self.vouched(&map, path, tag) {
+                return Ok(Some(e.held.parsed()));
+            }
+        }
+        let (probe, watched) = self
+            .probe_watched(path, false)
+            .map_err(|e| io_error(&e, path))?;
+        let Some(probe) = probe else {
             // A missing file outside is refused, not missing.
             if missing == Missing::Confined {
                 self.confine(path)?;
@@ -1309,15 +1370,21 @@ impl FileCache {
         // A racy entry whose stamp is unchanged: kept if the bytes are too.
         let mut recheck = None;
         {
-            let map = self.entries.lock().unwrap_or_else(|p| p.into_inner());
-            if let Some(e) = map.get(path_key(path)).and_then(|slots| slots.get(tag)) {
+            let mut map = self.entries.lock().unwrap_or_else(|p| p.into_inner());
+            if let Some(e) = map
+                .get_mut(path_key(path))
+                .and_then(|slots| slots.get_mut(tag))
+            {
                 // An entry that included files holds while they are unchanged.
                 if e.stamp_is(&probe.stamp) && self.deps_hold(e.deps()) {
                     match e.racy() {
                         Some((hash, at)) if at.elapsed() >= self.check_interval => {
                             recheck = Some((hash, e.held.parsed(), Box::from(e.deps())))
                         }
-                        _ => return Ok(Some(e.held.parsed())),
+                        _ => {
+                            e.watched = watched;
+                            return Ok(Some(e.held.parsed()));
+                        }
                     }
                 }
             }
@@ -1343,7 +1410,12 @@ impl FileCache {
         };
         let mut map = self.entries.lock().unwrap_or_else(|p| p.into_inner());
         let racy = hash.filter(|_| read.racy).map(|h| (h, Instant::now()));
-        let entry = CacheEntry::new(read.stamp, tag, parsed.clone(), deps, racy);
+        let mut entry = CacheEntry::new(read.stamp, tag, parsed.clone(), deps, racy);
+        // Read after the watch: vouched while nothing changes, if the file
+        // is the one watched.
+        if read.stamp == probe.stamp {
+            entry.watched = watched;
+        }
         match map.get_mut(path_key(path)) {
             Some(slots) => slots.set(tag, entry),
             None => {
@@ -1442,14 +1514,21 @@ impl FileCache {
         if self.confinement.is_some() {
             return None;
         }
-        let Some(probe) = self.probe(path).ok()? else {
+        let same = |d: &Shared<Map>| expected.is_some_and(|e| Shared::ptr_eq(e, d));
+        let tag = Reading::data(format);
+        if self.watcher.is_some() {
+            let map = self.entries.lock().unwrap_or_else(|p| p.into_inner());
+            if let Some(e) = self.vouched(&map, path, tag) {
+                return e.held.data().map(same);
+            }
+        }
+        let (probe, watched) = self.probe_watched(path, false).ok()?;
+        let Some(probe) = probe else {
             // `data`: every reading finds no file.
             return Some(expected.is_none());
         };
-        let same = |d: &Shared<Map>| expected.is_some_and(|e| Shared::ptr_eq(e, d));
-        let map = self.entries.lock().unwrap_or_else(|p| p.into_inner());
-        let slots = map.get(path_key(path))?;
-        let tag = Reading::data(format);
+        let mut map = self.entries.lock().unwrap_or_else(|p| p.into_inner());
+        let slots = map.get_mut(path_key(path))?;
         // `parsed_as_other`, in `data`'s order: another reading's parse of
         // this version comes first.
         for other in [Reading::YamlData, Reading::JsonData, Reading::HoconData] {
@@ -1468,10 +1547,11 @@ impl FileCache {
                 }
             }
         }
-        let e = slots.get(tag)?;
+        let e = slots.get_mut(tag)?;
         if !e.stamp_is(&probe.stamp) || !e.deps().is_empty() || e.racy().is_some() {
             return None;
         }
+        e.watched = watched;
         e.held.data().map(same)
     }
 
@@ -1829,8 +1909,10 @@ mod tests {
         assert_eq!(std::mem::size_of::<Parsed>(), 16);
         assert_eq!(std::mem::size_of::<Held>(), 16);
         assert_eq!(std::mem::size_of::<EntryStamp>(), 32);
-        assert_eq!(std::mem::size_of::<CacheEntry>(), 48);
-        assert_eq!(std::mem::size_of::<Slots>(), 48);
+        // 8 bytes of them the watcher's generation (`CacheEntry::watched`):
+        // what spares every later session the entry's `stat`.
+        assert_eq!(std::mem::size_of::<CacheEntry>(), 56);
+        assert_eq!(std::mem::size_of::<Slots>(), 56);
         assert_eq!(std::mem::size_of::<Stamp>(), 48);
     }
 

@@ -85,7 +85,7 @@ struct State {
     /// By watch: which names in its directory matter.
     interest: HashMap<i32, Interest>,
     /// What each directory asked about resolved to, in generation
-    /// `resolved_in`.
+    /// `resolved_in` (emptied by each refresh).
     resolved: HashMap<PathBuf, Outcome>,
     resolved_in: u64,
     /// How many names `interest` holds.
@@ -104,7 +104,14 @@ enum Interest {
     /// Every name (a directory whose listing was asked for, or one with
     /// more than [`MAX_NAMES`] names of interest).
     All,
-    Names(HashSet<OsString>),
+    /// The names' hashes ([`name_hash`]), sorted: two names of one hash
+    /// only make a change to either start a generation.
+    Names(Vec<u64>),
+}
+
+/// The hash an [`Interest`] keeps of a name.
+fn name_hash(name: &[u8]) -> u64 {
+    std::hash::BuildHasher::hash_one(&foldhash::quality::FixedState::default(), name)
 }
 
 /// What a path resolved to, watched.
@@ -172,7 +179,7 @@ impl State {
             return true;
         }
         match self.interest.get(&wd) {
-            Some(Interest::Names(names)) => names.contains(OsStr::from_bytes(name)),
+            Some(Interest::Names(names)) => names.binary_search(&name_hash(name)).is_ok(),
             // A whole directory, or a watch forgotten.
             Some(Interest::All) | None => true,
         }
@@ -233,7 +240,7 @@ impl State {
         }
         self.interest
             .entry(wd)
-            .or_insert_with(|| Interest::Names(HashSet::new()));
+            .or_insert_with(|| Interest::Names(Vec::new()));
         self.dirs.insert(
             dir.to_path_buf(),
             Dir {
@@ -251,12 +258,13 @@ impl State {
             return;
         };
         if let Some(Interest::Names(names)) = self.interest.get_mut(&wd) {
-            if !names.contains(name) {
+            let hash = name_hash(name.as_bytes());
+            if let Err(at) = names.binary_search(&hash) {
                 if names.len() >= MAX_NAMES || self.names >= MAX_ALL_NAMES {
                     self.names -= names.len();
                     self.interest.insert(wd, Interest::All);
                 } else {
-                    names.insert(name.to_os_string());
+                    names.insert(at, hash);
                     self.names += 1;
                 }
             }
@@ -475,6 +483,11 @@ impl Watcher {
         }
         let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
         let state = &mut *state;
+        // What the last session resolved: a new session asks about few new
+        // paths (its node's own), and the memo is not kept between them.
+        if !state.resolved.is_empty() {
+            state.resolved = HashMap::new();
+        }
         let (inotify_ready, mounts_changed, failed) = {
             let mut fds = [
                 PollFd::new(&state.inotify, PollFlags::IN),
