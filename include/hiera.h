@@ -470,11 +470,11 @@ uint32_t hiera_abi_version(void);
  * `watch_files: true` (the default, on Linux) learns of changed files from
  * the kernel instead: a new session still sees every change made before
  * it started, with one `poll` where it made a `stat` of each file. An
- * inotify watch on each directory the files' paths go through reports
- * every change to the names read there; files on filesystems another
- * machine or layer can change (NFS, SMB, FUSE, overlayfs, ...), files with
- * more than one link and files bind-mounted into place are `stat`ed each
- * session as before. One watcher serves the process (`HIERA_WATCH_FILES=0`
+ * inotify watch on each directory the files' paths go through, and on
+ * each file, reports every change to the names read there and to the
+ * files; files on filesystems another machine, layer or rollback can
+ * change (NFS, SMB, FUSE, overlayfs, ZFS, ...) and files bind-mounted into
+ * place are `stat`ed each session as before. One watcher serves the process (`HIERA_WATCH_FILES=0`
  * in the environment turns it off for all); `false` turns it off for this
  * configuration.
  * Only the environment's `environment.conf` is read now (for its

@@ -1280,6 +1280,9 @@ impl FileCache {
         reading: Reading,
     ) -> Option<&'m CacheEntry> {
         let gen = self.watcher?.generation();
+        if gen == 0 {
+            return None;
+        }
         match map.get(path_key(path))? {
             Slots::One(e)
                 if e.watched == gen

@@ -3,7 +3,7 @@
 use super::MAX_WATCHES;
 use rustix::event::{PollFd, PollFlags, Timespec};
 use rustix::fs::inotify::{self, CreateFlags, ReadFlags, WatchFlags};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::ffi::{OsStr, OsString};
 use std::mem::MaybeUninit;
 use std::os::fd::OwnedFd;
@@ -28,22 +28,59 @@ const MASK: WatchFlags = WatchFlags::MODIFY
     .union(WatchFlags::ONLYDIR)
     .union(WatchFlags::DONT_FOLLOW);
 
+/// What a file's own watch reports (added to what a watch of the same
+/// inode reports already): a write, a new link or a change of mode through
+/// another name or an old descriptor is reported to the file's inode, not
+/// to the directory it was found in.
+const FILE_MASK: WatchFlags = WatchFlags::MODIFY
+    .union(WatchFlags::ATTRIB)
+    .union(WatchFlags::CLOSE_WRITE)
+    .union(WatchFlags::DELETE_SELF)
+    .union(WatchFlags::MOVE_SELF)
+    .union(WatchFlags::DONT_FOLLOW)
+    .union(WatchFlags::MASK_ADD);
+
 /// The filesystems (`statfs`'s `f_type`) whose every change this kernel
-/// makes, and so reports: ext2/3/4, XFS, Btrfs, tmpfs, ramfs, F2FS, ZFS,
-/// JFS, ReiserFS, bcachefs. Not NFS, SMB, FUSE, 9p, Ceph, GFS2, OCFS2 (other
-/// machines change them) nor overlayfs (its layers can be changed beneath
-/// it).
-const LOCAL_FILESYSTEMS: [u32; 10] = [
+/// makes, and so reports: ext2/3/4, XFS, Btrfs, tmpfs, ramfs, F2FS, JFS,
+/// ReiserFS, bcachefs. Not NFS, SMB, FUSE, 9p, Ceph, GFS2, OCFS2 (other
+/// machines change them), overlayfs (its layers can be changed beneath it)
+/// nor ZFS (a dataset rolled back or received in place changes without an
+/// event).
+const LOCAL_FILESYSTEMS: [u32; 9] = [
     0xEF53,
     0x5846_5342,
     0x9123_683E,
     0x0102_1994,
     0x8584_58F6,
     0xF2F5_2010,
-    0x2FC1_2FC1,
     0x3153_464A,
     0x5265_4973,
     0xCA45_1A4E,
+];
+
+/// The hasher of the watcher's path-keyed maps (keyed by a path's bytes:
+/// hashing them is much cheaper than hashing a `Path` component by
+/// component).
+type Fast = foldhash::fast::RandomState;
+
+/// A path as the watcher's maps key it.
+fn key(path: &Path) -> &[u8] {
+    path.as_os_str().as_bytes()
+}
+
+/// The names `/proc/self/mountinfo` gives [`LOCAL_FILESYSTEMS`].
+const LOCAL_TYPES: [&[u8]; 11] = [
+    b"ext2",
+    b"ext3",
+    b"ext4",
+    b"xfs",
+    b"btrfs",
+    b"tmpfs",
+    b"ramfs",
+    b"f2fs",
+    b"jfs",
+    b"reiserfs",
+    b"bcachefs",
 ];
 
 /// The most symbolic links followed in one path (Linux's own bound).
@@ -71,6 +108,8 @@ pub(crate) struct Watcher {
     pid: AtomicU32,
     /// Set when a child could not make its own state: nothing is watched.
     dead: AtomicBool,
+    /// The process one of whose threads makes (or made) its own state.
+    claimed: AtomicU32,
     state: Mutex<State>,
 }
 
@@ -78,18 +117,43 @@ struct State {
     inotify: OwnedFd,
     /// `/proc/self/mountinfo`, open: `poll` reports a change of the mounts.
     mountinfo: std::fs::File,
-    /// Every mount point (a file bind-mounted into place is not watched).
-    mount_points: HashSet<PathBuf>,
+    /// Every mount point, and whether its filesystem is one of
+    /// [`LOCAL_TYPES`] (a file bind-mounted into place is not watched, nor a
+    /// path under a mount of another type: see [`State::under_local_mount`]).
+    mount_points: HashMap<Box<[u8]>, bool, Fast>,
     /// The directories armed, by real path (a `wd` of -1: not watchable).
-    dirs: HashMap<PathBuf, Dir>,
+    dirs: HashMap<Box<[u8]>, Dir, Fast>,
     /// By watch: which names in its directory matter.
     interest: HashMap<i32, Interest>,
     /// What each directory asked about resolved to, in generation
     /// `resolved_in` (emptied by each refresh).
-    resolved: HashMap<PathBuf, Outcome>,
+    resolved: HashMap<Box<[u8]>, Outcome, Fast>,
     resolved_in: u64,
     /// How many names `interest` holds.
     names: usize,
+    /// The most watches kept ([`watch_cap`]).
+    cap: usize,
+}
+
+/// What the file read by [`State::watch_file`] is.
+enum FileRead {
+    /// A regular file, watched itself.
+    File(std::fs::Metadata),
+    Missing,
+    /// A directory or a link (what the walk goes on with).
+    Other(std::fs::Metadata),
+    Unwatched,
+}
+
+/// The most watches the process's watcher keeps: a quarter of the user's
+/// limit (`/proc/sys/fs/inotify/max_user_watches`: the watches of every
+/// program the user runs), within 512 and [`MAX_WATCHES`].
+fn watch_cap() -> usize {
+    std::fs::read_to_string("/proc/sys/fs/inotify/max_user_watches")
+        .ok()
+        .and_then(|t| t.trim().parse::<usize>().ok())
+        .map_or(2048, |n| n / 4)
+        .clamp(512, MAX_WATCHES)
 }
 
 #[derive(Clone, Copy)]
@@ -134,11 +198,12 @@ impl State {
             inotify,
             mountinfo,
             mount_points: mount_points()?,
-            dirs: HashMap::new(),
+            dirs: HashMap::default(),
             interest: HashMap::new(),
-            resolved: HashMap::new(),
+            resolved: HashMap::default(),
             resolved_in: 0,
             names: 0,
+            cap: watch_cap(),
         })
     }
 
@@ -191,6 +256,15 @@ impl State {
         self.dirs.retain(|_, d| d.wd != wd);
     }
 
+    /// Whether the closest mount point above `path` (as written: a link on
+    /// the way may still lead elsewhere, which `statfs` then tells) is of
+    /// a local filesystem type.
+    fn under_local_mount(&self, path: &Path) -> bool {
+        path.ancestors()
+            .find_map(|a| self.mount_points.get(key(a)))
+            .is_some_and(|local| *local)
+    }
+
     /// Forgets what matters of watch `wd`.
     fn drop_interest(&mut self, wd: i32) {
         if let Some(Interest::Names(names)) = self.interest.remove(&wd) {
@@ -201,26 +275,34 @@ impl State {
     /// Watches `dir` (a real path: no link in it) in generation `gen`; its
     /// device, or `None` when it cannot be watched.
     fn arm(&mut self, dir: &Path, gen: u64) -> Option<u64> {
-        if let Some(d) = self.dirs.get(dir) {
+        self.arm_on(dir, gen, false)
+    }
+
+    /// [`State::arm`]; `local`: `dir` is known to be on a local
+    /// filesystem (on the device of a watched directory it was read in),
+    /// so its filesystem is not asked again.
+    fn arm_on(&mut self, dir: &Path, gen: u64, local: bool) -> Option<u64> {
+        if let Some(d) = self.dirs.get(key(dir)) {
             if d.armed_in == gen {
                 return (d.wd >= 0).then_some(d.dev);
             }
         }
-        let Ok(fs) = rustix::fs::statfs(dir) else {
-            return None;
-        };
-        if !LOCAL_FILESYSTEMS.contains(&((fs.f_type as u64 & 0xFFFF_FFFF) as u32)) {
+        let local = local
+            || rustix::fs::statfs(dir).is_ok_and(|fs| {
+                LOCAL_FILESYSTEMS.contains(&((fs.f_type as u64 & 0xFFFF_FFFF) as u32))
+            });
+        if !local {
             if self.dirs.len() < MAX_WATCHES + MAX_RESOLVED {
                 let dir_entry = Dir {
                     wd: -1,
                     dev: 0,
                     armed_in: gen,
                 };
-                self.dirs.insert(dir.to_path_buf(), dir_entry);
+                self.dirs.insert(key(dir).into(), dir_entry);
             }
             return None;
         }
-        if self.interest.len() >= MAX_WATCHES && !self.dirs.contains_key(dir) {
+        if self.interest.len() >= self.cap && !self.dirs.contains_key(key(dir)) {
             return None;
         }
         let Ok(wd) = inotify::add_watch(&self.inotify, dir, MASK) else {
@@ -228,10 +310,13 @@ impl State {
         };
         // Read after the watch: a change from here on is reported.
         let dev = std::fs::symlink_metadata(dir).ok()?.dev();
-        if let Some(old) = self.dirs.get(dir).map(|d| d.wd) {
+        if let Some(old) = self.dirs.get(key(dir)).map(|d| d.wd) {
             // The path is another directory now: the old one's watch is of
             // no use, unless another path reaches it.
-            let shared = self.dirs.iter().any(|(p, d)| d.wd == old && p != dir);
+            let shared = self
+                .dirs
+                .iter()
+                .any(|(p, d)| d.wd == old && **p != *key(dir));
             if old >= 0 && old != wd && !shared {
                 // A stale `wd` only fails.
                 let _ = inotify::remove_watch(&self.inotify, old);
@@ -242,7 +327,7 @@ impl State {
             .entry(wd)
             .or_insert_with(|| Interest::Names(Vec::new()));
         self.dirs.insert(
-            dir.to_path_buf(),
+            key(dir).into(),
             Dir {
                 wd,
                 dev,
@@ -254,7 +339,7 @@ impl State {
 
     /// Marks `name` in the armed directory `dir` as one that matters.
     fn note(&mut self, dir: &Path, name: &OsStr) {
-        let Some(wd) = self.dirs.get(dir).map(|d| d.wd) else {
+        let Some(wd) = self.dirs.get(key(dir)).map(|d| d.wd) else {
             return;
         };
         if let Some(Interest::Names(names)) = self.interest.get_mut(&wd) {
@@ -273,11 +358,44 @@ impl State {
 
     /// Marks every name in the armed directory `dir` as mattering.
     fn note_all(&mut self, dir: &Path) {
-        if let Some(wd) = self.dirs.get(dir).map(|d| d.wd) {
+        if let Some(wd) = self.dirs.get(key(dir)).map(|d| d.wd) {
             if let Some(Interest::Names(names)) = self.interest.insert(wd, Interest::All) {
                 self.names -= names.len();
             }
         }
+    }
+
+    /// Watches `path` itself (its name noted in its watched directory on
+    /// `dev`), then reads it: a regular file is watched whole, as the
+    /// directory's watch does not see a write through another of its names
+    /// (a link made later) or an old descriptor.
+    fn watch_file(&mut self, path: &Path, dev: u64) -> FileRead {
+        let wd = (self.interest.len() < self.cap)
+            .then(|| inotify::add_watch(&self.inotify, path, FILE_MASK).ok())
+            .flatten();
+        let md = match std::fs::symlink_metadata(path) {
+            Ok(md) => md,
+            Err(e)
+                if e.kind() == std::io::ErrorKind::NotFound
+                    || e.kind() == std::io::ErrorKind::NotADirectory =>
+            {
+                return FileRead::Missing
+            }
+            Err(_) => return FileRead::Unwatched,
+        };
+        if let Some(wd) = wd {
+            if !md.is_dir() {
+                // A directory's own watch keeps its interest (its names).
+                self.interest.entry(wd).or_insert(Interest::All);
+            }
+        }
+        if !md.is_file() {
+            return FileRead::Other(md);
+        }
+        if wd.is_none() || md.dev() != dev || self.mount_points.contains_key(key(path)) {
+            return FileRead::Unwatched;
+        }
+        FileRead::File(md)
     }
 
     /// Resolves `names` (a stack: the last is resolved first) from the
@@ -309,15 +427,25 @@ impl State {
             }
             self.note(&dir, &name);
             let child = dir.join(&name);
-            let md = match std::fs::symlink_metadata(&child) {
-                Ok(md) => md,
-                Err(e)
-                    if e.kind() == std::io::ErrorKind::NotFound
-                        || e.kind() == std::io::ErrorKind::NotADirectory =>
-                {
-                    return (Outcome::Missing, None)
+            let md = if names.is_empty() {
+                // The last name (unless a link): a file is watched itself.
+                match self.watch_file(&child, dev) {
+                    FileRead::File(md) => return (Outcome::File, Some(md)),
+                    FileRead::Missing => return (Outcome::Missing, None),
+                    FileRead::Other(md) => md,
+                    FileRead::Unwatched => return (Outcome::Unwatched, None),
                 }
-                Err(_) => return (Outcome::Unwatched, None),
+            } else {
+                match std::fs::symlink_metadata(&child) {
+                    Ok(md) => md,
+                    Err(e)
+                        if e.kind() == std::io::ErrorKind::NotFound
+                            || e.kind() == std::io::ErrorKind::NotADirectory =>
+                    {
+                        return (Outcome::Missing, None)
+                    }
+                    Err(_) => return (Outcome::Unwatched, None),
+                }
             };
             let kind = md.file_type();
             if kind.is_symlink() {
@@ -325,7 +453,7 @@ impl State {
                 let Ok(target) = std::fs::read_link(&child) else {
                     return (Outcome::Unwatched, None);
                 };
-                if links > MAX_LINKS {
+                if links > MAX_LINKS || must_be_dir(target.as_os_str().as_bytes()) {
                     return (Outcome::Unwatched, None);
                 }
                 if target.is_absolute() {
@@ -340,7 +468,8 @@ impl State {
                 continue;
             }
             if kind.is_dir() {
-                match self.arm(&child, gen) {
+                // The device of the directory it is in: the same filesystem.
+                match self.arm_on(&child, gen, md.dev() == dev) {
                     Some(d) => dev = d,
                     None => return (Outcome::Unwatched, None),
                 }
@@ -352,10 +481,9 @@ impl State {
                 // A file on the way: no such path (until it is replaced).
                 return (Outcome::Missing, None);
             }
-            if md.nlink() > 1 || md.dev() != dev || self.mount_points.contains(&child) {
-                return (Outcome::Unwatched, None);
-            }
-            return (Outcome::File, Some(md));
+            // Neither a file nor a directory nor a link (a FIFO, a socket, a
+            // device): not watched.
+            return (Outcome::Unwatched, None);
         }
         if whole {
             self.note_all(&dir);
@@ -370,46 +498,71 @@ impl State {
         (Outcome::Dir(dir, dev), md)
     }
 
+    /// What `dir` is known to resolve to in generation `gen`: from this
+    /// generation's memo, or, for a directory watched in it (a real path,
+    /// reached by a walk that watched each directory on its way and noted
+    /// each name: none has changed since, or the generation would have),
+    /// itself.
+    fn known(&self, dir: &Path, gen: u64) -> Option<Outcome> {
+        if let Some(o) = self.resolved.get(key(dir)) {
+            return Some(o.clone());
+        }
+        match self.dirs.get(key(dir)) {
+            Some(d) if d.armed_in == gen && d.wd >= 0 => {
+                Some(Outcome::Dir(dir.to_path_buf(), d.dev))
+            }
+            _ => None,
+        }
+    }
+
     /// What the lexical directory `dir` (absolute) resolves to, watched,
-    /// from the closest of its ancestors resolved in this generation.
+    /// from the closest of its ancestors known in this generation.
     fn resolve(&mut self, dir: &Path, gen: u64) -> Outcome {
-        if let Some(o) = self.resolved.get(dir) {
-            return o.clone();
+        if let Some(o) = self.known(dir, gen) {
+            return o;
         }
         if self.resolved.len() >= MAX_RESOLVED {
             self.resolved.clear();
         }
-        let names = components(dir);
-        let mut prefixes = Vec::with_capacity(names.len() + 1);
-        let mut prefix = PathBuf::from("/");
-        prefixes.push(prefix.clone());
-        for name in &names {
-            prefix.push(name);
-            prefixes.push(prefix.clone());
+        let mut base = dir;
+        let mut outcome = None;
+        while let Some(parent) = base.parent() {
+            base = parent;
+            outcome = self.known(base, gen);
+            if outcome.is_some() {
+                break;
+            }
         }
-        let mut at = names.len();
-        while at > 0 && !self.resolved.contains_key(&prefixes[at]) {
-            at -= 1;
-        }
-        let mut outcome = match self.resolved.get(&prefixes[at]) {
-            Some(o) => o.clone(),
-            None => match self.arm(Path::new("/"), gen) {
-                Some(dev) => Outcome::Dir(PathBuf::from("/"), dev),
+        let mut outcome = match outcome {
+            Some(o) => o,
+            None => match self.arm(base, gen) {
+                Some(dev) => Outcome::Dir(base.to_path_buf(), dev),
                 None => Outcome::Unwatched,
             },
         };
-        self.resolved.insert(prefixes[at].clone(), outcome.clone());
-        for (name, prefix) in names[at..].iter().zip(&prefixes[at + 1..]) {
+        let Ok(rest) = dir.strip_prefix(base) else {
+            return Outcome::Unwatched;
+        };
+        let mut prefix = base.to_path_buf();
+        for name in components(rest) {
+            prefix.push(&name);
             outcome = match outcome {
-                Outcome::Dir(d, dev) => self.walk(d, dev, vec![name.clone()], gen, false).0,
+                Outcome::Dir(d, dev) => self.walk(d, dev, vec![name], gen, false).0,
                 // A file on the way: no such directory.
                 Outcome::File => Outcome::Missing,
                 other => other,
             };
-            self.resolved.insert(prefix.clone(), outcome.clone());
+            self.resolved.insert(key(&prefix).into(), outcome.clone());
         }
         outcome
     }
+}
+
+/// Whether a path's text ends in `/` or `/.`: the kernel then resolves it
+/// only to a directory (a file there is ENOTDIR), which [`components`]
+/// does not keep.
+fn must_be_dir(path: &[u8]) -> bool {
+    path.len() > 1 && (path.ends_with(b"/") || path.ends_with(b"/."))
 }
 
 /// The components of `path` to resolve, in order (`.` dropped; `..` kept
@@ -425,14 +578,22 @@ fn components(path: &Path) -> Vec<OsString> {
 }
 
 /// Every mount point of the process, from `/proc/self/mountinfo` (the
-/// fifth field, octal escapes undone).
-fn mount_points() -> Option<HashSet<PathBuf>> {
+/// fifth field, octal escapes undone), and whether its filesystem type
+/// (the first field after ` - `) is a local one.
+fn mount_points() -> Option<HashMap<Box<[u8]>, bool, Fast>> {
     let text = std::fs::read("/proc/self/mountinfo").ok()?;
-    let mut points = HashSet::new();
+    let mut points = HashMap::default();
     for line in text.split(|&b| b == b'\n') {
-        let Some(field) = line.split(|&b| b == b' ').nth(4) else {
+        let fields: Vec<&[u8]> = line.split(|&b| b == b' ').collect();
+        let Some(field) = fields.get(4) else {
             continue;
         };
+        let fstype = fields
+            .iter()
+            .position(|f| *f == b"-")
+            .and_then(|i| fields.get(i + 1))
+            .copied()
+            .unwrap_or_default();
         let mut point = Vec::with_capacity(field.len());
         let mut i = 0;
         while i < field.len() {
@@ -454,7 +615,7 @@ fn mount_points() -> Option<HashSet<PathBuf>> {
                 }
             }
         }
-        points.insert(PathBuf::from(OsStr::from_bytes(&point)));
+        points.insert(point.into_boxed_slice(), LOCAL_TYPES.contains(&fstype));
     }
     Some(points)
 }
@@ -465,12 +626,19 @@ impl Watcher {
             generation: AtomicU64::new(1),
             pid: AtomicU32::new(std::process::id()),
             dead: AtomicBool::new(false),
+            claimed: AtomicU32::new(std::process::id()),
             state: Mutex::new(State::new()?),
         })
     }
 
-    /// The current generation: a result watched in it still holds.
+    /// The current generation: a result watched in it still holds (0, no
+    /// generation, when the watcher cannot watch: a result labelled 0 is
+    /// never vouched for).
     pub(crate) fn generation(&self) -> u64 {
+        if self.dead.load(Ordering::Acquire) {
+            // No generation: nothing is vouched for.
+            return 0;
+        }
         self.generation.load(Ordering::Acquire)
     }
 
@@ -486,7 +654,7 @@ impl Watcher {
         // What the last session resolved: a new session asks about few new
         // paths (its node's own), and the memo is not kept between them.
         if !state.resolved.is_empty() {
-            state.resolved = HashMap::new();
+            state.resolved = HashMap::default();
         }
         let (inotify_ready, mounts_changed, failed) = {
             let mut fds = [
@@ -513,9 +681,10 @@ impl Watcher {
         let mut changed = failed;
         if mounts_changed {
             changed = true;
-            match mount_points() {
-                Some(points) => state.mount_points = points,
-                None => self.dead.store(true, Ordering::Release),
+            // Unread (out of descriptors?): the old ones, in a new
+            // generation all the same.
+            if let Some(points) = mount_points() {
+                state.mount_points = points;
             }
         }
         if inotify_ready {
@@ -534,7 +703,14 @@ impl Watcher {
         if self.pid.load(Ordering::Acquire) == pid {
             return self.dead.load(Ordering::Acquire);
         }
-        // A thread of the parent may have held the lock when it forked.
+        // One thread of the child makes its state; the others vouch for
+        // nothing until it is made (and never take the lock before: a
+        // thread of the parent may have held it when it forked).
+        if self.claimed.swap(pid, Ordering::AcqRel) == pid {
+            return true;
+        }
+        // What the parent's generation vouched for, the child did not see.
+        self.generation.fetch_add(1, Ordering::AcqRel);
         let state = match self.state.try_lock() {
             Ok(state) => Some(state),
             Err(std::sync::TryLockError::Poisoned(p)) => Some(p.into_inner()),
@@ -545,7 +721,6 @@ impl Watcher {
             _ => self.dead.store(true, Ordering::Release),
         }
         self.pid.store(pid, Ordering::Release);
-        self.generation.fetch_add(1, Ordering::AcqRel);
         self.dead.load(Ordering::Acquire)
     }
 
@@ -554,17 +729,38 @@ impl Watcher {
     /// metadata (`None`: no such path); `None` when it cannot be watched
     /// (see [`crate::watch`]: the caller then `stat`s it itself).
     pub(crate) fn watch(&self, path: &Path) -> Option<(u64, Option<std::fs::Metadata>)> {
-        if self.forked() || !path.is_absolute() {
+        if self.forked() || !path.is_absolute() || must_be_dir(key(path)) {
             return None;
         }
         let gen = self.generation();
         let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        if !state.under_local_mount(path) {
+            // Not a syscall on it under the lock (a network mount may hang).
+            return None;
+        }
         if state.resolved_in != gen {
             state.resolved.clear();
             state.resolved_in = gen;
         }
-        let name = path.file_name()?.to_os_string();
-        let (end, md) = match state.resolve(path.parent()?, gen) {
+        let parent = path.parent()?;
+        let name = path.file_name()?;
+        // Most paths asked about are in a directory watched in this
+        // generation: only the name is noted and read.
+        if let Some(d) = state.dirs.get(key(parent)) {
+            if d.armed_in == gen && d.wd >= 0 {
+                let dev = d.dev;
+                state.note(parent, name);
+                match state.watch_file(path, dev) {
+                    FileRead::File(md) => return Some((gen, Some(md))),
+                    FileRead::Missing => return Some((gen, None)),
+                    FileRead::Unwatched => return None,
+                    // A link or a directory: the general way.
+                    FileRead::Other(_) => {}
+                }
+            }
+        }
+        let name = name.to_os_string();
+        let (end, md) = match state.resolve(parent, gen) {
             Outcome::Dir(dir, dev) => state.walk(dir, dev, vec![name], gen, true),
             Outcome::Unwatched => return None,
             Outcome::Missing | Outcome::File => (Outcome::Missing, None),
@@ -714,16 +910,48 @@ mod tests {
         let w = Watcher::new().expect("inotify");
         let f = dir.join("common.yaml");
         write(&f, "a: 1\n");
-        assert!(w.watch(&f).is_some());
-        // A second link: writes through it are reported to its directory only.
-        std::fs::hard_link(&f, dir.join("link.yaml")).unwrap();
-        w.refresh();
-        assert!(w.watch(&f).is_none());
         assert!(w.watch(Path::new("relative/common.yaml")).is_none());
         // A loop of links.
         std::os::unix::fs::symlink("loop2", dir.join("loop1")).unwrap();
         std::os::unix::fs::symlink("loop1", dir.join("loop2")).unwrap();
         assert!(w.watch(&dir.join("loop1/x.yaml")).is_none());
+        // A path the kernel resolves only to a directory (`x/`, `x/.`), and a
+        // link to one: `components` does not keep that.
+        assert!(w.watch(&dir.join("common.yaml/")).is_none());
+        assert!(w
+            .watch(Path::new(&format!("{}/common.yaml/.", dir.display())))
+            .is_none());
+        std::os::unix::fs::symlink("common.yaml/", dir.join("slash.yaml")).unwrap();
+        assert!(w.watch(&dir.join("slash.yaml")).is_none());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A write through another name of the file (a link made after it was
+    /// watched) or through a descriptor opened before it was moved into
+    /// place is reported: the file's own inode is watched (review22).
+    #[test]
+    fn a_write_through_another_name_or_an_old_descriptor_is_reported() {
+        let dir = fresh("links2");
+        let f = dir.join("data/common.yaml");
+        write(&f, "a: 1\n");
+        std::fs::create_dir_all(dir.join("elsewhere")).unwrap();
+        let other = dir.join("elsewhere/x.yaml");
+        assert!(reported(&f, || std::fs::hard_link(&f, &other).unwrap()));
+        assert!(reported(&f, || write(&other, "a: 2\n")));
+        // Opened elsewhere, linked into place, its first name removed.
+        let g = dir.join("data/g.yaml");
+        let first = dir.join("elsewhere/g.yaml");
+        write(&first, "a: 1\n");
+        let mut open = std::fs::OpenOptions::new()
+            .write(true)
+            .open(&first)
+            .unwrap();
+        std::fs::hard_link(&first, &g).unwrap();
+        std::fs::remove_file(&first).unwrap();
+        assert!(reported(&g, || {
+            use std::io::Write;
+            open.write_all(b"a: 2\n").unwrap()
+        }));
         let _ = std::fs::remove_dir_all(&dir);
     }
 
@@ -810,7 +1038,7 @@ mod tests {
     #[test]
     fn mount_points_are_read_with_their_escapes() {
         let points = mount_points().unwrap();
-        assert!(points.contains(Path::new("/")));
-        assert!(points.contains(Path::new("/proc")));
+        assert!(points.contains_key(&b"/"[..]));
+        assert_eq!(points.get(&b"/proc"[..]), Some(&false));
     }
 }

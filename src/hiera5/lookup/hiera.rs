@@ -54,14 +54,16 @@ pub struct Options {
     /// file once a session (on by default; Linux only). A session still
     /// sees every change made before it started, as with a `stat` of each
     /// file: an inotify watch on each directory the files' paths go
-    /// through reports every change to the names read there, and a new
-    /// session reads those reports first (one `poll`), then `stat`s again
-    /// only after a change. Files on filesystems another machine or layer
-    /// can change (NFS, SMB, FUSE, overlayfs, ...), files with more than
-    /// one link and files bind-mounted into place are `stat`ed each session
-    /// as before. One watcher serves the process; `HIERA_WATCH_FILES=0` in
-    /// the environment turns it off for every configuration. (A change
-    /// made through a shared memory mapping is seen by neither way.)
+    /// through, and on each file, reports every change to the names read
+    /// there and to the files, and a new session reads those reports first
+    /// (one `poll`), then `stat`s again only after a change. Files on
+    /// filesystems another machine, layer or rollback can change (NFS, SMB,
+    /// FUSE, overlayfs, ZFS, ...) and files bind-mounted into place are
+    /// `stat`ed each session as before. One watcher serves the process;
+    /// `HIERA_WATCH_FILES=0` in the environment turns it off for every
+    /// configuration. (A change made through a shared memory mapping is
+    /// seen by neither way; a process that changes its root between
+    /// sessions must open a new `Hiera`.)
     pub watch_files: bool,
     /// Bounds on the work and memory of one lookup (see [`crate::limits`]).
     pub limits: crate::limits::Limits,
