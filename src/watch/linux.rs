@@ -126,13 +126,19 @@ struct State {
     /// By watch: which names in its directory matter.
     interest: HashMap<i32, Interest>,
     /// What each directory asked about resolved to, in generation
-    /// `resolved_in` (emptied by each refresh).
+    /// `resolved_in`, where `dirs` does not tell (a missing directory, one
+    /// reached through a link).
     resolved: HashMap<Box<[u8]>, Outcome, Fast>,
     resolved_in: u64,
     /// How many names `interest` holds.
     names: usize,
     /// The most watches kept ([`watch_cap`]).
     cap: usize,
+    /// The files (device, inode) watched themselves in generation
+    /// `resolved_in`: read again without a new watch. (An inode freed and
+    /// reused within a generation was removed from a watched directory,
+    /// which ends the generation at the next refresh.)
+    files: std::collections::HashSet<(u64, u64), Fast>,
 }
 
 /// What the file read by [`State::watch_file`] is.
@@ -204,6 +210,7 @@ impl State {
             resolved_in: 0,
             names: 0,
             cap: watch_cap(),
+            files: Default::default(),
         })
     }
 
@@ -365,14 +372,11 @@ impl State {
         }
     }
 
-    /// Watches `path` itself (its name noted in its watched directory on
-    /// `dev`), then reads it: a regular file is watched whole, as the
-    /// directory's watch does not see a write through another of its names
-    /// (a link made later) or an old descriptor.
+    /// Reads `path` (its name noted in its watched directory on `dev`) and
+    /// watches a regular file itself, then reads it again under that watch:
+    /// the directory's watch does not see a write through another of the
+    /// file's names (a link made later) or an old descriptor.
     fn watch_file(&mut self, path: &Path, dev: u64) -> FileRead {
-        let wd = (self.interest.len() < self.cap)
-            .then(|| inotify::add_watch(&self.inotify, path, FILE_MASK).ok())
-            .flatten();
         let md = match std::fs::symlink_metadata(path) {
             Ok(md) => md,
             Err(e)
@@ -383,19 +387,48 @@ impl State {
             }
             Err(_) => return FileRead::Unwatched,
         };
-        if let Some(wd) = wd {
-            if !md.is_dir() {
-                // A directory's own watch keeps its interest (its names).
-                self.interest.entry(wd).or_insert(Interest::All);
-            }
-        }
         if !md.is_file() {
+            if md.file_type().is_symlink() {
+                // The link's own inode: its change matters too (rare).
+                if let Ok(wd) = inotify::add_watch(&self.inotify, path, FILE_MASK) {
+                    self.interest.entry(wd).or_insert(Interest::All);
+                }
+            }
             return FileRead::Other(md);
         }
-        if wd.is_none() || md.dev() != dev || self.mount_points.contains_key(key(path)) {
+        if md.dev() != dev || self.mount_points.contains_key(key(path)) {
             return FileRead::Unwatched;
         }
-        FileRead::File(md)
+        // Watched in this generation: a change since that watch is
+        // reported, so what was just read holds.
+        if self.files.contains(&(md.dev(), md.ino())) {
+            return FileRead::File(md);
+        }
+        if self.interest.len() >= self.cap {
+            return FileRead::Unwatched;
+        }
+        let Ok(wd) = inotify::add_watch(&self.inotify, path, FILE_MASK) else {
+            return FileRead::Unwatched;
+        };
+        self.interest.entry(wd).or_insert(Interest::All);
+        // Read again, under the watch.
+        match std::fs::symlink_metadata(path) {
+            Ok(md) if md.is_file() && md.dev() == dev => {
+                self.files.insert((md.dev(), md.ino()));
+                FileRead::File(md)
+            }
+            // Replaced meanwhile (a change the directory's watch reports):
+            // the general way, or a `stat`, decides.
+            Ok(md) if !md.is_file() => FileRead::Other(md),
+            Ok(_) => FileRead::Unwatched,
+            Err(e)
+                if e.kind() == std::io::ErrorKind::NotFound
+                    || e.kind() == std::io::ErrorKind::NotADirectory =>
+            {
+                FileRead::Missing
+            }
+            Err(_) => FileRead::Unwatched,
+        }
     }
 
     /// Resolves `names` (a stack: the last is resolved first) from the
@@ -552,7 +585,11 @@ impl State {
                 Outcome::File => Outcome::Missing,
                 other => other,
             };
-            self.resolved.insert(key(&prefix).into(), outcome.clone());
+            // A directory at its own path is known from `dirs`.
+            let own = matches!(&outcome, Outcome::Dir(d, _) if *d == prefix);
+            if !own {
+                self.resolved.insert(key(&prefix).into(), outcome.clone());
+            }
         }
         outcome
     }
@@ -651,11 +688,6 @@ impl Watcher {
         }
         let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
         let state = &mut *state;
-        // What the last session resolved: a new session asks about few new
-        // paths (its node's own), and the memo is not kept between them.
-        if !state.resolved.is_empty() {
-            state.resolved = HashMap::default();
-        }
         let (inotify_ready, mounts_changed, failed) = {
             let mut fds = [
                 PollFd::new(&state.inotify, PollFlags::IN),
@@ -740,6 +772,7 @@ impl Watcher {
         }
         if state.resolved_in != gen {
             state.resolved.clear();
+            state.files.clear();
             state.resolved_in = gen;
         }
         let parent = path.parent()?;
@@ -754,7 +787,14 @@ impl Watcher {
                     FileRead::File(md) => return Some((gen, Some(md))),
                     FileRead::Missing => return Some((gen, None)),
                     FileRead::Unwatched => return None,
-                    // A link or a directory: the general way.
+                    FileRead::Other(md) if md.is_dir() => {
+                        // Watched whole, as the general way would.
+                        let same_fs = md.dev() == dev;
+                        state.arm_on(path, gen, same_fs)?;
+                        state.note_all(path);
+                        return Some((gen, Some(md)));
+                    }
+                    // A link: the general way.
                     FileRead::Other(_) => {}
                 }
             }
