@@ -125,6 +125,8 @@ struct State {
     dirs: HashMap<Box<[u8]>, Dir, Fast>,
     /// By watch: which names in its directory matter.
     interest: HashMap<i32, Interest>,
+    /// The watches of files (and links) themselves: any event on one matters.
+    file_watches: std::collections::HashSet<i32, Fast>,
     /// What each directory asked about resolved to, in generation
     /// `resolved_in`, where `dirs` does not tell (a missing directory, one
     /// reached through a link).
@@ -206,6 +208,7 @@ impl State {
             mount_points: mount_points()?,
             dirs: HashMap::default(),
             interest: HashMap::new(),
+            file_watches: Default::default(),
             resolved: HashMap::default(),
             resolved_in: 0,
             names: 0,
@@ -250,6 +253,9 @@ impl State {
             // Lost events, or the directory itself moved, removed, unmounted.
             return true;
         }
+        if self.file_watches.contains(&wd) {
+            return true;
+        }
         match self.interest.get(&wd) {
             Some(Interest::Names(names)) => names.binary_search(&name_hash(name)).is_ok(),
             // A whole directory, or a watch forgotten.
@@ -272,8 +278,14 @@ impl State {
             .is_some_and(|local| *local)
     }
 
+    /// How many watches are kept (of directories and of files).
+    fn watches(&self) -> usize {
+        self.interest.len() + self.file_watches.len()
+    }
+
     /// Forgets what matters of watch `wd`.
     fn drop_interest(&mut self, wd: i32) {
+        self.file_watches.remove(&wd);
         if let Some(Interest::Names(names)) = self.interest.remove(&wd) {
             self.names -= names.len();
         }
@@ -309,7 +321,7 @@ impl State {
             }
             return None;
         }
-        if self.interest.len() >= self.cap && !self.dirs.contains_key(key(dir)) {
+        if self.watches() >= self.cap && !self.dirs.contains_key(key(dir)) {
             return None;
         }
         let Ok(wd) = inotify::add_watch(&self.inotify, dir, MASK) else {
@@ -391,7 +403,7 @@ impl State {
             if md.file_type().is_symlink() {
                 // The link's own inode: its change matters too (rare).
                 if let Ok(wd) = inotify::add_watch(&self.inotify, path, FILE_MASK) {
-                    self.interest.entry(wd).or_insert(Interest::All);
+                    self.file_watches.insert(wd);
                 }
             }
             return FileRead::Other(md);
@@ -404,13 +416,15 @@ impl State {
         if self.files.contains(&(md.dev(), md.ino())) {
             return FileRead::File(md);
         }
-        if self.interest.len() >= self.cap {
+        if self.watches() >= self.cap {
             return FileRead::Unwatched;
         }
         let Ok(wd) = inotify::add_watch(&self.inotify, path, FILE_MASK) else {
             return FileRead::Unwatched;
         };
-        self.interest.entry(wd).or_insert(Interest::All);
+        if !self.interest.contains_key(&wd) {
+            self.file_watches.insert(wd);
+        }
         // Read again, under the watch.
         match std::fs::symlink_metadata(path) {
             Ok(md) if md.is_file() && md.dev() == dev => {
