@@ -355,13 +355,18 @@ impl Session {
 /// `lookup_options` are left to the general path).
 #[inline(always)]
 fn root_of(name: &str) -> Planned<&str> {
+    // One search for the first dot or quote (most keys have neither), and
+    // after a dot one for a quote in the rest.
     let bytes = name.as_bytes();
-    if memchr::memchr2(b'\'', b'"', bytes).is_some() {
-        return Err(Decline::Key);
-    }
-    let root = match memchr::memchr(b'.', bytes) {
-        Some(dot) => &name[..dot],
+    let root = match memchr::memchr3(b'.', b'\'', b'"', bytes) {
         None => name,
+        Some(dot) if bytes[dot] == b'.' => {
+            if memchr::memchr2(b'\'', b'"', &bytes[dot + 1..]).is_some() {
+                return Err(Decline::Key);
+            }
+            &name[..dot]
+        }
+        Some(_) => return Err(Decline::Key),
     };
     if root.is_empty() || root == "lookup_options" || root.trim_ascii() != root {
         return Err(Decline::Key);
