@@ -271,42 +271,79 @@ impl LookupKey {
 /// Digs `segments` into `value` with Puppet's rules; `key` is used in messages.
 pub fn dig(key: &str, segments: &[Segment], mut value: Value) -> Result<Option<Value>> {
     for seg in segments {
-        let next = match (&value, seg) {
-            (Value::Nil, _) => return Ok(None),
-            (Value::Array(a), Segment::Index(i)) => {
-                if *i < 0 || (*i as usize) >= a.len() {
-                    return Ok(None);
-                }
-                a[*i as usize].clone()
-            }
-            (Value::Hash(h), _) => {
-                let found = match seg {
-                    Segment::Name(name) => h.get(&crate::value::Key(name)),
-                    Segment::Index(i) => h.get(&Value::Int(*i)),
-                };
-                match found {
-                    Some(v) => v.clone(),
-                    None => return Ok(None),
-                }
-            }
-            (Value::Int(_) | Value::BigInt(_) | Value::Symbol(_), _) => {
-                return Err(crate::ruby::errors::no_method("include?", &value))
-            }
-            _ => {
-                return Err(Error::new(
-                    ErrorKind::Type,
-                    format!(
-                        "Data Provider type mismatch: Got {} when a hash-like object was expected to access value using '{}' from key '{}'",
-                        value.ruby_class(),
-                        seg,
-                        key
-                    ),
-                ))
-            }
+        let seg = match seg {
+            Segment::Name(name) => SegmentRef::Name(name),
+            Segment::Index(i) => SegmentRef::Index(*i),
         };
-        value = next;
+        match dig_step(key, &value, seg)? {
+            Some(next) => value = next,
+            None => return Ok(None),
+        }
     }
     Ok(Some(value))
+}
+
+/// A [`Segment`] borrowed from its key's text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SegmentRef<'a> {
+    /// A string segment.
+    Name(&'a str),
+    /// An integer-like segment.
+    Index(i64),
+}
+
+impl<'a> SegmentRef<'a> {
+    /// The segment of an unquoted run of a key, trimmed and classified as
+    /// [`split_key`] does.
+    pub fn unquoted(run: &'a str) -> SegmentRef<'a> {
+        let raw = trim_run(run);
+        match index_segment(raw) {
+            Some(i) => SegmentRef::Index(i),
+            None => SegmentRef::Name(raw),
+        }
+    }
+}
+
+impl std::fmt::Display for SegmentRef<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SegmentRef::Name(s) => f.write_str(s),
+            SegmentRef::Index(i) => write!(f, "{i}"),
+        }
+    }
+}
+
+/// One step of [`dig`]: the element or entry of `value` that `seg` names
+/// (`Ok(None)`: not found, or `value` is nil), or Puppet's error.
+pub fn dig_step(key: &str, value: &Value, seg: SegmentRef<'_>) -> Result<Option<Value>> {
+    match (value, seg) {
+        (Value::Nil, _) => Ok(None),
+        (Value::Array(a), SegmentRef::Index(i)) => {
+            if i < 0 || (i as usize) >= a.len() {
+                return Ok(None);
+            }
+            Ok(Some(a[i as usize].clone()))
+        }
+        (Value::Hash(h), _) => {
+            let found = match seg {
+                SegmentRef::Name(name) => h.get(&crate::value::Key(name)),
+                SegmentRef::Index(i) => h.get(&Value::Int(i)),
+            };
+            Ok(found.cloned())
+        }
+        (Value::Int(_) | Value::BigInt(_) | Value::Symbol(_), _) => {
+            Err(crate::ruby::errors::no_method("include?", value))
+        }
+        _ => Err(Error::new(
+            ErrorKind::Type,
+            format!(
+                "Data Provider type mismatch: Got {} when a hash-like object was expected to access value using '{}' from key '{}'",
+                value.ruby_class(),
+                seg,
+                key
+            ),
+        )),
+    }
 }
 
 #[cfg(test)]
