@@ -43,13 +43,22 @@ pub struct SyntaxError;
 ///
 /// `Err(SyntaxError)` means "Syntax error"; the caller words the message.
 pub fn split_key(key: &str) -> std::result::Result<Vec<Segment>, SyntaxError> {
-    if !key.contains(['\'', '"', '.']) {
+    let bytes = key.as_bytes();
+    if !has_dot_or_quote(bytes) {
         return Ok(vec![Segment::Name(key.to_string())]);
     }
+    if memchr::memchr2(b'\'', b'"', bytes).is_none() {
+        return split_unquoted(key);
+    }
+    split_tokens(key)
+}
+
+/// [`split_key`] by Puppet's tokenizer (any key with a dot or a quote).
+fn split_tokens(key: &str) -> std::result::Result<Vec<Segment>, SyntaxError> {
+    let bytes = key.as_bytes();
     // Tokenise into: quoted strings (with surrounding whitespace), runs of
     // characters other than quotes and dots, and the separators between
     // them (which must each be exactly ".").
-    let bytes = key.as_bytes();
     let mut segments: Vec<Segment> = Vec::new();
     let mut separators: Vec<&str> = Vec::new();
     let mut pos = 0;
@@ -87,6 +96,36 @@ pub fn split_key(key: &str) -> std::result::Result<Vec<Segment>, SyntaxError> {
     Ok(segments)
 }
 
+/// Whether a key has a dot or a quote: byte by byte, where `str::contains`
+/// of a `char` array decodes each character (a few hundred instructions a
+/// key, twice per dotted lookup).
+#[inline]
+fn has_dot_or_quote(bytes: &[u8]) -> bool {
+    memchr::memchr3(b'.', b'\'', b'"', bytes).is_some()
+}
+
+/// [`split_key`] of a key with a dot and no quote: the tokenizer's tokens
+/// are then the runs between dots, so the key splits at each dot, and it is
+/// a syntax error exactly when a run is empty (a dot first or last, or two
+/// together: the tokenizer's gap before the first token, trailing text or a
+/// separator other than "."). Each run is trimmed and classified as the
+/// tokenizer's third alternative does.
+fn split_unquoted(key: &str) -> std::result::Result<Vec<Segment>, SyntaxError> {
+    let mut segments = Vec::with_capacity(4);
+    for run in key.split('.') {
+        if run.is_empty() {
+            return Err(SyntaxError);
+        }
+        segments.push(classify(trim_run(run)));
+    }
+    Ok(segments)
+}
+
+/// An unquoted run without the ASCII whitespace around it.
+fn trim_run(run: &str) -> &str {
+    run.trim_matches(|c: char| c.is_ascii_whitespace())
+}
+
 /// Matches one token exactly at `i` (the regexp's alternatives in order);
 /// returns (start, end, segment), or `None` when no token starts there.
 fn match_token(key: &str, i: usize) -> Option<(usize, usize, Segment)> {
@@ -122,8 +161,7 @@ fn match_token(key: &str, i: usize) -> Option<(usize, usize, Segment)> {
     while end < bytes.len() && !matches!(bytes[end], b'\'' | b'"' | b'.') {
         end += 1;
     }
-    let raw = key[i..end].trim_matches(|c: char| c.is_ascii_whitespace());
-    Some((i, end, classify(raw)))
+    Some((i, end, classify(trim_run(&key[i..end]))))
 }
 
 fn is_space(b: u8) -> bool {
@@ -184,7 +222,7 @@ impl LookupKey {
     /// Parses a lookup key; errors are worded `Syntax error in key: '<key>'`.
     pub fn parse(key: &str) -> Result<LookupKey> {
         let whole: Arc<str> = Arc::from(key);
-        if !key.contains(['\'', '"', '.']) {
+        if !has_dot_or_quote(key.as_bytes()) {
             return Ok(LookupKey::plain(whole));
         }
         let syntax = || Error::new(ErrorKind::Lookup, format!("Syntax error in key: '{key}'"));
@@ -233,42 +271,79 @@ impl LookupKey {
 /// Digs `segments` into `value` with Puppet's rules; `key` is used in messages.
 pub fn dig(key: &str, segments: &[Segment], mut value: Value) -> Result<Option<Value>> {
     for seg in segments {
-        let next = match (&value, seg) {
-            (Value::Nil, _) => return Ok(None),
-            (Value::Array(a), Segment::Index(i)) => {
-                if *i < 0 || (*i as usize) >= a.len() {
-                    return Ok(None);
-                }
-                a[*i as usize].clone()
-            }
-            (Value::Hash(h), _) => {
-                let found = match seg {
-                    Segment::Name(name) => h.get(&crate::value::Key(name)),
-                    Segment::Index(i) => h.get(&Value::Int(*i)),
-                };
-                match found {
-                    Some(v) => v.clone(),
-                    None => return Ok(None),
-                }
-            }
-            (Value::Int(_) | Value::BigInt(_) | Value::Symbol(_), _) => {
-                return Err(crate::ruby::errors::no_method("include?", &value))
-            }
-            _ => {
-                return Err(Error::new(
-                    ErrorKind::Type,
-                    format!(
-                        "Data Provider type mismatch: Got {} when a hash-like object was expected to access value using '{}' from key '{}'",
-                        value.ruby_class(),
-                        seg,
-                        key
-                    ),
-                ))
-            }
+        let seg = match seg {
+            Segment::Name(name) => SegmentRef::Name(name),
+            Segment::Index(i) => SegmentRef::Index(*i),
         };
-        value = next;
+        match dig_step(key, &value, seg)? {
+            Some(next) => value = next,
+            None => return Ok(None),
+        }
     }
     Ok(Some(value))
+}
+
+/// A [`Segment`] borrowed from its key's text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SegmentRef<'a> {
+    /// A string segment.
+    Name(&'a str),
+    /// An integer-like segment.
+    Index(i64),
+}
+
+impl<'a> SegmentRef<'a> {
+    /// The segment of an unquoted run of a key, trimmed and classified as
+    /// [`split_key`] does.
+    pub fn unquoted(run: &'a str) -> SegmentRef<'a> {
+        let raw = trim_run(run);
+        match index_segment(raw) {
+            Some(i) => SegmentRef::Index(i),
+            None => SegmentRef::Name(raw),
+        }
+    }
+}
+
+impl std::fmt::Display for SegmentRef<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SegmentRef::Name(s) => f.write_str(s),
+            SegmentRef::Index(i) => write!(f, "{i}"),
+        }
+    }
+}
+
+/// One step of [`dig`]: the element or entry of `value` that `seg` names
+/// (`Ok(None)`: not found, or `value` is nil), or Puppet's error.
+pub fn dig_step(key: &str, value: &Value, seg: SegmentRef<'_>) -> Result<Option<Value>> {
+    match (value, seg) {
+        (Value::Nil, _) => Ok(None),
+        (Value::Array(a), SegmentRef::Index(i)) => {
+            if i < 0 || (i as usize) >= a.len() {
+                return Ok(None);
+            }
+            Ok(Some(a[i as usize].clone()))
+        }
+        (Value::Hash(h), _) => {
+            let found = match seg {
+                SegmentRef::Name(name) => h.get(&crate::value::Key(name)),
+                SegmentRef::Index(i) => h.get(&Value::Int(i)),
+            };
+            Ok(found.cloned())
+        }
+        (Value::Int(_) | Value::BigInt(_) | Value::Symbol(_), _) => {
+            Err(crate::ruby::errors::no_method("include?", value))
+        }
+        _ => Err(Error::new(
+            ErrorKind::Type,
+            format!(
+                "Data Provider type mismatch: Got {} when a hash-like object was expected to access value using '{}' from key '{}'",
+                value.ruby_class(),
+                seg,
+                key
+            ),
+        )),
+    }
 }
 
 #[cfg(test)]
@@ -344,6 +419,41 @@ mod tests {
         ] {
             assert!(split_key(bad).is_err(), "{bad} should be a syntax error");
         }
+    }
+
+    /// The split of a key with a dot and no quote is the tokenizer's, on
+    /// every key of up to five characters from the characters that matter
+    /// (dots, spaces, a vertical tab, which `is_space` skips but the
+    /// trim keeps, signs, digits, a colon).
+    #[test]
+    fn an_unquoted_key_splits_as_the_tokenizer_splits_it() {
+        const CHARS: [char; 9] = ['.', 'a', ' ', '\t', '\x0b', '1', '-', ':', '+'];
+        let mut keys = vec![String::new()];
+        let mut checked = 0;
+        for _ in 0..5 {
+            let mut next = Vec::new();
+            for k in &keys {
+                for c in CHARS {
+                    let key = format!("{k}{c}");
+                    if key.contains('.') {
+                        assert_eq!(split_unquoted(&key), split_tokens(&key), "{key:?}");
+                        assert_eq!(split_key(&key), split_tokens(&key), "{key:?}");
+                        checked += 1;
+                    }
+                    next.push(key);
+                }
+            }
+            keys = next;
+        }
+        assert!(checked > 10_000);
+        assert_eq!(
+            names("a. \x0b1 .b"),
+            vec![
+                Segment::Name("a".into()),
+                Segment::Name("\x0b1".into()),
+                Segment::Name("b".into())
+            ]
+        );
     }
 
     #[test]

@@ -276,6 +276,14 @@ impl Session {
     }
 }
 
+/// The request of no names and no options that [`Session::lookup_key`]
+/// gives the quick path: made once, where a request made and dropped per
+/// lookup cost ~90 instructions (callgrind, c-json on `flat`).
+fn no_request() -> &'static LookupRequest {
+    static NONE: OnceLock<LookupRequest> = OnceLock::new();
+    NONE.get_or_init(LookupRequest::default)
+}
+
 impl Session {
     /// Looks up one key with Puppet's defaults (first found, no default).
     ///
@@ -305,13 +313,13 @@ impl Session {
 
     /// [`Session::lookup_key`] and the warnings Puppet would log.
     pub(super) fn lookup_key_warned(&self, key: &str) -> (Result<Option<Value>>, Vec<Warning>) {
-        let none = LookupRequest::default();
+        let none = no_request();
         let mut asked = Asked::new();
         let mut warnings = Vec::new();
-        let quick = match self.quick_key(&none, key, &mut warnings, &mut asked) {
+        let quick = match self.quick_key(none, key, &mut warnings, &mut asked) {
             // The key's lookup_options may name its merge (as
             // `quick_lookup` does for a request of this one name).
-            Err(Decline::Options) => self.quick_merge(&none, key, None),
+            Err(Decline::Options) => self.quick_merge(none, key, None),
             quick => quick,
         };
         match quick {

@@ -250,6 +250,50 @@ fn the_quick_path_walks_the_plan_the_general_path_gathered_or_names_why_not() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// The quick path digs a dotted key's tail from its text (no parsed key
+/// made): each key here answers as the general path (the explanation's
+/// lookup) answers it, or is declined; the syntax errors and the
+/// integer-like root are declined, never answered.
+#[test]
+fn the_quick_path_digs_dotted_keys_as_the_general_path_does() {
+    let (dir, hiera) = plan_fixture(
+        "dotted",
+        "version: 5\nhierarchy:\n  - name: c\n    path: common.yaml\n",
+        "a: 1\nh:\n  x:\n    y: 1\n  \"0\": a\n  1: b\n  \"\": e\nl: [10, 20, [30]]\ns: str\nn: 5\n\"1\": one\n",
+    );
+    let session = Session::new(hiera, Map::default());
+    assert_eq!(session.lookup_key("a").unwrap(), Some(Value::Int(1)));
+    let mut answered = 0;
+    for k in [
+        "h.x.y", "h.x", "h. x .y", "h.0", "h.1", "h.:1", "h.+1", "l.1", "l.-1", "l.2.0", "l.5",
+        "l.x", "s.x", "n.x", "h.x.y.z", "nope.x", "h.\x0bx", "h..x", "h.x.", "h. .x", "1.a",
+        ":1.a", "l.1.",
+    ] {
+        let req = LookupRequest::key(k);
+        let general = session.explain(&req).0;
+        match session.quick_lookup(&req, &mut Asked::new()) {
+            Ok((found, _)) => {
+                assert_eq!(Ok(found), general, "{k:?}");
+                answered += 1;
+            }
+            Err(d) => assert!(matches!(d, Decline::Key | Decline::Failed), "{k:?}: {d:?}"),
+        }
+        assert_eq!(session.lookup_key(k), general, "{k:?}");
+    }
+    assert!(answered >= 12, "{answered}");
+    // The syntax errors and the integer-like root are the general path's.
+    for k in ["h..x", "h.x.", "1.a", ":1.a", "l.1."] {
+        let req = LookupRequest::key(k);
+        assert!(session.explain(&req).0.is_err(), "{k:?}");
+        assert_eq!(
+            session.quick_lookup(&req, &mut Asked::new()).err(),
+            Some(Decline::Key),
+            "{k:?}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn an_overlay_sees_its_parents_entries_that_read_none_of_its_changes() {
     let (dir, hiera) = plan_fixture(
