@@ -389,15 +389,10 @@ impl State {
     /// the directory's watch does not see a write through another of the
     /// file's names (a link made later) or an old descriptor.
     fn watch_file(&mut self, path: &Path, dev: u64) -> FileRead {
-        let md = match std::fs::symlink_metadata(path) {
-            Ok(md) => md,
-            Err(e)
-                if e.kind() == std::io::ErrorKind::NotFound
-                    || e.kind() == std::io::ErrorKind::NotADirectory =>
-            {
-                return FileRead::Missing
-            }
-            Err(_) => return FileRead::Unwatched,
+        let md = match lstat(path) {
+            Ok(Some(md)) => md,
+            Ok(None) => return FileRead::Missing,
+            Err(()) => return FileRead::Unwatched,
         };
         if !md.is_file() {
             if md.file_type().is_symlink() {
@@ -426,22 +421,16 @@ impl State {
             self.file_watches.insert(wd);
         }
         // Read again, under the watch.
-        match std::fs::symlink_metadata(path) {
-            Ok(md) if md.is_file() && md.dev() == dev => {
+        match lstat(path) {
+            Ok(Some(md)) if md.is_file() && md.dev() == dev => {
                 self.files.insert((md.dev(), md.ino()));
                 FileRead::File(md)
             }
             // Replaced meanwhile (a change the directory's watch reports):
             // the general way, or a `stat`, decides.
-            Ok(md) if !md.is_file() => FileRead::Other(md),
-            Ok(_) => FileRead::Unwatched,
-            Err(e)
-                if e.kind() == std::io::ErrorKind::NotFound
-                    || e.kind() == std::io::ErrorKind::NotADirectory =>
-            {
-                FileRead::Missing
-            }
-            Err(_) => FileRead::Unwatched,
+            Ok(Some(md)) if !md.is_file() => FileRead::Other(md),
+            Ok(Some(_)) | Err(()) => FileRead::Unwatched,
+            Ok(None) => FileRead::Missing,
         }
     }
 
@@ -483,15 +472,10 @@ impl State {
                     FileRead::Unwatched => return (Outcome::Unwatched, None),
                 }
             } else {
-                match std::fs::symlink_metadata(&child) {
-                    Ok(md) => md,
-                    Err(e)
-                        if e.kind() == std::io::ErrorKind::NotFound
-                            || e.kind() == std::io::ErrorKind::NotADirectory =>
-                    {
-                        return (Outcome::Missing, None)
-                    }
-                    Err(_) => return (Outcome::Unwatched, None),
+                match lstat(&child) {
+                    Ok(Some(md)) => md,
+                    Ok(None) => return (Outcome::Missing, None),
+                    Err(()) => return (Outcome::Unwatched, None),
                 }
             };
             let kind = md.file_type();
@@ -606,6 +590,22 @@ impl State {
             }
         }
         outcome
+    }
+}
+
+/// `lstat` of `path`: `Ok(None)` when there is no such path (it or a
+/// directory on its way is missing, or a file is on its way), `Err` when
+/// the call cannot tell (the caller then leaves the path unwatched).
+fn lstat(path: &Path) -> Result<Option<std::fs::Metadata>, ()> {
+    match std::fs::symlink_metadata(path) {
+        Ok(md) => Ok(Some(md)),
+        Err(e)
+            if e.kind() == std::io::ErrorKind::NotFound
+                || e.kind() == std::io::ErrorKind::NotADirectory =>
+        {
+            Ok(None)
+        }
+        Err(_) => Err(()),
     }
 }
 
