@@ -123,10 +123,15 @@ struct State {
     mount_points: HashMap<Box<[u8]>, bool, Fast>,
     /// The directories armed, by real path (a `wd` of -1: not watchable).
     dirs: HashMap<Box<[u8]>, Dir, Fast>,
-    /// By watch: which names in its directory matter.
-    interest: HashMap<i32, Interest>,
-    /// The watches of files (and links) themselves: any event on one matters.
-    file_watches: std::collections::HashSet<i32, Fast>,
+    /// By watch: which names in its directory matter. A watch not here (of
+    /// a file or a link itself, or one forgotten) reports only changes that
+    /// matter.
+    interest: HashMap<i32, Interest, Fast>,
+    /// The watches of files (and links) themselves, sorted (the kernel gives
+    /// each new watch a larger number than the last, until they wrap: kept
+    /// by pushing, in the usual case). Only counted ([`State::watches`]):
+    /// an event on a watch not in `interest` matters anyway.
+    file_watches: Vec<i32>,
     /// What each directory asked about resolved to, in generation
     /// `resolved_in`, where `dirs` does not tell (a missing directory, one
     /// reached through a link).
@@ -136,11 +141,14 @@ struct State {
     names: usize,
     /// The most watches kept ([`watch_cap`]).
     cap: usize,
-    /// The files (device, inode) watched themselves in generation
-    /// `resolved_in`: read again without a new watch. (An inode freed and
-    /// reused within a generation was removed from a watched directory,
-    /// which ends the generation at the next refresh.)
-    files: std::collections::HashSet<(u64, u64), Fast>,
+    /// The files (inodes on device `files_dev`, the first one a file was
+    /// watched on) watched themselves in generation `resolved_in`: read
+    /// again without a new watch. (An inode freed and reused within a
+    /// generation was removed from a watched directory, which ends the
+    /// generation at the next refresh.) A file on another device is watched
+    /// again each time: they are rare, and the inode alone halves the set.
+    files: std::collections::HashSet<u64, Fast>,
+    files_dev: Option<u64>,
 }
 
 /// What the file read by [`State::watch_file`] is.
@@ -177,13 +185,15 @@ enum Interest {
     /// more than [`MAX_NAMES`] names of interest).
     All,
     /// The names' hashes ([`name_hash`]), sorted: two names of one hash
-    /// only make a change to either start a generation.
-    Names(Vec<u64>),
+    /// only make a change to either start a generation (so 32 bits are
+    /// enough: a collision costs a generation, never a change missed).
+    Names(Vec<u32>),
 }
 
 /// The hash an [`Interest`] keeps of a name.
-fn name_hash(name: &[u8]) -> u64 {
-    std::hash::BuildHasher::hash_one(&foldhash::quality::FixedState::default(), name)
+fn name_hash(name: &[u8]) -> u32 {
+    let h = std::hash::BuildHasher::hash_one(&foldhash::quality::FixedState::default(), name);
+    (h >> 32) as u32
 }
 
 /// What a path resolved to, watched.
@@ -207,13 +217,14 @@ impl State {
             mountinfo,
             mount_points: mount_points()?,
             dirs: HashMap::default(),
-            interest: HashMap::new(),
-            file_watches: Default::default(),
+            interest: HashMap::default(),
+            file_watches: Vec::new(),
             resolved: HashMap::default(),
             resolved_in: 0,
             names: 0,
             cap: watch_cap(),
             files: Default::default(),
+            files_dev: None,
         })
     }
 
@@ -253,12 +264,9 @@ impl State {
             // Lost events, or the directory itself moved, removed, unmounted.
             return true;
         }
-        if self.file_watches.contains(&wd) {
-            return true;
-        }
         match self.interest.get(&wd) {
             Some(Interest::Names(names)) => names.binary_search(&name_hash(name)).is_ok(),
-            // A whole directory, or a watch forgotten.
+            // A whole directory, a file or link itself, or a watch forgotten.
             Some(Interest::All) | None => true,
         }
     }
@@ -283,9 +291,22 @@ impl State {
         self.interest.len() + self.file_watches.len()
     }
 
+    /// Counts `wd`, a watch of a file or a link itself (not of a directory:
+    /// a path replaced by one since it was read gives a directory's).
+    fn add_file_watch(&mut self, wd: i32) {
+        if self.interest.contains_key(&wd) {
+            return;
+        }
+        if let Err(at) = self.file_watches.binary_search(&wd) {
+            self.file_watches.insert(at, wd);
+        }
+    }
+
     /// Forgets what matters of watch `wd`.
     fn drop_interest(&mut self, wd: i32) {
-        self.file_watches.remove(&wd);
+        if let Ok(at) = self.file_watches.binary_search(&wd) {
+            self.file_watches.remove(at);
+        }
         if let Some(Interest::Names(names)) = self.interest.remove(&wd) {
             self.names -= names.len();
         }
@@ -398,7 +419,7 @@ impl State {
             if md.file_type().is_symlink() {
                 // The link's own inode: its change matters too (rare).
                 if let Ok(wd) = inotify::add_watch(&self.inotify, path, FILE_MASK) {
-                    self.file_watches.insert(wd);
+                    self.add_file_watch(wd);
                 }
             }
             return FileRead::Other(md);
@@ -408,7 +429,7 @@ impl State {
         }
         // Watched in this generation: a change since that watch is
         // reported, so what was just read holds.
-        if self.files.contains(&(md.dev(), md.ino())) {
+        if self.files_dev == Some(md.dev()) && self.files.contains(&md.ino()) {
             return FileRead::File(md);
         }
         if self.watches() >= self.cap {
@@ -417,13 +438,13 @@ impl State {
         let Ok(wd) = inotify::add_watch(&self.inotify, path, FILE_MASK) else {
             return FileRead::Unwatched;
         };
-        if !self.interest.contains_key(&wd) {
-            self.file_watches.insert(wd);
-        }
+        self.add_file_watch(wd);
         // Read again, under the watch.
         match lstat(path) {
             Ok(Some(md)) if md.is_file() && md.dev() == dev => {
-                self.files.insert((md.dev(), md.ino()));
+                if *self.files_dev.get_or_insert(md.dev()) == md.dev() {
+                    self.files.insert(md.ino());
+                }
                 FileRead::File(md)
             }
             // Replaced meanwhile (a change the directory's watch reports):
@@ -787,6 +808,7 @@ impl Watcher {
         if state.resolved_in != gen {
             state.resolved.clear();
             state.files.clear();
+            state.files_dev = None;
             state.resolved_in = gen;
         }
         let parent = path.parent()?;
@@ -1079,6 +1101,49 @@ mod tests {
         write(&dir.join("nodes/other2.txt"), "x");
         w.refresh();
         assert_ne!(w.generation(), gen, "watched whole");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// Each watch is counted once: a file watched again in a later
+    /// generation (the kernel gives its watch's number back) is not counted
+    /// again, and a file removed takes its watch out of the count.
+    #[test]
+    fn each_watch_is_counted_once() {
+        let dir = fresh("count");
+        for i in 0..20 {
+            write(&dir.join(format!("data/f{i}.yaml")), "a: 1\n");
+        }
+        let w = Watcher::new().expect("inotify");
+        let watched = |w: &Watcher| {
+            for i in 0..20 {
+                let (_, md) = w
+                    .watch(&dir.join(format!("data/f{i}.yaml")))
+                    .expect("watched");
+                assert!(md.is_some_and(|m| m.is_file()));
+            }
+            let state = w.state.lock().unwrap();
+            (state.file_watches.len(), state.watches())
+        };
+        let (files, all) = watched(&w);
+        assert_eq!(files, 20, "a watch a file");
+        for round in 0..3 {
+            // A new generation: every file is watched again.
+            write(&dir.join(format!("data/f{round}.yaml")), "a: 2\n");
+            let gen = w.generation();
+            w.refresh();
+            assert_ne!(w.generation(), gen);
+            assert_eq!(watched(&w), (files, all), "round {round}");
+        }
+        std::fs::remove_file(dir.join("data/f7.yaml")).unwrap();
+        w.refresh();
+        let state = w.state.lock().unwrap();
+        assert_eq!(
+            state.file_watches.len(),
+            19,
+            "the removed file's watch forgotten"
+        );
+        assert!(state.file_watches.windows(2).all(|p| p[0] < p[1]), "sorted");
+        drop(state);
         let _ = std::fs::remove_dir_all(&dir);
     }
 
