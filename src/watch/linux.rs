@@ -281,9 +281,25 @@ impl State {
     /// the way may still lead elsewhere, which `statfs` then tells) is of
     /// a local filesystem type.
     fn under_local_mount(&self, path: &Path) -> bool {
-        path.ancestors()
-            .find_map(|a| self.mount_points.get(key(a)))
-            .is_some_and(|local| *local)
+        let bytes = key(path);
+        if !plain(bytes) {
+            return path
+                .ancestors()
+                .find_map(|a| self.mount_points.get(key(a)))
+                .is_some_and(|local| *local);
+        }
+        // The ancestors of a plain path are its prefixes before each `/`.
+        let mut end = bytes.len();
+        loop {
+            if let Some(local) = self.mount_points.get(&bytes[..end]) {
+                return *local;
+            }
+            match memchr::memrchr(b'/', &bytes[..end]) {
+                Some(0) if end > 1 => end = 1,
+                Some(at) if at > 0 => end = at,
+                _ => return false,
+            }
+        }
     }
 
     /// How many watches are kept (of directories and of files).
@@ -637,6 +653,37 @@ fn must_be_dir(path: &[u8]) -> bool {
     path.len() > 1 && (path.ends_with(b"/") || path.ends_with(b"/."))
 }
 
+/// Whether the text of absolute `path` is as [`Path`] reads it: no empty
+/// or `.` component, and neither a `/` nor `..` at its end. Its ancestors
+/// are then its prefixes before each `/` (and `/`), and its parent and name
+/// either side of its last `/`.
+fn plain(path: &[u8]) -> bool {
+    if path.len() < 2 || path[0] != b'/' {
+        return false;
+    }
+    memchr::memchr_iter(b'/', path).all(|at| {
+        !matches!(
+            &path[at + 1..],
+            [] | [b'/', ..] | [b'.'] | [b'.', b'/', ..] | [b'.', b'.']
+        )
+    })
+}
+
+/// The parent and name of `path` ([`Path::parent`], [`Path::file_name`]),
+/// from its bytes when it is [`plain`].
+fn split(path: &Path) -> Option<(&Path, &OsStr)> {
+    let bytes = key(path);
+    if !plain(bytes) {
+        return Some((path.parent()?, path.file_name()?));
+    }
+    let at = memchr::memrchr(b'/', bytes)?;
+    let parent = if at == 0 { &bytes[..1] } else { &bytes[..at] };
+    Some((
+        Path::new(OsStr::from_bytes(parent)),
+        OsStr::from_bytes(&bytes[at + 1..]),
+    ))
+}
+
 /// The components of `path` to resolve, in order (`.` dropped; `..` kept
 /// as a name).
 fn components(path: &Path) -> Vec<OsString> {
@@ -799,24 +846,25 @@ impl Watcher {
         if self.forked() || !path.is_absolute() || must_be_dir(key(path)) {
             return None;
         }
+        let (parent, name) = split(path)?;
         let gen = self.generation();
         let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
-        if !state.under_local_mount(path) {
-            // Not a syscall on it under the lock (a network mount may hang).
-            return None;
-        }
         if state.resolved_in != gen {
             state.resolved.clear();
             state.files.clear();
             state.files_dev = None;
             state.resolved_in = gen;
         }
-        let parent = path.parent()?;
-        let name = path.file_name()?;
         // Most paths asked about are in a directory watched in this
         // generation: only the name is noted and read.
         if let Some(d) = state.dirs.get(key(parent)) {
             if d.armed_in == gen && d.wd >= 0 {
+                // `parent` is a real directory of a local filesystem, with
+                // the mounts as they were when it was found so: a mount at
+                // `path` itself is the one left to refuse before a syscall.
+                if state.mount_points.contains_key(key(path)) {
+                    return None;
+                }
                 let dev = d.dev;
                 state.note(parent, name);
                 match state.watch_file(path, dev) {
@@ -834,6 +882,10 @@ impl Watcher {
                     FileRead::Other(_) => {}
                 }
             }
+        }
+        if !state.under_local_mount(path) {
+            // Not a syscall on it under the lock (a network mount may hang).
+            return None;
         }
         let name = name.to_os_string();
         let (end, md) = match state.resolve(parent, gen) {
@@ -1145,6 +1197,93 @@ mod tests {
         assert!(state.file_watches.windows(2).all(|p| p[0] < p[1]), "sorted");
         drop(state);
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A plain path's parent, name and ancestors, read from its bytes, are
+    /// what [`Path`] gives, on every path of up to six pieces of `/`, `a`,
+    /// `.`, `..`, `b.c`.
+    #[test]
+    fn plain_paths_split_as_path_does() {
+        let pieces = ["/", "a", ".", "..", "b.c"];
+        let mut paths = vec![String::new()];
+        let mut checked = 0;
+        for _ in 0..6 {
+            let mut next = Vec::new();
+            for p in &paths {
+                for piece in pieces {
+                    next.push(format!("{p}{piece}"));
+                }
+            }
+            for text in &next {
+                let path = Path::new(text);
+                if !path.is_absolute() {
+                    continue;
+                }
+                if let Some((parent, name)) = split(path) {
+                    assert_eq!(Some(parent), path.parent(), "{text}");
+                    assert_eq!(Some(name), path.file_name(), "{text}");
+                } else {
+                    assert!(
+                        path.parent().is_none() || path.file_name().is_none(),
+                        "{text}"
+                    );
+                }
+                if plain(text.as_bytes()) {
+                    checked += 1;
+                    let mut prefixes = vec![text.as_str()];
+                    let mut end = text.len();
+                    while let Some(at) = memchr::memrchr(b'/', &text.as_bytes()[..end]) {
+                        end = at.max(1);
+                        prefixes.push(&text[..end]);
+                        if at == 0 {
+                            break;
+                        }
+                    }
+                    let ancestors: Vec<&Path> = path.ancestors().collect();
+                    let prefixes: Vec<&Path> = prefixes.into_iter().map(Path::new).collect();
+                    assert_eq!(prefixes, ancestors, "{text}");
+                }
+            }
+            paths = next;
+        }
+        assert!(checked > 500, "{checked} plain paths");
+    }
+
+    /// The closest mount point is found from the bytes of a plain path as
+    /// from its ancestors.
+    #[test]
+    fn the_closest_mount_is_found_as_from_the_ancestors() {
+        let w = Watcher::new().expect("inotify");
+        let mut state = w.state.lock().unwrap();
+        state.mount_points = [("/", true), ("/a", false), ("/a/b", true), ("/c/..", false)]
+            .into_iter()
+            .map(|(p, local)| (p.as_bytes().into(), local))
+            .collect();
+        for (path, local) in [
+            ("/x/y", true),
+            ("/a", false),
+            ("/a/y", false),
+            ("/a/b", true),
+            ("/a/b/c/d", true),
+            ("/a/bc", false),
+            ("/c/../d", false),
+            ("/c/./../d", true),
+            ("/a//b/c", false),
+            ("/a/b/.", false),
+        ] {
+            let path = Path::new(path);
+            let by_ancestors = path
+                .ancestors()
+                .find_map(|a| state.mount_points.get(key(a)))
+                .is_some_and(|local| *local);
+            assert_eq!(
+                state.under_local_mount(path),
+                by_ancestors,
+                "{}",
+                path.display()
+            );
+            assert_eq!(by_ancestors, local, "{}", path.display());
+        }
     }
 
     /// `/proc`'s filesystem is not a local one it knows: not watched.
