@@ -16,9 +16,26 @@
 use hashbrown::hash_table::{Entry, HashTable};
 use std::hash::BuildHasher;
 
+/// Nodes a chunk of [`PathTable::nodes`] holds.
+const NODE_CHUNK: usize = 256;
+
+/// Bytes a chunk of [`PathTable::names`] holds (a longer name has a chunk
+/// of its own); a name's place is its chunk's number shifted by
+/// [`NAME_SHIFT`] and its offset in it.
+const NAME_SHIFT: u32 = 14;
+const NAME_CHUNK: usize = 1 << NAME_SHIFT;
+
 /// A map from path bytes to `V` (see the module).
 pub struct PathTable<V> {
-    table: HashTable<Box<Node<V>>>,
+    /// Nodes' numbers ([`PathTable::node`]), hashed by path.
+    table: HashTable<u32>,
+    /// The nodes, in chunks of [`NODE_CHUNK`]: only the last one grows, so
+    /// no more than half a chunk is spare room. (Nodes are never dropped
+    /// before the table: see `dirs`.)
+    nodes: Vec<Vec<Node<V>>>,
+    /// The file names, each after its length (LEB128), in chunks of
+    /// [`NAME_CHUNK`] bytes: one allocation per chunk, not per name.
+    names: Vec<Vec<u8>>,
     /// The directories of the paths kept, each once (never dropped: a
     /// cache's paths are those of its hierarchies, which a long-lived
     /// cache reads again and again).
@@ -29,30 +46,12 @@ pub struct PathTable<V> {
 }
 
 /// One entry: the path's directory (up to its last `/`, included: its
-/// position in the table's `dirs`) and file name, and its value.
+/// position in the table's `dirs`), its file name (its place in the
+/// table's `names`), and its value.
 struct Node<V> {
     dir: u32,
-    name: Box<[u8]>,
+    name: u32,
     value: V,
-}
-
-impl<V> Node<V> {
-    /// Whether this is the entry of `path`, in a table of `dirs`.
-    fn is(&self, dirs: &[Box<[u8]>], path: &[u8]) -> bool {
-        let dir = &dirs[self.dir as usize];
-        path.len() == dir.len() + self.name.len()
-            && path.ends_with(&self.name)
-            && path.starts_with(dir)
-    }
-}
-
-/// The hash of a node's path, put together again.
-fn whole_path_hash<V>(
-    hasher: &foldhash::fast::RandomState,
-    dirs: &[Box<[u8]>],
-    n: &Node<V>,
-) -> u64 {
-    hasher.hash_one(&*[&*dirs[n.dir as usize], &*n.name].concat())
 }
 
 /// A path's directory (up to its last `/`, included) and file name.
@@ -60,10 +59,42 @@ fn split(path: &[u8]) -> (&[u8], &[u8]) {
     path.split_at(memchr::memrchr(b'/', path).map_or(0, |i| i + 1))
 }
 
+/// The name at `place` in `names` (see [`PathTable::names`]).
+fn name_at(names: &[Vec<u8>], place: u32) -> &[u8] {
+    let chunk = &names[(place >> NAME_SHIFT) as usize];
+    let mut at = (place & (NAME_CHUNK as u32 - 1)) as usize;
+    let mut len = 0usize;
+    let mut shift = 0;
+    loop {
+        let b = chunk[at];
+        at += 1;
+        len |= usize::from(b & 0x7F) << shift;
+        if b < 0x80 {
+            break;
+        }
+        shift += 7;
+    }
+    &chunk[at..at + len]
+}
+
+/// Whether `n` is the entry of `path`.
+fn is<V>(dirs: &[Box<[u8]>], names: &[Vec<u8>], n: &Node<V>, path: &[u8]) -> bool {
+    let dir = &dirs[n.dir as usize];
+    let name = name_at(names, n.name);
+    path.len() == dir.len() + name.len() && path.ends_with(name) && path.starts_with(dir)
+}
+
+/// The node numbered `i` in `nodes`.
+fn node<V>(nodes: &[Vec<Node<V>>], i: u32) -> &Node<V> {
+    &nodes[i as usize / NODE_CHUNK][i as usize % NODE_CHUNK]
+}
+
 impl<V> Default for PathTable<V> {
     fn default() -> Self {
         PathTable {
             table: HashTable::new(),
+            nodes: Vec::new(),
+            names: Vec::new(),
             dirs: Vec::new(),
             dir_index: HashTable::new(),
             hasher: foldhash::fast::RandomState::default(),
@@ -72,59 +103,67 @@ impl<V> Default for PathTable<V> {
 }
 
 impl<V> PathTable<V> {
+    /// The number of the node of `path`.
+    fn find(&self, path: &[u8]) -> Option<u32> {
+        let (dirs, names, nodes) = (&self.dirs, &self.names, &self.nodes);
+        self.table
+            .find(self.hasher.hash_one(path), |&i| {
+                is(dirs, names, node(nodes, i), path)
+            })
+            .copied()
+    }
+
     /// The value kept for `path`.
     pub fn get(&self, path: &[u8]) -> Option<&V> {
-        let dirs = &self.dirs;
-        self.table
-            .find(self.hasher.hash_one(path), |n| n.is(dirs, path))
-            .map(|n| &n.value)
+        let i = self.find(path)?;
+        Some(&node(&self.nodes, i).value)
     }
 
     /// The value kept for `path`, to change.
     pub fn get_mut(&mut self, path: &[u8]) -> Option<&mut V> {
-        let dirs = &self.dirs;
-        self.table
-            .find_mut(self.hasher.hash_one(path), |n| n.is(dirs, path))
-            .map(|n| &mut n.value)
+        let i = self.find(path)? as usize;
+        Some(&mut self.nodes[i / NODE_CHUNK][i % NODE_CHUNK].value)
     }
 
     /// Keeps `value` for `path`, replacing (and returning) what was kept.
     pub fn insert(&mut self, path: &[u8], value: V) -> Option<V> {
+        if let Some(v) = self.get_mut(path) {
+            return Some(std::mem::replace(v, value));
+        }
         let (dir, name) = split(path);
         let hasher = &self.hasher;
         let dirs = &mut self.dirs;
+        let dir = match self.dir_index.entry(
+            hasher.hash_one(dir),
+            |&d| *dirs[d as usize] == *dir,
+            |&d| hasher.hash_one(&*dirs[d as usize]),
+        ) {
+            Entry::Occupied(o) => *o.get(),
+            Entry::Vacant(d) => {
+                let at =
+                    u32::try_from(dirs.len()).expect("a cache of more than 4 billion directories");
+                dirs.push(dir.into());
+                d.insert(at);
+                at
+            }
+        };
+        let name = push_name(&mut self.names, name);
+        if self.nodes.last().is_none_or(|c| c.len() == NODE_CHUNK) {
+            self.nodes.push(Vec::new());
+        }
+        let chunk = self.nodes.len() - 1;
+        let i = u32::try_from(chunk * NODE_CHUNK + self.nodes[chunk].len())
+            .expect("a cache of more than 4 billion paths");
+        self.nodes[chunk].push(Node { dir, name, value });
         // A path is hashed whole, as it is looked up; when the table grows,
         // each entry's path is put together again to be hashed (an
         // allocation per entry, as often as the table doubles).
-        match self.table.entry(
-            hasher.hash_one(path),
-            |n| n.is(dirs, path),
-            |n| whole_path_hash(hasher, dirs, n),
-        ) {
-            Entry::Occupied(mut o) => Some(std::mem::replace(&mut o.get_mut().value, value)),
-            Entry::Vacant(v) => {
-                let dir = match self.dir_index.entry(
-                    hasher.hash_one(dir),
-                    |&d| *dirs[d as usize] == *dir,
-                    |&d| hasher.hash_one(&*dirs[d as usize]),
-                ) {
-                    Entry::Occupied(o) => *o.get(),
-                    Entry::Vacant(d) => {
-                        let at = u32::try_from(dirs.len())
-                            .expect("a cache of more than 4 billion directories");
-                        dirs.push(dir.into());
-                        d.insert(at);
-                        at
-                    }
-                };
-                v.insert(Box::new(Node {
-                    dir,
-                    name: name.into(),
-                    value,
-                }));
-                None
-            }
-        }
+        let (dirs, names, nodes) = (&self.dirs, &self.names, &self.nodes);
+        self.table.insert_unique(hasher.hash_one(path), i, |&j| {
+            let n = node(nodes, j);
+            hasher.hash_one(&*[&*dirs[n.dir as usize], name_at(names, n.name)].concat())
+        });
+        None
     }
 
     /// The number of paths kept.
@@ -136,6 +175,42 @@ impl<V> PathTable<V> {
     pub fn is_empty(&self) -> bool {
         self.table.is_empty()
     }
+}
+
+/// Keeps `name` (after its length) in `names`; its place.
+fn push_name(names: &mut Vec<Vec<u8>>, name: &[u8]) -> u32 {
+    let mut len = [0u8; 10];
+    let mut n = name.len();
+    let mut used = 0;
+    loop {
+        let low = (n & 0x7F) as u8;
+        n >>= 7;
+        len[used] = if n == 0 { low } else { low | 0x80 };
+        used += 1;
+        if n == 0 {
+            break;
+        }
+    }
+    let need = used + name.len();
+    if names.last().is_none_or(|c| c.len() + need > NAME_CHUNK) {
+        // A new chunk (a name longer than a chunk: one of its own size).
+        names.push(Vec::with_capacity(if need > NAME_CHUNK { need } else { 0 }));
+    }
+    let chunk = names.len() - 1;
+    let c = &mut names[chunk];
+    if c.capacity() < c.len() + need {
+        // Doubling, but never past a chunk.
+        let want = (c.capacity() * 2).max(c.len() + need).clamp(64, NAME_CHUNK);
+        c.reserve_exact(want - c.len());
+    }
+    let at = c.len();
+    c.extend_from_slice(&len[..used]);
+    c.extend_from_slice(name);
+    u32::try_from(chunk)
+        .ok()
+        .filter(|&k| k < (1 << (32 - NAME_SHIFT)))
+        .map(|k| (k << NAME_SHIFT) | at as u32)
+        .expect("a cache of more than 4 GiB of file names")
 }
 
 #[cfg(test)]
@@ -178,9 +253,75 @@ mod tests {
         assert_eq!(t.dir_index.len(), 3);
     }
 
+    /// Against a `HashMap`, through thousands of inserts, replacements and
+    /// changes: names empty, short, of every length around a LEB128 byte and
+    /// a chunk's size, paths without a `/`, more nodes and names than a
+    /// chunk holds.
+    #[test]
+    fn agrees_with_a_hash_map() {
+        let mut t = PathTable::default();
+        let mut m = std::collections::HashMap::new();
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let lens = [
+            0,
+            1,
+            5,
+            126,
+            127,
+            128,
+            129,
+            300,
+            NAME_CHUNK - 3,
+            NAME_CHUNK - 2,
+            NAME_CHUNK,
+            NAME_CHUNK + 7,
+        ];
+        for i in 0..6000u64 {
+            let r = next();
+            let name: Vec<u8> = if r % 50 == 0 {
+                let len = lens[(r / 50) as usize % lens.len()];
+                (0..len)
+                    .map(|k| b'a' + ((k as u64 + r) % 26) as u8)
+                    .collect()
+            } else {
+                format!("f{}.yaml", r % 3000).into_bytes()
+            };
+            let mut path = match r % 7 {
+                0 => Vec::new(),
+                1 => b"/".to_vec(),
+                k => format!("/e/d{}/", (r >> 8) % (k * 40)).into_bytes(),
+            };
+            path.extend_from_slice(&name);
+            assert_eq!(t.insert(&path, i), m.insert(path.clone(), i), "{i}");
+            if r % 5 == 0 {
+                *t.get_mut(&path).unwrap() += 1;
+                *m.get_mut(&path).unwrap() += 1;
+            }
+        }
+        assert_eq!(t.len(), m.len());
+        assert!(t.nodes.len() > 2 && t.names.len() > 2, "several chunks");
+        for (path, v) in &m {
+            assert_eq!(t.get(path), Some(v));
+            let mut other = path.clone();
+            other.push(b'x');
+            assert_eq!(t.get(&other), m.get(&other));
+        }
+        assert!(t.nodes.iter().all(|c| c.capacity() <= NODE_CHUNK));
+        assert!(t
+            .names
+            .iter()
+            .all(|c| c.capacity() <= NAME_CHUNK || c.len() == c.capacity()));
+    }
+
     /// An entry is small: the cache keeps one per file (issue 18).
     #[test]
-    fn a_node_is_its_value_and_24_bytes() {
-        assert_eq!(std::mem::size_of::<Node<[u64; 9]>>(), 24 + 72);
+    fn a_node_is_its_value_and_8_bytes() {
+        assert_eq!(std::mem::size_of::<Node<[u64; 7]>>(), 56 + 8);
     }
 }
