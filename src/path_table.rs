@@ -5,11 +5,13 @@
 //! size is a power of two at most 7/8 full: with a cache entry of over a
 //! hundred bytes, the empty buckets alone cost about as much as the data of
 //! a small YAML file (issue 18: 4,607 files of 320 bytes on average took a
-//! 1.25 MB table). Here the table holds one pointer per bucket, and each
-//! entry, its path and its value, is one allocation of its own size. A path
-//! is kept as its directory, shared by the paths of that directory (a
-//! hierarchy level's files are mostly in a few) and named in its entry by a
-//! 4-byte number, and its file name.
+//! 1.25 MB table). Here the table holds a 4-byte node number per bucket;
+//! the nodes (each its value, its directory's number and its name's place:
+//! 8 bytes beside the value) are kept in chunks of 256, and the file names
+//! one after another in chunks of 16 KiB, so that a path costs no
+//! allocation of its own. A path is kept as its directory, shared by the
+//! paths of that directory (a hierarchy level's files are mostly in a few),
+//! and its file name.
 //!
 //! Not synchronised: the cache keeps it behind its lock.
 
