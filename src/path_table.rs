@@ -29,7 +29,7 @@ const NAME_CHUNK: usize = 1 << NAME_SHIFT;
 
 /// A map from path bytes to `V` (see the module).
 pub struct PathTable<V> {
-    /// Nodes' numbers ([`PathTable::node`]), hashed by path.
+    /// Nodes' numbers ([`node`]), hashed by path.
     table: HashTable<u32>,
     /// The nodes, in chunks of [`NODE_CHUNK`]: only the last one grows, so
     /// no more than half a chunk is spare room. (Nodes are never dropped
@@ -91,6 +91,11 @@ fn node<V>(nodes: &[Vec<Node<V>>], i: u32) -> &Node<V> {
     &nodes[i as usize / NODE_CHUNK][i as usize % NODE_CHUNK]
 }
 
+/// The node numbered `i` in `nodes`, to change.
+fn node_mut<V>(nodes: &mut [Vec<Node<V>>], i: u32) -> &mut Node<V> {
+    &mut nodes[i as usize / NODE_CHUNK][i as usize % NODE_CHUNK]
+}
+
 impl<V> Default for PathTable<V> {
     fn default() -> Self {
         PathTable {
@@ -105,32 +110,34 @@ impl<V> Default for PathTable<V> {
 }
 
 impl<V> PathTable<V> {
-    /// The number of the node of `path`.
-    fn find(&self, path: &[u8]) -> Option<u32> {
+    /// The number of the node of `path`, whose hash is `hash`.
+    fn find(&self, hash: u64, path: &[u8]) -> Option<u32> {
         let (dirs, names, nodes) = (&self.dirs, &self.names, &self.nodes);
         self.table
-            .find(self.hasher.hash_one(path), |&i| {
-                is(dirs, names, node(nodes, i), path)
-            })
+            .find(hash, |&i| is(dirs, names, node(nodes, i), path))
             .copied()
     }
 
     /// The value kept for `path`.
     pub fn get(&self, path: &[u8]) -> Option<&V> {
-        let i = self.find(path)?;
+        let i = self.find(self.hasher.hash_one(path), path)?;
         Some(&node(&self.nodes, i).value)
     }
 
     /// The value kept for `path`, to change.
     pub fn get_mut(&mut self, path: &[u8]) -> Option<&mut V> {
-        let i = self.find(path)? as usize;
-        Some(&mut self.nodes[i / NODE_CHUNK][i % NODE_CHUNK].value)
+        let i = self.find(self.hasher.hash_one(path), path)?;
+        Some(&mut node_mut(&mut self.nodes, i).value)
     }
 
     /// Keeps `value` for `path`, replacing (and returning) what was kept.
     pub fn insert(&mut self, path: &[u8], value: V) -> Option<V> {
-        if let Some(v) = self.get_mut(path) {
-            return Some(std::mem::replace(v, value));
+        let hash = self.hasher.hash_one(path);
+        if let Some(i) = self.find(hash, path) {
+            return Some(std::mem::replace(
+                &mut node_mut(&mut self.nodes, i).value,
+                value,
+            ));
         }
         let (dir, name) = split(path);
         let hasher = &self.hasher;
@@ -161,7 +168,7 @@ impl<V> PathTable<V> {
         // each entry's path is put together again to be hashed (an
         // allocation per entry, as often as the table doubles).
         let (dirs, names, nodes) = (&self.dirs, &self.names, &self.nodes);
-        self.table.insert_unique(hasher.hash_one(path), i, |&j| {
+        self.table.insert_unique(hash, i, |&j| {
             let n = node(nodes, j);
             hasher.hash_one(&*[&*dirs[n.dir as usize], name_at(names, n.name)].concat())
         });

@@ -860,9 +860,11 @@ impl Watcher {
         if let Some(d) = state.dirs.get(key(parent)) {
             if d.armed_in == gen && d.wd >= 0 {
                 // `parent` is a real directory of a local filesystem, with
-                // the mounts as they were when it was found so: a mount at
-                // `path` itself is the one left to refuse before a syscall.
-                if state.mount_points.contains_key(key(path)) {
+                // the mounts as they were when it was found so: what
+                // `under_local_mount` would say, but for a mount at `path`
+                // itself (a local one is read as before: `watch_file`
+                // leaves a file mounted in place unwatched).
+                if state.mount_points.get(key(path)) == Some(&false) {
                     return None;
                 }
                 let dev = d.dev;
