@@ -177,7 +177,7 @@ fn main() {
         while let Some(v) = stack.pop() {
             match v {
                 hiera::Value::Hash(m) => {
-                    if !seen.insert(hiera::value::Shared::as_ptr(&m) as usize) {
+                    if !m.is_empty() && !seen.insert(m.addr()) {
                         continue;
                     }
                     hashes += 1;
@@ -201,7 +201,7 @@ fn main() {
                     }
                 }
                 hiera::Value::Array(a) => {
-                    if !seen.insert(hiera::value::Shared::as_ptr(&a) as usize) {
+                    if !a.is_empty() && !seen.insert(a.addr()) {
                         continue;
                     }
                     arrays += 1;

@@ -32,7 +32,7 @@ pub fn nodes(dir: &Path, n: usize) -> Vec<(String, Map)> {
             let cert = p.file_stem().unwrap().to_string_lossy().into_owned();
             let facts = match from_json(&std::fs::read_to_string(&p).unwrap()).expect("facts JSON")
             {
-                Value::Hash(h) => (*h).clone(),
+                Value::Hash(h) => h.clone(),
                 _ => panic!("{}: facts must be an object", p.display()),
             };
             (cert, facts)

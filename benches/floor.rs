@@ -178,7 +178,7 @@ fn top_merge(j: &J) -> Option<Value> {
 fn load_yaml(path: &str) -> Map {
     let text = std::fs::read_to_string(path).unwrap_or_default();
     match hiera::yaml::load(&text, &Default::default()) {
-        Ok(Some(Value::Hash(h))) => (*h).clone(),
+        Ok(Some(Value::Hash(h))) => h,
         _ => Map::new(),
     }
 }

@@ -16,7 +16,7 @@ use std::sync::Arc;
 /// The scope of a repo input (`scope.json`), `{}` when it is not a Hash.
 pub fn scope(input: &Input) -> Map {
     match from_json(&input.text("scope.json")) {
-        Ok(Value::Hash(m)) => (*m).clone(),
+        Ok(Value::Hash(m)) => m,
         _ => Map::default(),
     }
 }

@@ -10,7 +10,7 @@ use crate::path_table::PathTable;
 use crate::probe_cache::ProbeCache;
 use crate::string_set::StringSet;
 use crate::value::Str;
-use crate::value::{List, Map, Shared, Value};
+use crate::value::{List, Map, Value};
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -401,13 +401,13 @@ fn yaml_data_document(
 
 /// Parses a `yaml_data` file's text into its data hash (as under
 /// `strict=warning`: a document that is not a Hash is an empty hash).
-pub fn parse_yaml_data(text: &str, path: &Path) -> Result<Shared<Map>> {
+pub fn parse_yaml_data(text: &str, path: &Path) -> Result<Map> {
     let mut root = yaml_data_root(text, path, Strict::Warning)?;
     Compactor::new(None).value(&mut root, true);
     Ok(into_map(root))
 }
 
-fn into_map(v: Value) -> Shared<Map> {
+fn into_map(v: Value) -> Map {
     match v {
         Value::Hash(h) => h,
         _ => unreachable!("a data file's root is a Hash"),
@@ -415,12 +415,12 @@ fn into_map(v: Value) -> Shared<Map> {
 }
 
 /// Parses a `json_data` file's text into its data hash.
-pub fn parse_json_data(text: &str, path: &Path) -> Result<Shared<Map>> {
+pub fn parse_json_data(text: &str, path: &Path) -> Result<Map> {
     parse_json_bytes(text.as_bytes(), path)
 }
 
 /// Parses a `json_data` file's bytes (invalid UTF-8 handled as Ruby does).
-pub fn parse_json_bytes(bytes: &[u8], path: &Path) -> Result<Shared<Map>> {
+pub fn parse_json_bytes(bytes: &[u8], path: &Path) -> Result<Map> {
     json_data_root(bytes, path).map(into_map)
 }
 
@@ -454,7 +454,7 @@ fn json_data_root(bytes: &[u8], path: &Path) -> Result<Value> {
 #[derive(Default)]
 struct Interner {
     strings: StringSet,
-    arrays: HashSet<Shared<List>, foldhash::fast::RandomState>,
+    arrays: HashSet<List, foldhash::fast::RandomState>,
     /// The sets' size after the last purge.
     after_purge: usize,
 }
@@ -470,7 +470,7 @@ impl crate::yaml::Intern for Interner {
         self.strings.intern_str(s)
     }
 
-    fn array(&mut self, a: &mut Shared<List>) {
+    fn array(&mut self, a: &mut List) {
         self.intern_array(a);
     }
 }
@@ -492,7 +492,7 @@ impl Interner {
     /// (Floats are left out: two `NaN`s read from two places are not equal
     /// in Ruby, one object is. Hashes are left out: their equality here
     /// ignores the key order.)
-    fn intern_array(&mut self, a: &mut Shared<List>) {
+    fn intern_array(&mut self, a: &mut List) {
         let flat = a.iter().all(|v| {
             matches!(
                 v,
@@ -507,14 +507,14 @@ impl Interner {
         if !flat {
             return;
         }
-        match self.arrays.get(&**a) {
+        match self.arrays.get(&*a) {
             Some(shared) => {
-                if !Shared::ptr_eq(shared, a) {
-                    *a = Shared::clone(shared);
+                if !List::ptr_eq(shared, a) {
+                    *a = shared.clone();
                 }
             }
             None => {
-                self.arrays.insert(Shared::clone(a));
+                self.arrays.insert(a.clone());
             }
         }
     }
@@ -527,7 +527,7 @@ impl Interner {
         if self.strings.len() + self.arrays.len() < MIN_PURGE.max(2 * self.after_purge) {
             return;
         }
-        self.arrays.retain(|a| Shared::strong_count(a) > 1);
+        self.arrays.retain(|a| a.strong_count() > 1);
         self.strings.retain_shared();
         if self.arrays.len() * 4 < self.arrays.capacity() {
             self.arrays.shrink_to_fit();
@@ -566,22 +566,17 @@ impl<'a> Compactor<'a> {
                     interner.intern(s);
                 }
             }
-            Value::Array(a) => match Shared::get_mut(a) {
-                Some(items) => {
-                    for item in items.iter_mut() {
-                        self.value(item, symkeys);
-                    }
-                    // (A `List` has no spare room: `List::from` trimmed it.)
-                    if let Some(interner) = self.interner.as_deref_mut() {
-                        interner.intern_array(a);
-                    }
+            Value::Array(a) if a.is_unique() => {
+                for item in a.iter_mut() {
+                    self.value(item, symkeys);
                 }
-                None => self.shared(v, symkeys),
-            },
-            Value::Hash(h) => match Shared::get_mut(h) {
-                Some(map) => self.map(map, symkeys),
-                None => self.shared(v, symkeys),
-            },
+                // (A `List` has no spare room: `List::from` trimmed it.)
+                if let Some(interner) = self.interner.as_deref_mut() {
+                    interner.intern_array(a);
+                }
+            }
+            Value::Hash(h) if h.is_unique() => self.map(h, symkeys),
+            Value::Array(_) | Value::Hash(_) => self.shared(v, symkeys),
             _ => {}
         })
     }
@@ -619,8 +614,8 @@ impl<'a> Compactor<'a> {
     /// A container also referred to elsewhere: compacted once, as a copy.
     fn shared(&mut self, v: &mut Value, symkeys: bool) {
         let addr = match v {
-            Value::Array(a) => Shared::as_ptr(a) as *const u8 as usize,
-            Value::Hash(h) => Shared::as_ptr(h) as *const u8 as usize,
+            Value::Array(a) => a.addr(),
+            Value::Hash(h) => h.addr(),
             _ => return,
         };
         if let Some((_, copy)) = self.shared.get(&(addr, symkeys)) {
@@ -629,7 +624,7 @@ impl<'a> Compactor<'a> {
         }
         let mut copy = match v {
             Value::Array(a) => Value::array(a.to_vec()),
-            Value::Hash(h) => Value::hash((**h).clone()),
+            Value::Hash(h) => Value::hash(h.unshared()),
             _ => return,
         };
         self.value(&mut copy, symkeys);
@@ -685,7 +680,7 @@ pub enum DataFormat {
 /// an inline `Error` would make every cache slot four times larger).
 #[derive(Clone)]
 enum Parsed {
-    Data(Shared<Map>),
+    Data(Map),
     Config(Option<Arc<HieraConfig>>),
     /// A module's metadata.json: whether Puppet keeps the module, and its
     /// `data_provider` (see [`crate::hiera5::data_provider`]); boxed, as one
@@ -743,7 +738,7 @@ trait Content: Sized {
     fn of(parsed: Parsed) -> Option<Self>;
 }
 
-impl Content for Shared<Map> {
+impl Content for Map {
     fn into_parsed(self) -> Parsed {
         Parsed::Data(self)
     }
@@ -903,7 +898,7 @@ struct EntryExtra {
 /// the 4 bytes after the `Reading` (the variants' padding otherwise): 16
 /// bytes in all.
 enum Held {
-    Data(Reading, ShortDev, Shared<Map>),
+    Data(Reading, ShortDev, Map),
     Config(Reading, ShortDev, Option<Arc<HieraConfig>>),
     Metadata(Reading, ShortDev, Box<(bool, Option<Value>)>),
     Failed(Reading, ShortDev, Box<Error>),
@@ -955,7 +950,7 @@ impl Held {
     }
 
     /// The data hash, if it is a data file's successful parse.
-    fn data(&self) -> Option<&Shared<Map>> {
+    fn data(&self) -> Option<&Map> {
         match self {
             Held::Data(_, _, d) => Some(d),
             Held::Extra(_, _, x) => match &x.0 {
@@ -1446,7 +1441,7 @@ impl FileCache {
     }
 
     /// The data hash of a data file; `Ok(None)` when the file does not exist.
-    pub fn data(&self, path: &Path, format: DataFormat) -> Result<Option<Shared<Map>>> {
+    pub fn data(&self, path: &Path, format: DataFormat) -> Result<Option<Map>> {
         let tag = Reading::data(format);
         for other in [Reading::YamlData, Reading::JsonData, Reading::HoconData] {
             if other != tag {
@@ -1512,12 +1507,12 @@ impl FileCache {
         &self,
         path: &Path,
         format: DataFormat,
-        expected: Option<&Shared<Map>>,
+        expected: Option<&Map>,
     ) -> Option<bool> {
         if self.confinement.is_some() {
             return None;
         }
-        let same = |d: &Shared<Map>| expected.is_some_and(|e| Shared::ptr_eq(e, d));
+        let same = |d: &Map| expected.is_some_and(|e| Map::ptr_eq(e, d));
         let tag = Reading::data(format);
         if self.watcher.is_some() {
             let map = self.entries.lock().unwrap_or_else(|p| p.into_inner());
@@ -1564,7 +1559,7 @@ impl FileCache {
     /// (`EnvironmentContext#cached_file_data`), so a level that reads a file
     /// another level has parsed successfully gets that parse, whatever its
     /// own function; a failed parse is not cached there.
-    fn parsed_as_other(&self, path: &Path, other: Reading) -> Result<Option<Shared<Map>>> {
+    fn parsed_as_other(&self, path: &Path, other: Reading) -> Result<Option<Map>> {
         {
             let map = self.entries.lock().unwrap_or_else(|p| p.into_inner());
             if map.get(path_key(path)).and_then(|s| s.get(other)).is_none() {
@@ -1977,7 +1972,7 @@ mod tests {
             let entry = CacheEntry::new(
                 *a,
                 Reading::YamlData,
-                Parsed::Data(Shared::new(Map::new())),
+                Parsed::Data(Map::new()),
                 Box::new([]),
                 None,
             );
@@ -1996,7 +1991,7 @@ mod tests {
     /// from other bytes than the file's now (their hash differs) under the
     /// file's stamp: what a rewrite within the filesystem's time
     /// granularity leaves.
-    fn rewritten_within_granularity(cache: &FileCache, f: &Path, parse: Shared<Map>) {
+    fn rewritten_within_granularity(cache: &FileCache, f: &Path, parse: Map) {
         let (hash, at) = entry_racy(cache, f).unwrap();
         let entry = CacheEntry::new(
             stamp_of(f).unwrap().0,
@@ -2026,8 +2021,7 @@ mod tests {
         cache.data(&f, DataFormat::Yaml).unwrap().unwrap();
         let mut old = Map::default();
         old.insert(Value::from("a"), Value::Int(1));
-        let old = Shared::new(old);
-        rewritten_within_granularity(&cache, &f, Shared::clone(&old));
+        rewritten_within_granularity(&cache, &f, old.clone());
         assert_eq!(cache.data_is(&f, DataFormat::Yaml, Some(&old)), None);
         let now = cache.data(&f, DataFormat::Yaml).unwrap().unwrap();
         assert_eq!(now.get(&Value::from("a")), Some(&Value::Int(2)));
@@ -2044,7 +2038,7 @@ mod tests {
         // Just written: racy. Read again, the same bytes: the same parse.
         assert!(entry_racy(&cache, &f).is_some());
         let g = cache.generation();
-        assert!(Shared::ptr_eq(
+        assert!(Map::ptr_eq(
             &cache.data(&f, DataFormat::Yaml).unwrap().unwrap(),
             &d
         ));
@@ -2052,7 +2046,7 @@ mod tests {
         // Bytes that differ from those the entry was parsed from (as a
         // rewrite within the filesystem's time granularity leaves them,
         // under the same stamp): parsed again.
-        rewritten_within_granularity(&cache, &f, Shared::new(Map::default()));
+        rewritten_within_granularity(&cache, &f, Map::default());
         let d2 = cache.data(&f, DataFormat::Yaml).unwrap().unwrap();
         assert_eq!(d2.get(&Value::from("a")), Some(&Value::Int(1)));
         assert!(cache.generation() > g);
@@ -2061,7 +2055,7 @@ mod tests {
         let entry = CacheEntry::new(
             stamp_of(&f).unwrap().0,
             Reading::YamlData,
-            Parsed::Data(Shared::clone(&d)),
+            Parsed::Data(d.clone()),
             Box::default(),
             None,
         );
@@ -2072,7 +2066,7 @@ mod tests {
             .get_mut(path_key(&f))
             .unwrap()
             .set(Reading::YamlData, entry);
-        assert!(Shared::ptr_eq(
+        assert!(Map::ptr_eq(
             &cache.data(&f, DataFormat::Yaml).unwrap().unwrap(),
             &d
         ));
@@ -2106,7 +2100,7 @@ mod tests {
         assert_eq!(y.get(&Value::from("a")), Some(&Value::from("1e3")));
         let g = cache.generation();
         let j = cache.data(&f, DataFormat::Json).unwrap().unwrap();
-        assert!(Shared::ptr_eq(&y, &j));
+        assert!(Map::ptr_eq(&y, &j));
         assert_eq!(cache.generation(), g);
         assert!(cache.config(&f, LayerKind::Global).is_err());
         assert_eq!(cache.len(), 1);
@@ -2121,7 +2115,7 @@ mod tests {
         assert!(y.get(&Value::from("a")).is_some());
         // Once YAML parsed it, json_data sees that parse.
         let j = cache.data(&f, DataFormat::Json).unwrap().unwrap();
-        assert!(Shared::ptr_eq(&y, &j));
+        assert!(Map::ptr_eq(&y, &j));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
@@ -2144,7 +2138,7 @@ mod tests {
                 out.push((s.to_string(), s.as_str().as_ptr() as usize))
             }
             Value::Array(a) => {
-                out.push(("[]".into(), Shared::as_ptr(a) as usize));
+                out.push(("[]".into(), a.addr()));
                 a.iter().for_each(|x| sharing(x, out));
             }
             Value::Hash(h) => h.iter().for_each(|(k, x)| {
@@ -2207,7 +2201,7 @@ mod tests {
             }
             // No spare room, a hash index only on a map that needs one, and
             // a map of at most INDEXED entries in its Small form (a boxed
-            // slice: 8 bytes less in its `Shared<Map>`).
+            // slice: 8 bytes less in its `Map`).
             fn spare(v: &Value) -> bool {
                 match v {
                     Value::Hash(h) => {
@@ -2225,9 +2219,9 @@ mod tests {
         }
         // (A document the fast path leaves to the full loader part way may
         // leave strings only the set holds: dropped by the next purge.)
-        a.arrays.retain(|x| Shared::strong_count(x) > 1);
+        a.arrays.retain(|x| x.strong_count() > 1);
         a.strings.retain_shared();
-        b.arrays.retain(|x| Shared::strong_count(x) > 1);
+        b.arrays.retain(|x| x.strong_count() > 1);
         b.strings.retain_shared();
         assert_eq!(a.strings.len(), b.strings.len());
         assert_eq!(a.arrays.len(), b.arrays.len());
@@ -2270,8 +2264,8 @@ mod tests {
             v.get("f").unwrap(),
         );
         // The alias stays one Hash; an equal Hash written out is another.
-        assert!(matches!((a, e), (Value::Hash(x), Value::Hash(y)) if Shared::ptr_eq(x, y)));
-        assert!(matches!((a, f), (Value::Hash(x), Value::Hash(y)) if !Shared::ptr_eq(x, y)));
+        assert!(matches!((a, e), (Value::Hash(x), Value::Hash(y)) if Map::ptr_eq(x, y)));
+        assert!(matches!((a, f), (Value::Hash(x), Value::Hash(y)) if !Map::ptr_eq(x, y)));
         let cs: Vec<&Str> = [a, f]
             .iter()
             .flat_map(|h| {
@@ -2336,7 +2330,7 @@ mod tests {
         let mut interner = Interner::default();
         Compactor::new(Some(&mut interner)).value(&mut v, true);
         let same = |x: &str, y: &str| match (v.get(x).unwrap(), v.get(y).unwrap()) {
-            (Value::Array(p), Value::Array(q)) => Shared::ptr_eq(p, q),
+            (Value::Array(p), Value::Array(q)) => List::ptr_eq(p, q),
             _ => unreachable!(),
         };
         assert!(same("a", "b"));
@@ -2347,7 +2341,7 @@ mod tests {
         assert!(!same("a", "g"));
         match (v.get("e").unwrap(), v.get("f").unwrap()) {
             (Value::Array(p), Value::Array(q)) => assert!(
-                matches!((&p[0], &q[0]), (Value::Array(p), Value::Array(q)) if Shared::ptr_eq(p, q))
+                matches!((&p[0], &q[0]), (Value::Array(p), Value::Array(q)) if List::ptr_eq(p, q))
             ),
             _ => unreachable!(),
         }

@@ -30,7 +30,6 @@
 //! are not offered here.
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::value::Shared;
 use crate::value::{List, Map, Value};
 use indexmap::IndexSet;
 use std::borrow::Cow;
@@ -303,7 +302,7 @@ impl<'a> Merger<'a> {
             Value::Array(src) => self.merge_array(src, dest),
             scalar => match dest {
                 Dest::Other(Value::Array(mut d)) if self.opts.extend_existing_arrays => {
-                    Shared::make_mut(&mut d).push(scalar);
+                    d.push(scalar);
                     Ok(Value::Array(d))
                 }
                 Dest::Other(d) => self.overwrite_unmergeables(scalar, d),
@@ -382,24 +381,19 @@ impl<'a> Merger<'a> {
     /// `deep_merge!(source_hash, dest_hash)`: each source entry merged
     /// into the destination (a copy of it when it is shared). A source the
     /// merge owns alone gives its keys and values up instead of copying them.
-    fn merge_into(&self, src: Shared<Map>, mut dest: Shared<Map>) -> Result<Value> {
-        if Shared::get_mut(&mut dest).is_none()
-            && self.opts.entries_independent()
-            && copy_pays(src.len(), dest.len())
+    fn merge_into(&self, src: Map, mut dest: Map) -> Result<Value> {
+        if !dest.is_unique() && self.opts.entries_independent() && copy_pays(src.len(), dest.len())
         {
             return self.merge_into_copy(src, &dest);
         }
-        let map = Shared::make_mut(&mut dest);
-        match Shared::try_unwrap(src) {
-            Ok(owned) => {
-                for (key, value) in owned {
-                    self.merge_entry(map, Cow::Owned(key), value)?;
-                }
+        let map = &mut dest;
+        if src.is_unique() {
+            for (key, value) in src {
+                self.merge_entry(map, Cow::Owned(key), value)?;
             }
-            Err(shared) => {
-                for (key, value) in shared.iter() {
-                    self.merge_entry(map, Cow::Borrowed(key), value.clone())?;
-                }
+        } else {
+            for (key, value) in src.iter() {
+                self.merge_entry(map, Cow::Borrowed(key), value.clone())?;
             }
         }
         Ok(Value::Hash(dest))
@@ -420,9 +414,9 @@ impl<'a> Merger<'a> {
     /// keys, without first copying the destination and then overwriting most
     /// of it. Only under [`DeepMergeOptions::entries_independent`] options, where the
     /// order in which entries are merged does not show.
-    fn merge_into_copy(&self, src: Shared<Map>, dest: &Map) -> Result<Value> {
+    fn merge_into_copy(&self, src: Map, dest: &Map) -> Result<Value> {
         // Owned: its values are taken; shared: copied.
-        let mut source = Shared::try_unwrap(src);
+        let mut source = if src.is_unique() { Ok(src) } else { Err(src) };
         let n = source.as_ref().map_or_else(|shared| shared.len(), Map::len);
         let mut merged = Marks::new(n);
         let mut out = dest.try_map_values(n, |key, dv| {
@@ -670,7 +664,7 @@ impl<'a> Merger<'a> {
         Ok(())
     }
 
-    fn merge_hash(&self, mut src: Shared<Map>, dest: Dest) -> Result<Value> {
+    fn merge_hash(&self, mut src: Map, dest: Dest) -> Result<Value> {
         crate::stack::grow(|| {
             enum State {
                 /// The destination is the source hash itself: each remaining
@@ -687,7 +681,7 @@ impl<'a> Merger<'a> {
             let mut state = match dest {
                 Dest::Other(Value::Hash(d)) => return self.merge_into(src, d),
                 Dest::Other(Value::Array(a)) if self.opts.extend_existing_arrays => {
-                    State::Extend(Shared::unwrap_or_clone(a).into_vec())
+                    State::Extend(a.into_vec())
                 }
                 Dest::Other(other) => State::Unmergeable(other),
                 Dest::Same | Dest::Copy => State::Itself,
@@ -695,7 +689,7 @@ impl<'a> Merger<'a> {
             for i in 0..src.len() {
                 state = match state {
                     State::Itself => {
-                        let slot = Shared::make_mut(&mut src).get_index_mut(i).unwrap().1;
+                        let slot = src.get_index_mut(i).unwrap().1;
                         let value = std::mem::take(slot);
                         // A falsy value is merged into its `dup`, which leaves
                         // it as it is.
@@ -704,7 +698,7 @@ impl<'a> Merger<'a> {
                         } else {
                             value
                         };
-                        *Shared::make_mut(&mut src).get_index_mut(i).unwrap().1 = merged;
+                        *src.get_index_mut(i).unwrap().1 = merged;
                         State::Itself
                     }
                     State::Extend(mut a) => {
@@ -731,7 +725,7 @@ impl<'a> Merger<'a> {
         })
     }
 
-    fn merge_array(&self, src: Shared<List>, dest: Dest) -> Result<Value> {
+    fn merge_array(&self, src: List, dest: Dest) -> Result<Value> {
         crate::stack::grow(|| {
             if self.opts.overwrite_arrays {
                 return Ok(Value::Array(src));
@@ -916,8 +910,8 @@ fn compile_cached(pattern: &str) -> std::result::Result<regex::bytes::Regex, reg
     Ok(re)
 }
 
-fn unwrap_vec(a: Shared<List>) -> Vec<Value> {
-    Shared::try_unwrap(a).map_or_else(|shared| (*shared).to_vec(), List::into_vec)
+fn unwrap_vec(a: List) -> Vec<Value> {
+    a.into_vec()
 }
 
 /// `true` when building a merge result in the destination's order
@@ -965,8 +959,12 @@ impl Marks {
 
 /// [`unwrap_vec`] with room for `extra` more elements (one allocation when
 /// the array is shared and must be copied).
-fn unwrap_vec_with_room(a: Shared<List>, extra: usize) -> Vec<Value> {
-    match Shared::try_unwrap(a).map(List::into_vec) {
+fn unwrap_vec_with_room(a: List, extra: usize) -> Vec<Value> {
+    match if a.is_unique() {
+        Ok(a.into_vec())
+    } else {
+        Err(a)
+    } {
         Ok(mut v) => {
             v.reserve(extra);
             v

@@ -37,6 +37,7 @@ pub mod request;
 pub mod ruby;
 pub mod rubyre;
 pub mod scope;
+mod shared_slice;
 pub mod stack;
 pub mod string;
 mod string_set;

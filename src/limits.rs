@@ -204,8 +204,9 @@ pub fn expanded_size(v: &crate::value::Value, max: usize) -> Option<usize> {
     use std::collections::HashMap;
     fn size(v: &Value, seen: &mut HashMap<usize, usize>, max: usize) -> Option<usize> {
         let key = match v {
-            Value::Array(a) => crate::value::Shared::as_ptr(a) as *const u8 as usize,
-            Value::Hash(h) => crate::value::Shared::as_ptr(h) as *const u8 as usize,
+            // (Empty containers have no allocation, no address: size 1.)
+            Value::Array(a) if !a.is_empty() => a.addr(),
+            Value::Hash(h) if !h.is_empty() => h.addr(),
             _ => return Some(1),
         };
         if let Some(done) = seen.get(&key) {

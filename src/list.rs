@@ -1,25 +1,31 @@
 //! [`List`]: the elements of an Array value.
 //!
-//! A boxed slice of values (16 bytes, so that an Array's `Shared<List>`
-//! allocation is 24 bytes where a `Vec`'s was 32: issue 18, one per Array of
-//! the file cache), built from a `Vec` (`List::from`, which trims the
-//! `Vec`'s spare room) and taken back as one (`into_vec`). It dereferences
-//! to the slice; [`List::push`], the one growing operation (deep merge's
-//! rare `extend_existing_arrays`), reallocates to the new length.
+//! One reference-counted allocation of the elements behind one thin pointer
+//! (`SharedSlice`, in `src/shared_slice.rs`): cloning a list is a count
+//! increment, and a change copies the elements first when another value
+//! shares them (copy on write, as `Arc::make_mut`). Issue 18: an Array of
+//! the file cache was a `triomphe::Arc` (24 bytes) of a boxed slice, two
+//! allocations; it is now one, 16 bytes smaller. Built from a `Vec`
+//! (`List::from`) and taken back as one (`into_vec`: moved out when not
+//! shared). It dereferences to the slice (mutably: copied first if shared);
+//! [`List::push`], the one growing operation (deep merge's rare
+//! `extend_existing_arrays`), reallocates to the new length.
 //!
 //! It drops on a grown stack segment when the thread's stack runs low
 //! ([`crate::stack::grow`]), so that dropping an Array nested as deep as the
 //! YAML loader allows cannot overflow a host thread's stack.
 
+use crate::shared_slice::SharedSlice;
 use crate::value::Value;
 use std::ops::{Deref, DerefMut};
 
 /// The elements of an Array value (see the module documentation).
-#[derive(Clone, Default, PartialEq, Eq, Hash)]
-pub struct List(Box<[Value]>);
+#[derive(Clone, Default)]
+pub struct List(SharedSlice<Value>);
 
 impl List {
-    /// The elements, taken out of the list.
+    /// The elements, taken out of the list (moved when no other value
+    /// shares them, else cloned).
     pub fn into_vec(mut self) -> Vec<Value> {
         std::mem::take(&mut self.0).into_vec()
     }
@@ -29,13 +35,38 @@ impl List {
     pub fn push(&mut self, value: Value) {
         let mut v = std::mem::take(&mut self.0).into_vec();
         v.push(value);
-        self.0 = v.into_boxed_slice();
+        self.0 = SharedSlice::from_vec(v);
+    }
+
+    /// Whether `a` and `b` share their elements (two empty lists do).
+    #[inline]
+    pub fn ptr_eq(a: &List, b: &List) -> bool {
+        SharedSlice::ptr_eq(&a.0, &b.0)
+    }
+
+    /// The address of the elements (0 when empty): an identity while the
+    /// list lives.
+    #[inline]
+    pub fn addr(&self) -> usize {
+        self.0.addr()
+    }
+
+    /// Whether no other value shares the elements (a change then needs no
+    /// copy).
+    #[inline]
+    pub fn is_unique(&self) -> bool {
+        self.0.is_unique()
+    }
+
+    /// How many values share the elements (1 when empty).
+    pub fn strong_count(&self) -> usize {
+        self.0.strong_count()
     }
 }
 
 impl Drop for List {
     fn drop(&mut self) {
-        if !self.0.is_empty() {
+        if self.0.is_unique() && self.0.len() != 0 {
             let elements = std::mem::take(&mut self.0);
             crate::stack::grow(move || drop(elements));
         }
@@ -46,27 +77,42 @@ impl Deref for List {
     type Target = [Value];
     #[inline]
     fn deref(&self) -> &[Value] {
-        &self.0
+        self.0.as_slice()
     }
 }
 
+/// The elements to change: copied first when another value shares them.
 impl DerefMut for List {
     #[inline]
     fn deref_mut(&mut self) -> &mut [Value] {
-        &mut self.0
+        self.0.make_mut()
     }
 }
 
 impl From<Vec<Value>> for List {
     #[inline]
     fn from(v: Vec<Value>) -> List {
-        List(v.into_boxed_slice())
+        List(SharedSlice::from_vec(v))
+    }
+}
+
+impl PartialEq for List {
+    fn eq(&self, other: &List) -> bool {
+        **self == **other
+    }
+}
+
+impl Eq for List {}
+
+impl std::hash::Hash for List {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        (**self).hash(state)
     }
 }
 
 impl std::fmt::Debug for List {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        self.0.fmt(f)
+        (**self).fmt(f)
     }
 }
 
@@ -75,10 +121,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_list_is_16_bytes_and_an_arrays_allocation_24() {
-        assert_eq!(std::mem::size_of::<List>(), 16);
-        // triomphe's count, then the list.
-        assert_eq!(std::mem::size_of::<(usize, List)>(), 24);
+    fn a_list_is_one_pointer() {
+        assert_eq!(std::mem::size_of::<List>(), 8);
+        assert_eq!(std::mem::size_of::<Value>(), 16);
     }
 
     #[test]

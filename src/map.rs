@@ -10,6 +10,7 @@
 //!
 //! The methods are named as `indexmap::IndexMap`'s, which this type replaced.
 
+use crate::shared_slice::{Form, SliceOrBox};
 use crate::value::Value;
 use hashbrown::hash_table::{Entry, HashTable};
 use indexmap::Equivalent;
@@ -24,25 +25,22 @@ const NARROW: usize = 1 << 16;
 
 /// An ordered hash of [`Value`]s to [`Value`]s (Ruby's `Hash`).
 ///
-/// 16 bytes (issue 18: one per Hash of the file cache, behind its `Arc`,
-/// whose allocation is then 24 bytes where it was 32): a map of at most
-/// [`INDEXED`] entries without spare room, as the file cache keeps its
-/// Hashes, is its entries' boxed slice alone (`Small`); any other map (one
-/// being built or changed, or of more than [`INDEXED`] entries, which
-/// keeps a hash index) boxes a `Vec` of its entries with its index (`Big`).
-/// A change to a `Small` map that adds or removes entries makes it `Big`;
-/// [`Map::shrink_to_fit`] makes a map of at most [`INDEXED`] entries
-/// `Small` again.
-#[derive(Clone)]
-pub struct Map(Repr);
-
-#[derive(Clone)]
-enum Repr {
-    /// At most [`INDEXED`] entries, no spare room (searched linearly).
-    Small(Box<[(Value, Value)]>),
-    /// Any number of entries, with room, and an index past [`INDEXED`].
-    Big(Box<Big>),
-}
+/// One thin pointer to a reference-counted allocation, copied on write:
+/// cloning a map is a count increment, and a change copies the map first
+/// when another value shares it (as `Arc::make_mut`). Issue 18: a Hash of
+/// the file cache was a `triomphe::Arc` (24 bytes) of a 16-byte map and
+/// its entries, two allocations; it is now one, 16 bytes smaller.
+///
+/// A map of at most [`INDEXED`] entries without spare room, as the file
+/// cache keeps its Hashes, is its entries' shared slice (the small
+/// form); any other map (one being built or changed, or of more than
+/// [`INDEXED`] entries, which keeps a hash index) is a shared box of a
+/// `Vec` of its entries with its index (the big form). An empty map is no
+/// allocation. A change to a small map that adds or removes entries makes
+/// it big; [`Map::shrink_to_fit`] makes a map of at most [`INDEXED`]
+/// entries small again.
+#[derive(Clone, Default)]
+pub struct Map(SliceOrBox<(Value, Value), Big>);
 
 /// The entries of a growable map and, when it has more than [`INDEXED`]
 /// entries (or was sized for them), their hash index (positions in
@@ -51,12 +49,6 @@ enum Repr {
 struct Big {
     entries: Vec<(Value, Value)>,
     index: Option<Index>,
-}
-
-impl Default for Map {
-    fn default() -> Map {
-        Map(Repr::Small(Box::default()))
-    }
 }
 
 /// The hash index of a map: each entry's position in a 4-byte slot (issue
@@ -201,27 +193,78 @@ impl Big {
 }
 
 impl Map {
-    /// A map of `entries` and their `index`, if they have one.
+    /// A map of `entries` and their `index`, if they have one (big form).
     fn of_parts(entries: Vec<(Value, Value)>, index: Option<Index>) -> Map {
-        Map(Repr::Big(Box::new(Big { entries, index })))
+        Map(SliceOrBox::boxed(Big { entries, index }))
+    }
+
+    /// A map of `entries`, at most [`INDEXED`] of distinct keys, in the
+    /// small form.
+    fn of_small(entries: Vec<(Value, Value)>) -> Map {
+        debug_assert!(entries.len() <= INDEXED);
+        Map(SliceOrBox::slice(entries))
+    }
+
+    /// Whether the map is in its big form.
+    #[inline]
+    fn is_big(&self) -> bool {
+        self.0.is_boxed()
+    }
+
+    /// The big form's parts, to change: the map copied first when shared.
+    /// The map must be in its big form.
+    #[inline]
+    fn big_mut(&mut self) -> &mut Big {
+        match self.0.boxed_mut() {
+            Some(big) => big,
+            None => unreachable!("big_mut of a small map"),
+        }
+    }
+
+    /// Whether `a` and `b` are the same allocation (two empty maps are).
+    #[inline]
+    pub fn ptr_eq(a: &Map, b: &Map) -> bool {
+        SliceOrBox::ptr_eq(&a.0, &b.0)
+    }
+
+    /// The allocation's address (0 when empty): an identity while the map
+    /// lives.
+    #[inline]
+    pub fn addr(&self) -> usize {
+        self.0.addr()
+    }
+
+    /// Whether no other value shares the map (a change then needs no copy).
+    #[inline]
+    pub fn is_unique(&self) -> bool {
+        self.0.is_unique()
+    }
+
+    /// How many values share the map (1 when empty).
+    pub fn strong_count(&self) -> usize {
+        self.0.strong_count()
     }
 
     /// The entries in order.
     #[inline]
     fn entries(&self) -> &[(Value, Value)] {
-        match &self.0 {
-            Repr::Small(entries) => entries,
-            Repr::Big(big) => &big.entries,
+        match self.0.form() {
+            Form::Slice(entries) => entries,
+            Form::Boxed(big) => &big.entries,
         }
     }
 
     /// The entries in order, their values to change (the keys must keep
-    /// their hashes and equality).
+    /// their hashes and equality): copied first when shared.
     #[inline]
     fn entries_mut(&mut self) -> &mut [(Value, Value)] {
-        match &mut self.0 {
-            Repr::Small(entries) => entries,
-            Repr::Big(big) => &mut big.entries,
+        if self.is_big() {
+            &mut self.big_mut().entries
+        } else {
+            match self.0.slice_mut() {
+                Some(entries) => entries,
+                None => unreachable!("a small map is a slice"),
+            }
         }
     }
 
@@ -229,9 +272,9 @@ impl Map {
     /// [`INDEXED`] entries.
     #[inline]
     fn parts(&self) -> (&[(Value, Value)], Option<&Index>) {
-        match &self.0 {
-            Repr::Small(entries) => (entries, None),
-            Repr::Big(big) => (&big.entries, big.index.as_ref()),
+        match self.0.form() {
+            Form::Slice(entries) => (entries, None),
+            Form::Boxed(big) => (&big.entries, big.index.as_ref()),
         }
     }
 
@@ -241,21 +284,15 @@ impl Map {
         self.parts().1
     }
 
-    /// The growable form, to change the entries (a `Small` map's slice
-    /// becomes its `Vec`, without a copy).
+    /// The growable form, to change the entries: a small map's entries
+    /// are moved into a `Vec` (copied when shared), a shared big map is
+    /// copied.
     #[inline]
     fn big(&mut self) -> &mut Big {
-        if let Repr::Small(entries) = &mut self.0 {
-            let entries = std::mem::take(entries).into_vec();
-            self.0 = Repr::Big(Box::new(Big {
-                entries,
-                index: None,
-            }));
+        if let Some(entries) = self.0.take_slice() {
+            *self = Map::of_parts(entries, None);
         }
-        match &mut self.0 {
-            Repr::Big(big) => big,
-            Repr::Small(_) => unreachable!("made Big above"),
-        }
+        self.big_mut()
     }
 
     /// An empty map.
@@ -295,7 +332,7 @@ impl Map {
                 None => entries.push((k, v)),
             }
         }
-        Map(Repr::Small(entries.into_boxed_slice()))
+        Map::of_small(entries)
     }
 
     /// Whether the map has a hash index (more than [`INDEXED`] entries, or
@@ -309,7 +346,7 @@ impl Map {
     /// [`INDEXED`] entries).
     #[cfg(test)]
     pub(crate) fn is_small(&self) -> bool {
-        matches!(self.0, Repr::Small(_))
+        !self.is_big()
     }
 
     /// The number of entries.
@@ -319,9 +356,9 @@ impl Map {
 
     /// The number of entries the map has room for without allocating.
     pub fn capacity(&self) -> usize {
-        match &self.0 {
-            Repr::Small(entries) => entries.len(),
-            Repr::Big(big) => big.entries.capacity(),
+        match self.0.form() {
+            Form::Slice(entries) => entries.len(),
+            Form::Boxed(big) => big.entries.capacity(),
         }
     }
 
@@ -410,10 +447,13 @@ impl Map {
     /// [`Map::insert`], with the position of the key.
     pub fn insert_full(&mut self, key: Value, value: Value) -> (usize, Option<Value>) {
         let end = self.len();
-        if let Repr::Small(entries) = &mut self.0 {
-            // A key present is replaced in place: the map stays Small.
-            if let Some(i) = entries.iter().position(|(k, _)| *k == key) {
-                return (i, Some(std::mem::replace(&mut entries[i].1, value)));
+        if !self.is_big() {
+            // A key present is replaced in place: the map stays small.
+            if let Some(i) = self.entries().iter().position(|(k, _)| *k == key) {
+                return (
+                    i,
+                    Some(std::mem::replace(&mut self.entries_mut()[i].1, value)),
+                );
             }
             let big = self.big();
             big.entries.push((key, value));
@@ -512,16 +552,23 @@ impl Map {
         }
         if extra == 0 && index.is_none() {
             // Exactly sized: the boxed slice takes the Vec's allocation.
-            return Ok(Map(Repr::Small(entries.into_boxed_slice())));
+            return Ok(Map::of_small(entries));
         }
         let mut out = Map::of_parts(entries, index.cloned());
-        if let Repr::Big(big) = &mut out.0 {
-            if let Some(index) = &mut big.index {
-                let wide = index.wide;
-                index.table.reserve(extra, rehash(wide, &big.entries));
-            }
+        let big = out.big_mut();
+        if let Some(index) = &mut big.index {
+            let wide = index.wide;
+            index.table.reserve(extra, rehash(wide, &big.entries));
         }
         Ok(out)
+    }
+
+    /// A map of the same entries (and index) in an allocation of its own:
+    /// one that no other value shares, to change in place.
+    pub fn unshared(&self) -> Map {
+        let Ok(copy) =
+            self.try_map_values(0, |_, v| Ok::<Value, std::convert::Infallible>(v.clone()));
+        copy
     }
 
     /// Removes `key`, shifting the entries after it (order is kept), and
@@ -651,12 +698,13 @@ impl Map {
     /// fewer, is searched as a small one is): such a map becomes its
     /// entries' boxed slice.
     pub fn shrink_to_fit(&mut self) {
-        let Repr::Big(big) = &mut self.0 else {
+        if !self.is_big() {
             return;
-        };
+        }
+        let big = self.big_mut();
         if big.entries.len() <= INDEXED {
             let entries = std::mem::take(&mut big.entries);
-            self.0 = Repr::Small(entries.into_boxed_slice());
+            *self = Map::of_small(entries);
             return;
         }
         big.entries.shrink_to_fit();
@@ -832,9 +880,10 @@ impl Eq for Map {}
 /// when the thread's stack runs low ([`crate::stack::grow`]).
 impl Drop for Map {
     fn drop(&mut self) {
-        if !self.is_empty() {
-            let repr = std::mem::replace(&mut self.0, Repr::Small(Box::default()));
-            crate::stack::grow(move || drop(repr));
+        // Only the last reference drops the entries.
+        if self.0.is_unique() && !self.is_empty() {
+            let storage = std::mem::take(&mut self.0);
+            crate::stack::grow(move || drop(storage));
         }
     }
 }
@@ -869,9 +918,12 @@ impl IntoIterator for Map {
     type Item = (Value, Value);
     type IntoIter = std::vec::IntoIter<(Value, Value)>;
     fn into_iter(mut self) -> Self::IntoIter {
-        match std::mem::replace(&mut self.0, Repr::Small(Box::default())) {
-            Repr::Small(entries) => entries.into_vec().into_iter(),
-            Repr::Big(big) => big.entries.into_iter(),
+        if let Some(entries) = self.0.take_slice() {
+            entries.into_iter()
+        } else if self.is_unique() {
+            std::mem::take(&mut self.big_mut().entries).into_iter()
+        } else {
+            self.entries().to_vec().into_iter()
         }
     }
 }
@@ -944,12 +996,74 @@ pub(crate) mod tests {
         Value::from(format!("k{i}"))
     }
 
-    /// A map is 16 bytes (one per Hash of the file cache: issue 18), so a
-    /// Hash's `Shared<Map>` allocation is 24.
+    /// A map is one pointer, and a small one's allocation its entries and
+    /// an 8-byte header (one per Hash of the file cache: issue 18).
     #[test]
-    fn a_map_is_two_words() {
-        assert_eq!(std::mem::size_of::<Map>(), 16);
-        assert_eq!(std::mem::size_of::<Repr>(), 16);
+    fn a_map_is_one_pointer_to_its_entries() {
+        assert_eq!(std::mem::size_of::<Map>(), 8);
+        assert_eq!(std::mem::size_of::<Value>(), 16);
+        let m = Map::of_pairs([(key(1), Value::Int(1)), (key(2), Value::Int(2))].into_iter());
+        assert!(m.is_small());
+        let Form::Slice(entries) = m.0.form() else {
+            panic!("a small map is a slice")
+        };
+        assert_eq!(entries.as_ptr() as usize - m.addr(), 8);
+        assert_eq!(Map::new().addr(), 0);
+    }
+
+    /// A clone shares the entries until one side changes: then that side
+    /// copies them (small and big forms, every kind of change), and the
+    /// other keeps what it had.
+    #[test]
+    fn clones_are_copied_on_write() {
+        type Change = fn(&mut Map);
+        let changes: [(&str, Change); 9] = [
+            ("insert new", |m| {
+                m.insert(key(1000), Value::Int(-1));
+            }),
+            ("insert present", |m| {
+                m.insert(key(0), Value::Int(-1));
+            }),
+            ("get_mut", |m| *m.get_mut(&key(0)).unwrap() = Value::Int(-1)),
+            ("values_mut", |m| {
+                m.values_mut().for_each(|v| *v = Value::Nil)
+            }),
+            ("shift_remove", |m| {
+                m.shift_remove(&key(0));
+            }),
+            ("retain", |m| m.retain(|_, _| false)),
+            ("pop", |m| {
+                m.pop();
+            }),
+            ("reserve", |m| m.reserve(100)),
+            ("shrink", |m| m.shrink_to_fit()),
+        ];
+        for n in [1, 3, 8, 9, 30] {
+            for shrink in [false, true] {
+                for (what, change) in changes {
+                    let mut original = Map::new();
+                    for i in 0..n {
+                        original.insert(key(i), Value::Int(i as i64));
+                    }
+                    if shrink {
+                        original.shrink_to_fit();
+                    }
+                    let before: Vec<(Value, Value)> = original.clone().into_iter().collect();
+                    let mut copy = original.clone();
+                    assert!(Map::ptr_eq(&original, &copy));
+                    assert_eq!(original.strong_count(), 2);
+                    change(&mut copy);
+                    let after: Vec<(Value, Value)> = original
+                        .iter()
+                        .map(|(k, v)| (k.clone(), v.clone()))
+                        .collect();
+                    assert_eq!(after, before, "{what} on a clone of {n} (shrunk: {shrink})");
+                    assert!(original.is_unique() || Map::ptr_eq(&original, &copy));
+                    drop(copy);
+                    assert!(original.is_unique());
+                }
+            }
+        }
     }
 
     /// Every operation on maps on both sides of the index threshold, checked
@@ -1006,14 +1120,13 @@ pub(crate) mod tests {
         }
     }
 
-    /// The `Small` form (a boxed slice, as the file cache keeps a map of at
+    /// The small form (a shared slice, as the file cache keeps a map of at
     /// most [`INDEXED`] entries) against `IndexMap`: built by `of_pairs`
     /// (repeated keys, both sides of the threshold) and by `shrink_to_fit`,
-    /// then every operation on it, in order, on a copy made on write
-    /// (`Shared::make_mut`) whose original must stay as it was.
+    /// then every operation on it, in order, on a clone changed on write
+    /// whose original must stay as it was.
     #[test]
     fn small_maps_agree_with_indexmap_through_every_operation() {
-        use crate::value::Shared;
         let mut next = below(0x5851_f42d_4c95_7f2d);
         for round in 0..2000u64 {
             let n = next(13) as usize;
@@ -1044,15 +1157,15 @@ pub(crate) mod tests {
             assert_eq!(built.is_indexed(), reference.len() > INDEXED, "{at}");
             let order: Vec<&Value> = built.keys().collect();
             assert_eq!(order, reference.keys().collect::<Vec<_>>(), "{at}");
-            let shared = Shared::new(built);
-            let mut copy = Shared::clone(&shared);
+            let shared = built;
+            let mut copy = shared.clone();
             let before = reference.clone();
             let mut reference = reference;
             let k = match next(3) {
                 0 => Value::Int(next(keys) as i64),
                 _ => key(next(keys) as usize),
             };
-            let m = Shared::make_mut(&mut copy);
+            let m = &mut copy;
             let op = next(13);
             match op {
                 0 => assert_eq!(m.shift_remove(&k), reference.shift_remove(&k), "{at}"),

@@ -8,7 +8,6 @@
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::ruby::{base64, float_to_s};
-use crate::value::Shared;
 use crate::value::{ArcStr, Str};
 use crate::value::{Map, Value};
 use std::sync::Arc;
@@ -616,7 +615,7 @@ pub(crate) fn decode_wire(v: Value) -> Result<Value> {
         match v {
             Value::Array(mut a) => {
                 // In place: the parser's containers are not shared.
-                for item in Shared::make_mut(&mut a).iter_mut() {
+                for item in a.iter_mut() {
                     *item = decode_wire(std::mem::take(item))?;
                 }
                 Ok(Value::Array(a))
@@ -679,7 +678,7 @@ pub(crate) fn decode_wire(v: Value) -> Result<Value> {
                         _ => {}
                     }
                 }
-                for (_, v) in Shared::make_mut(&mut h).iter_mut() {
+                for (_, v) in h.iter_mut() {
                     *v = decode_wire(std::mem::take(v))?;
                 }
                 Ok(Value::Hash(h))

@@ -106,7 +106,7 @@ fn string_list(name: &str, v: &Value) -> Result<Vec<String>, Error> {
 
 fn hash_field(name: &str, v: &Value) -> Result<Map, Error> {
     match v {
-        Value::Hash(h) => Ok((**h).clone()),
+        Value::Hash(h) => Ok(h.clone()),
         Value::Nil => Ok(Map::default()),
         _ => Err(invalid(format!("'{name}' must be an object"))),
     }

@@ -6,14 +6,14 @@
 //! [`INLINE`] bytes is stored in place, so copying it (as every merge and
 //! every answer does) touches no reference count and no other memory, and
 //! it costs no allocation. A longer one is a reference-counted heap string
-//! behind one thin pointer ([`arcstr::ArcStr`]: the count and the bytes in one
-//! allocation). Either way a `Str` is 16 bytes, so that a
-//! [`Value`](crate::Value) is 16 bytes too.
+//! behind one thin pointer (a `SharedStr` of `crate::shared_slice`: a
+//! 32-bit count, the length and the bytes in one allocation). Either way a
+//! `Str` is 16 bytes, so that a [`Value`](crate::Value) is 16 bytes too.
 //!
 //! Equality, ordering and hashing are those of the text (`str`'s), whichever
 //! way it is stored.
 
-use arcstr::ArcStr;
+use crate::shared_slice::SharedStr;
 use std::borrow::Borrow;
 use std::cmp::Ordering;
 use std::hash::{Hash, Hasher};
@@ -30,7 +30,7 @@ pub struct Str(Repr);
 #[derive(Clone)]
 enum Repr {
     Inline(Inline),
-    Heap(ArcStr),
+    Heap(SharedStr),
 }
 
 /// A string stored in place: its length, then its bytes, zero after the
@@ -98,7 +98,7 @@ impl Str {
                 bytes,
             }))
         } else {
-            Str(Repr::Heap(ArcStr::from(s)))
+            Str(Repr::Heap(SharedStr::new(s)))
         }
     }
 
@@ -115,7 +115,7 @@ impl Str {
         match &self.0 {
             // Made from a `str` by `new`: always valid UTF-8.
             Repr::Inline(i) => std::str::from_utf8(i.as_bytes()).unwrap_or_default(),
-            Repr::Heap(s) => s,
+            Repr::Heap(s) => s.as_str(),
         }
     }
 
@@ -123,14 +123,14 @@ impl Str {
     pub fn as_bytes(&self) -> &[u8] {
         match &self.0 {
             Repr::Inline(i) => i.as_bytes(),
-            Repr::Heap(s) => s.as_bytes(),
+            Repr::Heap(s) => s.as_str().as_bytes(),
         }
     }
 
     /// `true` when both are the same heap string (a copy of one `Str`); short
     /// strings, stored in place, are never the same object.
     pub fn ptr_eq(a: &Str, b: &Str) -> bool {
-        matches!((&a.0, &b.0), (Repr::Heap(x), Repr::Heap(y)) if ArcStr::ptr_eq(x, y))
+        matches!((&a.0, &b.0), (Repr::Heap(x), Repr::Heap(y)) if SharedStr::ptr_eq(x, y))
     }
 
     /// `true` when the text is stored on the heap (longer than [`INLINE`]).
@@ -139,7 +139,7 @@ impl Str {
     }
 
     /// The heap string, when the text is stored on the heap.
-    pub fn heap(&self) -> Option<&ArcStr> {
+    pub(crate) fn heap(&self) -> Option<&SharedStr> {
         match &self.0 {
             Repr::Heap(s) => Some(s),
             Repr::Inline(_) => None,
@@ -147,9 +147,9 @@ impl Str {
     }
 
     /// A `Str` sharing `s` (stored in place instead when it is short).
-    pub fn from_arcstr(s: &ArcStr) -> Str {
-        if s.len() <= INLINE {
-            Str::new(s)
+    pub(crate) fn from_shared(s: &SharedStr) -> Str {
+        if s.as_str().len() <= INLINE {
+            Str::new(s.as_str())
         } else {
             Str(Repr::Heap(s.clone()))
         }
@@ -159,7 +159,7 @@ impl Str {
     /// place, which is never shared).
     pub fn strong_count(&self) -> usize {
         match &self.0 {
-            Repr::Heap(s) => ArcStr::strong_count(s).unwrap_or(usize::MAX),
+            Repr::Heap(s) => s.strong_count(),
             Repr::Inline(_) => 1,
         }
     }
@@ -203,7 +203,9 @@ impl PartialEq for Str {
             // The unused bytes of a string stored in place are zero: the
             // lengths and the bytes compare as two words (no call).
             (Repr::Inline(a), Repr::Inline(b)) => a.len == b.len && a.word() == b.word(),
-            (Repr::Heap(a), Repr::Heap(b)) => ArcStr::ptr_eq(a, b) || a.as_bytes() == b.as_bytes(),
+            (Repr::Heap(a), Repr::Heap(b)) => {
+                SharedStr::ptr_eq(a, b) || a.as_str().as_bytes() == b.as_str().as_bytes()
+            }
             // A string on the heap is longer than any stored in place.
             _ => false,
         }
@@ -284,7 +286,7 @@ impl From<String> for Str {
         if s.len() <= INLINE {
             Str::new(&s)
         } else {
-            Str(Repr::Heap(ArcStr::from(s)))
+            Str(Repr::Heap(SharedStr::new(&s)))
         }
     }
 }

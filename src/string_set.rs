@@ -3,18 +3,18 @@
 //!
 //! A `HashSet<Str>` holds a 16-byte [`Str`] per bucket, in a table that is
 //! a power of two and at most 7/8 full; the strings it shares are all on the
-//! heap, so an 8-byte [`ArcStr`] says as much, and halves the set (issue 18:
-//! 0.28 MB on a corpus of 1.5 MB of YAML).
+//! heap, so an 8-byte [`SharedStr`] says as much, and halves the set (issue
+//! 18: 0.28 MB on a corpus of 1.5 MB of YAML).
 
+use crate::shared_slice::SharedStr;
 use crate::string::Str;
-use arcstr::ArcStr;
 use hashbrown::hash_table::HashTable;
 use std::hash::BuildHasher;
 
 /// A set of heap strings, found by their text (see the module).
 #[derive(Default)]
 pub(crate) struct StringSet {
-    table: HashTable<ArcStr>,
+    table: HashTable<SharedStr>,
     hasher: foldhash::fast::RandomState,
 }
 
@@ -35,7 +35,7 @@ impl StringSet {
                 |k| hasher.hash_one(k.as_str()),
             )
             .or_insert_with(|| heap.clone());
-        Str::from_arcstr(kept.get())
+        Str::from_shared(kept.get())
     }
 
     /// The string of the set equal to `s`, as [`Self::intern`], without
@@ -50,8 +50,8 @@ impl StringSet {
         let kept = self
             .table
             .entry(hash, |k| k.as_str() == s, |k| hasher.hash_one(k.as_str()))
-            .or_insert_with(|| ArcStr::from(s));
-        Str::from_arcstr(kept.get())
+            .or_insert_with(|| SharedStr::new(s));
+        Str::from_shared(kept.get())
     }
 
     /// The number of strings kept.
@@ -61,8 +61,7 @@ impl StringSet {
 
     /// Drops the strings nothing else refers to.
     pub(crate) fn retain_shared(&mut self) {
-        self.table
-            .retain(|s| ArcStr::strong_count(s).is_none_or(|n| n > 1));
+        self.table.retain(|s| s.strong_count() > 1);
         if self.table.len() * 4 < self.table.capacity() {
             let hasher = &self.hasher;
             self.table.shrink_to_fit(|k| hasher.hash_one(k.as_str()));

@@ -6,10 +6,10 @@
 //!
 //! A `Value` is 16 bytes. Short Strings (up to 8 bytes, most keys) are
 //! stored in place and long ones behind one thin reference-counted pointer
-//! (see [`Str`]); containers are reference counted. Cloning a value out of the
-//! file cache therefore costs at most a reference-count increment, never a
-//! deep copy. A merge that changes a container copies it on write
-//! (`Shared::make_mut`). The rarer strings (big Integers' digits, Symbols, raw
+//! (see [`Str`]); containers are reference counted, one thin pointer each
+//! ([`List`], [`Map`]). Cloning a value out of the file cache therefore
+//! costs at most a reference-count increment, never a deep copy. A merge
+//! that changes a container copies it on write (as `Arc::make_mut`). The rarer strings (big Integers' digits, Symbols, raw
 //! bytes) are behind one pointer as well, to keep the size.
 //!
 //! Equality and hashing follow Ruby's `eql?`: `1` and `1.0` are different
@@ -23,11 +23,6 @@ pub use crate::list::List;
 pub use crate::map::Map;
 pub use crate::string::Str;
 pub use arcstr::ArcStr;
-/// The shared pointer of Arrays and Hashes: [`triomphe::Arc`], std's `Arc`
-/// without the weak count (which nothing here uses), so 8 bytes less per
-/// container kept in the file cache (issue 18). Clones, `make_mut`,
-/// `get_mut`, `try_unwrap`, `ptr_eq` and `as_ptr` work as std's.
-pub use triomphe::Arc as Shared;
 
 /// A Hiera value.
 #[derive(Clone, Debug, Default)]
@@ -51,9 +46,9 @@ pub enum Value {
     /// A Ruby Symbol (YAML `:sym` values); Puppet rejects these when looked up.
     Symbol(ArcStr),
     /// An Array.
-    Array(Shared<List>),
+    Array(List),
     /// A Hash, in insertion order.
-    Hash(Shared<Map>),
+    Hash(Map),
     /// A `Sensitive` wrapper (from `convert_to: Sensitive`).
     Sensitive(Arc<Value>),
     /// Another Puppet rich data value (from `convert_to`): its type name
@@ -69,17 +64,17 @@ impl Value {
 
     /// An Array value.
     pub fn array(v: Vec<Value>) -> Value {
-        Value::Array(Shared::new(List::from(v)))
+        Value::Array(List::from(v))
     }
 
     /// A Hash value.
     pub fn hash(m: Map) -> Value {
-        Value::Hash(Shared::new(m))
+        Value::Hash(m)
     }
 
     /// An empty Hash.
     pub fn empty_hash() -> Value {
-        Value::Hash(Shared::new(Map::default()))
+        Value::Hash(Map::default())
     }
 
     /// `true` for `nil`.
@@ -239,14 +234,14 @@ impl Value {
         match (self, other) {
             (Float(a), Float(b)) => a.to_bits() == b.to_bits(),
             (Array(a), Array(b)) => {
-                Shared::ptr_eq(a, b)
+                List::ptr_eq(a, b)
                     || (a.len() == b.len()
                         && crate::stack::grow(|| {
                             a.iter().zip(b.iter()).all(|(x, y)| x.identical(y))
                         }))
             }
             (Hash(a), Hash(b)) => {
-                Shared::ptr_eq(a, b)
+                Map::ptr_eq(a, b)
                     || (a.len() == b.len()
                         && crate::stack::grow(|| {
                             a.iter()
@@ -285,10 +280,10 @@ impl Value {
             (Bytes(a), Bytes(b)) => a == b,
             (Symbol(a), Symbol(b)) => a == b,
             (Array(a), Array(b)) => {
-                Shared::ptr_eq(a, b) || (a.len() == b.len() && crate::stack::grow(|| a == b))
+                List::ptr_eq(a, b) || (a.len() == b.len() && crate::stack::grow(|| a == b))
             }
             (Hash(a), Hash(b)) => {
-                Shared::ptr_eq(a, b)
+                Map::ptr_eq(a, b)
                     || (a.len() == b.len()
                         && crate::stack::grow(|| {
                             a.iter().all(|(k, v)| b.get(k).is_some_and(|w| v == w))

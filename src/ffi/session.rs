@@ -37,7 +37,7 @@ const _: fn() = || {
 /// Decodes `scope_json`: a JSON object, the variable map.
 pub(crate) fn scope_from_json(text: &str) -> Result<Map, Error> {
     match input_json(text, "scope_json")? {
-        Value::Hash(h) => Ok((*h).clone()),
+        Value::Hash(h) => Ok(h.clone()),
         _ => Err(Error::new(
             ErrorKind::InvalidArgument,
             "scope_json must be a JSON object",
@@ -291,7 +291,7 @@ fn keys_options_from_json(text: &str) -> Result<LookupRequest, Error> {
                     "options_json: 'known_variables' must be a non-negative integer".into(),
                 ))
             }
-            ("hiera3_variables", Value::Hash(h)) => scope.hiera3_variables = Some((**h).clone()),
+            ("hiera3_variables", Value::Hash(h)) => scope.hiera3_variables = Some(h.clone()),
             ("hiera3_variables", _) => {
                 return Err(invalid(
                     "options_json: 'hiera3_variables' must be an object".into(),
@@ -362,7 +362,7 @@ fn overlay_options_from_json(text: &str) -> Result<(Map, Vec<String>), Error> {
     for (k, v) in fields.iter() {
         match (k.as_str().unwrap_or_default(), v) {
             (_, Value::Nil) => {}
-            ("hiera3_variables", Value::Hash(h)) => hiera3_variables = (**h).clone(),
+            ("hiera3_variables", Value::Hash(h)) => hiera3_variables = h.clone(),
             ("hiera3_variables", _) => {
                 return Err(invalid(
                     "options_json: 'hiera3_variables' must be an object",
@@ -399,7 +399,7 @@ pub(crate) fn session_options_from_json(text: &str) -> Result<SessionOptions, Er
             ("plan", _) => {
                 return Err(invalid("options_json: 'plan' must be true or false".into()))
             }
-            ("hiera3_variables", Value::Hash(h)) => options.hiera3_variables = (**h).clone(),
+            ("hiera3_variables", Value::Hash(h)) => options.hiera3_variables = h.clone(),
             ("hiera3_variables", _) => {
                 return Err(invalid(
                     "options_json: 'hiera3_variables' must be an object".into(),

@@ -42,7 +42,7 @@ impl Config {
     /// A value that is not a Hash gives the defaults, as in the gem.
     pub fn from_value(v: &Value) -> Result<Config> {
         match v {
-            Value::Hash(h) => Config::build((**h).clone()),
+            Value::Hash(h) => Config::build(h.clone()),
             _ => Config::build(Map::default()),
         }
     }
@@ -83,7 +83,7 @@ impl Config {
                 )));
             }
             match loaded {
-                Value::Hash(h) => map = (*h).clone(),
+                Value::Hash(h) => map = h.clone(),
                 other => return Err(no_implicit_conversion(&other, "Hash")),
             }
         }

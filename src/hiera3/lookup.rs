@@ -30,7 +30,7 @@ use super::merge::{merge_answer, resolve_answer, ResolutionType, Strategy};
 use super::sources::{datafile, is_bad_source, with_override};
 use crate::error::{Error, ErrorKind, Result};
 use crate::ruby::errors::{no_implicit_conversion, no_method};
-use crate::value::{Shared, Value};
+use crate::value::Value;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -280,7 +280,7 @@ fn accumulate(
                 return Err(type_mismatch(key, "Array", &new));
             }
             let mut list = match std::mem::take(answer) {
-                Value::Array(a) => Shared::unwrap_or_clone(a).into_vec(),
+                Value::Array(a) => a.into_vec(),
                 _ => Vec::new(),
             };
             list.push(new);

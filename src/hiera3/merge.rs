@@ -81,7 +81,7 @@ impl ResolutionType {
         }
         match v {
             Value::Nil => Ok(ResolutionType::Priority),
-            Value::Hash(h) => Ok(ResolutionType::HashWith((**h).clone())),
+            Value::Hash(h) => Ok(ResolutionType::HashWith(h.clone())),
             other => Err(Error::new(
                 ErrorKind::InvalidArgument,
                 format!("Invalid resolution type {}", crate::ruby::inspect(other)),
@@ -128,7 +128,7 @@ fn sym(name: &str) -> Value {
 /// behaviours start from).
 pub fn deep_merge_options(options: &Value, preserve: bool) -> Result<DeepMergeOptions> {
     let map = match options {
-        Value::Hash(h) => &**h,
+        Value::Hash(h) => h,
         other => return Err(no_implicit_conversion(other, "Hash")),
     };
     let get = |name: &str| map.get(&sym(name));
@@ -206,7 +206,7 @@ pub fn merge_answer(
             let Value::Hash(right) = &old else {
                 return Err(no_implicit_conversion(&old, "Hash"));
             };
-            let map = crate::value::Shared::make_mut(&mut left);
+            let map = &mut left;
             for (k, v) in right.iter() {
                 map.insert(k.clone(), v.clone());
             }

@@ -410,7 +410,7 @@ fn check_options(ctx: &Ctx, prefix: &str, v: &Value) -> Result<Map> {
             )));
         }
     }
-    Ok((**h).clone())
+    Ok(h.clone())
 }
 
 fn parse_v5(map: &Map, ctx: &Ctx, root: &Path, layer: LayerKind) -> Result<HieraConfig> {

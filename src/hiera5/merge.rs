@@ -5,7 +5,7 @@
 use crate::deep_merge::{deep_merge, deep_merge_chain, deep_merge_owned, DeepMergeOptions};
 use crate::error::{Error, ErrorKind, Result};
 use crate::hiera5::ptype::infer_type;
-use crate::value::{Map, Shared, Value};
+use crate::value::{Map, Value};
 
 /// The name of a strategy.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -119,7 +119,7 @@ impl Strategy {
         Ok(strategy)
     }
 
-    fn set_options(&mut self, name: &str, opts: &Shared<Map>) -> Result<()> {
+    fn set_options(&mut self, name: &str, opts: &Map) -> Result<()> {
         let bad = |m: String| {
             Error::new(
                 ErrorKind::InvalidArgument,
@@ -207,7 +207,7 @@ impl Strategy {
                 let (Value::Hash(hi), Value::Hash(lo)) = (&e1, e2) else {
                     unreachable!()
                 };
-                let mut out = (**lo).clone();
+                let mut out = lo.clone();
                 for (k, v) in hi.iter() {
                     out.insert(k.clone(), v.clone());
                 }

@@ -377,9 +377,7 @@ fn hash(h: &crate::map::Map, f: &Format, fm: Formats, ind: Ind) -> R<String> {
             // `val.to_a`, formatted with the Array format in force.
             let pairs: Vec<Value> = h
                 .iter()
-                .map(|(k, v)| {
-                    Value::Array(crate::value::Shared::new(vec![k.clone(), v.clone()].into()))
-                })
+                .map(|(k, v)| Value::Array(vec![k.clone(), v.clone()].into()))
                 .collect();
             let af = fm.array.cloned().unwrap_or_else(|| default_fmt('a'));
             array(&pairs, &af, fm, ind)

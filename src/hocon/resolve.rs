@@ -75,14 +75,14 @@ fn unwrap(n: &Node, origin: &Rc<str>) -> Result<Value, HoconError> {
                     crate::stack::grow(|| unwrap(v, origin))?,
                 );
             }
-            Value::Hash(m.into())
+            Value::Hash(m)
         }
         Node::List(l) => {
             let items = l
                 .iter()
                 .map(|v| crate::stack::grow(|| unwrap(v, origin)))
                 .collect::<Result<Vec<_>, _>>()?;
-            Value::Array(crate::list::List::from(items).into())
+            Value::Array(crate::list::List::from(items))
         }
         Node::Str(s, _) => Value::from(s.as_str()),
         Node::Num(Number::Int(i), _) => Value::Int(*i),

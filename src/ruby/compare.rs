@@ -3,7 +3,6 @@
 //! raised first).
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::value::Shared;
 use crate::value::Value;
 use std::cmp::Ordering;
 
@@ -31,11 +30,11 @@ pub fn equal(a: &Value, b: &Value) -> bool {
             (String(x), String(y)) => x == y,
             (Bytes(x), Bytes(y)) => x == y,
             (Array(x), Array(y)) => {
-                Shared::ptr_eq(x, y)
+                crate::value::List::ptr_eq(x, y)
                     || (x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| rb_equal(p, q)))
             }
             (Hash(x), Hash(y)) => {
-                Shared::ptr_eq(x, y)
+                crate::value::Map::ptr_eq(x, y)
                     || (x.len() == y.len()
                         && x.iter()
                             .all(|(k, v)| y.get(k).is_some_and(|w| rb_equal(v, w))))

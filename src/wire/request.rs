@@ -220,7 +220,7 @@ fn wire(r: &mut Reader, input: &str) -> Result<Result<Value, Error>, SyntaxError
 
 fn hash_field(name: &str, v: Value) -> Result<Map, Error> {
     match v {
-        Value::Hash(h) => Ok(crate::value::Shared::try_unwrap(h).unwrap_or_else(|h| (*h).clone())),
+        Value::Hash(h) => Ok(h),
         Value::Nil => Ok(Map::default()),
         _ => Err(invalid(format!("'{name}' must be an object"))),
     }

@@ -17,7 +17,7 @@ use std::borrow::Cow;
 
 use super::loader::{insert_pair, NodeKind};
 use super::scalar::tokenize_or_text;
-use crate::value::{List, Map, Shared, Str, Value};
+use crate::value::{List, Map, Str, Value};
 
 /// Where the values a document is read into are kept once (the file
 /// cache's interner, [`crate::data`]): the fast path builds each String and
@@ -29,7 +29,7 @@ pub(crate) trait Intern {
     fn string(&mut self, s: &str) -> Str;
     /// Replaces `a` (its elements kept already) with the kept Array equal
     /// to it, when the interner keeps such an Array.
-    fn array(&mut self, a: &mut Shared<List>);
+    fn array(&mut self, a: &mut List);
 }
 
 /// How deep the fast path nests collections before leaving the document to
@@ -478,7 +478,7 @@ impl<'a> Fast<'a, '_> {
                 Some(_) => return None,
             }
         }
-        let mut list = Shared::new(List::from(items));
+        let mut list = List::from(items);
         if let Some(intern) = self.intern.as_deref_mut() {
             intern.array(&mut list);
         }

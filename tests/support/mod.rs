@@ -158,7 +158,7 @@ pub fn load_case(dir: &Path) -> Result<Case, String> {
         .to_string();
     let settings = case_settings(&case, dir)?;
     let scope = match json_value(&expected["scope"]) {
-        Value::Hash(h) => (*h).clone(),
+        Value::Hash(h) => h,
         _ => Map::default(),
     };
     let results = expected["results"].as_array().ok_or("no results")?;

@@ -24,7 +24,7 @@ pub fn read_data_file(path: &PathBuf) -> Result<Value, String> {
 pub fn build_scope(a: &Args) -> Result<Map, String> {
     if let Some(f) = &a.scope_file {
         return match read_data_file(f)? {
-            Value::Hash(h) => Ok((*h).clone()),
+            Value::Hash(h) => Ok(h.clone()),
             _ => Err(format!("{}: the scope must be a hash", f.display())),
         };
     }
@@ -34,7 +34,7 @@ pub fn build_scope(a: &Args) -> Result<Map, String> {
                 // `puppet facts` output nests the facts under "values".
                 match h.get(&Value::from("values")).and_then(Value::as_hash) {
                     Some(v) if h.contains_key(&Value::from("name")) => v.clone(),
-                    _ => (*h).clone(),
+                    _ => h.clone(),
                 }
             }
             _ => return Err(format!("{}: the facts must be a hash", f.display())),

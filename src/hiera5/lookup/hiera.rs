@@ -8,7 +8,7 @@ use crate::hiera5::config::{HieraConfig, LayerKind};
 use crate::hiera5::modulepath::is_module_name;
 use crate::host::Warning;
 use crate::rubyre::Pattern;
-use crate::value::{Shared, Value};
+use crate::value::Value;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -222,12 +222,13 @@ pub(super) type OptionsMemo<T> = Kept<(usize, usize), PinnedOptions<T>>;
 /// over (changed files leave their old entries behind, and this bounds them).
 pub(super) const OPTIONS_MEMO_LIMIT: usize = 4096;
 
-/// The identity of a lookup_options hash (its allocation); `None` for
-/// anything that is not a hash.
+/// The identity of a lookup_options hash (its allocation; 0 for an empty
+/// one, which has none); `None` for anything that is not a hash.
 pub(super) fn options_identity(v: &Option<Value>) -> Option<usize> {
     match v {
-        None => Some(0),
-        Some(Value::Hash(h)) => Some(Shared::as_ptr(h) as *const u8 as usize),
+        // Not an address (those are aligned): apart from an empty hash.
+        None => Some(1),
+        Some(Value::Hash(h)) => Some(h.addr()),
         Some(_) => None,
     }
 }

@@ -14,7 +14,7 @@ use crate::hiera5::key::LookupKey;
 use crate::hiera5::merge::Strategy;
 use crate::host::Warning;
 use crate::value::Str;
-use crate::value::{Key, Map, Shared, Value};
+use crate::value::{Key, Map, Value};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
@@ -65,7 +65,7 @@ pub(super) struct ResolvedEntry {
     pub(super) locations: Vec<Location>,
     /// Each location's data hash, once read in this session (None inside:
     /// the file does not exist).
-    pub(super) data: Vec<OnceLock<Option<Shared<Map>>>>,
+    pub(super) data: Vec<OnceLock<Option<Map>>>,
     /// The interpolated `options`, when there are any.
     pub(super) options: Option<Value>,
 }
@@ -149,7 +149,7 @@ impl Hit {
 }
 
 /// A key index and the data it was built from.
-pub(super) type PinnedIndex = (Vec<Shared<Map>>, Arc<KeyIndex>);
+pub(super) type PinnedIndex = (Vec<Map>, Arc<KeyIndex>);
 
 /// Key indexes by the identity of the data they were built from. Each entry
 /// holds its data (`pinned`) so that the addresses in its key stay unique.
@@ -168,12 +168,7 @@ impl IndexCache {
         map.get(identity).map(|(_, index)| Arc::clone(index))
     }
 
-    pub(super) fn insert(
-        &self,
-        identity: Vec<usize>,
-        pinned: Vec<Shared<Map>>,
-        index: Arc<KeyIndex>,
-    ) {
+    pub(super) fn insert(&self, identity: Vec<usize>, pinned: Vec<Map>, index: Arc<KeyIndex>) {
         let mut map = self.map.lock();
         if map.len() >= Self::LIMIT {
             map.clear();
@@ -394,7 +389,7 @@ impl Invocation<'_> {
             for re in &hierarchy.entries {
                 for (loc, slot) in re.locations.iter().zip(&re.data) {
                     if let (Location::Path(path, _), Some(data)) = (loc, slot.get()) {
-                        self.check_module_keys(&entries[re.index], path, data.as_deref());
+                        self.check_module_keys(&entries[re.index], path, data.as_ref());
                     }
                 }
             }
@@ -420,7 +415,7 @@ impl Invocation<'_> {
                     None => match cache.data(path, format) {
                         Ok(now) => match (held, &now) {
                             (None, None) => true,
-                            (Some(a), Some(b)) => crate::value::Shared::ptr_eq(a, b),
+                            (Some(a), Some(b)) => Map::ptr_eq(a, b),
                             _ => false,
                         },
                         Err(_) => false,
@@ -660,7 +655,7 @@ impl Invocation<'_> {
     pub(super) fn hierarchy_data(
         &mut self,
         config: &Arc<HieraConfig>,
-        out: &mut Vec<Shared<Map>>,
+        out: &mut Vec<Map>,
     ) -> Result<()> {
         for default_hierarchy in [false, true] {
             if default_hierarchy && config.default_hierarchy.is_none() {
@@ -708,7 +703,7 @@ impl Invocation<'_> {
     ) -> Option<Arc<KeyIndex>> {
         // First the data of every location, in order (read through the
         // session's slots, so this is the session's snapshot).
-        let mut layout: Vec<Vec<Option<Shared<Map>>>> = Vec::with_capacity(resolved.entries.len());
+        let mut layout: Vec<Vec<Option<Map>>> = Vec::with_capacity(resolved.entries.len());
         for re in &resolved.entries {
             let entry = &entries[re.index];
             let format = indexed_format(self.hiera(), entry, re)?;
@@ -728,7 +723,7 @@ impl Invocation<'_> {
             .iter()
             .flat_map(|d| {
                 d.iter()
-                    .map(|m| m.as_ref().map_or(0, |m| Shared::as_ptr(m) as usize))
+                    .map(|m| m.as_ref().map_or(0, Map::addr))
                     .chain(std::iter::once(usize::MAX))
             })
             .collect();
@@ -825,11 +820,11 @@ impl Invocation<'_> {
     /// module's namespace) the first time.
     pub(super) fn slot_data(
         &self,
-        slot: &OnceLock<Option<Shared<Map>>>,
+        slot: &OnceLock<Option<Map>>,
         entry: &Entry,
         path: &Path,
         format: DataFormat,
-    ) -> Result<Option<Shared<Map>>> {
+    ) -> Result<Option<Map>> {
         if let Some(d) = slot.get() {
             return Ok(d.clone());
         }
@@ -842,7 +837,7 @@ impl Invocation<'_> {
             })
             .clone();
         if fresh {
-            self.check_module_keys(entry, path, kept.as_deref());
+            self.check_module_keys(entry, path, kept.as_ref());
         }
         Ok(kept)
     }

@@ -371,7 +371,7 @@ impl<'s> Invocation<'s> {
         }
         let lk = LookupKey::parse(key)?;
         let options = match self.lookup_options_for(&lk)? {
-            Some(Value::Hash(h)) => Some((*h).clone()),
+            Some(Value::Hash(h)) => Some(h.clone()),
             Some(other) => match crate::hiera5::key_options::index_error(&other) {
                 // Puppet reads `options['merge']` before the lookup when no
                 // merge is given, and `options['convert_to']` after a value

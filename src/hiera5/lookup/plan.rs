@@ -17,7 +17,7 @@
 
 use super::*;
 use crate::hiera5::config::HieraConfig;
-use crate::value::{Map, Shared, Value};
+use crate::value::{Map, Value};
 use std::sync::Arc;
 
 /// Why the quick path leaves a lookup to the general path. Each is a place
@@ -283,7 +283,7 @@ pub(super) fn index_hits<'i>(index: &'i KeyIndex, root: &str) -> &'i [Hit] {
 impl ResolvedHierarchy {
     /// The data of the location a stop names, as the session's slot holds
     /// it (`None`: not read in this session, or the file does not exist).
-    pub(super) fn stop_data(&self, stop: Stop) -> Option<&Shared<Map>> {
+    pub(super) fn stop_data(&self, stop: Stop) -> Option<&Map> {
         self.entries
             .get(stop.entry)?
             .data

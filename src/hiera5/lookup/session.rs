@@ -7,7 +7,7 @@ use crate::hiera5::config::{Entry, HieraConfig};
 use crate::hiera5::explain::{Explainer, Explanation};
 use crate::hiera5::known_variables::KnownVariables;
 use crate::host::Warning;
-use crate::value::{Key, Map, Shared, Value};
+use crate::value::{Key, Map, Value};
 use std::sync::{Arc, OnceLock};
 
 /// A scope bound to a [`Hiera`]: the node's variables and the caches that
@@ -339,7 +339,7 @@ impl Session {
     /// hierarchies and the file cache, as lookups read them. Locations
     /// that a host function or a Hiera 3 backend answers are not files
     /// libhiera reads, and are left out. Used by [`crate::hiera5::all_keys`].
-    pub(crate) fn layer_data(&self, module: Option<&str>) -> Result<Vec<Shared<Map>>> {
+    pub(crate) fn layer_data(&self, module: Option<&str>) -> Result<Vec<Map>> {
         let req = LookupRequest::default();
         let mut inv = Invocation::new(self, &req);
         let layers: &[Layer] = if module.is_some() {
