@@ -10,6 +10,8 @@
 //!
 //! The methods are named as `indexmap::IndexMap`'s, which this type replaced.
 
+mod frozen;
+
 use crate::shared_slice::{Form, SliceOrBox};
 use crate::value::Value;
 use hashbrown::hash_table::{Entry, HashTable};
@@ -31,14 +33,14 @@ const NARROW: usize = 1 << 16;
 /// the file cache was a `triomphe::Arc` (24 bytes) of a 16-byte map and
 /// its entries, two allocations; it is now one, 16 bytes smaller.
 ///
-/// A map of at most [`INDEXED`] entries without spare room, as the file
-/// cache keeps its Hashes, is its entries' shared slice (the small
-/// form); any other map (one being built or changed, or of more than
-/// [`INDEXED`] entries, which keeps a hash index) is a shared box of a
-/// `Vec` of its entries with its index (the big form). An empty map is no
-/// allocation. A change to a small map that adds or removes entries makes
-/// it big; [`Map::shrink_to_fit`] makes a map of at most [`INDEXED`]
-/// entries small again.
+/// A map without spare room, as the file cache keeps its Hashes, is its
+/// entries' shared slice (the small form) and, past [`INDEXED`] entries,
+/// a compact hash index after them in the same allocation (frozen: see
+/// `src/map/frozen.rs`); any other map (one being built or changed) is a
+/// shared box of a `Vec` of its entries with, past [`INDEXED`], a growable
+/// hash index (the big form). An empty map is no allocation. A change to
+/// a small map that adds or removes entries makes it big (a frozen one's
+/// index built again); [`Map::shrink_to_fit`] makes a map small again.
 #[derive(Clone, Default)]
 pub struct Map(SliceOrBox<(Value, Value), Big>);
 
@@ -249,7 +251,7 @@ impl Map {
     #[inline]
     fn entries(&self) -> &[(Value, Value)] {
         match self.0.form() {
-            Form::Slice(entries) => entries,
+            Form::Slice(entries, _) => entries,
             Form::Boxed(big) => &big.entries,
         }
     }
@@ -268,29 +270,51 @@ impl Map {
         }
     }
 
-    /// The entries and the hash index, kept when there are more than
-    /// [`INDEXED`] entries.
+    /// The entries and the growable form's hash index, kept when there
+    /// are more than [`INDEXED`] entries (a frozen map's is not this one:
+    /// see [`Map::frozen`]).
     #[inline]
     fn parts(&self) -> (&[(Value, Value)], Option<&Index>) {
         match self.0.form() {
-            Form::Slice(entries) => (entries, None),
+            Form::Slice(entries, _) => (entries, None),
             Form::Boxed(big) => (&big.entries, big.index.as_ref()),
         }
     }
 
-    /// The hash index, kept when there are more than [`INDEXED`] entries.
+    /// The growable form's hash index, kept when there are more than
+    /// [`INDEXED`] entries.
     #[inline]
     fn index(&self) -> Option<&Index> {
         self.parts().1
     }
 
+    /// A frozen map's index (`src/map/frozen.rs`), empty for any other.
+    #[inline]
+    fn frozen(&self) -> &[u16] {
+        match self.0.form() {
+            Form::Slice(_, tail) => tail,
+            Form::Boxed(_) => &[],
+        }
+    }
+
+    /// The frozen form of `entries` (more than [`INDEXED`], fewer than
+    /// [`frozen::WIDE_MAX`], of distinct keys): the entries and their
+    /// index in one allocation.
+    /// `low16`: the low 16 bits of each key's hash, by position, when
+    /// known (see [`frozen::build`]).
+    fn of_frozen(entries: Vec<(Value, Value)>, low16: Option<&[u16]>) -> Map {
+        let table = frozen::build(&entries, low16);
+        Map(SliceOrBox::slice_with_tail(entries, &table))
+    }
+
     /// The growable form, to change the entries: a small map's entries
-    /// are moved into a `Vec` (copied when shared), a shared big map is
-    /// copied.
+    /// are moved into a `Vec` (copied when shared; a frozen one's index
+    /// built again, growable), a shared big map is copied.
     #[inline]
     fn big(&mut self) -> &mut Big {
         if let Some(entries) = self.0.take_slice() {
-            *self = Map::of_parts(entries, None);
+            let index = (entries.len() > INDEXED).then(|| Index::of(&entries, entries.len()));
+            *self = Map::of_parts(entries, index);
         }
         self.big_mut()
     }
@@ -313,10 +337,22 @@ impl Map {
 
     /// The map of `pairs`, in order, as [`Map::insert`] of each would make
     /// it (a repeated key keeps its first position and takes the last
-    /// value), without spare room: of at most [`INDEXED`] pairs, built in
-    /// its final form at once (a parse's Hashes).
+    /// value), without spare room, built in its final form at once (a
+    /// parse's Hashes): small, frozen past [`INDEXED`] entries.
     pub(crate) fn of_pairs(pairs: impl ExactSizeIterator<Item = (Value, Value)>) -> Map {
         let n = pairs.len();
+        if n > INDEXED && n < frozen::WIDE_MAX {
+            // Built frozen at once (no growable index made and dropped).
+            let (entries, table) = frozen::collect(pairs, n);
+            let len = entries.len();
+            return if len <= INDEXED {
+                Map::of_small(entries)
+            } else if (len < frozen::NARROW_MAX) != (n < frozen::NARROW_MAX) {
+                Map::of_frozen(entries, None)
+            } else {
+                Map(SliceOrBox::slice_with_tail(entries, &table))
+            };
+        }
         if n > INDEXED {
             let mut map = Map::with_capacity(n);
             for (k, v) in pairs {
@@ -336,14 +372,14 @@ impl Map {
     }
 
     /// Whether the map has a hash index (more than [`INDEXED`] entries, or
-    /// sized for them and not shrunk).
+    /// sized for them and not shrunk), growable or frozen.
     #[cfg(test)]
     pub(crate) fn is_indexed(&self) -> bool {
-        self.index().is_some()
+        self.index().is_some() || !self.frozen().is_empty()
     }
 
-    /// Whether the map is in its `Small` form (a boxed slice of at most
-    /// [`INDEXED`] entries).
+    /// Whether the map is in its small form (a shared slice, frozen when
+    /// it has more than [`INDEXED`] entries).
     #[cfg(test)]
     pub(crate) fn is_small(&self) -> bool {
         !self.is_big()
@@ -357,7 +393,7 @@ impl Map {
     /// The number of entries the map has room for without allocating.
     pub fn capacity(&self) -> usize {
         match self.0.form() {
-            Form::Slice(entries) => entries.len(),
+            Form::Slice(entries, _) => entries.len(),
             Form::Boxed(big) => big.entries.capacity(),
         }
     }
@@ -369,9 +405,14 @@ impl Map {
 
     /// The position of `key`.
     pub fn get_index_of<Q: ?Sized + Hash + Equivalent<Value>>(&self, key: &Q) -> Option<usize> {
-        match self.parts() {
-            (entries, None) => entries.iter().position(|(k, _)| key.equivalent(k)),
-            (entries, Some(index)) => {
+        let (entries, index) = match self.0.form() {
+            Form::Slice(entries, []) => (entries, None),
+            Form::Slice(entries, table) => return frozen::find(entries, table, key),
+            Form::Boxed(big) => (&big.entries[..], big.index.as_ref()),
+        };
+        match index {
+            None => entries.iter().position(|(k, _)| key.equivalent(k)),
+            Some(index) => {
                 let wide = index.wide;
                 index
                     .table
@@ -449,7 +490,7 @@ impl Map {
         let end = self.len();
         if !self.is_big() {
             // A key present is replaced in place: the map stays small.
-            if let Some(i) = self.entries().iter().position(|(k, _)| *k == key) {
+            if let Some(i) = self.get_index_of(&key) {
                 return (
                     i,
                     Some(std::mem::replace(&mut self.entries_mut()[i].1, value)),
@@ -551,10 +592,17 @@ impl Map {
             entries.push((k.clone(), f(k, v)?));
         }
         if extra == 0 && index.is_none() {
-            // Exactly sized: the boxed slice takes the Vec's allocation.
-            return Ok(Map::of_small(entries));
+            // Exactly sized: the shared slice takes the Vec's entries, and
+            // a frozen map's index as it is (the same keys in the same
+            // places).
+            return Ok(Map(SliceOrBox::slice_with_tail(entries, self.frozen())));
         }
-        let mut out = Map::of_parts(entries, index.cloned());
+        let index = match index {
+            Some(index) => Some(index.clone()),
+            None if entries.len() > INDEXED => Some(Index::of(&entries, entries.len() + extra)),
+            None => None,
+        };
+        let mut out = Map::of_parts(entries, index);
         let big = out.big_mut();
         if let Some(index) = &mut big.index {
             let wide = index.wide;
@@ -693,10 +741,10 @@ impl Map {
         }
     }
 
-    /// Frees unused capacity, and the index of a map of at most
-    /// [`INDEXED`] entries (one sized for more, whose repeated keys left
-    /// fewer, is searched as a small one is): such a map becomes its
-    /// entries' boxed slice.
+    /// Frees unused capacity: the map becomes its entries' shared slice,
+    /// frozen (with a compact index after the entries) when it has more
+    /// than [`INDEXED`] entries. A map too large to freeze (of 65,535
+    /// entries or more) keeps its growable form, trimmed.
     pub fn shrink_to_fit(&mut self) {
         if !self.is_big() {
             return;
@@ -705,6 +753,20 @@ impl Map {
         if big.entries.len() <= INDEXED {
             let entries = std::mem::take(&mut big.entries);
             *self = Map::of_small(entries);
+            return;
+        }
+        if big.entries.len() < frozen::WIDE_MAX {
+            // A narrow index's slots hold the low 16 bits of their keys'
+            // hashes: the frozen index is built from them.
+            let low16 = big.index.as_ref().filter(|index| !index.wide).map(|index| {
+                let mut low = vec![0u16; big.entries.len()];
+                for &s in index.table.iter() {
+                    low[at(false, s)] = (s >> 16) as u16;
+                }
+                low
+            });
+            let entries = std::mem::take(&mut big.entries);
+            *self = Map::of_frozen(entries, low16.as_deref());
             return;
         }
         big.entries.shrink_to_fit();
@@ -768,15 +830,20 @@ impl Map {
             Vec::with_capacity(capacity),
             // The lowest map's index, with room: its keys are the first, at
             // the same positions.
-            lowest.index().map(|index| {
-                let wide = index.wide;
-                let mut room = Index::with_capacity(capacity, wide);
-                let rehash = rehash(wide, lowest.entries());
-                for s in index.table.iter() {
-                    room.table.insert_unique(rehash(s), *s, &rehash);
+            // (A frozen map's is built anew, growable.)
+            match lowest.index() {
+                Some(index) => {
+                    let wide = index.wide;
+                    let mut room = Index::with_capacity(capacity, wide);
+                    let rehash = rehash(wide, lowest.entries());
+                    for s in index.table.iter() {
+                        room.table.insert_unique(rehash(s), *s, &rehash);
+                    }
+                    Some(room)
                 }
-                room
-            }),
+                None if lowest.len() > INDEXED => Some(Index::of(lowest.entries(), capacity)),
+                None => None,
+            },
         );
         // Written in place (a pushed pair was built on the stack and read
         // back whole before its Nil's other half was written: a stall).
@@ -1004,11 +1071,44 @@ pub(crate) mod tests {
         assert_eq!(std::mem::size_of::<Value>(), 16);
         let m = Map::of_pairs([(key(1), Value::Int(1)), (key(2), Value::Int(2))].into_iter());
         assert!(m.is_small());
-        let Form::Slice(entries) = m.0.form() else {
-            panic!("a small map is a slice")
+        let Form::Slice(entries, []) = m.0.form() else {
+            panic!("a small map is a slice, without a tail")
         };
         assert_eq!(entries.as_ptr() as usize - m.addr(), 8);
         assert_eq!(Map::new().addr(), 0);
+        // Past INDEXED, frozen: the index follows the entries, its length
+        // (a u32) first.
+        let n = INDEXED + 1;
+        let m = Map::of_pairs((0..n).map(|i| (key(i), Value::Int(i as i64))));
+        let Form::Slice(entries, table) = m.0.form() else {
+            panic!("a frozen map is a slice")
+        };
+        assert_eq!(entries.len(), n);
+        assert_eq!(table.len(), 16);
+        assert_eq!(
+            table.as_ptr() as usize - m.addr(),
+            8 + 32 * n + 4,
+            "the index right after the entries"
+        );
+        for i in 0..n {
+            assert_eq!(m.get_index_of(&key(i)), Some(i));
+        }
+    }
+
+    /// A parse's Hash of repeated keys is frozen as the distinct keys
+    /// need, whichever kind of table the pairs' number called for.
+    #[test]
+    fn repeated_keys_freeze_to_the_distinct_keys() {
+        for (n, distinct) in [(300, 100), (300, 5), (20, 12), (70_000, 300), (70_000, 9)] {
+            let m = Map::of_pairs((0..n).map(|i| (key(i % distinct), Value::Int(i as i64))));
+            let mut reference = indexmap::IndexMap::new();
+            for i in 0..n {
+                reference.insert(key(i % distinct), Value::Int(i as i64));
+            }
+            agrees(&m, &reference, &format!("{n} pairs of {distinct} keys"));
+            assert!(m.is_small() && m.is_indexed() == (distinct > INDEXED));
+            assert!(m.get(&key(distinct)).is_none());
+        }
     }
 
     /// A clone shares the entries until one side changes: then that side
@@ -1152,7 +1252,10 @@ pub(crate) mod tests {
             };
             let at = format!("round {round}");
             agrees(&built, &reference, &at);
-            assert_eq!(built.is_small(), reference.len() <= INDEXED, "{at}");
+            assert!(
+                built.is_small(),
+                "{at}: shrunk, small (frozen past INDEXED)"
+            );
             assert_eq!(built.capacity(), built.len(), "{at}: no spare room");
             assert_eq!(built.is_indexed(), reference.len() > INDEXED, "{at}");
             let order: Vec<&Value> = built.keys().collect();
@@ -1201,7 +1304,8 @@ pub(crate) mod tests {
                 }
                 8 => {
                     *m = m.try_map_values::<()>(0, |_, v| Ok(v.clone())).unwrap();
-                    assert_eq!(m.is_small(), m.len() <= INDEXED, "{at}");
+                    assert!(m.is_small(), "{at}: a small map's copy is small");
+                    assert!(m.len() <= INDEXED || m.is_indexed(), "{at}");
                 }
                 9 => {
                     let all: Vec<(Value, Value)> = std::mem::take(m).into_iter().collect();
@@ -1237,7 +1341,7 @@ pub(crate) mod tests {
             agrees(&shared, &before, &at);
             m.shrink_to_fit();
             agrees(m, &reference, &at);
-            assert_eq!(m.is_small(), m.len() <= INDEXED, "{at}");
+            assert!(m.is_small(), "{at}: shrunk, small (frozen past INDEXED)");
         }
     }
 
@@ -1370,7 +1474,7 @@ pub(crate) mod tests {
                 }
                 assert_eq!(m.len(), reference.len());
                 assert!(
-                    m.len() <= INDEXED || m.index().is_some(),
+                    m.len() <= INDEXED || m.is_indexed(),
                     "an index beyond {INDEXED} entries"
                 );
                 for (i, (k, v)) in reference.iter().enumerate() {

@@ -23,6 +23,11 @@
 //! [`Header`] is also the first field of a [`SliceOrBox`]'s box: a header
 //! whose length is [`NOT_A_SLICE`] starts a box, so that the one pointer
 //! says which of the two it points at.
+//!
+//! A slice may carry a tail of `u16`s after its elements, in the same
+//! allocation (a frozen [`crate::Map`]'s hash index): the length's top bit
+//! ([`TAILED`]) says so, and the tail's own length, a `u32`, follows the
+//! elements. The tail is copied with the elements, never changed.
 
 use std::alloc::{alloc, dealloc, handle_alloc_error, Layout};
 use std::marker::PhantomData;
@@ -35,6 +40,10 @@ const IMMORTAL: u32 = 1 << 31;
 /// The length a [`Header`] has when it starts an allocation that is not a
 /// slice (see the module documentation).
 const NOT_A_SLICE: u32 = u32::MAX;
+
+/// The bit of a slice's [`Header`] length that says a tail follows the
+/// elements (see the module documentation).
+const TAILED: u32 = 1 << 31;
 
 /// The start of a shared allocation: its reference count and the number
 /// of elements that follow.
@@ -118,11 +127,62 @@ unsafe impl<T: Send + Sync> Sync for SharedSlice<T> {}
 impl<T> SharedSlice<T> {
     /// The layout of an allocation of `len` elements, and the offset of the
     /// first.
+    #[inline]
     fn layout(len: usize) -> (Layout, usize) {
+        let (layout, offset, _) = Self::layout_with_tail(len, 0);
+        (layout, offset)
+    }
+
+    /// The layout of an allocation of `len` elements and a tail of `tail`
+    /// `u16`s (none: no tail), the offset of the first element and that of
+    /// the tail's length (a `u32`, the `u16`s after it).
+    #[inline]
+    fn layout_with_tail(len: usize, tail: usize) -> (Layout, usize, usize) {
+        const FITS: &str = "a slice that fits the address space";
         let (layout, offset) = Layout::new::<Header>()
-            .extend(Layout::array::<T>(len).expect("a slice that fits the address space"))
-            .expect("a slice that fits the address space");
-        (layout.pad_to_align(), offset)
+            .extend(Layout::array::<T>(len).expect(FITS))
+            .expect(FITS);
+        if tail == 0 {
+            return (layout.pad_to_align(), offset, 0);
+        }
+        let (layout, tail_at) = layout.extend(Layout::new::<u32>()).expect(FITS);
+        let (layout, _) = layout
+            .extend(Layout::array::<u16>(tail).expect(FITS))
+            .expect(FITS);
+        (layout.pad_to_align(), offset, tail_at)
+    }
+
+    /// The offset of the tail's length in an allocation of `len` elements
+    /// that has a tail: [`SharedSlice::layout_with_tail`]'s, without its
+    /// checks (the allocation exists, so its layout was valid).
+    #[inline]
+    fn tail_at(len: usize) -> usize {
+        let (_, offset) = Self::layout(0);
+        let at = (offset + len * std::mem::size_of::<T>() + 3) & !3;
+        debug_assert_eq!(at, Self::layout_with_tail(len, 1).2);
+        at
+    }
+
+    /// The number of elements and of the tail's `u16`s of the allocation
+    /// at `header`.
+    #[inline]
+    fn dims(header: NonNull<Header>) -> (usize, usize) {
+        // SAFETY: the header lives while a reference does; a tailed slice's
+        // tail length was written after its elements (`from_vec_with_tail`).
+        unsafe {
+            let raw = (*header.as_ptr()).len;
+            let len = (raw & !TAILED) as usize;
+            if raw & TAILED == 0 {
+                return (len, 0);
+            }
+            let count = header
+                .as_ptr()
+                .cast::<u8>()
+                .add(Self::tail_at(len))
+                .cast::<u32>()
+                .read();
+            (len, count as usize)
+        }
     }
 
     /// The empty slice (no allocation).
@@ -134,25 +194,45 @@ impl<T> SharedSlice<T> {
     }
 
     /// The slice of `v`'s elements (moved, not cloned; `v`'s buffer freed).
-    pub(crate) fn from_vec(mut v: Vec<T>) -> SharedSlice<T> {
+    pub(crate) fn from_vec(v: Vec<T>) -> SharedSlice<T> {
         if v.is_empty() {
+            return SharedSlice::new();
+        }
+        SharedSlice::from_vec_with_tail(v, &[])
+    }
+
+    /// The slice of `v`'s elements (moved), with `tail` after them in the
+    /// same allocation (none when empty; see [`SharedSlice::tail`]).
+    pub(crate) fn from_vec_with_tail(mut v: Vec<T>, tail: &[u16]) -> SharedSlice<T> {
+        if v.is_empty() && tail.is_empty() {
             return SharedSlice::new();
         }
         let len = u32::try_from(v.len())
             .ok()
-            .filter(|&n| n != NOT_A_SLICE)
-            .expect("an Array or a Hash of fewer than 4 billion elements");
-        let (layout, offset) = Self::layout(v.len());
+            .filter(|&n| n < TAILED)
+            .expect("an Array or a Hash of fewer than 2 billion elements");
+        let tail_len = u32::try_from(tail.len()).expect("a tail of fewer than 4 billion u16s");
+        let (layout, offset, tail_at) = Self::layout_with_tail(v.len(), tail.len());
         // SAFETY: the layout has a non-zero size (the header). The header
-        // is written, then the elements are moved in and `v` forgets them.
+        // is written, then the elements are moved in and `v` forgets them,
+        // then the tail's length and the tail are copied in.
         unsafe {
             let p = alloc(layout);
             let Some(header) = NonNull::new(p.cast::<Header>()) else {
                 handle_alloc_error(layout)
             };
-            header.as_ptr().write(Header::new(len));
+            let flag = if tail.is_empty() { 0 } else { TAILED };
+            header.as_ptr().write(Header::new(len | flag));
             std::ptr::copy_nonoverlapping(v.as_ptr(), p.add(offset).cast::<T>(), v.len());
             v.set_len(0);
+            if !tail.is_empty() {
+                p.add(tail_at).cast::<u32>().write(tail_len);
+                std::ptr::copy_nonoverlapping(
+                    tail.as_ptr(),
+                    p.add(tail_at + 4).cast::<u16>(),
+                    tail.len(),
+                );
+            }
             SharedSlice {
                 ptr: Some(header),
                 _owns: PhantomData,
@@ -200,16 +280,48 @@ impl<T> SharedSlice<T> {
         unsafe { header.as_ptr().cast::<u8>().add(offset).cast::<T>() }
     }
 
+    /// The elements and the tail of the allocation at `header`.
+    ///
+    /// # Safety
+    /// `header` must be a `SharedSlice<T>`'s allocation that lives for
+    /// `'a`.
+    #[inline]
+    unsafe fn view<'a>(header: NonNull<Header>) -> (&'a [T], &'a [u16]) {
+        let (len, tail) = Self::dims(header);
+        // SAFETY: the allocation holds `len` initialized elements and, when
+        // `tail` is not 0, the tail's length and its `tail` u16s, written
+        // when it was made; it lives for 'a (the caller's promise).
+        unsafe {
+            let elements = std::slice::from_raw_parts(Self::elements(header), len);
+            if tail == 0 {
+                return (elements, &[]);
+            }
+            let at = header
+                .as_ptr()
+                .cast::<u8>()
+                .add(Self::tail_at(len) + 4)
+                .cast::<u16>();
+            (elements, std::slice::from_raw_parts(at, tail))
+        }
+    }
+
     /// The elements.
     #[inline]
     pub(crate) fn as_slice(&self) -> &[T] {
         match self.ptr {
             None => &[],
-            // SAFETY: the allocation holds `len` initialized elements, and
-            // lives while `self` does.
-            Some(h) => unsafe {
-                std::slice::from_raw_parts(Self::elements(h), (*h.as_ptr()).len as usize)
-            },
+            // SAFETY: the allocation lives while `self` does.
+            Some(h) => unsafe { Self::view(h).0 },
+        }
+    }
+
+    /// The tail that follows the elements (empty when there is none).
+    #[inline]
+    pub(crate) fn tail(&self) -> &[u16] {
+        match self.ptr {
+            None => &[],
+            // SAFETY: the allocation lives while `self` does.
+            Some(h) => unsafe { Self::view(h).1 },
         }
     }
 
@@ -258,19 +370,19 @@ impl<T: Clone> SharedSlice<T> {
     #[inline]
     pub(crate) fn make_mut(&mut self) -> &mut [T] {
         if !self.is_unique() {
-            *self = SharedSlice::from_vec(self.as_slice().to_vec());
+            *self = SharedSlice::from_vec_with_tail(self.as_slice().to_vec(), self.tail());
         }
         match self.ptr {
             None => &mut [],
             // SAFETY: this is the only reference, borrowed mutably.
             Some(h) => unsafe {
-                std::slice::from_raw_parts_mut(Self::elements(h), (*h.as_ptr()).len as usize)
+                std::slice::from_raw_parts_mut(Self::elements(h), Self::dims(h).0)
             },
         }
     }
 
-    /// The elements in a `Vec`: moved out when this is the only reference,
-    /// else cloned.
+    /// The elements in a `Vec` (the tail dropped): moved out when this is
+    /// the only reference, else cloned.
     pub(crate) fn into_vec(self) -> Vec<T> {
         if !self.is_unique() {
             return self.as_slice().to_vec();
@@ -281,11 +393,11 @@ impl<T: Clone> SharedSlice<T> {
         // SAFETY: the only reference: the elements are moved into the Vec
         // and the allocation freed without dropping them.
         unsafe {
-            let len = (*h.as_ptr()).len as usize;
+            let (len, tail) = Self::dims(h);
             let mut v = Vec::with_capacity(len);
             std::ptr::copy_nonoverlapping(Self::elements(h), v.as_mut_ptr(), len);
             v.set_len(len);
-            dealloc(h.as_ptr().cast::<u8>(), Self::layout(len).0);
+            dealloc(h.as_ptr().cast::<u8>(), Self::layout_with_tail(len, tail).0);
             v
         }
     }
@@ -315,9 +427,13 @@ impl<T> Drop for SharedSlice<T> {
             if !(*h.as_ptr()).release() {
                 return;
             }
-            let len = (*h.as_ptr()).len as usize;
+            let (len, tail) = Self::dims(h);
             std::ptr::drop_in_place(std::ptr::slice_from_raw_parts_mut(Self::elements(h), len));
-            dealloc(h.as_ptr().cast::<u8>(), Self::layout(len).0);
+            let layout = match tail {
+                0 => Self::layout(len).0,
+                _ => Self::layout_with_tail(len, tail).0,
+            };
+            dealloc(h.as_ptr().cast::<u8>(), layout);
         }
     }
 }
@@ -409,15 +525,22 @@ unsafe impl<E: Send + Sync, B: Send + Sync> Sync for SliceOrBox<E, B> {}
 
 /// What a [`SliceOrBox`] points at.
 pub(crate) enum Form<'a, E, B> {
-    Slice(&'a [E]),
+    /// The elements and the tail (empty when there is none).
+    Slice(&'a [E], &'a [u16]),
     Boxed(&'a B),
 }
 
 impl<E, B> SliceOrBox<E, B> {
     /// The slice of `v`'s elements (moved), in one allocation.
     pub(crate) fn slice(v: Vec<E>) -> SliceOrBox<E, B> {
+        SliceOrBox::slice_with_tail(v, &[])
+    }
+
+    /// The slice of `v`'s elements (moved) and `tail` after them, in one
+    /// allocation (see [`SharedSlice::from_vec_with_tail`]).
+    pub(crate) fn slice_with_tail(v: Vec<E>, tail: &[u16]) -> SliceOrBox<E, B> {
         SliceOrBox {
-            ptr: SharedSlice::from_vec(v).into_raw(),
+            ptr: SharedSlice::from_vec_with_tail(v, tail).into_raw(),
             _owns: PhantomData,
         }
     }
@@ -451,7 +574,7 @@ impl<E, B> SliceOrBox<E, B> {
     #[inline]
     pub(crate) fn form(&self) -> Form<'_, E, B> {
         match self.ptr {
-            None => Form::Slice(&[]),
+            None => Form::Slice(&[], &[]),
             // SAFETY: a header of length NOT_A_SLICE starts a Boxed<B>
             // (`boxed`), any other a SharedSlice<E> (`slice`); either lives
             // while `self` does.
@@ -459,10 +582,8 @@ impl<E, B> SliceOrBox<E, B> {
                 if (*h.as_ptr()).len() == NOT_A_SLICE {
                     Form::Boxed(&(*h.cast::<Boxed<B>>().as_ptr()).value)
                 } else {
-                    Form::Slice(std::slice::from_raw_parts(
-                        SharedSlice::<E>::elements(h),
-                        (*h.as_ptr()).len() as usize,
-                    ))
+                    let (elements, tail) = SharedSlice::<E>::view(h);
+                    Form::Slice(elements, tail)
                 }
             },
         }
@@ -512,7 +633,7 @@ impl<E: Clone, B: Clone> SliceOrBox<E, B> {
             Some(h) => unsafe {
                 Some(std::slice::from_raw_parts_mut(
                     SharedSlice::<E>::elements(h),
-                    (*h.as_ptr()).len() as usize,
+                    SharedSlice::<E>::dims(h).0,
                 ))
             },
         }
@@ -528,7 +649,7 @@ impl<E: Clone, B: Clone> SliceOrBox<E, B> {
         if !self.is_unique() {
             let copy = match self.form() {
                 Form::Boxed(b) => b.clone(),
-                Form::Slice(_) => return None,
+                Form::Slice(..) => return None,
             };
             *self = SliceOrBox::boxed(copy);
         }
@@ -539,7 +660,8 @@ impl<E: Clone, B: Clone> SliceOrBox<E, B> {
     }
 
     /// The slice's elements, taken out (moved when not shared, else
-    /// cloned), leaving an empty slice; `None` for a box (left as it is).
+    /// cloned; the tail dropped), leaving an empty slice; `None` for a box
+    /// (left as it is).
     pub(crate) fn take_slice(&mut self) -> Option<Vec<E>> {
         if self.is_boxed() {
             return None;
@@ -709,7 +831,7 @@ mod tests {
 
     fn read(s: &Either) -> (bool, Vec<u64>) {
         match s.form() {
-            Form::Slice(x) => (false, x.to_vec()),
+            Form::Slice(x, _) => (false, x.to_vec()),
             Form::Boxed(b) => (true, b.clone()),
         }
     }
