@@ -802,25 +802,36 @@ pub(crate) type Dep = (PathBuf, Option<Stamp>);
 
 /// A file's cached parse and the stamp the file had when it was read: 48
 /// bytes (issue 18: one per path, in the path table's node). The stamp is
-/// kept short ([`EntryStamp`]), its device in the [`Held`]'s spare bytes
-/// (see [`Held::dev`]); a stamp that does not fit is kept whole in the
-/// entry's [`EntryExtra`].
+/// kept short ([`EntryStamp`], 28 bytes), its device in the [`Held`]'s
+/// spare bytes (see [`Held::dev`]); a stamp that does not fit is kept whole
+/// in the entry's [`EntryExtra`].
 struct CacheEntry {
     stamp: EntryStamp,
-    held: Held,
     /// The watcher's generation in which the file was last found to have
     /// this stamp, watched (0: not watched): the entry holds, without a
-    /// `stat`, while it is the current one ([`crate::watch`]).
-    watched: u64,
+    /// `stat`, while it is the current one ([`crate::watch`]). 32 bits, in
+    /// what would be the stamp's padding: a generation past `u32::MAX` is
+    /// kept as 0 (never vouched for: the file is `stat`ed, as unwatched).
+    watched: u32,
+    held: Held,
 }
 
-/// A [`Stamp`] but its device, as a cache entry keeps it: 32 bytes, each
+/// The generation a [`CacheEntry`] keeps of `watched` (see
+/// [`CacheEntry::watched`]).
+fn short_generation(watched: u64) -> u32 {
+    u32::try_from(watched).unwrap_or(0)
+}
+
+/// A [`Stamp`] but its device, as a cache entry keeps it: 28 bytes, each
 /// field of the stamp given back exactly ([`EntryStamp::of`] is one to
-/// one on the stamps it takes).
+/// one on the stamps it takes). Aligned to 4 bytes (`packed(4)`), so that
+/// the entry's generation takes the 4 bytes a `u64`'s alignment would pad.
 #[derive(Clone, Copy, PartialEq, Eq)]
+#[repr(C, packed(4))]
 struct EntryStamp {
     ino: u64,
-    mtime_secs: i64,
+    /// The modification time's seconds, from 1970 to 2106.
+    mtime_secs: u32,
     /// Both times' nanoseconds, 30 bits each ([`NO_TIME`] as [`NO_NANOS`]).
     nanos: u64,
     /// The change time's seconds less the modification time's.
@@ -851,13 +862,14 @@ impl EntryStamp {
         size: 0,
     };
 
-    /// `s` without its device, if it fits: a size below 4 GiB, a change
-    /// time within 68 years of the modification time.
+    /// `s` without its device, if it fits: a size below 4 GiB, a
+    /// modification time from 1970 to 2106, a change time within 68 years
+    /// of it.
     #[inline]
     fn of(s: &Stamp) -> Option<EntryStamp> {
         Some(EntryStamp {
             ino: s.ino,
-            mtime_secs: s.mtime_secs,
+            mtime_secs: u32::try_from(s.mtime_secs).ok()?,
             nanos: short_nanos(s.mtime_nanos)? | (short_nanos(s.ctime_nanos)? << 30),
             ctime_delta: i32::try_from(s.ctime_secs.checked_sub(s.mtime_secs)?).ok()?,
             size: u32::try_from(s.size).ok()?,
@@ -993,8 +1005,8 @@ impl CacheEntry {
         });
         CacheEntry {
             stamp: kept,
-            held: Held::new(reading, dev, parsed, extra),
             watched: 0,
+            held: Held::new(reading, dev, parsed, extra),
         }
     }
 
@@ -1280,7 +1292,7 @@ impl FileCache {
         }
         match map.get(path_key(path))? {
             Slots::One(e)
-                if e.watched == gen
+                if u64::from(e.watched) == gen
                     && e.held.reading() == reading
                     && e.held
                         .extra()
@@ -1380,7 +1392,7 @@ impl FileCache {
                             recheck = Some((hash, e.held.parsed(), Box::from(e.deps())))
                         }
                         _ => {
-                            e.watched = watched;
+                            e.watched = short_generation(watched);
                             return Ok(Some(e.held.parsed()));
                         }
                     }
@@ -1412,7 +1424,7 @@ impl FileCache {
         // Read after the watch: vouched while nothing changes, if the file
         // is the one watched.
         if read.stamp == probe.stamp {
-            entry.watched = watched;
+            entry.watched = short_generation(watched);
         }
         match map.get_mut(path_key(path)) {
             Some(slots) => slots.set(tag, entry),
@@ -1549,7 +1561,7 @@ impl FileCache {
         if !e.stamp_is(&probe.stamp) || !e.deps().is_empty() || e.racy().is_some() {
             return None;
         }
-        e.watched = watched;
+        e.watched = short_generation(watched);
         e.held.data().map(same)
     }
 
@@ -1906,11 +1918,14 @@ mod tests {
     fn cache_entries_are_small() {
         assert_eq!(std::mem::size_of::<Parsed>(), 16);
         assert_eq!(std::mem::size_of::<Held>(), 16);
-        assert_eq!(std::mem::size_of::<EntryStamp>(), 32);
-        // 8 bytes of them the watcher's generation (`CacheEntry::watched`):
+        assert_eq!(std::mem::size_of::<EntryStamp>(), 28);
+        // 4 bytes of them the watcher's generation (`CacheEntry::watched`):
         // what spares every later session the entry's `stat`.
-        assert_eq!(std::mem::size_of::<CacheEntry>(), 56);
-        assert_eq!(std::mem::size_of::<Slots>(), 56);
+        assert_eq!(std::mem::size_of::<CacheEntry>(), 48);
+        assert_eq!(std::mem::size_of::<Slots>(), 48);
+        // A generation past 32 bits is never vouched for.
+        assert_eq!(short_generation(u64::from(u32::MAX)), u32::MAX);
+        assert_eq!(short_generation(u64::from(u32::MAX) + 1), 0);
         assert_eq!(std::mem::size_of::<Stamp>(), 48);
     }
 
@@ -1952,6 +1967,8 @@ mod tests {
             Some(t + Duration::from_secs(1 << 31)),
             Some(t - Duration::from_secs(1 << 31)),
             Some(t - Duration::from_secs((1 << 31) + 1)),
+            Some(SystemTime::UNIX_EPOCH + Duration::from_secs(u64::from(u32::MAX))),
+            Some(SystemTime::UNIX_EPOCH + Duration::new(u64::from(u32::MAX) + 1, 5)),
         ];
         let mut stamps = Vec::new();
         for &dev in &devs {
