@@ -496,12 +496,15 @@ impl Map {
                     Some(std::mem::replace(&mut self.entries_mut()[i].1, value)),
                 );
             }
-            let big = self.big();
-            big.entries.push((key, value));
-            if big.entries.len() > INDEXED {
-                big.build_index();
+            // (A frozen map goes on as a big one: `big` builds its index.)
+            if self.frozen().is_empty() {
+                let big = self.big();
+                big.entries.push((key, value));
+                if big.entries.len() > INDEXED {
+                    big.build_index();
+                }
+                return (end, None);
             }
-            return (end, None);
         }
         let big = self.big();
         if end >= NARROW {

@@ -45,6 +45,25 @@ const NOT_A_SLICE: u32 = u32::MAX;
 /// elements (see the module documentation).
 const TAILED: u32 = 1 << 31;
 
+/// The [`Header`] length of a slice of `n` elements, with or without a
+/// tail: below [`TAILED`] (the bit is the tail's), and below `TAILED - 1`
+/// with one (`TAILED | len` must not be [`NOT_A_SLICE`], a box's mark).
+/// Longer slices (2 GiB of a String, 2^31 elements) are refused with a
+/// panic, which the C ABI's guard turns into `HIERA_PANIC`; a data file is
+/// at most `MAX_FILE_SIZE` (256 MiB).
+fn header_len(n: usize, tailed: bool) -> u32 {
+    let limit = if tailed { TAILED - 1 } else { TAILED };
+    let len = u32::try_from(n)
+        .ok()
+        .filter(|&len| len < limit)
+        .expect("a String, Array or Hash of fewer than 2^31 bytes or elements");
+    if tailed {
+        len | TAILED
+    } else {
+        len
+    }
+}
+
 /// The start of a shared allocation: its reference count and the number
 /// of elements that follow.
 #[repr(C)]
@@ -83,10 +102,25 @@ impl Header {
     /// drops the elements and frees the allocation).
     #[inline]
     fn release(&self) -> bool {
-        if self.count.load(Ordering::Relaxed) >= IMMORTAL {
-            return false;
+        // One compare-and-swap, so that a count that reached IMMORTAL
+        // between a check and a decrement is not counted down (a separate
+        // load and `fetch_sub` could leave it one below the references).
+        let mut count = self.count.load(Ordering::Relaxed);
+        loop {
+            if count >= IMMORTAL {
+                return false;
+            }
+            match self.count.compare_exchange_weak(
+                count,
+                count - 1,
+                Ordering::Release,
+                Ordering::Relaxed,
+            ) {
+                Ok(_) => break,
+                Err(now) => count = now,
+            }
         }
-        if self.count.fetch_sub(1, Ordering::Release) != 1 {
+        if count != 1 {
             return false;
         }
         // As `Arc::drop`: every other reference's uses happen before the
@@ -207,10 +241,7 @@ impl<T> SharedSlice<T> {
         if v.is_empty() && tail.is_empty() {
             return SharedSlice::new();
         }
-        let len = u32::try_from(v.len())
-            .ok()
-            .filter(|&n| n < TAILED)
-            .expect("an Array or a Hash of fewer than 2 billion elements");
+        let len = header_len(v.len(), !tail.is_empty());
         let tail_len = u32::try_from(tail.len()).expect("a tail of fewer than 4 billion u16s");
         let (layout, offset, tail_at) = Self::layout_with_tail(v.len(), tail.len());
         // SAFETY: the layout has a non-zero size (the header). The header
@@ -221,8 +252,7 @@ impl<T> SharedSlice<T> {
             let Some(header) = NonNull::new(p.cast::<Header>()) else {
                 handle_alloc_error(layout)
             };
-            let flag = if tail.is_empty() { 0 } else { TAILED };
-            header.as_ptr().write(Header::new(len | flag));
+            header.as_ptr().write(Header::new(len));
             std::ptr::copy_nonoverlapping(v.as_ptr(), p.add(offset).cast::<T>(), v.len());
             v.set_len(0);
             if !tail.is_empty() {
@@ -450,10 +480,7 @@ impl<T: Copy> SharedSlice<T> {
         if items.is_empty() {
             return SharedSlice::new();
         }
-        let len = u32::try_from(items.len())
-            .ok()
-            .filter(|&n| n != NOT_A_SLICE)
-            .expect("a slice of fewer than 4 billion elements");
+        let len = header_len(items.len(), false);
         let (layout, offset) = Self::layout(items.len());
         // SAFETY: the layout has a non-zero size (the header); the header
         // is written, then the elements copied (`T: Copy`).
@@ -734,6 +761,25 @@ mod tests {
         assert_eq!(std::mem::size_of::<Option<SharedSlice<u64>>>(), 16);
         assert_eq!(SharedSlice::<(u64, u64)>::layout(2).0.size(), 8 + 32);
         assert_eq!(SharedSlice::<u64>::layout(0).1, 8);
+    }
+
+    #[test]
+    fn a_length_never_reads_as_a_tail_or_a_box() {
+        assert_eq!(header_len(5, false), 5);
+        assert_eq!(header_len(5, true), 5 | TAILED);
+        assert_eq!(header_len(TAILED as usize - 1, false), TAILED - 1);
+        assert_eq!(header_len(TAILED as usize - 2, true), NOT_A_SLICE - 1);
+        for (n, tailed) in [
+            (TAILED as usize, false),
+            (TAILED as usize - 1, true),
+            (u32::MAX as usize, false),
+            (1 << 40, false),
+        ] {
+            assert!(
+                std::panic::catch_unwind(|| header_len(n, tailed)).is_err(),
+                "{n} {tailed}"
+            );
+        }
     }
 
     #[test]

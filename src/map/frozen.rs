@@ -131,6 +131,8 @@ pub(super) fn collect(
                 at = (at + 1) & mask;
             }
         }
+        // More pairs than `n` would overflow a slot or fill the table.
+        assert!(entries.len() < n, "frozen::collect: more pairs than said");
         entries.push((k, v));
     }
     (entries, table)
