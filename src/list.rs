@@ -15,7 +15,7 @@
 //! ([`crate::stack::grow`]), so that dropping an Array nested as deep as the
 //! YAML loader allows cannot overflow a host thread's stack.
 
-use crate::shared_slice::SharedSlice;
+use crate::shared_slice::{Handle, SharedSlice};
 use crate::value::Value;
 use std::ops::{Deref, DerefMut};
 

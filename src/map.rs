@@ -12,7 +12,7 @@
 
 mod frozen;
 
-use crate::shared_slice::{Form, SliceOrBox};
+use crate::shared_slice::{Form, Handle, SliceOrBox};
 use crate::value::Value;
 use hashbrown::hash_table::{Entry, HashTable};
 use indexmap::Equivalent;

@@ -67,7 +67,7 @@ fn header_len(n: usize, tailed: bool) -> u32 {
 /// The start of a shared allocation: its reference count and the number
 /// of elements that follow.
 #[repr(C)]
-struct Header {
+pub(crate) struct Header {
     count: AtomicU32,
     len: u32,
 }
@@ -142,6 +142,68 @@ impl Header {
     /// what only they hold).
     fn count(&self) -> u32 {
         self.count.load(Ordering::Acquire)
+    }
+}
+
+/// What a handle to a shared allocation ([`SharedSlice`], [`SliceOrBox`])
+/// tells of it, written once from its pointer.
+///
+/// # Safety
+/// [`Handle::raw`] must give the header of an allocation that lives while
+/// the handle does, or `None` (no allocation).
+pub(crate) unsafe trait Handle {
+    /// The allocation's header (`None`: empty, no allocation).
+    fn raw(&self) -> Option<NonNull<Header>>;
+
+    /// The header, if there is an allocation.
+    #[inline]
+    fn header(&self) -> Option<&Header> {
+        // SAFETY: the header lives while `self` does (the trait's contract).
+        self.raw().map(|h| unsafe { &*h.as_ptr() })
+    }
+
+    /// Whether no other reference shares the allocation (an empty handle
+    /// is not shared): its holder may change it in place.
+    #[inline]
+    fn is_unique(&self) -> bool {
+        self.header().is_none_or(Header::is_unique)
+    }
+
+    /// The number of references to the allocation (1 when empty).
+    fn strong_count(&self) -> usize {
+        self.header().map_or(1, |h| h.count() as usize)
+    }
+
+    /// The allocation's address (0 when empty): an identity while it lives.
+    #[inline]
+    fn addr(&self) -> usize {
+        self.raw().map_or(0, |p| p.as_ptr() as usize)
+    }
+
+    /// Whether both are the same allocation (two empty handles are).
+    #[inline]
+    fn ptr_eq(a: &Self, b: &Self) -> bool
+    where
+        Self: Sized,
+    {
+        a.raw() == b.raw()
+    }
+}
+
+// SAFETY: `ptr` is the slice's own allocation, freed by its last drop.
+unsafe impl<T> Handle for SharedSlice<T> {
+    #[inline]
+    fn raw(&self) -> Option<NonNull<Header>> {
+        self.ptr
+    }
+}
+
+// SAFETY: `ptr` is the slice's or the box's own allocation, freed by its
+// last drop.
+unsafe impl<E, B> Handle for SliceOrBox<E, B> {
+    #[inline]
+    fn raw(&self) -> Option<NonNull<Header>> {
+        self.ptr
     }
 }
 
@@ -360,38 +422,6 @@ impl<T> SharedSlice<T> {
     pub(crate) fn len(&self) -> usize {
         self.as_slice().len()
     }
-
-    /// The header, if there is an allocation.
-    #[inline]
-    fn header(&self) -> Option<&Header> {
-        // SAFETY: the header lives while `self` does.
-        self.ptr.map(|h| unsafe { &*h.as_ptr() })
-    }
-
-    /// Whether this is the only reference to the elements (an empty slice
-    /// is).
-    #[inline]
-    pub(crate) fn is_unique(&self) -> bool {
-        self.header().is_none_or(Header::is_unique)
-    }
-
-    /// The number of references to the elements (1 for an empty slice).
-    pub(crate) fn strong_count(&self) -> usize {
-        self.header().map_or(1, |h| h.count() as usize)
-    }
-
-    /// Whether both are the same allocation (two empty slices are).
-    #[inline]
-    pub(crate) fn ptr_eq(a: &SharedSlice<T>, b: &SharedSlice<T>) -> bool {
-        a.ptr == b.ptr
-    }
-
-    /// The allocation's address (0 for an empty slice): an identity while
-    /// the slice lives.
-    #[inline]
-    pub(crate) fn addr(&self) -> usize {
-        self.ptr.map_or(0, |p| p.as_ptr() as usize)
-    }
 }
 
 impl<T: Clone> SharedSlice<T> {
@@ -584,13 +614,6 @@ impl<E, B> SliceOrBox<E, B> {
         }
     }
 
-    /// The header, if there is an allocation.
-    #[inline]
-    fn header(&self) -> Option<&Header> {
-        // SAFETY: the header lives while `self` does.
-        self.ptr.map(|h| unsafe { &*h.as_ptr() })
-    }
-
     /// Whether this points at a box.
     #[inline]
     pub(crate) fn is_boxed(&self) -> bool {
@@ -614,30 +637,6 @@ impl<E, B> SliceOrBox<E, B> {
                 }
             },
         }
-    }
-
-    /// Whether no other reference shares the allocation (an empty slice is
-    /// not shared).
-    #[inline]
-    pub(crate) fn is_unique(&self) -> bool {
-        self.header().is_none_or(Header::is_unique)
-    }
-
-    /// The number of references to the allocation (1 when empty).
-    pub(crate) fn strong_count(&self) -> usize {
-        self.header().map_or(1, |h| h.count() as usize)
-    }
-
-    /// Whether both are the same allocation (two empty slices are).
-    #[inline]
-    pub(crate) fn ptr_eq(a: &SliceOrBox<E, B>, b: &SliceOrBox<E, B>) -> bool {
-        a.ptr == b.ptr
-    }
-
-    /// The allocation's address (0 when empty): an identity while it lives.
-    #[inline]
-    pub(crate) fn addr(&self) -> usize {
-        self.ptr.map_or(0, |p| p.as_ptr() as usize)
     }
 }
 
