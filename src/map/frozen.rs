@@ -39,6 +39,78 @@ fn slots_for(n: usize) -> usize {
     (n + n / 3 + 1).next_power_of_two()
 }
 
+/// An empty table for `n` entries (narrow below [`NARROW_MAX`]: one `u16`
+/// a slot, else two).
+fn table_for(n: usize) -> Vec<u16> {
+    let slots = slots_for(n);
+    vec![0u16; if n < NARROW_MAX { slots } else { 2 * slots }]
+}
+
+/// Where a probe for a key ended.
+enum Probe {
+    /// At the entry of this position, whose key `same` said is the key.
+    Found(usize),
+    /// At this empty slot: the key is not in the table.
+    Empty(usize),
+}
+
+/// Probes `table` (narrow or wide) for a key of `hash` (its
+/// [`place_hash`]): slot by slot from the key's place until an empty one,
+/// asking `same` about each entry whose tag agrees. The one probing loop,
+/// for lookups ([`find`]) and for building ([`build`], [`collect`]).
+#[inline]
+fn probe(table: &[u16], narrow: bool, hash: u32, mut same: impl FnMut(usize) -> bool) -> Probe {
+    if narrow {
+        let mask = table.len() - 1;
+        let tag = narrow_tag(hash);
+        let mut at = hash as usize & mask;
+        loop {
+            let slot = table[at];
+            if slot == 0 {
+                return Probe::Empty(at);
+            }
+            if slot >> 8 == tag {
+                let i = usize::from(slot & 0xff) - 1;
+                if same(i) {
+                    return Probe::Found(i);
+                }
+            }
+            at = (at + 1) & mask;
+        }
+    } else {
+        let mask = table.len() / 2 - 1;
+        let tag = wide_tag(hash);
+        let mut at = hash as usize & mask;
+        loop {
+            let position = table[2 * at + 1];
+            if position == 0 {
+                return Probe::Empty(at);
+            }
+            if table[2 * at] == tag {
+                let i = usize::from(position) - 1;
+                if same(i) {
+                    return Probe::Found(i);
+                }
+            }
+            at = (at + 1) & mask;
+        }
+    }
+}
+
+/// Puts the entry of position `i` (its key's hash `hash`) in the empty slot
+/// `at` that [`probe`] found.
+#[inline]
+fn fill(table: &mut [u16], narrow: bool, at: usize, hash: u32, i: usize) {
+    // `i + 1` fits: below NARROW_MAX (8 bits) or WIDE_MAX (16 bits).
+    let position = (i + 1) as u16;
+    if narrow {
+        table[at] = (narrow_tag(hash) << 8) | position;
+    } else {
+        table[2 * at] = wide_tag(hash);
+        table[2 * at + 1] = position;
+    }
+}
+
 /// The index of `entries` (fewer than [`WIDE_MAX`], of distinct keys), as a
 /// frozen map's tail. `low16`, when given, holds the low 16 bits of each
 /// key's hash, by position (what a narrow index keeps): a map of fewer
@@ -46,29 +118,16 @@ fn slots_for(n: usize) -> usize {
 pub(super) fn build(entries: &[(Value, Value)], low16: Option<&[u16]>) -> Vec<u16> {
     let n = entries.len();
     debug_assert!(n < WIDE_MAX);
-    let slots = slots_for(n);
-    let mask = slots - 1;
     let narrow = n < NARROW_MAX;
-    let mut table = vec![0u16; if narrow { slots } else { 2 * slots }];
+    let mut table = table_for(n);
     for (i, (k, _)) in entries.iter().enumerate() {
         let hash = match low16 {
             Some(low) if narrow => u32::from(low[i]),
             _ => place_hash(narrow, super::hash_of(k)),
         };
-        let mut at = hash as usize & mask;
-        // `i + 1` fits: below NARROW_MAX (8 bits) or WIDE_MAX (16 bits).
-        let position = (i + 1) as u16;
-        if narrow {
-            while table[at] != 0 {
-                at = (at + 1) & mask;
-            }
-            table[at] = (narrow_tag(hash) << 8) | position;
-        } else {
-            while table[2 * at + 1] != 0 {
-                at = (at + 1) & mask;
-            }
-            table[2 * at] = wide_tag(hash);
-            table[2 * at + 1] = position;
+        // The keys are distinct: no slot is theirs yet.
+        if let Probe::Empty(at) = probe(&table, narrow, hash, |_| false) {
+            fill(&mut table, narrow, at, hash, i);
         }
     }
     table
@@ -85,55 +144,21 @@ pub(super) fn collect(
     n: usize,
 ) -> (Vec<(Value, Value)>, Vec<u16>) {
     debug_assert!(n < WIDE_MAX);
-    let slots = slots_for(n);
-    let mask = slots - 1;
     let narrow = n < NARROW_MAX;
-    let mut table = vec![0u16; if narrow { slots } else { 2 * slots }];
+    let mut table = table_for(n);
     let mut entries: Vec<(Value, Value)> = Vec::with_capacity(n);
-    'pairs: for (k, v) in pairs {
+    for (k, v) in pairs {
         let hash = place_hash(narrow, super::hash_of(&k));
-        let mut at = hash as usize & mask;
-        // Below `n`: fits 8 bits (narrow) or 16 (wide).
-        let position = (entries.len() + 1) as u16;
-        if narrow {
-            let tag = narrow_tag(hash);
-            loop {
-                let slot = table[at];
-                if slot == 0 {
-                    table[at] = (tag << 8) | position;
-                    break;
-                }
-                if slot >> 8 == tag {
-                    let i = usize::from(slot & 0xff) - 1;
-                    if entries[i].0 == k {
-                        entries[i].1 = v;
-                        continue 'pairs;
-                    }
-                }
-                at = (at + 1) & mask;
-            }
-        } else {
-            let tag = wide_tag(hash);
-            loop {
-                let found = table[2 * at + 1];
-                if found == 0 {
-                    table[2 * at] = tag;
-                    table[2 * at + 1] = position;
-                    break;
-                }
-                if table[2 * at] == tag {
-                    let i = usize::from(found) - 1;
-                    if entries[i].0 == k {
-                        entries[i].1 = v;
-                        continue 'pairs;
-                    }
-                }
-                at = (at + 1) & mask;
+        match probe(&table, narrow, hash, |i| entries[i].0 == k) {
+            Probe::Found(i) => entries[i].1 = v,
+            Probe::Empty(at) => {
+                // More pairs than `n` would overflow a slot or fill the
+                // table.
+                assert!(entries.len() < n, "frozen::collect: more pairs than said");
+                fill(&mut table, narrow, at, hash, entries.len());
+                entries.push((k, v));
             }
         }
-        // More pairs than `n` would overflow a slot or fill the table.
-        assert!(entries.len() < n, "frozen::collect: more pairs than said");
-        entries.push((k, v));
     }
     (entries, table)
 }
@@ -147,40 +172,9 @@ where
 {
     let narrow = entries.len() < NARROW_MAX;
     let hash = place_hash(narrow, super::hash_of(key));
-    if narrow {
-        let mask = table.len() - 1;
-        let tag = narrow_tag(hash);
-        let mut at = hash as usize & mask;
-        loop {
-            let slot = table[at];
-            if slot == 0 {
-                return None;
-            }
-            if slot >> 8 == tag {
-                let i = usize::from(slot & 0xff) - 1;
-                if key.equivalent(&entries[i].0) {
-                    return Some(i);
-                }
-            }
-            at = (at + 1) & mask;
-        }
-    } else {
-        let mask = table.len() / 2 - 1;
-        let tag = wide_tag(hash);
-        let mut at = hash as usize & mask;
-        loop {
-            let position = table[2 * at + 1];
-            if position == 0 {
-                return None;
-            }
-            if table[2 * at] == tag {
-                let i = usize::from(position) - 1;
-                if key.equivalent(&entries[i].0) {
-                    return Some(i);
-                }
-            }
-            at = (at + 1) & mask;
-        }
+    match probe(table, narrow, hash, |i| key.equivalent(&entries[i].0)) {
+        Probe::Found(i) => Some(i),
+        Probe::Empty(_) => None,
     }
 }
 
