@@ -9,9 +9,11 @@ use crate::hiera5::lookup::{Options, Strict};
 use crate::path_table::PathTable;
 use crate::probe_cache::ProbeCache;
 use crate::string_set::StringSet;
+use crate::thin_set::ThinSet;
 use crate::value::Str;
 use crate::value::{List, Map, Value};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
+use std::hash::BuildHasher;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -454,7 +456,9 @@ fn json_data_root(bytes: &[u8], path: &Path) -> Result<Value> {
 #[derive(Default)]
 struct Interner {
     strings: StringSet,
-    arrays: HashSet<List, foldhash::fast::RandomState>,
+    arrays: ThinSet<List>,
+    /// The hasher of `arrays`' Arrays.
+    hasher: foldhash::fast::RandomState,
     /// The sets' size after the last purge.
     after_purge: usize,
 }
@@ -507,15 +511,15 @@ impl Interner {
         if !flat {
             return;
         }
-        match self.arrays.get(&*a) {
-            Some(shared) => {
-                if !List::ptr_eq(shared, a) {
-                    *a = shared.clone();
-                }
-            }
-            None => {
-                self.arrays.insert(a.clone());
-            }
+        let hasher = &self.hasher;
+        let shared = self.arrays.get_or_insert_with(
+            hasher.hash_one(&*a),
+            |k| k == a,
+            || a.clone(),
+            |k| hasher.hash_one(k),
+        );
+        if !List::ptr_eq(shared, a) {
+            *a = shared.clone();
         }
     }
 
@@ -527,12 +531,17 @@ impl Interner {
         if self.strings.len() + self.arrays.len() < MIN_PURGE.max(2 * self.after_purge) {
             return;
         }
-        self.arrays.retain(|a| a.strong_count() > 1);
-        self.strings.retain_shared();
-        if self.arrays.len() * 4 < self.arrays.capacity() {
-            self.arrays.shrink_to_fit();
-        }
+        self.retain_shared();
         self.after_purge = self.strings.len() + self.arrays.len();
+    }
+
+    /// Drops the values only the sets refer to (Arrays first: they hold
+    /// strings).
+    fn retain_shared(&mut self) {
+        let hasher = &self.hasher;
+        self.arrays
+            .retain(|a| a.strong_count() > 1, |k| hasher.hash_one(k));
+        self.strings.retain_shared();
     }
 }
 
@@ -2236,10 +2245,8 @@ mod tests {
         }
         // (A document the fast path leaves to the full loader part way may
         // leave strings only the set holds: dropped by the next purge.)
-        a.arrays.retain(|x| x.strong_count() > 1);
-        a.strings.retain_shared();
-        b.arrays.retain(|x| x.strong_count() > 1);
-        b.strings.retain_shared();
+        a.retain_shared();
+        b.retain_shared();
         assert_eq!(a.strings.len(), b.strings.len());
         assert_eq!(a.arrays.len(), b.arrays.len());
         assert!(

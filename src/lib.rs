@@ -41,6 +41,7 @@ mod shared_slice;
 pub mod stack;
 pub mod string;
 mod string_set;
+mod thin_set;
 pub mod value;
 mod watch;
 pub mod wire;

@@ -528,8 +528,9 @@ impl<T: Copy> SharedSlice<T> {
 
 /// An immutable reference-counted string: a [`SharedSlice`] of its UTF-8
 /// bytes (8 bytes of header where `arcstr::ArcStr` has 16: issue 18, one
-/// per long string of the file cache).
-#[derive(Clone)]
+/// per long string of the file cache). Its default is the empty string,
+/// with no allocation.
+#[derive(Clone, Default)]
 pub(crate) struct SharedStr(SharedSlice<u8>);
 
 impl SharedStr {

@@ -1,20 +1,21 @@
 //! [`StringSet`]: the file cache's set of shared heap strings (see the
-//! interner in [`crate::data`]), one thin pointer per bucket.
+//! interner in [`crate::data`]), one thin pointer per slot.
 //!
 //! A `HashSet<Str>` holds a 16-byte [`Str`] per bucket, in a table that is
 //! a power of two and at most 7/8 full; the strings it shares are all on the
-//! heap, so an 8-byte [`SharedStr`] says as much, and halves the set (issue
-//! 18: 0.28 MB on a corpus of 1.5 MB of YAML).
+//! heap, so an 8-byte [`SharedStr`] says as much, in a [`ThinSet`] that
+//! stays 7/10 to 7/8 full (issue 18: 0.28 MB, then 0.15 MB, now 0.08 MB of
+//! deep-1's cache of 1.5 MB of YAML).
 
 use crate::shared_slice::SharedStr;
 use crate::string::Str;
-use hashbrown::hash_table::HashTable;
+use crate::thin_set::ThinSet;
 use std::hash::BuildHasher;
 
 /// A set of heap strings, found by their text (see the module).
 #[derive(Default)]
 pub(crate) struct StringSet {
-    table: HashTable<SharedStr>,
+    table: ThinSet<SharedStr>,
     hasher: foldhash::fast::RandomState,
 }
 
@@ -25,17 +26,7 @@ impl StringSet {
         let Some(heap) = s.heap() else {
             return s.clone();
         };
-        let hash = self.hasher.hash_one(heap.as_str());
-        let hasher = &self.hasher;
-        let kept = self
-            .table
-            .entry(
-                hash,
-                |k| k.as_str() == heap.as_str(),
-                |k| hasher.hash_one(k.as_str()),
-            )
-            .or_insert_with(|| heap.clone());
-        Str::from_shared(kept.get())
+        self.kept(heap.as_str(), || heap.clone())
     }
 
     /// The string of the set equal to `s`, as [`Self::intern`], without
@@ -45,13 +36,20 @@ impl StringSet {
         if s.len() <= crate::string::INLINE {
             return Str::new(s);
         }
-        let hash = self.hasher.hash_one(s);
+        self.kept(s, || SharedStr::new(s))
+    }
+
+    /// The string of the set whose text is `s`, added by `make` when there
+    /// is none.
+    fn kept(&mut self, s: &str, make: impl FnOnce() -> SharedStr) -> Str {
         let hasher = &self.hasher;
-        let kept = self
-            .table
-            .entry(hash, |k| k.as_str() == s, |k| hasher.hash_one(k.as_str()))
-            .or_insert_with(|| SharedStr::new(s));
-        Str::from_shared(kept.get())
+        let kept = self.table.get_or_insert_with(
+            hasher.hash_one(s),
+            |k| k.as_str() == s,
+            make,
+            |k| hasher.hash_one(k.as_str()),
+        );
+        Str::from_shared(kept)
     }
 
     /// The number of strings kept.
@@ -61,11 +59,9 @@ impl StringSet {
 
     /// Drops the strings nothing else refers to.
     pub(crate) fn retain_shared(&mut self) {
-        self.table.retain(|s| s.strong_count() > 1);
-        if self.table.len() * 4 < self.table.capacity() {
-            let hasher = &self.hasher;
-            self.table.shrink_to_fit(|k| hasher.hash_one(k.as_str()));
-        }
+        let hasher = &self.hasher;
+        self.table
+            .retain(|s| s.strong_count() > 1, |k| hasher.hash_one(k.as_str()));
     }
 }
 

@@ -67,6 +67,8 @@
 //! and reading it would take the parent's events).
 
 #[cfg(target_os = "linux")]
+mod dirs;
+#[cfg(target_os = "linux")]
 mod linux;
 
 #[cfg(target_os = "linux")]

@@ -1,5 +1,6 @@
 //! The inotify [`Watcher`] (see [`crate::watch`] for what it promises).
 
+use super::dirs::{name_hash, Dirs};
 use super::MAX_WATCHES;
 use rustix::event::{PollFd, PollFlags, Timespec};
 use rustix::fs::inotify::{self, CreateFlags, ReadFlags, WatchFlags};
@@ -86,14 +87,6 @@ const LOCAL_TYPES: [&[u8]; 11] = [
 /// The most symbolic links followed in one path (Linux's own bound).
 const MAX_LINKS: usize = 40;
 
-/// A directory with more names of interest than this is watched whole.
-const MAX_NAMES: usize = 4096;
-
-/// The most names of interest kept in all (beyond it, a directory that
-/// gains one is watched whole): what the watcher keeps stays bounded
-/// however many paths a long-lived process asks about.
-const MAX_ALL_NAMES: usize = 65_536;
-
 /// The most directories resolved in one generation, and the most
 /// directories kept that cannot be watched (beyond them a path is left
 /// unwatched, or its parent resolved again).
@@ -121,34 +114,23 @@ struct State {
     /// [`LOCAL_TYPES`] (a file bind-mounted into place is not watched, nor a
     /// path under a mount of another type: see [`State::under_local_mount`]).
     mount_points: HashMap<Box<[u8]>, bool, Fast>,
-    /// The directories armed, by real path (a `wd` of -1: not watchable).
-    dirs: HashMap<Box<[u8]>, Dir, Fast>,
-    /// By watch: which names in its directory matter. A watch not here (of
-    /// a file or a link itself, or one forgotten) reports only changes that
+    /// The directories armed, by real path (a `wd` of -1: not watchable),
+    /// and which names in each matter. A watch of none of them (of a file
+    /// or a link itself, or one forgotten) reports only changes that
     /// matter.
-    interest: HashMap<i32, Interest, Fast>,
+    dirs: Dirs,
     /// The watches of files (and links) themselves, sorted (the kernel gives
     /// each new watch a larger number than the last, until they wrap: kept
     /// by pushing, in the usual case). Only counted ([`State::watches`]):
-    /// an event on a watch not in `interest` matters anyway.
+    /// an event on a watch of no directory matters anyway.
     file_watches: Vec<i32>,
     /// What each directory asked about resolved to, in generation
     /// `resolved_in`, where `dirs` does not tell (a missing directory, one
     /// reached through a link).
     resolved: HashMap<Box<[u8]>, Outcome, Fast>,
     resolved_in: u64,
-    /// How many names `interest` holds.
-    names: usize,
     /// The most watches kept ([`watch_cap`]).
     cap: usize,
-    /// The files (inodes on device `files_dev`, the first one a file was
-    /// watched on) watched themselves in generation `resolved_in`: read
-    /// again without a new watch. (An inode freed and reused within a
-    /// generation was removed from a watched directory, which ends the
-    /// generation at the next refresh.) A file on another device is watched
-    /// again each time: they are rare, and the inode alone halves the set.
-    files: std::collections::HashSet<u64, Fast>,
-    files_dev: Option<u64>,
 }
 
 /// What the file read by [`State::watch_file`] is.
@@ -172,30 +154,6 @@ fn watch_cap() -> usize {
         .clamp(512, MAX_WATCHES)
 }
 
-#[derive(Clone, Copy)]
-struct Dir {
-    wd: i32,
-    dev: u64,
-    /// The generation it was last watched in.
-    armed_in: u64,
-}
-
-enum Interest {
-    /// Every name (a directory whose listing was asked for, or one with
-    /// more than [`MAX_NAMES`] names of interest).
-    All,
-    /// The names' hashes ([`name_hash`]), sorted: two names of one hash
-    /// only make a change to either start a generation (so 32 bits are
-    /// enough: a collision costs a generation, never a change missed).
-    Names(Vec<u32>),
-}
-
-/// The hash an [`Interest`] keeps of a name.
-fn name_hash(name: &[u8]) -> u32 {
-    let h = std::hash::BuildHasher::hash_one(&foldhash::quality::FixedState::default(), name);
-    (h >> 32) as u32
-}
-
 /// What a path resolved to, watched.
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Outcome {
@@ -216,15 +174,11 @@ impl State {
             inotify,
             mountinfo,
             mount_points: mount_points()?,
-            dirs: HashMap::default(),
-            interest: HashMap::default(),
+            dirs: Dirs::default(),
             file_watches: Vec::new(),
             resolved: HashMap::default(),
             resolved_in: 0,
-            names: 0,
             cap: watch_cap(),
-            files: Default::default(),
-            files_dev: None,
         })
     }
 
@@ -264,17 +218,14 @@ impl State {
             // Lost events, or the directory itself moved, removed, unmounted.
             return true;
         }
-        match self.interest.get(&wd) {
-            Some(Interest::Names(names)) => names.binary_search(&name_hash(name)).is_ok(),
-            // A whole directory, a file or link itself, or a watch forgotten.
-            Some(Interest::All) | None => true,
-        }
+        // A name of interest, a whole directory, a file or link itself, or
+        // a watch forgotten.
+        self.dirs.matters(wd, name_hash(name))
     }
 
     /// A watch the kernel dropped (its directory removed or unmounted).
     fn forget(&mut self, wd: i32) {
         self.drop_interest(wd);
-        self.dirs.retain(|_, d| d.wd != wd);
     }
 
     /// Whether the closest mount point above `path` (as written: a link on
@@ -304,13 +255,13 @@ impl State {
 
     /// How many watches are kept (of directories and of files).
     fn watches(&self) -> usize {
-        self.interest.len() + self.file_watches.len()
+        self.dirs.watches() + self.file_watches.len()
     }
 
     /// Counts `wd`, a watch of a file or a link itself (not of a directory:
     /// a path replaced by one since it was read gives a directory's).
     fn add_file_watch(&mut self, wd: i32) {
-        if self.interest.contains_key(&wd) {
+        if self.dirs.has_watch(wd) {
             return;
         }
         if let Err(at) = self.file_watches.binary_search(&wd) {
@@ -323,9 +274,7 @@ impl State {
         if let Ok(at) = self.file_watches.binary_search(&wd) {
             self.file_watches.remove(at);
         }
-        if let Some(Interest::Names(names)) = self.interest.remove(&wd) {
-            self.names -= names.len();
-        }
+        self.dirs.forget(wd);
     }
 
     /// Watches `dir` (a real path: no link in it) in generation `gen`; its
@@ -339,7 +288,7 @@ impl State {
     /// so its filesystem is not asked again.
     fn arm_on(&mut self, dir: &Path, gen: u64, local: bool) -> Option<u64> {
         if let Some(d) = self.dirs.get(key(dir)) {
-            if d.armed_in == gen {
+            if d.armed_in(gen) {
                 return (d.wd >= 0).then_some(d.dev);
             }
         }
@@ -349,16 +298,11 @@ impl State {
             });
         if !local {
             if self.dirs.len() < MAX_WATCHES + MAX_RESOLVED {
-                let dir_entry = Dir {
-                    wd: -1,
-                    dev: 0,
-                    armed_in: gen,
-                };
-                self.dirs.insert(key(dir).into(), dir_entry);
+                self.dirs.set(key(dir), -1, 0, gen);
             }
             return None;
         }
-        if self.watches() >= self.cap && !self.dirs.contains_key(key(dir)) {
+        if self.watches() >= self.cap && self.dirs.get(key(dir)).is_none() {
             return None;
         }
         let Ok(wd) = inotify::add_watch(&self.inotify, dir, MASK) else {
@@ -369,56 +313,30 @@ impl State {
         if let Some(old) = self.dirs.get(key(dir)).map(|d| d.wd) {
             // The path is another directory now: the old one's watch is of
             // no use, unless another path reaches it.
-            let shared = self
-                .dirs
-                .iter()
-                .any(|(p, d)| d.wd == old && **p != *key(dir));
-            if old >= 0 && old != wd && !shared {
+            if old >= 0 && old != wd && !self.dirs.shared(old, key(dir)) {
                 // A stale `wd` only fails.
                 let _ = inotify::remove_watch(&self.inotify, old);
                 self.drop_interest(old);
             }
         }
-        self.interest
-            .entry(wd)
-            .or_insert_with(|| Interest::Names(Vec::new()));
-        self.dirs.insert(
-            key(dir).into(),
-            Dir {
-                wd,
-                dev,
-                armed_in: gen,
-            },
-        );
+        if !self.dirs.set(key(dir), wd, dev, gen) {
+            // Not kept (see `Dirs::set`): not watched, nor counted.
+            if !self.dirs.has_watch(wd) && self.file_watches.binary_search(&wd).is_err() {
+                let _ = inotify::remove_watch(&self.inotify, wd);
+            }
+            return None;
+        }
         Some(dev)
     }
 
     /// Marks `name` in the armed directory `dir` as one that matters.
     fn note(&mut self, dir: &Path, name: &OsStr) {
-        let Some(wd) = self.dirs.get(key(dir)).map(|d| d.wd) else {
-            return;
-        };
-        if let Some(Interest::Names(names)) = self.interest.get_mut(&wd) {
-            let hash = name_hash(name.as_bytes());
-            if let Err(at) = names.binary_search(&hash) {
-                if names.len() >= MAX_NAMES || self.names >= MAX_ALL_NAMES {
-                    self.names -= names.len();
-                    self.interest.insert(wd, Interest::All);
-                } else {
-                    names.insert(at, hash);
-                    self.names += 1;
-                }
-            }
-        }
+        self.dirs.note(key(dir), name_hash(name.as_bytes()));
     }
 
     /// Marks every name in the armed directory `dir` as mattering.
     fn note_all(&mut self, dir: &Path) {
-        if let Some(wd) = self.dirs.get(key(dir)).map(|d| d.wd) {
-            if let Some(Interest::Names(names)) = self.interest.insert(wd, Interest::All) {
-                self.names -= names.len();
-            }
-        }
+        self.dirs.note_all(key(dir));
     }
 
     /// Reads `path` (its name noted in its watched directory on `dev`) and
@@ -443,11 +361,6 @@ impl State {
         if md.dev() != dev || self.mount_points.contains_key(key(path)) {
             return FileRead::Unwatched;
         }
-        // Watched in this generation: a change since that watch is
-        // reported, so what was just read holds.
-        if self.files_dev == Some(md.dev()) && self.files.contains(&md.ino()) {
-            return FileRead::File(md);
-        }
         if self.watches() >= self.cap {
             return FileRead::Unwatched;
         }
@@ -457,12 +370,7 @@ impl State {
         self.add_file_watch(wd);
         // Read again, under the watch.
         match lstat(path) {
-            Ok(Some(md)) if md.is_file() && md.dev() == dev => {
-                if *self.files_dev.get_or_insert(md.dev()) == md.dev() {
-                    self.files.insert(md.ino());
-                }
-                FileRead::File(md)
-            }
+            Ok(Some(md)) if md.is_file() && md.dev() == dev => FileRead::File(md),
             // Replaced meanwhile (a change the directory's watch reports):
             // the general way, or a `stat`, decides.
             Ok(Some(md)) if !md.is_file() => FileRead::Other(md),
@@ -576,9 +484,7 @@ impl State {
             return Some(o.clone());
         }
         match self.dirs.get(key(dir)) {
-            Some(d) if d.armed_in == gen && d.wd >= 0 => {
-                Some(Outcome::Dir(dir.to_path_buf(), d.dev))
-            }
+            Some(d) if d.armed_in(gen) && d.wd >= 0 => Some(Outcome::Dir(dir.to_path_buf(), d.dev)),
             _ => None,
         }
     }
@@ -851,14 +757,12 @@ impl Watcher {
         let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
         if state.resolved_in != gen {
             state.resolved.clear();
-            state.files.clear();
-            state.files_dev = None;
             state.resolved_in = gen;
         }
         // Most paths asked about are in a directory watched in this
         // generation: only the name is noted and read.
         if let Some(d) = state.dirs.get(key(parent)) {
-            if d.armed_in == gen && d.wd >= 0 {
+            if d.armed_in(gen) && d.wd >= 0 {
                 // `parent` is a real directory of a local filesystem, with
                 // the mounts as they were when it was found so: what
                 // `under_local_mount` would say, but for a mount at `path`
@@ -901,6 +805,7 @@ impl Watcher {
 
 #[cfg(test)]
 mod tests {
+    use super::super::dirs::MAX_NAMES;
     use super::*;
 
     /// A fresh directory under the temporary directory.
@@ -1136,7 +1041,11 @@ mod tests {
         }
         {
             let state = w.state.lock().unwrap();
-            assert!(state.names >= MAX_NAMES, "{} names kept", state.names);
+            assert!(
+                state.dirs.names() >= MAX_NAMES,
+                "{} names kept",
+                state.dirs.names()
+            );
         }
         w.refresh();
         let gen = w.generation();
@@ -1148,7 +1057,11 @@ mod tests {
         }
         {
             let state = w.state.lock().unwrap();
-            assert!(state.names <= MAX_NAMES + 8, "{} names kept", state.names);
+            assert!(
+                state.dirs.names() <= MAX_NAMES + 8,
+                "{} names kept",
+                state.dirs.names()
+            );
         }
         w.refresh();
         let gen = w.generation();
