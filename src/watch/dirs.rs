@@ -62,6 +62,11 @@ impl Dir {
     }
 }
 
+/// Where a directory is kept ([`Dirs::find_kept`]): its node's number, as
+/// long as no directory is set or forgotten.
+#[derive(Clone, Copy)]
+pub(super) struct DirId(u32);
+
 /// One path: a directory kept, or only the ancestor of one. 40 bytes.
 struct Node {
     parent: u32,
@@ -263,11 +268,21 @@ impl Dirs {
 
     /// The directory kept at `path`.
     pub(super) fn get(&self, path: &[u8]) -> Option<Dir> {
-        let node = &self.nodes[self.find(path)? as usize];
-        node.kept().then(|| Dir {
-            wd: node.wd,
-            dev: self.devices[usize::from(node.device & DEVICE)],
-            armed_in: node.armed_in,
+        self.find_kept(path).map(|(_, dir)| dir)
+    }
+
+    /// The directory kept at `path`, and where: what [`Dirs::note_in`]
+    /// takes, to note a name there without finding the path again.
+    pub(super) fn find_kept(&self, path: &[u8]) -> Option<(DirId, Dir)> {
+        let n = self.find(path)?;
+        let node = &self.nodes[n as usize];
+        node.kept().then(|| {
+            let dir = Dir {
+                wd: node.wd,
+                dev: self.devices[usize::from(node.device & DEVICE)],
+                armed_in: node.armed_in,
+            };
+            (DirId(n), dir)
         })
     }
 
@@ -363,9 +378,15 @@ impl Dirs {
     /// Notes `hash` ([`name_hash`]) as a name that matters in the
     /// directory kept at `path`, watched.
     pub(super) fn note(&mut self, path: &[u8], hash: u32) {
-        let Some(n) = self.find(path) else {
-            return;
-        };
+        if let Some(n) = self.find(path) {
+            self.note_in(DirId(n), hash);
+        }
+    }
+
+    /// [`Dirs::note`] in the directory `at` ([`Dirs::find_kept`], with
+    /// no directory set nor forgotten since).
+    pub(super) fn note_in(&mut self, at: DirId, hash: u32) {
+        let n = at.0;
         let total = self.interest;
         let node = &mut self.nodes[n as usize];
         if !node.kept() || node.wd < 0 || node.all() {

@@ -287,7 +287,8 @@ impl State {
     /// filesystem (on the device of a watched directory it was read in),
     /// so its filesystem is not asked again.
     fn arm_on(&mut self, dir: &Path, gen: u64, local: bool) -> Option<u64> {
-        if let Some(d) = self.dirs.get(key(dir)) {
+        let kept = self.dirs.get(key(dir));
+        if let Some(d) = kept {
             if d.armed_in(gen) {
                 return (d.wd >= 0).then_some(d.dev);
             }
@@ -302,7 +303,7 @@ impl State {
             }
             return None;
         }
-        if self.watches() >= self.cap && self.dirs.get(key(dir)).is_none() {
+        if self.watches() >= self.cap && kept.is_none() {
             return None;
         }
         let Ok(wd) = inotify::add_watch(&self.inotify, dir, MASK) else {
@@ -310,7 +311,7 @@ impl State {
         };
         // Read after the watch: a change from here on is reported.
         let dev = std::fs::symlink_metadata(dir).ok()?.dev();
-        if let Some(old) = self.dirs.get(key(dir)).map(|d| d.wd) {
+        if let Some(old) = kept.map(|d| d.wd) {
             // The path is another directory now: the old one's watch is of
             // no use, unless another path reaches it.
             if old >= 0 && old != wd && !self.dirs.shared(old, key(dir)) {
@@ -761,7 +762,7 @@ impl Watcher {
         }
         // Most paths asked about are in a directory watched in this
         // generation: only the name is noted and read.
-        if let Some(d) = state.dirs.get(key(parent)) {
+        if let Some((at, d)) = state.dirs.find_kept(key(parent)) {
             if d.armed_in(gen) && d.wd >= 0 {
                 // `parent` is a real directory of a local filesystem, with
                 // the mounts as they were when it was found so: what
@@ -772,7 +773,7 @@ impl Watcher {
                     return None;
                 }
                 let dev = d.dev;
-                state.note(parent, name);
+                state.dirs.note_in(at, name_hash(name.as_bytes()));
                 match state.watch_file(path, dev) {
                     FileRead::File(md) => return Some((gen, Some(md))),
                     FileRead::Missing => return Some((gen, None)),
