@@ -369,6 +369,9 @@ impl Dirs {
     /// Forgets every directory watched by `wd`.
     pub(super) fn forget(&mut self, wd: i32) {
         let nodes: Vec<u32> = self.of_watch(wd).iter().map(|&(_, n)| n).collect();
+        if nodes.is_empty() {
+            return;
+        }
         for n in nodes {
             self.unkeep(n);
         }
@@ -442,21 +445,21 @@ impl Dirs {
         if self.nodes.len() < 64 || self.nodes.len() < 4 * self.kept {
             return;
         }
-        let old = std::mem::take(self);
+        let mut old = std::mem::take(self);
         let mut path = Vec::new();
-        for (n, node) in old.nodes.iter().enumerate() {
-            if !node.kept() {
+        for n in 0..old.nodes.len() {
+            if !old.nodes[n].kept() {
                 continue;
             }
             old.path_of(n as u32, &mut path);
+            let node = &mut old.nodes[n];
             let dev = old.devices[usize::from(node.device & DEVICE)];
             if self.set(&path, node.wd, dev, u64::from(node.armed_in)) {
                 if let Some(m) = self.find(&path) {
                     let m = &mut self.nodes[m as usize];
-                    m.armed_in = node.armed_in;
                     m.device |= node.device & ALL;
-                    m.interest = node.interest.clone();
-                    self.interest += node.interest.len();
+                    m.interest = std::mem::take(&mut node.interest);
+                    self.interest += m.interest.len();
                 }
             }
         }
@@ -582,5 +585,125 @@ mod tests {
             assert!(!dirs.matters(d.wd, name_hash(b"other.yaml")));
         }
         assert_eq!(dirs.get(b"/env/data/level3"), None);
+    }
+}
+
+#[cfg(test)]
+mod model_tests {
+    use super::*;
+    use std::collections::{BTreeMap, BTreeSet};
+
+    /// What the model keeps of a directory.
+    #[derive(Clone, Debug)]
+    struct M {
+        wd: i32,
+        dev: u64,
+        gen: u64,
+        names: BTreeSet<u32>,
+        all: bool,
+    }
+
+    fn check(d: &Dirs, m: &BTreeMap<Vec<u8>, M>) {
+        assert_eq!(d.len(), m.len());
+        let wds: BTreeSet<i32> = m.values().filter(|x| x.wd >= 0).map(|x| x.wd).collect();
+        assert_eq!(d.watches(), wds.len());
+        assert_eq!(d.names(), m.values().map(|x| x.names.len()).sum::<usize>());
+        assert_eq!(d.by_wd.len(), m.values().filter(|x| x.wd >= 0).count());
+        for (p, x) in m {
+            let g = d.get(p).expect("kept");
+            assert_eq!((g.wd, g.dev), (x.wd, x.dev));
+            assert!(g.armed_in(x.gen));
+            let n = d.find(p).unwrap();
+            assert_eq!(d.nodes[n as usize].all(), x.all);
+        }
+        for &wd in &wds {
+            for h in 0..8u32 {
+                let want = m
+                    .values()
+                    .any(|x| x.wd == wd && (x.all || x.names.contains(&h)));
+                assert_eq!(d.matters(wd, h), want);
+            }
+        }
+    }
+
+    /// Random sets, notes and forgets on odd paths, checked against a map
+    /// of paths (with the tree built again on the way).
+    #[test]
+    fn matches_a_model_through_random_changes() {
+        let comps: [&[u8]; 4] = [b"a", b"", b"bb", b"."];
+        let mut rng = 99u64;
+        let mut next = || {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            rng
+        };
+        let mut d = Dirs::default();
+        let mut m: BTreeMap<Vec<u8>, M> = BTreeMap::new();
+        let mut compactions = 0;
+        for step in 0..40000 {
+            let depth = (next() % 5) as usize;
+            let mut p = Vec::new();
+            for _ in 0..=depth {
+                p.push(b'/');
+                p.extend_from_slice(comps[(next() % 4) as usize]);
+            }
+            let op = next() % 10;
+            let gen = 1 + step / 100;
+            match op {
+                0..=3 => {
+                    let wd = (next() % 40) as i32 - 5;
+                    let wd = if wd < 0 { -1 } else { wd };
+                    let dev = next() % 3;
+                    assert!(d.set(&p, wd, dev, gen));
+                    let e = m.entry(p.clone()).or_insert(M {
+                        wd,
+                        dev,
+                        gen,
+                        names: BTreeSet::new(),
+                        all: false,
+                    });
+                    if e.wd != wd {
+                        e.names.clear();
+                        e.all = false;
+                    }
+                    e.wd = wd;
+                    e.dev = dev;
+                    e.gen = gen;
+                }
+                4..=6 => {
+                    let h = (next() % 8) as u32;
+                    d.note(&p, h);
+                    if let Some(e) = m.get_mut(&p) {
+                        if e.wd >= 0 && !e.all {
+                            e.names.insert(h);
+                        }
+                    }
+                }
+                7 => {
+                    d.note_all(&p);
+                    if let Some(e) = m.get_mut(&p) {
+                        if e.wd >= 0 {
+                            e.names.clear();
+                            e.all = true;
+                        }
+                    }
+                }
+                _ => {
+                    let wd = (next() % 40) as i32;
+                    let before = d.nodes.len();
+                    d.forget(wd);
+                    if d.nodes.len() < before {
+                        compactions += 1;
+                    }
+                    m.retain(|_, e| e.wd != wd);
+                }
+            }
+            if step % 53 == 0 {
+                check(&d, &m);
+            }
+        }
+        check(&d, &m);
+        assert!(compactions > 10);
     }
 }

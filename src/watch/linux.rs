@@ -298,9 +298,7 @@ impl State {
                 LOCAL_FILESYSTEMS.contains(&((fs.f_type as u64 & 0xFFFF_FFFF) as u32))
             });
         if !local {
-            if self.dirs.len() < MAX_WATCHES + MAX_RESOLVED {
-                self.dirs.set(key(dir), -1, 0, gen);
-            }
+            self.unwatchable(dir, gen);
             return None;
         }
         if self.watches() >= self.cap && kept.is_none() {
@@ -313,21 +311,46 @@ impl State {
         let dev = std::fs::symlink_metadata(dir).ok()?.dev();
         if let Some(old) = kept.map(|d| d.wd) {
             // The path is another directory now: the old one's watch is of
-            // no use, unless another path reaches it.
-            if old >= 0 && old != wd && !self.dirs.shared(old, key(dir)) {
-                // A stale `wd` only fails.
-                let _ = inotify::remove_watch(&self.inotify, old);
-                self.drop_interest(old);
+            // no use.
+            if old != wd {
+                self.release(old, dir);
             }
         }
         if !self.dirs.set(key(dir), wd, dev, gen) {
             // Not kept (see `Dirs::set`): not watched, nor counted.
-            if !self.dirs.has_watch(wd) && self.file_watches.binary_search(&wd).is_err() {
+            if !self.counted(wd) {
                 let _ = inotify::remove_watch(&self.inotify, wd);
             }
             return None;
         }
         Some(dev)
+    }
+
+    /// Keeps `dir` as a directory that cannot be watched, in generation
+    /// `gen` (another filesystem may be mounted over a directory watched
+    /// before: its watch is of no use now).
+    fn unwatchable(&mut self, dir: &Path, gen: u64) {
+        if let Some(old) = self.dirs.get(key(dir)) {
+            self.release(old.wd, dir);
+        }
+        if self.dirs.len() < MAX_WATCHES + MAX_RESOLVED {
+            self.dirs.set(key(dir), -1, 0, gen);
+        }
+    }
+
+    /// Removes watch `wd` of the directory kept at `dir`, unless another
+    /// path reaches it (or it is no watch: -1).
+    fn release(&mut self, wd: i32, dir: &Path) {
+        if wd >= 0 && !self.dirs.shared(wd, key(dir)) {
+            // A stale `wd` only fails.
+            let _ = inotify::remove_watch(&self.inotify, wd);
+            self.drop_interest(wd);
+        }
+    }
+
+    /// Whether watch `wd` is counted ([`State::watches`]).
+    fn counted(&self, wd: i32) -> bool {
+        self.dirs.has_watch(wd) || self.file_watches.binary_search(&wd).is_ok()
     }
 
     /// Marks `name` in the armed directory `dir` as one that matters.
@@ -362,12 +385,16 @@ impl State {
         if md.dev() != dev || self.mount_points.contains_key(key(path)) {
             return FileRead::Unwatched;
         }
-        if self.watches() >= self.cap {
-            return FileRead::Unwatched;
-        }
+        let at_cap = self.watches() >= self.cap;
         let Ok(wd) = inotify::add_watch(&self.inotify, path, FILE_MASK) else {
             return FileRead::Unwatched;
         };
+        if at_cap && !self.counted(wd) {
+            // A new watch, beyond the cap (a file watched already gets its
+            // own watch back, counted).
+            let _ = inotify::remove_watch(&self.inotify, wd);
+            return FileRead::Unwatched;
+        }
         self.add_file_watch(wd);
         // Read again, under the watch.
         match lstat(path) {
@@ -1111,6 +1138,62 @@ mod tests {
             "the removed file's watch forgotten"
         );
         assert!(state.file_watches.windows(2).all(|p| p[0] < p[1]), "sorted");
+        drop(state);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// The watches the kernel holds for the watcher (its `fdinfo`).
+    fn kernel_watches(state: &State) -> usize {
+        use std::os::fd::AsRawFd;
+        let fdinfo = format!("/proc/self/fdinfo/{}", state.inotify.as_raw_fd());
+        let text = std::fs::read_to_string(fdinfo).unwrap();
+        text.lines()
+            .filter(|l| l.starts_with("inotify wd:"))
+            .count()
+    }
+
+    /// A directory watched, then found on a filesystem that cannot be
+    /// (another one mounted over it): its watch is removed, and the count
+    /// stays what the kernel holds.
+    #[test]
+    fn a_directory_found_unwatchable_gives_its_watch_back() {
+        let dir = fresh("unwatchable");
+        write(&dir.join("x/common.yaml"), "a: 1\n");
+        let w = Watcher::new().expect("inotify");
+        w.watch(&dir.join("x/common.yaml")).expect("watched");
+        let mut state = w.state.lock().unwrap();
+        let before = state.watches();
+        assert_eq!(before, kernel_watches(&state));
+        state.unwatchable(&dir.join("x"), w.generation() + 1);
+        assert_eq!(state.watches(), kernel_watches(&state));
+        assert_eq!(state.watches(), before - 1);
+        assert_eq!(state.dirs.get(key(&dir.join("x"))).map(|d| d.wd), Some(-1));
+        drop(state);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// At the cap, a file watched already is read again under its own
+    /// watch; a new one is not watched, and its watch not kept.
+    #[test]
+    fn at_the_cap_only_files_watched_already_are_watched() {
+        let dir = fresh("cap");
+        write(&dir.join("data/common.yaml"), "a: 1\n");
+        write(&dir.join("data/other.yaml"), "a: 2\n");
+        let w = Watcher::new().expect("inotify");
+        let f = dir.join("data/common.yaml");
+        w.watch(&f).expect("watched");
+        {
+            let mut state = w.state.lock().unwrap();
+            state.cap = state.watches();
+        }
+        assert!(w.watch(&f).is_some(), "watched already");
+        assert!(
+            w.watch(&dir.join("data/other.yaml")).is_none(),
+            "beyond the cap"
+        );
+        let state = w.state.lock().unwrap();
+        assert_eq!(state.watches(), state.cap);
+        assert_eq!(state.watches(), kernel_watches(&state));
         drop(state);
         let _ = std::fs::remove_dir_all(&dir);
     }
