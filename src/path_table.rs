@@ -11,11 +11,16 @@
 //! one after another in chunks of 16 KiB, so that a path costs no
 //! allocation of its own. A path is kept as its directory, shared by the
 //! paths of that directory (a hierarchy level's files are mostly in a few),
-//! and its file name.
+//! and its file name; a directory deeper than [`ANCHOR_SLASHES`] levels as
+//! its ancestor that deep (its anchor, kept whole, shared by all below it)
+//! and the rest of its path, so that the long prefix a control repo's
+//! paths share (`/etc/puppetlabs/code/environments/`) is kept once, not
+//! once per directory. A path is compared in two pieces at most: its
+//! anchor, and the rest.
 //!
 //! Not synchronised: the cache keeps it behind its lock.
 
-use hashbrown::hash_table::{Entry, HashTable};
+use hashbrown::hash_table::HashTable;
 use std::hash::BuildHasher;
 
 /// Nodes a chunk of [`PathTable::nodes`] holds.
@@ -38,11 +43,14 @@ pub struct PathTable<V> {
     /// The file names, each after its length (LEB128), in chunks of
     /// [`NAME_CHUNK`] bytes: one allocation per chunk, not per name.
     names: Vec<Vec<u8>>,
-    /// The directories of the paths kept, each once (never dropped: a
-    /// cache's paths are those of its hierarchies, which a long-lived
-    /// cache reads again and again).
-    dirs: Vec<Box<[u8]>>,
-    /// Positions in `dirs`, hashed by directory.
+    /// The directories of the paths kept and their ancestors, each once
+    /// (never dropped: a cache's paths are those of its hierarchies, which
+    /// a long-lived cache reads again and again).
+    dirs: Vec<Dir>,
+    /// The directories' anchors, whole (a few: one an environment).
+    anchors: Vec<Box<[u8]>>,
+    /// Positions in `dirs`, hashed by directory ([`spread`] of
+    /// [`Dir::hash`]).
     dir_index: HashTable<u32>,
     hasher: foldhash::fast::RandomState,
 }
@@ -54,6 +62,46 @@ struct Node<V> {
     dir: u32,
     name: u32,
     value: V,
+}
+
+/// A directory (its path up to its last `/`, included; or empty, the
+/// directory of a path without a `/`): its anchor's path, then `rest`.
+struct Dir {
+    /// Its anchor's place in `anchors` ([`WHOLE`]: `rest` is its whole
+    /// path).
+    anchor: u32,
+    /// The rest of its path's place in `names`.
+    rest: u32,
+    /// Its path's hash, cut to 32 bits (to place it again as the index
+    /// grows, without putting its path together).
+    hash: u32,
+}
+
+/// No anchor: a directory kept whole.
+const WHOLE: u32 = u32::MAX;
+
+/// A directory with more `/` than this is kept as its anchor, its prefix
+/// up to this many `/` (`/etc/puppetlabs/code/environments/`), and the
+/// rest.
+const ANCHOR_SLASHES: usize = 5;
+
+/// The most anchors kept (found one by one when a directory is kept: a
+/// cache's directories are under a few, its environments' and modules').
+const MAX_ANCHORS: usize = 64;
+
+/// The length of the anchor of directory `dir`, when it has one.
+fn anchor_len(dir: &[u8]) -> Option<usize> {
+    memchr::memchr_iter(b'/', dir)
+        .nth(ANCHOR_SLASHES - 1)
+        .map(|at| at + 1)
+        .filter(|&len| len < dir.len())
+}
+
+/// A hash table's hash of a 32-bit hash: spread over 64 bits (one to one),
+/// as hashbrown takes its tag from the top bits and its place from the
+/// bottom ones.
+pub(crate) fn spread(hash: u32) -> u64 {
+    u64::from(hash).wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
 /// A path's directory (up to its last `/`, included) and file name.
@@ -80,13 +128,44 @@ fn name_at(names: &[Vec<u8>], place: u32) -> &[u8] {
 }
 
 /// Whether `n` is the entry of `path`.
-fn is<V>(dirs: &[Box<[u8]>], names: &[Vec<u8>], n: &Node<V>, path: &[u8]) -> bool {
-    let dir = &dirs[n.dir as usize];
-    let name = name_at(names, n.name);
-    path.len() == dir.len() + name.len() && path.ends_with(name) && path.starts_with(dir)
+fn is<V>(dirs: &Dirs<'_>, n: &Node<V>, path: &[u8]) -> bool {
+    let name = name_at(dirs.names, n.name);
+    path.ends_with(name) && dirs.dir_is(n.dir, &path[..path.len() - name.len()])
 }
 
-/// The node numbered `i` in `nodes`.
+/// The directories of a [`PathTable`]: what [`dir_is`] and [`dir_path`]
+/// read.
+struct Dirs<'a> {
+    dirs: &'a [Dir],
+    anchors: &'a [Box<[u8]>],
+    names: &'a [Vec<u8>],
+}
+
+impl Dirs<'_> {
+    /// Directory `d`'s anchor's path (empty when it has none) and the rest.
+    fn parts(&self, d: u32) -> (&[u8], &[u8]) {
+        let dir = &self.dirs[d as usize];
+        let anchor = match dir.anchor {
+            WHOLE => &[][..],
+            a => &self.anchors[a as usize][..],
+        };
+        (anchor, name_at(self.names, dir.rest))
+    }
+
+    /// Whether directory `d`'s path is `path`.
+    fn dir_is(&self, d: u32, path: &[u8]) -> bool {
+        let (anchor, rest) = self.parts(d);
+        path.len() == anchor.len() + rest.len() && path.starts_with(anchor) && path.ends_with(rest)
+    }
+
+    /// Directory `d`'s path, after what `out` holds.
+    fn dir_path(&self, d: u32, out: &mut Vec<u8>) {
+        let (anchor, rest) = self.parts(d);
+        out.extend_from_slice(anchor);
+        out.extend_from_slice(rest);
+    }
+}
+
 fn node<V>(nodes: &[Vec<Node<V>>], i: u32) -> &Node<V> {
     &nodes[i as usize / NODE_CHUNK][i as usize % NODE_CHUNK]
 }
@@ -103,6 +182,7 @@ impl<V> Default for PathTable<V> {
             nodes: Vec::new(),
             names: Vec::new(),
             dirs: Vec::new(),
+            anchors: Vec::new(),
             dir_index: HashTable::new(),
             hasher: foldhash::fast::RandomState::default(),
         }
@@ -112,9 +192,9 @@ impl<V> Default for PathTable<V> {
 impl<V> PathTable<V> {
     /// The number of the node of `path`, whose hash is `hash`.
     fn find(&self, hash: u64, path: &[u8]) -> Option<u32> {
-        let (dirs, names, nodes) = (&self.dirs, &self.names, &self.nodes);
+        let (dirs, nodes) = (self.view(), &self.nodes);
         self.table
-            .find(hash, |&i| is(dirs, names, node(nodes, i), path))
+            .find(hash, |&i| is(&dirs, node(nodes, i), path))
             .copied()
     }
 
@@ -140,22 +220,7 @@ impl<V> PathTable<V> {
             ));
         }
         let (dir, name) = split(path);
-        let hasher = &self.hasher;
-        let dirs = &mut self.dirs;
-        let dir = match self.dir_index.entry(
-            hasher.hash_one(dir),
-            |&d| *dirs[d as usize] == *dir,
-            |&d| hasher.hash_one(&*dirs[d as usize]),
-        ) {
-            Entry::Occupied(o) => *o.get(),
-            Entry::Vacant(d) => {
-                let at =
-                    u32::try_from(dirs.len()).expect("a cache of more than 4 billion directories");
-                dirs.push(dir.into());
-                d.insert(at);
-                at
-            }
-        };
+        let dir = self.dir(dir);
         let name = push_name(&mut self.names, name);
         if self.nodes.last().is_none_or(|c| c.len() == NODE_CHUNK) {
             self.nodes.push(Vec::new());
@@ -167,15 +232,73 @@ impl<V> PathTable<V> {
         // A path is hashed whole, as it is looked up; when the table grows,
         // each entry's path is put together again to be hashed (an
         // allocation per entry, as often as the table doubles).
-        let (dirs, names, nodes) = (&self.dirs, &self.names, &self.nodes);
+        let dirs = Dirs {
+            dirs: &self.dirs,
+            anchors: &self.anchors,
+            names: &self.names,
+        };
+        let (nodes, hasher) = (&self.nodes, &self.hasher);
         self.table.insert_unique(hash, i, |&j| {
             let n = node(nodes, j);
-            hasher.hash_one(&*[&*dirs[n.dir as usize], name_at(names, n.name)].concat())
+            let mut path = Vec::new();
+            dirs.dir_path(n.dir, &mut path);
+            path.extend_from_slice(name_at(dirs.names, n.name));
+            hasher.hash_one(&path[..])
         });
         None
     }
 
-    /// The number of paths kept.
+    fn view(&self) -> Dirs<'_> {
+        Dirs {
+            dirs: &self.dirs,
+            anchors: &self.anchors,
+            names: &self.names,
+        }
+    }
+
+    /// A directory's hash ([`Dir::hash`]).
+    fn dir_hash(&self, dir: &[u8]) -> u32 {
+        (self.hasher.hash_one(dir) >> 32) as u32
+    }
+
+    /// The place of directory `dir` (a path up to its last `/`, or empty)
+    /// in `dirs`, kept (with its anchor) if it was not.
+    fn dir(&mut self, dir: &[u8]) -> u32 {
+        let hash = self.dir_hash(dir);
+        let dirs = self.view();
+        if let Some(&d) = self.dir_index.find(spread(hash), |&d| dirs.dir_is(d, dir)) {
+            return d;
+        }
+        let anchored = anchor_len(dir).and_then(|len| Some((self.anchor(&dir[..len])?, len)));
+        let (anchor, rest) = match anchored {
+            Some((anchor, len)) => (anchor, &dir[len..]),
+            None => (WHOLE, dir),
+        };
+        let rest = push_name(&mut self.names, rest);
+        let d = u32::try_from(self.dirs.len())
+            .ok()
+            .filter(|&d| d != WHOLE)
+            .expect("a cache of more than 4 billion directories");
+        self.dirs.push(Dir { anchor, rest, hash });
+        let dirs = &self.dirs;
+        self.dir_index
+            .insert_unique(spread(hash), d, |&e| spread(dirs[e as usize].hash));
+        d
+    }
+
+    /// The place of anchor `path` in `anchors`, kept if it was not; `None`
+    /// past [`MAX_ANCHORS`] (the directory is then kept whole).
+    fn anchor(&mut self, path: &[u8]) -> Option<u32> {
+        if let Some(at) = self.anchors.iter().position(|a| **a == *path) {
+            return u32::try_from(at).ok();
+        }
+        if self.anchors.len() >= MAX_ANCHORS {
+            return None;
+        }
+        self.anchors.push(path.into());
+        u32::try_from(self.anchors.len() - 1).ok()
+    }
+
     pub fn len(&self) -> usize {
         self.table.len()
     }
@@ -266,6 +389,60 @@ mod tests {
     /// changes: names empty, short, of every length around a LEB128 byte and
     /// a chunk's size, paths without a `/`, more nodes and names than a
     /// chunk holds.
+    /// Directories share their anchor: a long prefix is kept once, and
+    /// directories that are prefixes of each other's bytes are told apart.
+    #[test]
+    fn directories_share_their_anchor() {
+        let mut t = PathTable::default();
+        let env = "/etc/puppetlabs/code/environments/production";
+        for m in 0..100 {
+            for f in ["common.yaml", "os/Debian.yaml"] {
+                t.insert(format!("{env}/modules/m{m}/data/{f}").as_bytes(), m);
+            }
+        }
+        // One anchor, `/etc/puppetlabs/code/environments/`, and two
+        // directories a module.
+        assert_eq!((t.anchors.len(), t.dirs.len()), (1, 200));
+        // Whole, the 200 directories' paths alone take 12,780 bytes.
+        let bytes: usize = t.names.iter().map(Vec::len).sum();
+        assert!(bytes < 9_000, "{bytes} bytes of names");
+        for m in 0..100 {
+            let p = format!("{env}/modules/m{m}/data/os/Debian.yaml");
+            assert_eq!(t.get(p.as_bytes()), Some(&m));
+        }
+        for p in [
+            "/etc/puppetlabs/code/environments/production/modules/m1/data/Debian.yaml",
+            "/etc/puppetlabs/code/environments/production/modules/m1/os/Debian.yaml",
+            "/etc/puppetlabs/code/environments/production/modules/m1data/os/Debian.yaml",
+            "etc/puppetlabs/code/environments/production/modules/m1/data/os/Debian.yaml",
+            "//etc/puppetlabs/code/environments/production/modules/m1/data/os/Debian.yaml",
+        ] {
+            assert_eq!(t.get(p.as_bytes()), None, "{p}");
+        }
+        t.insert(b"a//b", 1);
+        t.insert(b"a/b", 2);
+        t.insert(b"/a/b", 3);
+        assert_eq!(
+            (t.get(b"a//b"), t.get(b"a/b"), t.get(b"/a/b")),
+            (Some(&1), Some(&2), Some(&3))
+        );
+    }
+
+    /// Past [`MAX_ANCHORS`] anchors, directories are kept whole, and found.
+    #[test]
+    fn directories_past_the_anchors_are_kept_whole() {
+        let mut t = PathTable::default();
+        let path = |i: usize| format!("/r{i}/a/b/c/d/e.yaml");
+        for i in 0..MAX_ANCHORS + 10 {
+            t.insert(path(i).as_bytes(), i);
+        }
+        assert_eq!(t.anchors.len(), MAX_ANCHORS);
+        assert_eq!(t.dirs.iter().filter(|d| d.anchor == WHOLE).count(), 10);
+        for i in 0..MAX_ANCHORS + 10 {
+            assert_eq!(t.get(path(i).as_bytes()), Some(&i));
+        }
+    }
+
     #[test]
     fn agrees_with_a_hash_map() {
         let mut t = PathTable::default();

@@ -18,6 +18,7 @@
 //! here, each with one node, and a path put together from its nodes gives
 //! its bytes back.
 
+use crate::path_table::spread;
 use hashbrown::hash_table::HashTable;
 use std::hash::BuildHasher;
 
@@ -96,13 +97,6 @@ impl Node {
     fn all(&self) -> bool {
         self.device & ALL != 0
     }
-}
-
-/// The index's hash of a path hashed to 32 bits: spread over 64 (a one to
-/// one map), as hashbrown takes its tag from the top bits and its place
-/// from the bottom ones.
-fn spread(hash: u32) -> u64 {
-    u64::from(hash).wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
 /// The directories armed (see the module).
@@ -232,38 +226,49 @@ impl Dirs {
     }
 
     /// The node of `path`, made (with its ancestors) when there is none;
-    /// `None` without a `/` or past 4 GiB of names.
+    /// `None` without a `/`, past 4 GiB of names or for a name of 64 KiB.
     fn node(&mut self, path: &[u8]) -> Option<u32> {
-        if let Some(n) = self.find(path) {
-            return Some(n);
-        }
-        let (parent, name) = split(path)?;
-        let parent = if parent.is_empty() {
-            TOP
-        } else {
-            self.node(parent)?
+        // The missing ancestors (and the path itself), by their length:
+        // without recursion, as a path may have thousands of directories.
+        let mut missing = Vec::new();
+        let mut at = path;
+        let mut parent = loop {
+            if let Some(n) = self.find(at) {
+                break n;
+            }
+            let (above, _) = split(at)?;
+            missing.push(at.len());
+            if above.is_empty() {
+                break TOP;
+            }
+            at = above;
         };
-        let name_at = u32::try_from(self.names.len()).ok()?;
-        let name_len = u16::try_from(name.len()).ok()?;
-        let n = u32::try_from(self.nodes.len()).ok().filter(|&n| n != TOP)?;
-        reserve(&mut self.names, name.len());
-        self.names.extend_from_slice(name);
-        reserve(&mut self.nodes, 1);
-        let hash = self.hash(path);
-        self.nodes.push(Node {
-            parent,
-            name_at,
-            hash,
-            wd: -1,
-            armed_in: 0,
-            name_len,
-            device: 0,
-            interest: Box::default(),
-        });
-        let nodes = &self.nodes;
-        self.index
-            .insert_unique(spread(hash), n, |&m| spread(nodes[m as usize].hash));
-        Some(n)
+        for &len in missing.iter().rev() {
+            let path = &path[..len];
+            let (_, name) = split(path)?;
+            let name_at = u32::try_from(self.names.len()).ok()?;
+            let name_len = u16::try_from(name.len()).ok()?;
+            let n = u32::try_from(self.nodes.len()).ok().filter(|&n| n != TOP)?;
+            reserve(&mut self.names, name.len());
+            self.names.extend_from_slice(name);
+            reserve(&mut self.nodes, 1);
+            let hash = self.hash(path);
+            self.nodes.push(Node {
+                parent,
+                name_at,
+                hash,
+                wd: -1,
+                armed_in: 0,
+                name_len,
+                device: 0,
+                interest: Box::default(),
+            });
+            let nodes = &self.nodes;
+            self.index
+                .insert_unique(spread(hash), n, |&m| spread(nodes[m as usize].hash));
+            parent = n;
+        }
+        Some(parent)
     }
 
     /// The directory kept at `path`.
