@@ -89,6 +89,14 @@ impl DerefMut for List {
     }
 }
 
+impl List {
+    /// The List of `items` from `start` on, moved out of `items` (which
+    /// keeps the rest, and its buffer): see [`SharedSlice::take_from`].
+    pub(crate) fn take_from(items: &mut Vec<Value>, start: usize) -> List {
+        List(SharedSlice::take_from(items, start))
+    }
+}
+
 impl From<Vec<Value>> for List {
     #[inline]
     fn from(v: Vec<Value>) -> List {

@@ -300,23 +300,45 @@ impl<T> SharedSlice<T> {
     /// The slice of `v`'s elements (moved), with `tail` after them in the
     /// same allocation (none when empty; see [`SharedSlice::tail`]).
     pub(crate) fn from_vec_with_tail(mut v: Vec<T>, tail: &[u16]) -> SharedSlice<T> {
-        if v.is_empty() && tail.is_empty() {
+        SharedSlice::moved_from(&mut v, 0, tail)
+    }
+
+    /// The slice of `v`'s elements from `start` on, moved out of `v` (which
+    /// keeps its first `start` and its buffer): a parser's stack of values
+    /// made into a slice with one allocation, of its exact size.
+    ///
+    /// # Panics
+    /// If `start` is past `v`'s end.
+    pub(crate) fn take_from(v: &mut Vec<T>, start: usize) -> SharedSlice<T> {
+        SharedSlice::moved_from(v, start, &[])
+    }
+
+    /// [`SharedSlice::take_from`], with `tail` after the elements.
+    fn moved_from(v: &mut Vec<T>, start: usize, tail: &[u16]) -> SharedSlice<T> {
+        assert!(
+            start <= v.len(),
+            "take_from({start}) of {} elements",
+            v.len()
+        );
+        let n = v.len() - start;
+        if n == 0 && tail.is_empty() {
             return SharedSlice::new();
         }
-        let len = header_len(v.len(), !tail.is_empty());
+        let len = header_len(n, !tail.is_empty());
         let tail_len = u32::try_from(tail.len()).expect("a tail of fewer than 4 billion u16s");
-        let (layout, offset, tail_at) = Self::layout_with_tail(v.len(), tail.len());
+        let (layout, offset, tail_at) = Self::layout_with_tail(n, tail.len());
         // SAFETY: the layout has a non-zero size (the header). The header
-        // is written, then the elements are moved in and `v` forgets them,
-        // then the tail's length and the tail are copied in.
+        // is written, then the elements from `start` are moved in and `v`
+        // forgets them (nothing can panic in between), then the tail's
+        // length and the tail are copied in.
         unsafe {
             let p = alloc(layout);
             let Some(header) = NonNull::new(p.cast::<Header>()) else {
                 handle_alloc_error(layout)
             };
             header.as_ptr().write(Header::new(len));
-            std::ptr::copy_nonoverlapping(v.as_ptr(), p.add(offset).cast::<T>(), v.len());
-            v.set_len(0);
+            std::ptr::copy_nonoverlapping(v.as_ptr().add(start), p.add(offset).cast::<T>(), n);
+            v.set_len(start);
             if !tail.is_empty() {
                 p.add(tail_at).cast::<u32>().write(tail_len);
                 std::ptr::copy_nonoverlapping(
@@ -823,6 +845,32 @@ mod tests {
         assert_eq!(v.len(), 3);
         drop(v);
         assert_eq!(drops.load(Ordering::Relaxed), 3);
+    }
+
+    #[test]
+    fn taking_a_stack_s_top_moves_it_and_leaves_the_rest() {
+        let drops = AtomicUsize::new(0);
+        let mut stack: Vec<Counted> = (0..6).map(|i| Counted(&drops, i)).collect();
+        let top = SharedSlice::take_from(&mut stack, 2);
+        assert_eq!(
+            top.as_slice().iter().map(|c| c.1).collect::<Vec<_>>(),
+            [2, 3, 4, 5]
+        );
+        assert_eq!(stack.iter().map(|c| c.1).collect::<Vec<_>>(), [0, 1]);
+        assert_eq!(drops.load(Ordering::Relaxed), 0);
+        let none = SharedSlice::take_from(&mut stack, 2);
+        assert_eq!((none.addr(), none.len(), stack.len()), (0, 0, 2));
+        drop(top);
+        assert_eq!(drops.load(Ordering::Relaxed), 4);
+        drop(stack);
+        assert_eq!(drops.load(Ordering::Relaxed), 6);
+    }
+
+    #[test]
+    #[should_panic(expected = "take_from(3) of 2 elements")]
+    fn taking_past_the_end_panics() {
+        let mut stack = vec![1u64, 2];
+        let _ = SharedSlice::take_from(&mut stack, 3);
     }
 
     #[test]

@@ -118,7 +118,25 @@ pub(crate) fn tokenize_or_text(s: &str) -> Result<Option<Value>, Fail> {
     if string_by_first_byte(s) {
         return Ok(None);
     }
+    if let Some(n) = plain_decimal(s) {
+        return Ok(Some(Value::Int(n)));
+    }
     tokenize_general(s)
+}
+
+/// The value of `s` when it is a plain decimal that fits in 64 bits: 1 to
+/// 18 ASCII digits, with no leading `0` (which would make it octal). Psych
+/// reads it as that Integer, as [`tokenize_general`] does after its checks
+/// for times, dates, special floats, symbols, sexagesimals and floats, none
+/// of which such a scalar can be (a first compile resolves many numbers).
+fn plain_decimal(s: &str) -> Option<i64> {
+    let b = s.as_bytes();
+    if b.is_empty() || b.len() > 18 || (b[0] == b'0' && b.len() > 1) {
+        return None;
+    }
+    b.iter().try_fold(0i64, |n, &c| {
+        c.is_ascii_digit().then(|| n * 10 + i64::from(c - b'0'))
+    })
 }
 
 /// Whether [`tokenize_general`] certainly leaves `s` a String, by its first
@@ -931,6 +949,45 @@ mod tests {
 
     /// `folds_to` answers as folding then comparing does, for ASCII text in
     /// every case mix and for the characters that fold into ASCII letters.
+    /// The plain-decimal shortcut answers only where the general checks
+    /// give the same Integer: digit strings of every length to 20, with and
+    /// without a leading `0` (octal, or not a number), and numbers with a
+    /// sign, a `_`, a `,`, a `.` or a `:` in them, which it leaves alone.
+    #[test]
+    fn plain_decimals_are_tokenize_integers() {
+        let mut rnd = crate::map::tests::below(0xdec1);
+        let mut answered = 0;
+        for len in 1..=20usize {
+            for _ in 0..200 {
+                let mut s: String = (0..len).map(|_| char::from(b'0' + rnd(10) as u8)).collect();
+                if rnd(4) == 0 {
+                    let at = rnd(len as u64 + 1) as usize;
+                    s.insert(
+                        at,
+                        ['-', '+', '_', ',', '.', ':', '0', 'e'][rnd(8) as usize],
+                    );
+                }
+                let general = tokenize_general(&s);
+                match plain_decimal(&s) {
+                    Some(n) => {
+                        answered += 1;
+                        assert!(
+                            matches!(general, Ok(Some(Value::Int(m))) if m == n),
+                            "{s:?}"
+                        );
+                    }
+                    None => assert!(
+                        !s.bytes().all(|c| c.is_ascii_digit())
+                            || s.len() > 18
+                            || (s.len() > 1 && s.starts_with('0')),
+                        "{s:?} refused"
+                    ),
+                }
+            }
+        }
+        assert!(answered > 1000, "{answered}");
+    }
+
     #[test]
     fn folds_to_is_fold_case_then_equal() {
         let words = ["null", "yes", "true", "on", "no", "false", "off"];
