@@ -99,6 +99,9 @@ pub(crate) struct Watcher {
     generation: AtomicU64,
     /// The process the state was made in (a child after `fork` makes its own).
     pid: AtomicU32,
+    /// [`fork_count`] when the process was last seen to be `pid`: while it
+    /// is the same, no fork came between, and `getpid` need not be asked.
+    forks: AtomicU64,
     /// Set when a child could not make its own state: nothing is watched.
     dead: AtomicBool,
     /// The process one of whose threads makes (or made) its own state.
@@ -673,11 +676,37 @@ fn mount_points() -> Option<HashMap<Box<[u8]>, bool, Fast>> {
     Some(points)
 }
 
+/// The forks this process descends from since libhiera first made a
+/// watcher: each child counts its own fork (a `pthread_atfork` child
+/// handler), so a watcher sees a fork by a number changing, where asking
+/// `getpid` cost a system call at every file a first compile reads.
+static FORKS: AtomicU64 = AtomicU64::new(0);
+
+extern "C" fn count_fork() {
+    FORKS.fetch_add(1, Ordering::AcqRel);
+}
+
+/// [`FORKS`], the handler registered first (once, before any watcher is
+/// made: a fork before it cannot concern a watcher). glibc's
+/// `pthread_atfork` ties the handler to this library, and removes it if the
+/// library is unloaded. Where the handler cannot be registered, the count
+/// is `None` and every check asks `getpid`.
+fn fork_count() -> Option<u64> {
+    static REGISTERED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    // SAFETY: `count_fork` only adds to an atomic (async-signal-safe, as a
+    // child handler must be) and lives as long as the library.
+    let registered = *REGISTERED
+        .get_or_init(|| unsafe { libc::pthread_atfork(None, None, Some(count_fork)) } == 0);
+    registered.then(|| FORKS.load(Ordering::Acquire))
+}
+
 impl Watcher {
     pub(super) fn new() -> Option<Watcher> {
+        let forks = fork_count().unwrap_or(u64::MAX);
         Some(Watcher {
             generation: AtomicU64::new(1),
             pid: AtomicU32::new(std::process::id()),
+            forks: AtomicU64::new(forks),
             dead: AtomicBool::new(false),
             claimed: AtomicU32::new(std::process::id()),
             state: Mutex::new(State::new()?),
@@ -747,8 +776,17 @@ impl Watcher {
     /// then makes its own (the parent's queue is not its to read), in a new
     /// generation; `true` when it could not (then nothing is watched).
     fn forked(&self) -> bool {
+        let forks = fork_count();
+        if forks.is_some_and(|n| n == self.forks.load(Ordering::Acquire)) {
+            return self.dead.load(Ordering::Acquire);
+        }
         let pid = std::process::id();
         if self.pid.load(Ordering::Acquire) == pid {
+            // This process's state is made (by this thread or another):
+            // until the next fork, no need to ask again.
+            if let Some(n) = forks {
+                self.forks.store(n, Ordering::Release);
+            }
             return self.dead.load(Ordering::Acquire);
         }
         // One thread of the child makes its state; the others vouch for
@@ -863,6 +901,34 @@ mod tests {
         change();
         w.refresh();
         w.generation() != gen
+    }
+
+    /// A fork is seen by the count changing in the child, and only there:
+    /// the parent keeps asking nothing. (The child only reads atomics and
+    /// exits; `ruby/test/test_limits.rb` follows a child's own watcher.)
+    #[test]
+    fn a_child_counts_its_fork_and_the_parent_does_not() {
+        let w = Watcher::new().expect("inotify");
+        assert!(!w.forked());
+        let before = fork_count().expect("pthread_atfork registered");
+        assert_eq!(w.forks.load(Ordering::Acquire), before);
+        // SAFETY: the child calls nothing but atomics' loads and `_exit`.
+        let pid = unsafe { libc::fork() };
+        assert!(pid >= 0, "fork failed");
+        if pid == 0 {
+            let seen =
+                fork_count() == Some(before + 1) && w.forks.load(Ordering::Acquire) == before;
+            unsafe { libc::_exit(if seen { 0 } else { 1 }) }
+        }
+        let mut status = 0;
+        // SAFETY: waits for the child just made.
+        assert_eq!(unsafe { libc::waitpid(pid, &mut status, 0) }, pid);
+        assert!(
+            libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
+            "child saw no fork: {status}"
+        );
+        assert_eq!(fork_count(), Some(before));
+        assert!(!w.forked());
     }
 
     #[test]
