@@ -8,7 +8,8 @@
 //! provides, `hiera_answer`, `hiera_open_with_host`),
 //! [`data`] (data files read as `yaml_data`/`json_data` do) and [`hiera3`]
 //! (`hiera3_*`: the Hiera 3 helpers with host callbacks, and `hiera3`, an
-//! opened Hiera 3 configuration).
+//! opened Hiera 3 configuration). [`fork`] is the one call into the C
+//! library that is not an export: forks counted, for the file watcher.
 //! `include/hiera.h` is generated from these files by cbindgen
 //! (`cbindgen.toml`; `tests/header.rs` checks that it is up to date).
 //!
@@ -50,6 +51,7 @@ pub mod hiera3;
 
 // What every export shares.
 mod answer;
+pub(crate) mod fork;
 pub mod status;
 
 pub use self::session::hiera_session;

@@ -3,7 +3,7 @@
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::value::Str;
-use crate::value::{Map, Value};
+use crate::value::{Key, Map, Value};
 use regex::Regex;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -174,7 +174,7 @@ impl HieraConfig {
         let Value::Hash(map) = &cfg else {
             unreachable!()
         };
-        let version_value = map.get(&Value::from("version"));
+        let version_value = map.get(&Key("version"));
         let version = match version_value {
             None | Some(Value::Nil) => 3,
             Some(Value::Int(i)) => *i,
@@ -237,7 +237,28 @@ fn v3_default() -> Value {
 }
 
 /// Converts Symbol keys to String keys recursively (Puppet's `symkeys_to_string`).
+/// A value with no Symbol key (as a configuration read from YAML has, but
+/// for `:key:` spellings) is returned as it is, shared, not rebuilt.
 pub fn symkeys_to_string(v: &Value) -> Value {
+    if !has_symbol_key(v) {
+        return v.clone();
+    }
+    converted(v)
+}
+
+/// Whether a Hash in `v` has a Symbol key.
+fn has_symbol_key(v: &Value) -> bool {
+    crate::stack::grow(|| match v {
+        Value::Hash(h) => h
+            .iter()
+            .any(|(k, v)| matches!(k, Value::Symbol(_)) || has_symbol_key(v)),
+        Value::Array(a) => a.iter().any(has_symbol_key),
+        _ => false,
+    })
+}
+
+/// [`symkeys_to_string`] of a value with a Symbol key: every Hash rebuilt.
+fn converted(v: &Value) -> Value {
     crate::stack::grow(|| match v {
         Value::Hash(h) => {
             let mut m = Map::with_capacity(h.len());
@@ -246,11 +267,11 @@ pub fn symkeys_to_string(v: &Value) -> Value {
                     Value::Symbol(s) => Value::String(Str::new(s)),
                     other => other.clone(),
                 };
-                m.insert(k, symkeys_to_string(v));
+                m.insert(k, converted(v));
             }
             Value::hash(m)
         }
-        Value::Array(a) => Value::array(a.iter().map(symkeys_to_string).collect()),
+        Value::Array(a) => Value::array(a.iter().map(converted).collect()),
         other => other.clone(),
     })
 }
@@ -425,7 +446,7 @@ fn parse_v5(map: &Map, ctx: &Ctx, root: &Path, layer: LayerKind) -> Result<Hiera
             }
         }
     }
-    match map.get(&Value::from("version")) {
+    match map.get(&Key("version")) {
         Some(Value::Int(5)) => {}
         Some(v) => {
             return Err(ctx.type_error(format!(
@@ -439,7 +460,7 @@ fn parse_v5(map: &Map, ctx: &Ctx, root: &Path, layer: LayerKind) -> Result<Hiera
     let mut def_function: Option<(FunctionKind, String)> = None;
     let mut def_datadir = "data".to_string();
     let mut def_options: Option<Map> = None;
-    match map.get(&Value::from("defaults")) {
+    match map.get(&Key("defaults")) {
         None | Some(Value::Nil) => {
             def_function = Some((FunctionKind::DataHash, "yaml_data".into()))
         }
@@ -478,7 +499,7 @@ fn parse_v5(map: &Map, ctx: &Ctx, root: &Path, layer: LayerKind) -> Result<Hiera
             }
             if let Some(o) = &def_options {
                 for r in ["path", "uri"] {
-                    if o.contains_key(&Value::from(r)) {
+                    if o.contains_key(&Key(r)) {
                         return Err(ctx.fail(
                             format!("Option key '{r}' used in defaults is reserved by Puppet"),
                             None,
@@ -502,7 +523,7 @@ fn parse_v5(map: &Map, ctx: &Ctx, root: &Path, layer: LayerKind) -> Result<Hiera
         datadir: def_datadir,
         options: def_options,
     };
-    let hierarchy = match map.get(&Value::from("hierarchy")) {
+    let hierarchy = match map.get(&Key("hierarchy")) {
         None | Some(Value::Nil) => {
             let mut common = Map::default();
             common.insert("name".into(), "Common".into());
@@ -517,11 +538,11 @@ fn parse_v5(map: &Map, ctx: &Ctx, root: &Path, layer: LayerKind) -> Result<Hiera
         }
         Some(v) => parse_entries(ctx, "hierarchy", v, &defaults, layer)?,
     };
-    let plan_hierarchy = match map.get(&Value::from("plan_hierarchy")) {
+    let plan_hierarchy = match map.get(&Key("plan_hierarchy")) {
         Some(v) => Some(parse_entries(ctx, "plan_hierarchy", v, &defaults, layer)?),
         None => None,
     };
-    let default_hierarchy = match map.get(&Value::from("default_hierarchy")) {
+    let default_hierarchy = match map.get(&Key("default_hierarchy")) {
         None => None,
         Some(v) => {
             if layer != LayerKind::Module {
@@ -594,10 +615,12 @@ fn parse_entries(
     };
     // First the structural (type) checks of every entry, then the semantic ones.
     for (i, item) in items.iter().enumerate() {
-        let p = format!("entry '{list_key}' index {i} ");
+        // The errors' prefix, made only for an error.
+        let p = || format!("entry '{list_key}' index {i} ");
         let Value::Hash(h) = item else {
             return Err(ctx.type_error(format!(
-                "{p}expects a Struct value, got {}",
+                "{}expects a Struct value, got {}",
+                p(),
                 type_name(item)
             )));
         };
@@ -608,7 +631,8 @@ fn parse_entries(
                 | "v4_data_hash" | "path" | "glob" | "uri" | "datadir" => {
                     if nes(val).is_none() {
                         return Err(ctx.type_error(format!(
-                            "{p}entry '{key}' expects a String[1] value, got {}",
+                            "{}entry '{key}' expects a String[1] value, got {}",
+                            p(),
                             type_name(val)
                         )));
                     }
@@ -616,46 +640,50 @@ fn parse_entries(
                 "paths" | "globs" | "uris" | "mapped_paths" => {
                     let Value::Array(a) = val else {
                         return Err(ctx.type_error(format!(
-                            "{p}entry '{key}' expects an Array value, got {}",
+                            "{}entry '{key}' expects an Array value, got {}",
+                            p(),
                             type_name(val)
                         )));
                     };
                     if key == "mapped_paths" && a.len() != 3 {
                         return Err(ctx.type_error(format!(
-                            "{p}entry '{key}' expects size to be 3, got {}",
+                            "{}entry '{key}' expects size to be 3, got {}",
+                            p(),
                             a.len()
                         )));
                     }
                     if a.is_empty() {
                         return Err(ctx.type_error(format!(
-                            "{p}entry '{key}' expects size to be at least 1, got 0"
+                            "{}entry '{key}' expects size to be at least 1, got 0",
+                            p()
                         )));
                     }
                     if let Some((j, bad)) = a.iter().enumerate().find(|(_, x)| nes(x).is_none()) {
                         return Err(ctx.type_error(format!(
-                            "{p}entry '{key}' index {j} expects a String[1] value, got {}",
+                            "{}entry '{key}' index {j} expects a String[1] value, got {}",
+                            p(),
                             type_name(bad)
                         )));
                     }
                 }
                 "options" => {
-                    check_options(ctx, &p, val)?;
+                    check_options(ctx, &p(), val)?;
                 }
                 _ => {
                     let mut ks = String::new();
                     crate::ruby::to_s(k, &mut ks);
-                    return Err(ctx.type_error(format!("{p}unrecognized key '{ks}'")));
+                    return Err(ctx.type_error(format!("{}unrecognized key '{ks}'", p())));
                 }
             }
         }
-        if !h.contains_key(&Value::from("name")) {
-            return Err(ctx.type_error(format!("{p}expects a value for key 'name'")));
+        if !h.contains_key(&Key("name")) {
+            return Err(ctx.type_error(format!("{}expects a value for key 'name'", p())));
         }
     }
     let mut out = Vec::with_capacity(items.len());
     for item in items.iter() {
         let h = item.as_hash().unwrap();
-        let get = |k: &str| h.get(&Value::from(k));
+        let get = |k: &str| h.get(&Key(k));
         let name = get("name")
             .and_then(Value::as_str)
             .unwrap_or("")
@@ -663,7 +691,7 @@ fn parse_entries(
         let present: Vec<&str> = ALL_FUNCTION_KEYS
             .iter()
             .copied()
-            .filter(|k| h.contains_key(&Value::from(*k)))
+            .filter(|k| h.contains_key(&Key(k)))
             .collect();
         let (function_kind, function_name) = match present.len() {
             0 => match &defaults.function {
@@ -704,7 +732,7 @@ fn parse_entries(
         let locs: Vec<&str> = LOCATION_KEYS
             .iter()
             .copied()
-            .filter(|k| h.contains_key(&Value::from(*k)))
+            .filter(|k| h.contains_key(&Key(k)))
             .collect();
         if locs.len() > 1 {
             return Err(ctx.fail(
@@ -736,7 +764,7 @@ fn parse_entries(
             Some(o) => {
                 let o = check_options(ctx, "", o)?;
                 for r in ["path", "uri"] {
-                    if o.contains_key(&Value::from(r)) {
+                    if o.contains_key(&Key(r)) {
                         return Err(ctx.fail(
                             format!(
                                 "Option key '{r}' used in hierarchy '{name}' is reserved by Puppet"
@@ -779,7 +807,7 @@ fn parse_v4(map: &Map, ctx: &Ctx, root: &Path) -> Result<HieraConfig> {
             }
         }
     }
-    let default_datadir = match map.get(&Value::from("datadir")) {
+    let default_datadir = match map.get(&Key("datadir")) {
         None => "data".to_string(),
         Some(v) => nes(v)
             .ok_or_else(|| {
@@ -791,7 +819,7 @@ fn parse_v4(map: &Map, ctx: &Ctx, root: &Path) -> Result<HieraConfig> {
             .to_string(),
     };
     let mut entries = Vec::new();
-    let items: Vec<Value> = match map.get(&Value::from("hierarchy")) {
+    let items: Vec<Value> = match map.get(&Key("hierarchy")) {
         None => {
             let mut m = Map::default();
             m.insert("name".into(), "common".into());
@@ -841,7 +869,7 @@ fn parse_v4(map: &Map, ctx: &Ctx, root: &Path) -> Result<HieraConfig> {
             }
         }
         for req in ["backend", "name"] {
-            if !h.contains_key(&Value::from(req)) {
+            if !h.contains_key(&Key(req)) {
                 return Err(ctx.type_error(format!("{p}expects a value for key '{req}'")));
             }
         }
@@ -849,11 +877,7 @@ fn parse_v4(map: &Map, ctx: &Ctx, root: &Path) -> Result<HieraConfig> {
     let mut seen = std::collections::HashSet::new();
     for item in &items {
         let h = item.as_hash().unwrap();
-        let get = |k: &str| {
-            h.get(&Value::from(k))
-                .and_then(Value::as_str)
-                .map(str::to_string)
-        };
+        let get = |k: &str| h.get(&Key(k)).and_then(Value::as_str).map(str::to_string);
         let name = get("name").unwrap();
         if !seen.insert(name.clone()) {
             let re = name_line_regex(&regex::escape(&name));
@@ -867,7 +891,7 @@ fn parse_v4(map: &Map, ctx: &Ctx, root: &Path) -> Result<HieraConfig> {
                 ctx.find_line(&re, 1),
             ));
         }
-        let paths = match h.get(&Value::from("paths")) {
+        let paths = match h.get(&Key("paths")) {
             Some(Value::Array(a)) => a
                 .iter()
                 .filter_map(|x| x.as_str().map(str::to_string))
@@ -910,9 +934,9 @@ fn parse_v3(map: &Map, ctx: &Ctx, root: &Path) -> Result<HieraConfig> {
             Some(_) => vec![],
         }
     };
-    let backends = list(map.get(&Value::from("backends")), &["yaml"]);
+    let backends = list(map.get(&Key("backends")), &["yaml"]);
     let hierarchy = list(
-        map.get(&Value::from("hierarchy")),
+        map.get(&Key("hierarchy")),
         &["nodes/%{::trusted.certname}", "common"],
     );
     for (k, v) in map.iter() {
@@ -1000,17 +1024,17 @@ fn parse_v3(map: &Map, ctx: &Ctx, root: &Path) -> Result<HieraConfig> {
             return Err(ctx.duplicate(&re, backend, "Backend"));
         }
         let bconf = map
-            .get(&Value::from(backend.as_str()))
+            .get(&Key(backend.as_str()))
             .and_then(Value::as_hash)
             .cloned()
             .unwrap_or_default();
-        let ext = match bconf.get(&Value::from("extension")).and_then(Value::as_str) {
+        let ext = match bconf.get(&Key("extension")).and_then(Value::as_str) {
             Some(e) => format!(".{e}"),
             None if backend == "hocon" => ".conf".to_string(),
             None => format!(".{backend}"),
         };
         let datadir = bconf
-            .get(&Value::from("datadir"))
+            .get(&Key("datadir"))
             .and_then(Value::as_str)
             .map(str::to_string)
             .unwrap_or_else(|| {
@@ -1054,12 +1078,12 @@ fn parse_v3(map: &Map, ctx: &Ctx, root: &Path) -> Result<HieraConfig> {
         default_hierarchy: None,
         plan_hierarchy: None,
         merge_behavior: map
-            .get(&Value::from("merge_behavior"))
+            .get(&Key("merge_behavior"))
             .and_then(Value::as_str)
             .unwrap_or("native")
             .to_string(),
         deep_merge_options: map
-            .get(&Value::from("deep_merge_options"))
+            .get(&Key("deep_merge_options"))
             .and_then(Value::as_hash)
             .cloned()
             .unwrap_or_default(),

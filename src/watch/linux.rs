@@ -2,6 +2,7 @@
 
 use super::dirs::{name_hash, Dirs};
 use super::MAX_WATCHES;
+use crate::ffi::fork::fork_count;
 use rustix::event::{PollFd, PollFlags, Timespec};
 use rustix::fs::inotify::{self, CreateFlags, ReadFlags, WatchFlags};
 use std::collections::HashMap;
@@ -676,30 +677,6 @@ fn mount_points() -> Option<HashMap<Box<[u8]>, bool, Fast>> {
     Some(points)
 }
 
-/// The forks this process descends from since libhiera first made a
-/// watcher: each child counts its own fork (a `pthread_atfork` child
-/// handler), so a watcher sees a fork by a number changing, where asking
-/// `getpid` cost a system call at every file a first compile reads.
-static FORKS: AtomicU64 = AtomicU64::new(0);
-
-extern "C" fn count_fork() {
-    FORKS.fetch_add(1, Ordering::AcqRel);
-}
-
-/// [`FORKS`], the handler registered first (once, before any watcher is
-/// made: a fork before it cannot concern a watcher). glibc's
-/// `pthread_atfork` ties the handler to this library, and removes it if the
-/// library is unloaded. Where the handler cannot be registered, the count
-/// is `None` and every check asks `getpid`.
-fn fork_count() -> Option<u64> {
-    static REGISTERED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    // SAFETY: `count_fork` only adds to an atomic (async-signal-safe, as a
-    // child handler must be) and lives as long as the library.
-    let registered = *REGISTERED
-        .get_or_init(|| unsafe { libc::pthread_atfork(None, None, Some(count_fork)) } == 0);
-    registered.then(|| FORKS.load(Ordering::Acquire))
-}
-
 impl Watcher {
     pub(super) fn new() -> Option<Watcher> {
         let forks = fork_count().unwrap_or(u64::MAX);
@@ -904,7 +881,7 @@ mod tests {
     }
 
     /// A fork is seen by the count changing in the child, and only there:
-    /// the parent keeps asking nothing. (The child only reads atomics and
+    /// the parent keeps asking nothing. (The child only reads memory and
     /// exits; `ruby/test/test_limits.rb` follows a child's own watcher.)
     #[test]
     fn a_child_counts_its_fork_and_the_parent_does_not() {
@@ -912,21 +889,9 @@ mod tests {
         assert!(!w.forked());
         let before = fork_count().expect("pthread_atfork registered");
         assert_eq!(w.forks.load(Ordering::Acquire), before);
-        // SAFETY: the child calls nothing but atomics' loads and `_exit`.
-        let pid = unsafe { libc::fork() };
-        assert!(pid >= 0, "fork failed");
-        if pid == 0 {
-            let seen =
-                fork_count() == Some(before + 1) && w.forks.load(Ordering::Acquire) == before;
-            unsafe { libc::_exit(if seen { 0 } else { 1 }) }
-        }
-        let mut status = 0;
-        // SAFETY: waits for the child just made.
-        assert_eq!(unsafe { libc::waitpid(pid, &mut status, 0) }, pid);
-        assert!(
-            libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
-            "child saw no fork: {status}"
-        );
+        assert!(crate::ffi::fork::in_child(|| {
+            fork_count() == Some(before + 1) && w.forks.load(Ordering::Acquire) == before
+        }));
         assert_eq!(fork_count(), Some(before));
         assert!(!w.forked());
     }
