@@ -173,6 +173,7 @@ const STRING_TAG: u8 = 5;
 pub struct Key<'a>(pub &'a str);
 
 impl Hash for Key<'_> {
+    #[inline]
     fn hash<H: Hasher>(&self, state: &mut H) {
         state.write_u8(STRING_TAG);
         Str::hash_bytes(self.0.as_bytes(), state);
@@ -180,6 +181,7 @@ impl Hash for Key<'_> {
 }
 
 impl indexmap::Equivalent<Value> for Key<'_> {
+    #[inline]
     fn equivalent(&self, key: &Value) -> bool {
         matches!(key, Value::String(s) if s.as_bytes() == self.0.as_bytes())
     }
