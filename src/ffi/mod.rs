@@ -8,7 +8,7 @@
 //! provides, `hiera_answer`, `hiera_open_with_host`),
 //! [`data`] (data files read as `yaml_data`/`json_data` do) and [`hiera3`]
 //! (`hiera3_*`: the Hiera 3 helpers with host callbacks, and `hiera3`, an
-//! opened Hiera 3 configuration). [`fork`] is the one call into the C
+//! opened Hiera 3 configuration). `fork.rs` is the one call into the C
 //! library that is not an export: forks counted, for the file watcher.
 //! `include/hiera.h` is generated from these files by cbindgen
 //! (`cbindgen.toml`; `tests/header.rs` checks that it is up to date).
