@@ -5,6 +5,11 @@
 //! system call for every file a first compile reads. A child handler of
 //! `pthread_atfork` now counts each fork in the child, so a watcher sees a
 //! fork by a number changing, and asks `getpid` only then.
+//!
+//! A child made without `fork` runs no handler: `vfork`, `posix_spawn` and
+//! `clone` children exist to `exec`, and glibc's `_Fork` child may only
+//! make async-signal-safe calls, which no libhiera call is. None of them may
+//! call into libhiera, so none can use the parent's watcher unseen.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
